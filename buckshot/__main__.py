@@ -1,0 +1,5 @@
+"""Run the command-line program as ``python -m buckshot``."""
+
+from buckshot.cli import app
+
+app(prog_name="buckshot")

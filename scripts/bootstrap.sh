@@ -1,0 +1,64 @@
+# Sourced by scripts/main.sh and scripts/test.sh: makes the project ready to run on a fresh
+# Debian machine that has only Python 3.11. Creates .venv, installs the package with its
+# development tools, and installs the Graphviz `dot` binary when the system lacks it.
+# Re-running is cheap: the install is redone only when pyproject.toml changes.
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+PYTHON="${PYTHON:-python3.11}"
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1; then sudo -n "$@"
+    else return 1
+    fi
+}
+
+apt_install() {
+    command -v apt-get >/dev/null 2>&1 || return 1
+    say "installing Debian packages: $*"
+    export DEBIAN_FRONTEND=noninteractive
+    if [ ! -f "$ROOT/.venv-apt-updated" ] && [ ! -f /tmp/.buckshot-apt-updated ]; then
+        as_root apt-get update -qq >/dev/null || return 1
+        touch /tmp/.buckshot-apt-updated 2>/dev/null || true
+    fi
+    as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+"$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' || {
+    say "Python 3.11 is required; found $("$PYTHON" --version 2>&1)"
+    exit 1
+}
+
+if [ ! -x "$VENV/bin/python" ]; then
+    say "creating the virtual environment in .venv"
+    if ! "$PYTHON" -m venv "$VENV" 2>/dev/null; then
+        rm -rf "$VENV"
+        apt_install python3-venv || apt_install python3.11-venv || {
+            say "cannot create a virtual environment: install Debian's python3-venv package"
+            exit 1
+        }
+        "$PYTHON" -m venv "$VENV"
+    fi
+fi
+
+STAMP="$VENV/.installed-$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+if [ ! -f "$STAMP" ]; then
+    say "installing buckshot-spec and its tools into .venv"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT[dev]"
+    rm -f "$VENV"/.installed-*
+    touch "$STAMP"
+fi
+
+if ! command -v dot >/dev/null 2>&1; then
+    apt_install graphviz || say "Graphviz's dot is missing and could not be installed (apt-get install graphviz); SVG diagrams will be skipped"
+fi
+
+export PATH="$VENV/bin:$PATH"
+cd "$ROOT"

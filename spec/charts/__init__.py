@@ -1,0 +1,49 @@
+"""The statecharts: the turn and every frame the stack can hold, one python-statemachine class each.
+
+``CHARTS`` maps each frame kind to its chart class; the stack's frames are instances of
+these, held by whoever runs the game, so that who is asked and the poll cursor are data of
+the frame, not states multiplied per player.
+"""
+
+from __future__ import annotations
+
+from buckshot.spec.charts.conversion import ConversionChart
+from buckshot.spec.charts.counter_response import CounterResponseChart
+from buckshot.spec.charts.discard import DiscardChart
+from buckshot.spec.charts.dying import DyingChart
+from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, Trigger
+from buckshot.spec.charts.shot_window import ShotWindowChart
+from buckshot.spec.charts.turn import TurnChart
+from buckshot.spec.rulebook import FrameKind
+
+CHARTS: dict[FrameKind, type[Chart]] = {
+    FrameKind.TURN: TurnChart,
+    FrameKind.SHOT_WINDOW: ShotWindowChart,
+    FrameKind.DYING: DyingChart,
+    FrameKind.CONVERSION: ConversionChart,
+    FrameKind.DISCARD: DiscardChart,
+    FrameKind.COUNTER_RESPONSE: CounterResponseChart,
+}
+"""Every chart, by the frame kind it implements, in the order of :class:`FrameKind`."""
+
+
+def chart_meta(kind: FrameKind) -> ChartMeta:
+    """The annotations of the chart for frame kind ``kind``."""
+    return CHARTS[kind].META
+
+
+__all__ = [
+    "CHARTS",
+    "Chart",
+    "ChartMeta",
+    "ConversionChart",
+    "CounterResponseChart",
+    "DiscardChart",
+    "DyingChart",
+    "Prompt",
+    "Push",
+    "ShotWindowChart",
+    "Trigger",
+    "TurnChart",
+    "chart_meta",
+]
