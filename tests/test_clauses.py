@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from buckshot.spec.clauses import (
     CLAUSE_ID_PATTERN,
     CLAUSES,

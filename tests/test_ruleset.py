@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+
 from buckshot.spec import ruleset as ruleset_module
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import Load, Ruleset, RulesetError, load_ruleset, parse_ruleset
-from jsonschema import Draft202012Validator
 
 Doc = dict[str, Any]
 Change = Callable[[Doc], None]
