@@ -68,10 +68,16 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "can_shoot",
         G,
-        "The chamber holds a shell, shooting is not locked by a kill this turn, and the "
-        "target (when given) is a living player, the shooter included.",
-        ("S4.2.1a", "S4.2.1e"),
-        ("R4", "R19", "R25"),
+        "The chamber holds a shell and shooting is not locked by a kill this turn.",
+        ("S4.2.1e", "S4.2.0"),
+        ("R1", "R4", "R25"),
+    ),
+    Entry(
+        "shot_target_valid",
+        G,
+        "The shot's target is a living player, the shooter included.",
+        ("S4.2.1a",),
+        ("R19",),
         ("target",),
     ),
     Entry(
@@ -309,7 +315,7 @@ ENTRIES: tuple[Entry, ...] = (
         ("R8", "R14"),
     ),
     Entry(
-        "open_counter",
+        "open_counter_response",
         A,
         "Push a counter-response frame polling the holders of a counter skill.",
         ("S6.3.1", "S6.1.4"),

@@ -27,7 +27,7 @@ class CounterResponseChart(Chart):
     pass_counter = asking.to(polling, on="advance_poll")
     counter = asking.to(countered, cond="can_counter", on="negate_response")
     after_counter = countered.to(
-        awaiting_counter, cond="counter_possible", on="open_counter"
+        awaiting_counter, cond="counter_possible", on="open_counter_response"
     ) | countered.to(polling, on="advance_poll")
     counter_resolved = awaiting_counter.to(polling, on="advance_poll")
 

@@ -23,7 +23,7 @@ class ShotWindowChart(Chart):
     pass_response = asking.to(polling, on="advance_poll")
     flip_shell = asking.to(responded, cond="can_flip", on=["pay_flip_cost", "flip_shot_shell"])
     after_response = responded.to(
-        awaiting_counter, cond="counter_possible", on="open_counter"
+        awaiting_counter, cond="counter_possible", on="open_counter_response"
     ) | responded.to(polling, on="advance_poll")
     counter_resolved = awaiting_counter.to(polling, on="advance_poll")
 

@@ -40,7 +40,9 @@ class TurnChart(Chart):
         shooting_locked = State()
 
         shoot = awaiting_action.to(
-            awaiting_shot_window, cond="can_shoot", on=["declare_shot", "open_shot_window"]
+            awaiting_shot_window,
+            cond=["can_shoot", "shot_target_valid"],
+            on=["declare_shot", "open_shot_window"],
         )
         use_item = awaiting_action.to(settling, cond="item_usable", on="apply_item") | (
             shooting_locked.to(settling, cond="item_usable", on="apply_item")

@@ -1,0 +1,84 @@
+"""The traceability matrix and the command line: exit codes, gaps, refusals naming the key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from buckshot.cli import app
+from buckshot.spec import trace
+from buckshot.spec.clauses import normative_ids
+
+runner = CliRunner()
+
+
+def test_every_normative_clause_is_covered() -> None:
+    matrix = trace.build_matrix()
+    assert [row.clause for row in matrix.uncovered()] == []
+    assert {row.clause for row in matrix.rows if row.normative} == set(normative_ids())
+
+
+def test_an_uncited_clause_is_reported_and_fails_the_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = trace._spec_citations
+
+    def without_s4_1_4() -> object:
+        for citer, clauses in real():
+            yield citer, [c for c in clauses if c != "S4.1.4"]
+
+    monkeypatch.setattr(trace, "_spec_citations", without_s4_1_4)
+    monkeypatch.setattr(trace, "RULINGS", [r for r in trace.RULINGS if "S4.1.4" not in r.clauses])
+    result = runner.invoke(app, ["spec", "trace"])
+    assert result.exit_code == 1
+    assert "S4.1.4" in result.output and "UNCOVERED" in result.output
+
+
+def test_conformance_cases_are_counted(tmp_path: Path) -> None:
+    case = {"id": "poll-order-001", "clauses": ["S6.2.1", "S6.2.2"]}
+    (tmp_path / "poll.json").write_text(json.dumps(case), encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    matrix = trace.build_matrix(case_dirs=[tmp_path])
+    rows = {row.clause: row for row in matrix.rows}
+    assert rows["S6.2.1"].citers["conformance"] == ["case:poll-order-001"]
+    assert rows["S1.1"].citers["conformance"] == []
+
+
+def test_trace_command_prints_the_matrix_and_json() -> None:
+    result = runner.invoke(app, ["spec", "trace"])
+    assert result.exit_code == 0, result.output
+    assert "every normative clause is cited" in result.output
+    as_json = runner.invoke(app, ["spec", "trace", "--json"])
+    data = json.loads(as_json.output)
+    assert data["uncovered"] == []
+    assert {row["clause"] for row in data["clauses"]} >= set(normative_ids())
+
+
+def test_export_refuses_a_bad_variant_naming_the_key(tmp_path: Path) -> None:
+    default = Path(__file__).resolve().parents[1] / "spec" / "rulesets" / "default.toml"
+    text = default.read_text(encoding="utf-8").replace('heal_chance = "1/3"', "heal_chance = 1.5")
+    assert "heal_chance = 1.5" in text
+    variant = tmp_path / "variant.toml"
+    variant.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["spec", "export", "--rules", str(variant)])
+    assert result.exit_code == 2
+    assert "ruleset.invalid" in result.output and "pills.heal_chance" in result.output
+
+
+def test_export_writes_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "spec.json"
+    result = runner.invoke(app, ["spec", "export", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text(encoding="utf-8"))["format"] == "buckshot-spec-export/1"
+
+
+@pytest.mark.parametrize(
+    "command", [[], ["spec"], ["spec", "export"], ["spec", "trace"], ["spec", "rulings"]]
+)
+def test_every_command_has_help(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0
+    assert "Usage" in result.output
