@@ -1,0 +1,211 @@
+"""Chance is a port: every random outcome of a game comes from a :class:`Chance` source.
+
+:class:`SeededChance` draws from its own seeded generator; :class:`ScriptedChance` supplies
+each outcome by kind and value, as conformance scripts name them. Nothing in the engine
+calls a global random generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+from buckshot.reference.errors import Code, GameError
+from buckshot.spec.rulebook import Item, Shell
+from buckshot.spec.ruleset import Load
+
+
+class Chance(Protocol):
+    """A source of the game's random outcomes, one method per kind of outcome."""
+
+    def load(self, options: Sequence[Load]) -> Load:
+        """Which of the ruleset's loads fills the chamber (R1)."""
+        ...
+
+    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+        """The shuffled order of a load, first shell first (R1)."""
+        ...
+
+    def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+        """One random item, with chance proportional to its weight (R15)."""
+        ...
+
+    def pill_heals(self, chance: Fraction) -> bool:
+        """Whether expired pills heal (else the target loses HP) (S3.6)."""
+        ...
+
+    def gambler_bonus(self, chance: Fraction) -> bool:
+        """Whether the Gambler's Lucky Streak pays out (S2.1)."""
+        ...
+
+    def pick(self, held: Sequence[Item]) -> Item:
+        """Which held item a pickpocket takes, each held item equally likely (R23)."""
+        ...
+
+    def snapshot(self) -> dict[str, Any]:
+        """The source's whole state as JSON-ready data."""
+        ...
+
+
+class SeededChance:
+    """Outcomes drawn from a private ``random.Random`` seeded with ``seed``."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def load(self, options: Sequence[Load]) -> Load:
+        """A load drawn with equal chance among ``options``."""
+        return options[self._rng.randrange(len(options))]
+
+    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+        """The load shuffled uniformly."""
+        shells = [Shell.LIVE] * live + [Shell.BLANK] * blank
+        self._rng.shuffle(shells)
+        return tuple(shells)
+
+    def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+        """An item drawn by weight."""
+        roll = self._rng.randrange(sum(weight for _, weight in weights))
+        for item, weight in weights:
+            if roll < weight:
+                return item
+            roll -= weight
+        raise AssertionError("weights exhausted")  # pragma: no cover - sum bounds the roll
+
+    def _bernoulli(self, chance: Fraction) -> bool:
+        return self._rng.randrange(chance.denominator) < chance.numerator
+
+    def pill_heals(self, chance: Fraction) -> bool:
+        """True with probability ``chance``, exactly."""
+        return self._bernoulli(chance)
+
+    def gambler_bonus(self, chance: Fraction) -> bool:
+        """True with probability ``chance``, exactly."""
+        return self._bernoulli(chance)
+
+    def pick(self, held: Sequence[Item]) -> Item:
+        """One of ``held`` with equal chance."""
+        return held[self._rng.randrange(len(held))]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The seed and the generator's internal state."""
+        version, internal, gauss = self._rng.getstate()
+        return {"kind": "seeded", "seed": self.seed, "state": [version, list(internal), gauss]}
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> SeededChance:
+        """The source saved by :meth:`snapshot`."""
+        source = cls(int(data["seed"]))
+        version, internal, gauss = data["state"]
+        source._rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
+        return source
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One scripted chance outcome: its kind and its value, as the conformance cases name them.
+
+    Kinds and values: ``load`` ``[live, blank]``; ``order`` a list of ``"live"``/``"blank"``;
+    ``item`` an item name; ``pill`` ``"heal"`` or ``"lose"``; ``gambler`` ``true``/``false``;
+    ``pick`` an item name.
+    """
+
+    kind: str
+    value: Any
+
+
+class ScriptedChance:
+    """Outcomes taken in order from a script; asking for a kind out of turn is an error."""
+
+    def __init__(self, outcomes: Sequence[Outcome | dict[str, Any]]) -> None:
+        self.outcomes = [
+            o if isinstance(o, Outcome) else Outcome(o["kind"], o["value"]) for o in outcomes
+        ]
+        self.cursor = 0
+
+    def _next(self, kind: str) -> Any:
+        if self.cursor >= len(self.outcomes):
+            raise GameError(Code.CHANCE, f"the script has no more outcomes; a {kind!r} was needed")
+        outcome = self.outcomes[self.cursor]
+        if outcome.kind != kind:
+            raise GameError(
+                Code.CHANCE,
+                f"outcome #{self.cursor} is a {outcome.kind!r}, but a {kind!r} was needed",
+            )
+        self.cursor += 1
+        return outcome.value
+
+    def load(self, options: Sequence[Load]) -> Load:
+        """The scripted load, which must be one of ``options``."""
+        live, blank = self._next("load")
+        load = Load(int(live), int(blank))
+        if load not in options:
+            raise GameError(
+                Code.CHANCE, f"load {live} live {blank} blank is not in the ruleset's table"
+            )
+        return load
+
+    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+        """The scripted order, which must hold ``live`` live and ``blank`` blank shells."""
+        shells = tuple(Shell(value) for value in self._next("order"))
+        if shells.count(Shell.LIVE) != live or shells.count(Shell.BLANK) != blank:
+            raise GameError(
+                Code.CHANCE, f"order {list(shells)} is not {live} live and {blank} blank"
+            )
+        return shells
+
+    def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+        """The scripted item, which must have a positive weight."""
+        item = Item(self._next("item"))
+        if dict(weights).get(item, 0) <= 0:
+            raise GameError(Code.CHANCE, f"item {item.value} cannot be drawn (weight 0)")
+        return item
+
+    def pill_heals(self, chance: Fraction) -> bool:
+        """``"heal"`` or ``"lose"`` from the script."""
+        value = self._next("pill")
+        if value not in ("heal", "lose"):
+            raise GameError(Code.CHANCE, f"pill outcome must be 'heal' or 'lose', got {value!r}")
+        return bool(value == "heal")
+
+    def gambler_bonus(self, chance: Fraction) -> bool:
+        """``true`` or ``false`` from the script."""
+        value = self._next("gambler")
+        if not isinstance(value, bool):
+            raise GameError(Code.CHANCE, f"gambler outcome must be true or false, got {value!r}")
+        return value
+
+    def pick(self, held: Sequence[Item]) -> Item:
+        """The scripted item, which must be one the target holds."""
+        item = Item(self._next("pick"))
+        if item not in held:
+            raise GameError(Code.CHANCE, f"pick {item.value} is not held by the target")
+        return item
+
+    def snapshot(self) -> dict[str, Any]:
+        """The script and how far it has been read."""
+        return {
+            "kind": "scripted",
+            "outcomes": [{"kind": o.kind, "value": o.value} for o in self.outcomes],
+            "cursor": self.cursor,
+        }
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> ScriptedChance:
+        """The source saved by :meth:`snapshot`."""
+        source = cls(data["outcomes"])
+        source.cursor = int(data["cursor"])
+        return source
+
+
+def restore_chance(data: dict[str, Any]) -> Chance:
+    """The chance source saved by a ``snapshot()``."""
+    if data.get("kind") == "seeded":
+        return SeededChance.restore(data)
+    if data.get("kind") == "scripted":
+        return ScriptedChance.restore(data)
+    raise ValueError(f"unknown chance source kind {data.get('kind')!r}")

@@ -1,0 +1,625 @@
+"""The registry's guards, actions and selectors, implemented once for the engine.
+
+Each function here implements the entry of ``buckshot.spec.registry`` with the same name,
+and cites the clauses and rulings it follows. :data:`GUARDS`, :data:`ACTIONS` and
+:data:`SELECTORS` map the registry's names to them; a test checks they match exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from buckshot.reference.events import EventType
+from buckshot.reference.state import Frame, Seat, Shot
+from buckshot.spec.polling import next_living_seat, poll_order
+from buckshot.spec.rulebook import FrameKind, Item, Role, Shell, Target, item_spec
+
+if TYPE_CHECKING:
+    from buckshot.reference.game import Game
+
+Params = dict[str, Any]
+Guard = Callable[["Game", Params], bool]
+Action = Callable[["Game", Params], None]
+Selector = Callable[["Game"], int]
+
+RESCUE_ITEMS = (Item.MILK_TEA, Item.EXPIRED_PILLS)
+COUNTER_ROLES: frozenset[Role] = frozenset()
+"""Roles with a counter skill (a response to a response, S6.3.1): none in S2 (R18)."""
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _top(g: Game) -> Frame:
+    return g.state.stack[-1]
+
+
+def _owner(g: Game) -> Seat:
+    return g.state.seats[g.state.owner]
+
+
+def _frame_player(g: Game) -> Seat:
+    player = _top(g).player
+    assert player is not None
+    return g.state.seats[player]
+
+
+def item_cap(g: Game, seat: Seat) -> int:
+    """The item cap: HP, plus traitor.cap_bonus for a traitor (S4.4.2, S5.1)."""
+    return seat.hp + (g.rules.traitor.cap_bonus if seat.traitor else 0)
+
+
+def _heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+    """Raise HP by ``amount``, never above hp.max (R2)."""
+    new = min(g.rules.hp.max, seat.hp + amount)
+    if new != seat.hp:
+        delta, seat.hp = new - seat.hp, new
+        g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=delta, cause=cause)
+
+
+def _lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+    """Lower HP by ``amount``, never below 0 (R2); note a first fall to 1 (R6) and the source."""
+    before = seat.hp
+    seat.hp = max(0, seat.hp - amount)
+    if seat.hp == before:
+        return
+    g.state.damage_source[seat.seat] = source
+    g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=seat.hp - before, cause=cause)
+    if before > 1 and seat.hp == 1 and not seat.conversion_used:
+        g.state.fell_to_one.append(seat.seat)
+
+
+def _draw(g: Game, seat: Seat, count: int, cause: str) -> None:
+    """``seat`` draws ``count`` random items (R15); items held are public (R14)."""
+    weights = g.rules.items.weights
+    drawn = [g.chance.item(weights) for _ in range(count)]
+    for item in drawn:
+        seat.add(item)
+    if drawn:
+        g.emit(EventType.ITEMS_DRAWN, player=seat.seat, items=[i.value for i in drawn], cause=cause)
+
+
+def _preview(g: Game, seat: Seat) -> None:
+    g.emit(
+        EventType.PREVIEW, visibility=(seat.seat,), player=seat.seat, shell=g.state.shells[0].value
+    )
+
+
+def _push(g: Game, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()) -> None:
+    g.push_frame(kind, player=player, order=order)
+
+
+def _pills(g: Game, user: Seat, target: Seat) -> None:
+    """Expired pills on ``target`` (S3.6, S2.5, R10)."""
+    pills = g.rules.pills
+    if target is user and user.skilled(Role.DOCTOR):
+        _heal(g, target, pills.doctor_heal, "expired_pills")
+        return
+    heals = g.chance.pill_heals(pills.heal_chance)
+    g.emit(EventType.PILL_ROLLED, player=target.seat, heals=heals)
+    if heals:
+        _heal(g, target, pills.heal, "expired_pills")
+    else:
+        _lose(g, target, pills.loss, user.seat, "expired_pills")
+
+
+def _dying_seat(g: Game) -> Seat | None:
+    """The living player at HP 0 (one at most: every effect changes one player's HP)."""
+    return next((s for s in g.state.seats if s.alive and s.hp == 0), None)
+
+
+def _converting_seat(g: Game) -> Seat | None:
+    for seat_no in g.state.fell_to_one:
+        seat = g.state.seats[seat_no]
+        if seat.alive and seat.hp == 1 and not seat.conversion_used:
+            return seat
+    return None
+
+
+# --- selectors -----------------------------------------------------------------------------
+
+
+def turn_owner(g: Game) -> int:
+    """The player whose turn it is (S1.1)."""
+    return g.state.owner
+
+
+def poll_cursor(g: Game) -> int:
+    """The seat the top poll frame asks now (S6.2.1)."""
+    frame = _top(g)
+    return frame.order[frame.cursor]
+
+
+def dying_player(g: Game) -> int:
+    """The player the dying frame is for (S4.3.1)."""
+    return _frame_player(g).seat
+
+
+def converting_player(g: Game) -> int:
+    """The player the conversion frame is for (S4.3.2)."""
+    return _frame_player(g).seat
+
+
+# --- guards --------------------------------------------------------------------------------
+
+
+def chamber_empty(g: Game, p: Params) -> bool:
+    """The chamber holds no shell (S4.1.3, R1)."""
+    return not g.state.shells
+
+
+def can_shoot(g: Game, p: Params) -> bool:
+    """A shell is loaded and no kill has locked shooting (S4.2.1e, R4, R25)."""
+    return bool(g.state.shells) and not g.state.kill_lock
+
+
+def shot_target_valid(g: Game, p: Params) -> bool:
+    """The target is a living seat, the shooter included (S4.2.1a, R19)."""
+    target = p.get("target")
+    return (
+        isinstance(target, int) and 0 <= target < len(g.state.seats) and g.state.seats[target].alive
+    )
+
+
+def item_usable(g: Game, p: Params) -> bool:
+    """The owner holds the item, its target suits it, and a chamber item finds a shell (S4.2.2)."""
+    item, target = p.get("item"), p.get("target")
+    owner = _owner(g)
+    if not isinstance(item, Item) or owner.count(item) == 0:
+        return False
+    spec = item_spec(item)
+    if spec.needs_shell and not g.state.shells:
+        return False  # R22
+    if spec.target in (Target.NONE, Target.SELF):
+        return target is None
+    if not isinstance(target, int) or not 0 <= target < len(g.state.seats):
+        return False
+    chosen = g.state.seats[target]
+    if not chosen.alive:
+        return False
+    if spec.target is Target.OTHER_LIVING:
+        return chosen is not owner and chosen.total_items() > 0  # R23
+    return True
+
+
+def someone_dying(g: Game, p: Params) -> bool:
+    """Some living player has HP 0 (S4.3.1, R5)."""
+    return _dying_seat(g) is not None
+
+
+def conversion_due(g: Game, p: Params) -> bool:
+    """A living player's HP has just fallen to exactly 1 for the first time (S4.3.2, R6)."""
+    return _converting_seat(g) is not None
+
+
+def game_is_over(g: Game, p: Params) -> bool:
+    """At most one player lives, or a traitor has enough kills (S5.1, R7)."""
+    living = [seat for seat in g.state.seats if seat.alive]
+    if len(living) <= 1:
+        return True
+    return any(s.traitor and s.kills >= g.rules.traitor.kills_to_win for s in g.state.seats)
+
+
+def owner_eliminated(g: Game, p: Params) -> bool:
+    """The turn owner was eliminated during this turn (S5.2, R13)."""
+    return not _owner(g).alive
+
+
+def kill_locked(g: Game, p: Params) -> bool:
+    """The owner has made a kill this turn (S4.2.1e, R25)."""
+    return g.state.kill_lock
+
+
+def main_continues(g: Game, p: Params) -> bool:
+    """The last main-phase step was an item, or a blank at oneself (S4.2.1d, R4, R19)."""
+    return g.state.last_step in ("item", "self_blank")
+
+
+def over_cap(g: Game, p: Params) -> bool:
+    """The owner holds more items than the cap (S4.4.2, R12)."""
+    owner = _owner(g)
+    return owner.total_items() > item_cap(g, owner)
+
+
+def turn_limit_reached(g: Game, p: Params) -> bool:
+    """This is turn number limits.max_turns (R21)."""
+    return g.state.turn >= g.rules.limits.max_turns
+
+
+def poll_complete(g: Game, p: Params) -> bool:
+    """Every seat of the top poll frame's order has been asked (S6.2.2, R17)."""
+    frame = _top(g)
+    return frame.cursor >= len(frame.order)
+
+
+def can_flip(g: Game, p: Params) -> bool:
+    """The asked non-traitor Magician pays magician.cost items they hold (S2.6, R8)."""
+    seat = g.state.seats[poll_cursor(g)]
+    items = p.get("items")
+    if not seat.skilled(Role.MAGICIAN) or not isinstance(items, tuple):
+        return False
+    if len(items) != g.rules.magician.cost or not all(isinstance(i, Item) for i in items):
+        return False
+    return all(seat.count(item) >= items.count(item) for item in set(items))
+
+
+def counter_possible(g: Game, p: Params) -> bool:
+    """A living counter-skill holder exists and the stack has room (S6.3.1, R18)."""
+    room = len(g.state.stack) < g.rules.limits.max_stack_depth
+    return room and any(
+        s.alive and s.skilled(s.role) and s.role in COUNTER_ROLES for s in g.state.seats
+    )
+
+
+def can_counter(g: Game, p: Params) -> bool:
+    """The asked player holds a counter skill (none of S2 does, R18)."""
+    seat = g.state.seats[poll_cursor(g)]
+    return seat.role in COUNTER_ROLES and not seat.traitor
+
+
+def dying_hp_restored(g: Game, p: Params) -> bool:
+    """The dying player's HP is 1 or more (S4.3.1)."""
+    return _frame_player(g).hp >= 1
+
+
+def holds_rescue_item(g: Game, p: Params) -> bool:
+    """The dying player holds milk tea or expired pills (S4.3.1, R10)."""
+    seat = _frame_player(g)
+    return any(seat.count(item) for item in RESCUE_ITEMS)
+
+
+def rescue_usable(g: Game, p: Params) -> bool:
+    """The given item is a rescue item the dying player holds (S4.3.1, R10)."""
+    item = p.get("item")
+    return item in RESCUE_ITEMS and _frame_player(g).count(item) > 0
+
+
+def item_held(g: Game, p: Params) -> bool:
+    """The owner holds the given item (S4.4.3)."""
+    item = p.get("item")
+    return isinstance(item, Item) and _owner(g).count(item) > 0
+
+
+# --- actions -------------------------------------------------------------------------------
+
+
+def load_chamber(g: Game, p: Params) -> None:
+    """Load for the living players, announce the counts; Dealers see the first (R1, R11)."""
+    living = sum(g.state.alive())
+    load = g.chance.load(g.rules.loads_for(living))
+    g.state.shells = list(g.chance.order(load.live, load.blank))
+    g.state.fresh_load = True
+    g.emit(EventType.CHAMBER_LOADED, live=load.live, blank=load.blank)
+    for seat in g.state.seats:
+        if seat.alive and seat.skilled(Role.DEALER):
+            _preview(g, seat)
+
+
+def draw_turn_items(g: Game, p: Params) -> None:
+    """The owner draws items.per_turn items (S4.1.1, R15)."""
+    _draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
+
+
+def prophet_preview(g: Game, p: Params) -> None:
+    """A Dealer owner sees the first shell, unless the load just showed it (S2.3, S4.1.2, R11)."""
+    owner = _owner(g)
+    if owner.skilled(Role.DEALER) and not g.state.fresh_load:
+        _preview(g, owner)
+
+
+def declare_shot(g: Game, p: Params) -> None:
+    """The owner shoots the target; the first shell's type is locked (S4.2.1a)."""
+    head = g.state.shells[0]
+    g.state.shot = Shot(shooter=g.state.owner, target=p["target"], initial=head, shell=head)
+    g.emit(EventType.SHOT_DECLARED, shooter=g.state.owner, target=p["target"])
+
+
+def open_shot_window(g: Game, p: Params) -> None:
+    """Push a window polling every living seat from the owner's next, owner last (S4.2.1b)."""
+    _push(g, FrameKind.SHOT_WINDOW, order=poll_order(g.state.alive(), g.state.owner))
+
+
+def apply_item(g: Game, p: Params) -> None:
+    """Spend the item and apply its effect (S3.1-S3.8, R9, R10, R22, R23)."""
+    owner, item = _owner(g), p["item"]
+    target: int = p["target"] if p.get("target") is not None else owner.seat
+    owner.remove(item)
+    g.state.last_step = "item"
+    g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
+    g.emit(EventType.ITEM_USED, player=owner.seat, item=item.value, target=p.get("target"))
+    if item is Item.PEEKING_GLASS:
+        g.emit(
+            EventType.PEEK,
+            visibility=(owner.seat,),
+            player=owner.seat,
+            shell=g.state.shells[0].value,
+        )
+    elif item is Item.EJECTING_DRINK:
+        shell = g.state.shells.pop(0)
+        g.emit(EventType.SHELL_EJECTED, shell=shell.value)
+    elif item is Item.RAGE_POTION:
+        rage = g.rules.rage
+        gained = rage.mercenary_charges if owner.skilled(Role.MERCENARY) else rage.charges
+        owner.rage += gained
+        g.emit(EventType.RAGE_GAINED, player=owner.seat, charges=gained, rage=owner.rage)
+    elif item is Item.AMULET:
+        shield = g.rules.shield
+        gained = shield.medic_blocks if owner.skilled(Role.MEDIC) else shield.blocks
+        owner.shield += gained
+        g.emit(EventType.SHIELD_GAINED, player=owner.seat, blocks=gained, shield=owner.shield)
+    elif item is Item.MILK_TEA:
+        _heal(g, owner, g.rules.milk_tea.heal, "milk_tea")
+    elif item is Item.EXPIRED_PILLS:
+        _pills(g, owner, g.state.seats[target])
+    elif item is Item.PICKPOCKET:
+        victim = g.state.seats[target]
+        stolen = g.chance.pick(victim.held())
+        victim.remove(stolen)
+        owner.add(stolen)
+        g.emit(EventType.ITEM_STOLEN, player=owner.seat, victim=victim.seat, item=stolen.value)
+    elif item is Item.INVERTER:
+        g.state.shells = [Shell.BLANK if s is Shell.LIVE else Shell.LIVE for s in g.state.shells]
+        g.emit(EventType.CHAMBER_INVERTED, player=owner.seat)
+
+
+def settle_shot(g: Game, p: Params) -> None:
+    """Fire the shell as its final type: rage, shield, damage, Gambler's roll (S4.2.1c, R3)."""
+    state, rules = g.state, g.rules
+    shot = state.shot
+    assert shot is not None
+    state.shells.pop(0)
+    state.shot = None
+    state.tally["shots"] = state.tally.get("shots", 0) + 1
+    shooter, target = state.seats[shot.shooter], state.seats[shot.target]
+    boosted = shooter.rage > 0
+    if boosted:
+        shooter.rage -= 1  # a blank uses a charge too (S2.4, S3.3, R9)
+        g.emit(EventType.RAGE_USED, player=shooter.seat, rage=shooter.rage)
+    live = shot.shell is Shell.LIVE
+    damage = rules.shot.live_damage + (rules.rage.bonus_damage if boosted else 0) if live else 0
+    g.emit(
+        EventType.SHOT_FIRED,
+        shooter=shooter.seat,
+        target=target.seat,
+        shell=shot.shell.value,
+        damage=damage,
+    )
+    if live:
+        if target.shield > 0:
+            target.shield -= 1
+            g.emit(EventType.SHOT_BLOCKED, player=target.seat, shield=target.shield)
+        else:
+            _lose(g, target, damage, shooter.seat, "shot")
+    self_blank = not live and target is shooter
+    state.last_step = "self_blank" if self_blank else "shot"
+    if self_blank and shooter.skilled(Role.GAMBLER):
+        won = g.chance.gambler_bonus(rules.gambler.bonus_chance)
+        g.emit(EventType.GAMBLER_ROLLED, player=shooter.seat, won=won)
+        if won:
+            _draw(g, shooter, rules.gambler.bonus_items, "lucky_streak")
+
+
+def open_dying(g: Game, p: Params) -> None:
+    """Push a dying frame for the player at HP 0 (S4.3.1)."""
+    seat = _dying_seat(g)
+    assert seat is not None
+    _push(g, FrameKind.DYING, player=seat.seat)
+
+
+def open_conversion(g: Game, p: Params) -> None:
+    """Use up the player's conversion chance and ask them (S4.3.2, R6)."""
+    seat = _converting_seat(g)
+    assert seat is not None
+    seat.conversion_used = True
+    g.state.fell_to_one.remove(seat.seat)
+    _push(g, FrameKind.CONVERSION, player=seat.seat)
+
+
+def declare_winner(g: Game, p: Params) -> None:
+    """End the game for the last player standing or the traitor with enough kills (S5.1, R7)."""
+    state = g.state
+    traitors = [
+        s.seat for s in state.seats if s.traitor and s.kills >= g.rules.traitor.kills_to_win
+    ]
+    if traitors:
+        state.winners, state.end_reason = traitors[:1], "traitor_kills"
+    else:
+        state.winners, state.end_reason = [s.seat for s in state.seats if s.alive], "last_standing"
+    g.emit(EventType.GAME_OVER, winners=state.winners, reason=state.end_reason)
+
+
+def report_tally(g: Game, p: Params) -> None:
+    """Report the turn's shots, items used and kills (S4.3.0, R5)."""
+    tally = g.state.tally
+    g.emit(
+        EventType.TALLY,
+        owner=g.state.owner,
+        shots=tally.get("shots", 0),
+        items_used=tally.get("items_used", 0),
+        kills=tally.get("kills", 0),
+        hp=[seat.hp for seat in g.state.seats],
+    )
+
+
+def open_discard(g: Game, p: Params) -> None:
+    """Push a discard frame for the turn owner (S4.4.3, R12)."""
+    _push(g, FrameKind.DISCARD, player=g.state.owner)
+
+
+def clear_turn_effects(g: Game, p: Params) -> None:
+    """Rage to 0 for all, the kill lock and the turn's marks cleared; shields stay (S4.5.1-2)."""
+    state = g.state
+    for seat in state.seats:
+        seat.rage = 0
+    state.kill_lock = False
+    state.last_step = None
+    state.fresh_load = False
+    state.fell_to_one.clear()
+    state.tally.clear()
+    g.emit(EventType.TURN_ENDED, owner=state.owner)
+
+
+def declare_draw(g: Game, p: Params) -> None:
+    """The turn limit is reached: a draw among the living (R21)."""
+    g.state.winners, g.state.end_reason = [], "turn_limit"
+    g.emit(EventType.GAME_OVER, winners=[], reason="turn_limit")
+
+
+def pass_to_next_seat(g: Game, p: Params) -> None:
+    """The next living seat clockwise owns the next turn (S4.5.3, R16)."""
+    state = g.state
+    following = next_living_seat(state.alive(), state.owner)
+    assert following is not None
+    state.owner = following
+    state.turn += 1
+    g.emit(EventType.TURN_STARTED, owner=following)
+
+
+def advance_poll(g: Game, p: Params) -> None:
+    """Move the poll cursor on (S6.2.1)."""
+    _top(g).cursor += 1
+
+
+def pay_flip_cost(g: Game, p: Params) -> None:
+    """The Magician discards the items they chose (S2.6, R8)."""
+    seat = g.state.seats[poll_cursor(g)]
+    for item in p["items"]:
+        seat.remove(item)
+
+
+def flip_shot_shell(g: Game, p: Params) -> None:
+    """The shot's shell changes type; the fact is public, the type is not (S2.6, R8, R14)."""
+    shot = g.state.shot
+    assert shot is not None
+    shot.shell = Shell.BLANK if shot.shell is Shell.LIVE else Shell.LIVE
+    shot.flips += 1
+    g.state.shells[0] = shot.shell
+    g.emit(
+        EventType.SHELL_FLIPPED,
+        by=poll_cursor(g),
+        frame_id=_top(g).id,
+        items=[i.value for i in p["items"]],
+    )
+
+
+def open_counter_response(g: Game, p: Params) -> None:
+    """Push a counter-response frame polling the counter-skill holders (S6.3.1, R18)."""
+    below = _top(g)
+    holders = tuple(s for s in below.order if g.state.seats[s].role in COUNTER_ROLES)
+    _push(g, FrameKind.COUNTER_RESPONSE, order=holders)
+
+
+def negate_response(g: Game, p: Params) -> None:
+    """Undo the response below: the shell is flipped back (S6.3.1, R18)."""
+    shot = g.state.shot
+    assert shot is not None
+    shot.shell = Shell.BLANK if shot.shell is Shell.LIVE else Shell.LIVE
+    shot.flips += 1
+    g.state.shells[0] = shot.shell
+
+
+def eliminate_dying(g: Game, p: Params) -> None:
+    """The dying player is out; items gone; the kill credited and locked (S4.3.1, R7, R13, R25)."""
+    state = g.state
+    seat = _frame_player(g)
+    seat.alive = False
+    seat.items.clear()
+    seat.shield = seat.rage = 0
+    source = state.damage_source.get(seat.seat)
+    credited = source if source is not None and source != seat.seat else None
+    g.emit(EventType.ELIMINATED, player=seat.seat, by=credited)
+    if credited is not None:
+        state.seats[credited].kills += 1
+        state.tally["kills"] = state.tally.get("kills", 0) + 1
+        if credited == state.owner and not state.kill_lock:
+            state.kill_lock = True
+            g.emit(EventType.SHOOTING_LOCKED, player=credited)
+
+
+def apply_rescue_item(g: Game, p: Params) -> None:
+    """The dying player uses milk tea or pills on themself (S4.3.1, S3.5, S3.6, R10)."""
+    seat, item = _frame_player(g), p["item"]
+    seat.remove(item)
+    g.emit(EventType.ITEM_USED, player=seat.seat, item=item.value, target=None)
+    if item is Item.MILK_TEA:
+        _heal(g, seat, g.rules.milk_tea.heal, "milk_tea")
+    else:
+        _pills(g, seat, seat)
+
+
+def make_traitor(g: Game, p: Params) -> None:
+    """The player becomes a traitor: skills lost, cap + traitor.cap_bonus (S4.3.2, S5.1, R6)."""
+    seat = _frame_player(g)
+    seat.traitor = True
+    g.emit(EventType.CONVERTED, player=seat.seat)
+
+
+def discard_one(g: Game, p: Params) -> None:
+    """The owner discards the chosen item (S4.4.3, R12)."""
+    _owner(g).remove(p["item"])
+    g.emit(EventType.DISCARDED, player=g.state.owner, item=p["item"].value)
+
+
+GUARDS: dict[str, Guard] = {
+    fn.__name__: fn
+    for fn in (
+        chamber_empty,
+        can_shoot,
+        shot_target_valid,
+        item_usable,
+        someone_dying,
+        conversion_due,
+        game_is_over,
+        owner_eliminated,
+        kill_locked,
+        main_continues,
+        over_cap,
+        turn_limit_reached,
+        poll_complete,
+        can_flip,
+        counter_possible,
+        can_counter,
+        dying_hp_restored,
+        holds_rescue_item,
+        rescue_usable,
+        item_held,
+    )
+}
+"""Every guard of the registry, by name."""
+
+ACTIONS: dict[str, Action] = {
+    fn.__name__: fn
+    for fn in (
+        load_chamber,
+        draw_turn_items,
+        prophet_preview,
+        declare_shot,
+        open_shot_window,
+        apply_item,
+        settle_shot,
+        open_dying,
+        open_conversion,
+        declare_winner,
+        report_tally,
+        open_discard,
+        clear_turn_effects,
+        declare_draw,
+        pass_to_next_seat,
+        advance_poll,
+        pay_flip_cost,
+        flip_shot_shell,
+        open_counter_response,
+        negate_response,
+        eliminate_dying,
+        apply_rescue_item,
+        make_traitor,
+        discard_one,
+    )
+}
+"""Every action of the registry, by name."""
+
+SELECTORS: dict[str, Selector] = {
+    fn.__name__: fn for fn in (turn_owner, poll_cursor, dying_player, converting_player)
+}
+"""Every selector of the registry, by name."""

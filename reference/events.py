@@ -1,0 +1,96 @@
+"""Typed events: everything that happens in a game, with who may see it (R14)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class EventType(StrEnum):
+    """Every kind of event the engine writes to the log."""
+
+    GAME_STARTED = "game_started"
+    TURN_STARTED = "turn_started"
+    PHASE = "phase"
+    CHAMBER_LOADED = "chamber_loaded"
+    PREVIEW = "preview"
+    ITEMS_DRAWN = "items_drawn"
+    FRAME_PUSHED = "frame_pushed"
+    FRAME_POPPED = "frame_popped"
+    ASKED = "asked"
+    DECIDED = "decided"
+    SHOT_DECLARED = "shot_declared"
+    SHELL_FLIPPED = "shell_flipped"
+    SHOT_FIRED = "shot_fired"
+    SHOT_BLOCKED = "shot_blocked"
+    ITEM_USED = "item_used"
+    PEEK = "peek"
+    SHELL_EJECTED = "shell_ejected"
+    CHAMBER_INVERTED = "chamber_inverted"
+    ITEM_STOLEN = "item_stolen"
+    SHIELD_GAINED = "shield_gained"
+    RAGE_GAINED = "rage_gained"
+    RAGE_USED = "rage_used"
+    HP_CHANGED = "hp_changed"
+    PILL_ROLLED = "pill_rolled"
+    GAMBLER_ROLLED = "gambler_rolled"
+    CONVERTED = "converted"
+    KEPT_ROLE = "kept_role"
+    ELIMINATED = "eliminated"
+    SHOOTING_LOCKED = "shooting_locked"
+    DISCARDED = "discarded"
+    TALLY = "tally"
+    TURN_ENDED = "turn_ended"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the log; ``visibility`` is None when public, else the seats who see it."""
+
+    seq: int
+    turn: int
+    type: EventType
+    data: dict[str, Any]
+    visibility: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int) -> bool:
+        """True when ``seat`` may see this event."""
+        return self.visibility is None or seat in self.visibility
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON-ready data (the log's line format)."""
+        return {
+            "seq": self.seq,
+            "turn": self.turn,
+            "type": self.type.value,
+            "visibility": "public" if self.visibility is None else list(self.visibility),
+            "data": self.data,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        """The event read from one line of a log."""
+        visibility = data["visibility"]
+        return cls(
+            seq=int(data["seq"]),
+            turn=int(data["turn"]),
+            type=EventType(data["type"]),
+            data=dict(data["data"]),
+            visibility=None if visibility == "public" else tuple(int(s) for s in visibility),
+        )
+
+
+def to_jsonl(events: list[Event]) -> str:
+    """Events as JSON lines, one compact line each, keys sorted."""
+    return "".join(
+        json.dumps(event.to_json(), sort_keys=True, separators=(",", ":")) + "\n"
+        for event in events
+    )
+
+
+def from_jsonl(text: str) -> list[Event]:
+    """Events read back from :func:`to_jsonl` output."""
+    return [Event.from_json(json.loads(line)) for line in text.splitlines() if line.strip()]

@@ -1,0 +1,401 @@
+"""The reference engine: a game run from the compiled charts, asking players through prompts."""
+
+from __future__ import annotations
+
+import copy
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from buckshot.reference.chance import Chance, ScriptedChance, SeededChance, restore_chance
+from buckshot.reference.errors import Code, GameError
+from buckshot.reference.events import Event, EventType
+from buckshot.reference.options import Option, candidates, parse_option
+from buckshot.reference.state import Frame, GameState, Seat
+from buckshot.reference.tables import TABLES, Edge, StateRow
+from buckshot.spec import SPEC_VERSION
+from buckshot.spec.model import StateKind
+from buckshot.spec.rulebook import FrameKind, Role, Shell
+from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
+
+SNAPSHOT_FORMAT = "buckshot-snapshot/1"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the game waits for: who is asked, in which frame, of what kind, with which options."""
+
+    player: int
+    frame_id: int
+    frame: FrameKind
+    state: str
+    kind: str
+    options: tuple[Option, ...]
+
+    def option_ids(self) -> list[str]:
+        """The options' text forms, in order."""
+        return [option.id for option in self.options]
+
+    def to_json(self) -> dict[str, Any]:
+        """The prompt as JSON-ready data."""
+        return {
+            "player": self.player,
+            "frame_id": self.frame_id,
+            "frame": self.frame.value,
+            "state": self.state,
+            "kind": self.kind,
+            "options": self.option_ids(),
+        }
+
+
+def _guards_pass(game: Game, edge: Edge, params: dict[str, Any]) -> bool:
+    return all(fn(game, params) is expected for _, fn, expected in edge.guards)
+
+
+class Game:
+    """One game of 2-8 players, run by the spec's charts; ``decide`` answers the pending prompt."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        roles: Sequence[Role],
+        chance: Chance | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        players = len(roles)
+        if not rules.players.min <= players <= rules.players.max:
+            raise GameError(
+                Code.BAD_SETUP,
+                f"{players} seats; the ruleset allows {rules.players.min}..{rules.players.max}",
+            )
+        names = list(names) if names is not None else list(string.ascii_uppercase[:players])
+        if len(names) != players or len(set(names)) != players:
+            raise GameError(Code.BAD_SETUP, f"need {players} distinct names, got {names}")
+        self.rules = rules
+        self.chance: Chance = chance if chance is not None else SeededChance(0)
+        self.events: list[Event] = []
+        self.state = GameState(
+            seats=[
+                Seat(seat=i, name=names[i], role=Role(role), hp=rules.hp.start)
+                for i, role in enumerate(roles)
+            ]
+        )
+        self._prompt: Prompt | None = None
+        self._phase_of_turn = ""
+
+    # --- starting ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        roles: Sequence[Role],
+        rules: Ruleset | None = None,
+        chance: Chance | None = None,
+        names: Sequence[str] | None = None,
+    ) -> Game:
+        """A game with the turn pushed and run to its first prompt."""
+        game = cls(rules or load_ruleset(), roles, chance, names)
+        game.start()
+        return game
+
+    def start(self) -> None:
+        """Announce the table, push the turn (the stack's bottom) and run to the first prompt."""
+        if self.state.stack:
+            raise GameError(Code.BAD_SETUP, "the game has already started")
+        self.emit(
+            EventType.GAME_STARTED,
+            seats=[
+                {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
+                for s in self.state.seats
+            ],
+        )
+        self.emit(EventType.TURN_STARTED, owner=self.state.owner)
+        self.push_frame(FrameKind.TURN)
+        self._enter_turn_state(self.state.stack[0].state)
+        self._advance()
+
+    # --- the pieces effects use -------------------------------------------------------------
+
+    def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
+        """Append an event to the log."""
+        self.events.append(Event(len(self.events) + 1, self.state.turn, type, data, visibility))
+
+    def push_frame(
+        self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
+    ) -> None:
+        """Push a fresh frame of ``kind`` on the stack (S1.4, S6.1.2)."""
+        state = self.state
+        if len(state.stack) >= self.rules.limits.max_stack_depth:
+            raise AssertionError(f"stack bound {self.rules.limits.max_stack_depth} exceeded")
+        frame = Frame(state.next_frame_id, kind, TABLES[kind].initial, player, order)
+        state.next_frame_id += 1
+        state.stack.append(frame)
+        self.emit(
+            EventType.FRAME_PUSHED,
+            frame_id=frame.id,
+            kind=kind.value,
+            depth=len(state.stack),
+            player=player,
+        )
+
+    # --- running ----------------------------------------------------------------------------
+
+    def _row(self, frame: Frame) -> StateRow:
+        return TABLES[frame.kind].states[frame.state]
+
+    def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
+        for _, action in edge.actions:
+            action(self, params)
+        frame.state = edge.entry
+        if frame.kind is FrameKind.TURN:
+            self._enter_turn_state(edge.entry)
+
+    def _enter_turn_state(self, state_id: str) -> None:
+        """Announce a new phase when the turn's state lies in another phase than before."""
+        phase = TABLES[FrameKind.TURN].states[state_id].parent or state_id
+        if phase != self._phase_of_turn:
+            self._phase_of_turn = phase
+            self.emit(EventType.PHASE, owner=self.state.owner, phase=phase)
+
+    def _first_passing(self, edges: tuple[Edge, ...], params: dict[str, Any]) -> Edge:
+        for edge in edges:
+            if _guards_pass(self, edge, params):
+                return edge
+        raise AssertionError(f"no branch of {edges[0].event} passes")  # the charts end in else
+
+    def _advance(self) -> None:
+        """Run automatic steps, pushes and pops until a prompt is due or the game is over."""
+        state = self.state
+        while not state.over:
+            frame = state.stack[-1]
+            row = self._row(frame)
+            if row.kind is StateKind.AUTO:
+                (edges,) = row.edges.values()
+                self._take(frame, self._first_passing(edges, {}), {})
+            elif row.kind is StateKind.FINAL:
+                state.stack.pop()
+                self.emit(
+                    EventType.FRAME_POPPED,
+                    frame_id=frame.id,
+                    kind=frame.kind.value,
+                    depth=len(state.stack) + 1,
+                    outcome=frame.state,
+                )
+                below = state.stack[-1]
+                resume = TABLES[frame.kind].resume_event
+                assert resume is not None
+                edges = self._row(below).edges[resume]
+                self._take(below, self._first_passing(edges, {}), {})
+            elif row.kind is StateKind.DECISION:
+                self._prompt = self._compute_prompt()
+                self.emit(
+                    EventType.ASKED,
+                    player=self._prompt.player,
+                    frame_id=self._prompt.frame_id,
+                    prompt=self._prompt.kind,
+                    options=self._prompt.option_ids(),
+                )
+                return
+            else:
+                raise AssertionError(
+                    f"{frame.kind.value} frame on top in {row.kind} state {row.id}"
+                )
+        self._prompt = None
+
+    def _compute_prompt(self) -> Prompt:
+        frame = self.state.stack[-1]
+        row = self._row(frame)
+        assert row.asked is not None and row.prompt_kind is not None
+        player = row.asked(self)
+        hand = self.state.seats[player]
+        options = [
+            option
+            for event, edges in row.edges.items()
+            for option in candidates(event, self.state.seats, hand, self.rules.magician.cost)
+            if any(_guards_pass(self, edge, option.kwargs()) for edge in edges)
+        ]
+        return Prompt(player, frame.id, frame.kind, frame.state, row.prompt_kind, tuple(options))
+
+    # --- the public interface ---------------------------------------------------------------
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The pending prompt; None once the game is over."""
+        return self._prompt
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.state.over
+
+    def decide(self, player: int, option: str | Option) -> None:
+        """Answer the pending prompt as ``player`` with ``option`` (an :class:`Option` or its text).
+
+        Raises :class:`GameError` with a stable code, leaving the game exactly as it was, when
+        the game is over, ``player`` is not the one asked, or the option is not legal.
+        """
+        prompt = self._prompt
+        if prompt is None:
+            raise GameError(
+                Code.GAME_OVER,
+                f"the game is over ({self.state.end_reason}); no decision is expected",
+            )
+        if player != prompt.player:
+            raise GameError(
+                Code.WRONG_PLAYER,
+                f"seat {player} decided, but seat {prompt.player} is asked ({prompt.kind})",
+            )
+        chosen = parse_option(option) if isinstance(option, str) else option
+        if chosen not in prompt.options:
+            self._refuse(prompt, chosen)
+        frame = self.state.stack[-1]
+        edges = self._row(frame).edges[chosen.event]
+        params = chosen.kwargs()
+        saved = self._save() if isinstance(self.chance, ScriptedChance) else None
+        try:
+            self.emit(EventType.DECIDED, player=player, frame_id=frame.id, option=chosen.id)
+            self._take(frame, self._first_passing(edges, params), params)
+            self._advance()
+        except GameError:
+            if saved is not None:
+                self._load(saved)
+            raise
+
+    def _refuse(self, prompt: Prompt, chosen: Option) -> None:
+        expected = ", ".join(prompt.option_ids())
+        row = self._row(self.state.stack[-1])
+        if chosen.event not in row.edges:
+            raise GameError(
+                Code.NOT_OFFERED,
+                f"{chosen.id!r} is not offered in {prompt.kind}; expected one of: {expected}",
+            )
+        edge = row.edges[chosen.event][0]
+        failing = [name for name, fn, want in edge.guards if fn(self, chosen.kwargs()) is not want]
+        raise GameError(
+            Code.REFUSED,
+            f"{chosen.id!r} is refused by {', '.join(failing) or 'its parameters'}; "
+            f"expected one of: {expected}",
+        )
+
+    # --- what a player may know -------------------------------------------------------------
+
+    def public_counts(self) -> dict[str, int]:
+        """Shells left and how many are live or blank, as every player can deduce them (R14)."""
+        shells = list(self.state.shells)
+        shot = self.state.shot
+        flips = 0
+        if shot is not None and shells:
+            shells[0] = shot.initial
+            flips = shot.flips
+        live = shells.count(Shell.LIVE)
+        return {
+            "shells_left": len(shells),
+            "live_left": live,
+            "blank_left": len(shells) - live,
+            "pending_flips": flips,
+        }
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know and nothing more (R14): no chamber order, no other's peek."""
+        state = self.state
+        prompt = self._prompt
+        return {
+            "you": player,
+            "turn": state.turn,
+            "owner": state.owner,
+            "phase": self._phase_of_turn,
+            "seats": [{k: v for k, v in seat.to_json().items()} for seat in state.seats],
+            "chamber": self.public_counts(),
+            "kill_lock": state.kill_lock,
+            "stack": [{"id": f.id, "kind": f.kind.value, "state": f.state} for f in state.stack],
+            "prompt": prompt.to_json() if prompt is not None and prompt.player == player else None,
+            "waiting_for": None if prompt is None else prompt.player,
+            "result": None
+            if not state.over
+            else {"winners": state.winners, "reason": state.end_reason},
+            "events": [e.to_json() for e in self.events if e.visible_to(player)],
+        }
+
+    # --- snapshot and restore ---------------------------------------------------------------
+
+    def _save(self) -> dict[str, Any]:
+        return {
+            "state": copy.deepcopy(self.state),
+            "events": len(self.events),
+            "chance": self.chance.snapshot(),
+            "prompt": self._prompt,
+            "phase": self._phase_of_turn,
+        }
+
+    def _load(self, saved: dict[str, Any]) -> None:
+        self.state = saved["state"]
+        del self.events[saved["events"] :]
+        self.chance = restore_chance(saved["chance"])
+        self._prompt = saved["prompt"]
+        self._phase_of_turn = saved["phase"]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole game, suspended frames and chance source included, as JSON-ready data."""
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "spec_version": SPEC_VERSION,
+            "ruleset": self.rules.to_dict(),
+            "state": self.state.to_json(),
+            "phase": self._phase_of_turn,
+            "chance": self.chance.snapshot(),
+            "events": [event.to_json() for event in self.events],
+        }
+
+    @classmethod
+    def restore(cls, data: Any) -> Game:
+        """The game saved by :meth:`snapshot`; ``GameError`` ``snapshot.invalid`` if it is not."""
+        try:
+            if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
+                raise ValueError(f"not a {SNAPSHOT_FORMAT} document")
+            rules = parse_ruleset(data["ruleset"], source="snapshot")
+            state = GameState.from_json(data["state"])
+            game = cls(
+                rules,
+                [seat.role for seat in state.seats],
+                restore_chance(data["chance"]),
+                [s.name for s in state.seats],
+            )
+            game.state = state
+            game.events = [Event.from_json(event) for event in data["events"]]
+            game._phase_of_turn = str(data["phase"])
+            game._check_restored()
+            game._prompt = None if state.over else game._compute_prompt()
+        except GameError as error:
+            raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused: {error.message}") from None
+        except (RulesetError, KeyError, TypeError, ValueError, IndexError, AssertionError) as error:
+            raise GameError(
+                Code.BAD_SNAPSHOT, f"snapshot refused: {type(error).__name__}: {error}"
+            ) from None
+        return game
+
+    def _check_restored(self) -> None:
+        state = self.state
+        if not state.stack or state.stack[0].kind is not FrameKind.TURN:
+            raise ValueError("the stack must hold the turn at its bottom")
+        if len(state.stack) > self.rules.limits.max_stack_depth:
+            raise ValueError("the stack is deeper than limits.max_stack_depth")
+        for frame in state.stack:
+            if frame.state not in TABLES[frame.kind].states:
+                raise ValueError(
+                    f"frame {frame.id}: {frame.kind.value} has no state {frame.state!r}"
+                )
+        for below in state.stack[:-1]:
+            if self._row(below).kind is not StateKind.SUSPENDED:
+                raise ValueError(f"frame {below.id} lies under another frame but is not suspended")
+        top = self._row(state.stack[-1])
+        if not state.over and top.kind is not StateKind.DECISION:
+            raise ValueError(f"the top frame must wait for a decision, not be in {top.id}")
+        if not 0 <= state.owner < len(state.seats) or any(
+            s.seat != i for i, s in enumerate(state.seats)
+        ):
+            raise ValueError("seats are not numbered 0..N-1 or the owner is not one of them")
+        if any(seat.hp < 0 or seat.hp > self.rules.hp.max for seat in state.seats):
+            raise ValueError("an HP value lies outside 0..hp.max")
+        if [e.seq for e in self.events] != list(range(1, len(self.events) + 1)):
+            raise ValueError("the event log's sequence numbers are not 1..n")

@@ -1,0 +1,111 @@
+"""Decision options: their stable text form, parsing, and the candidates a prompt may offer.
+
+An option reads ``event`` or ``event:name=value,...`` with parameters in a fixed order:
+``shoot:target=2``, ``use_item:item=expired_pills,target=1``,
+``flip_shell:items=amulet+inverter``, ``discard_item:item=milk_tea``. Seats are numbers,
+items their names, an item multiset names joined by ``+`` in canonical item order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Any
+
+from buckshot.reference.errors import Code, GameError
+from buckshot.reference.state import ITEM_ORDER, Seat
+from buckshot.spec.registry import DECISIONS
+from buckshot.spec.rulebook import Item
+
+PARAMS_OF: dict[str, tuple[str, ...]] = {
+    shape.event: tuple(name for name, _ in shape.params) for shape in DECISIONS
+}
+"""The parameter names each decision event carries, in their canonical order."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal choice of a prompt: a decision event and its parameters."""
+
+    event: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def id(self) -> str:
+        """The option's stable text form."""
+        if not self.params:
+            return self.event
+        return self.event + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.params)
+
+    def kwargs(self) -> dict[str, Any]:
+        """The parameters as a dict (missing optional parameters are None)."""
+        values: dict[str, Any] = dict.fromkeys(PARAMS_OF.get(self.event, ()))
+        values.update(self.params)
+        return values
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "+".join(item.value for item in value)
+    if isinstance(value, Item):
+        return value.value
+    return str(value)
+
+
+def _parse_value(name: str, text: str) -> Any:
+    if name == "target":
+        if not text.isdigit():
+            raise ValueError(f"target must be a seat number, got {text!r}")
+        return int(text)
+    if name == "item":
+        return Item(text)
+    if name == "items":
+        items = tuple(Item(part) for part in text.split("+"))
+        return tuple(sorted(items, key=ITEM_ORDER.index))
+    raise ValueError(f"unknown parameter {name!r}")
+
+
+def parse_option(text: str) -> Option:
+    """The option written as ``text``; :class:`GameError` ``decision.malformed`` if unreadable."""
+    event, _, rest = text.partition(":")
+    if event not in PARAMS_OF:
+        raise GameError(Code.MALFORMED, f"unknown decision {event!r} in {text!r}")
+    allowed = PARAMS_OF[event]
+    params: dict[str, Any] = {}
+    for part in filter(None, rest.split(",")):
+        name, sep, value = part.partition("=")
+        if not sep or name not in allowed or name in params:
+            raise GameError(
+                Code.MALFORMED, f"bad parameter {part!r} in {text!r}; {event} takes {allowed}"
+            )
+        try:
+            params[name] = _parse_value(name, value)
+        except ValueError as error:
+            raise GameError(Code.MALFORMED, f"{error} in {text!r}") from None
+    return Option(event, tuple((name, params[name]) for name in allowed if name in params))
+
+
+def candidates(event: str, seats: list[Seat], hand: Seat, cost: int) -> Iterator[Option]:
+    """Every option of ``event`` worth trying against its guards, for the player ``hand``."""
+    kinds = [item for item in ITEM_ORDER if hand.count(item)]
+    if event == "shoot":
+        for seat in seats:
+            yield Option(event, (("target", seat.seat),))
+    elif event == "use_item":
+        for item in kinds:
+            yield Option(event, (("item", item),))
+            for seat in seats:
+                yield Option(event, (("item", item), ("target", seat.seat)))
+    elif event in ("use_rescue", "discard_item"):
+        for item in kinds:
+            yield Option(event, (("item", item),))
+    elif event == "flip_shell":
+        for combo in combinations_with_replacement(kinds, cost):
+            if all(hand.count(item) >= combo.count(item) for item in set(combo)):
+                yield Option(event, (("items", combo),))
+    else:
+        yield Option(event)
