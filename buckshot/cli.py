@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from buckshot import __version__
+
+if TYPE_CHECKING:
+    from buckshot.spec.ruleset import Ruleset
 
 app = typer.Typer(
     help="The game's formal specification, its reference engine and its verification.",
@@ -109,3 +112,161 @@ def spec_rulings(
     from buckshot.spec.rulings import render_markdown
 
     _write(render_markdown(), out)
+
+
+def _ruleset(rules: Path | None) -> Ruleset:
+    from buckshot.spec.ruleset import RulesetError, load_ruleset
+
+    try:
+        return load_ruleset(rules)
+    except RulesetError as error:
+        fail(error.code, str(error))
+
+
+@app.command("simulate")
+def simulate_command(
+    games: Annotated[int, typer.Option("--games", min=1, help="How many games to play.")] = 1000,
+    players: Annotated[int, typer.Option("--players", min=2, max=8, help="Seats per game.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
+    rules: RulesOption = None,
+    agent: Annotated[
+        str, typer.Option("--agent", help="The bots: heuristic or random.")
+    ] = "heuristic",
+    jobs: Annotated[
+        int, typer.Option("--jobs", min=0, help="Worker processes (0: 2 from 200 games on).")
+    ] = 0,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the figures as JSON to this file.")
+    ] = None,
+) -> None:
+    """Play many bot games; print win rates per role with 95% intervals and game figures."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from buckshot.reference.simulate import AGENTS, simulate
+
+    if agent not in AGENTS:
+        fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
+    ruleset = _ruleset(rules)
+    if not ruleset.players.min <= players <= ruleset.players.max:
+        fail(
+            "usage.players",
+            f"the ruleset allows {ruleset.players.min}..{ruleset.players.max} players",
+        )
+    workers = jobs or (2 if games >= 200 else 1)
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("playing", total=games)
+        summary = simulate(
+            ruleset, games, players, seed, agent, workers, lambda n: bar.advance(task, n)
+        )
+    data = summary.to_json()
+    table = Table(title=f"{games} games, {players} players, {agent} bots, seed {seed}")
+    for column in ("role", "seats", "wins", "win rate", "95% CI"):
+        table.add_column(column, justify="right")
+    for role, row in data["roles"].items():
+        rate = "-" if row["win_rate"] is None else f"{row['win_rate']:.3f}"
+        low, high = row["ci95"]
+        table.add_row(
+            role, str(row["appearances"]), str(row["wins"]), rate, f"{low:.3f}-{high:.3f}"
+        )
+    out = Console()
+    out.print(table)
+    out.print(
+        f"mean game length: {data['mean_turns']:.1f} turns, "
+        f"{data['mean_decisions']:.1f} decisions\n"
+        f"games won by a traitor: {data['traitor_win_share']:.3f}\n"
+        f"draws (turn limit): {summary.draws}\n"
+        f"deepest stack reached: {summary.deepest_stack} frames"
+    )
+    if json_out is not None:
+        json_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@app.command("play")
+def play_command(
+    players: Annotated[
+        int, typer.Option("--players", min=2, max=8, help="Seats at the table.")
+    ] = 4,
+    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (0 plays first).")] = 0,
+    hotseat: Annotated[
+        bool, typer.Option("--hotseat", help="Every seat is a person at this terminal.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of roles, chance and bots.")] = 0,
+    rules: RulesOption = None,
+    roles: Annotated[
+        str | None,
+        typer.Option("--roles", help="Roles by seat, comma-separated (default: drawn by seed)."),
+    ] = None,
+    log: Annotated[
+        Path | None, typer.Option("--log", help="Save the event log (JSON lines) here.")
+    ] = None,
+) -> None:
+    """Play at the terminal against bots, or hot-seat; you see only what your seat may know."""
+    import random
+
+    from rich.console import Console
+
+    from buckshot.reference.agents import Agent, HeuristicAgent, play_out
+    from buckshot.reference.chance import SeededChance
+    from buckshot.reference.events import to_jsonl
+    from buckshot.reference.game import Game
+    from buckshot.reference.narrate import narrate
+    from buckshot.reference.terminal import HumanAgent
+    from buckshot.spec.rulebook import Role
+
+    ruleset = _ruleset(rules)
+    rng = random.Random(seed)
+    if roles is not None:
+        try:
+            seated = [Role(name.strip()) for name in roles.split(",")]
+        except ValueError as error:
+            fail("usage.roles", f"{error}; roles are {', '.join(r.value for r in Role)}")
+        players = len(seated)
+    elif players <= len(Role):
+        seated = rng.sample(list(Role), players)
+    else:
+        seated = [rng.choice(list(Role)) for _ in range(players)]
+    if seat >= players:
+        fail("usage.seat", f"seat {seat} is not one of the {players} seats")
+    game = Game.new(seated, ruleset, SeededChance(rng.randrange(2**32)))
+    console = Console()
+    agents: list[Agent] = []
+    for number in range(players):
+        if hotseat or number == seat:
+            agents.append(HumanAgent(console))
+        else:
+            agents.append(HeuristicAgent(rng.randrange(2**32)))
+    try:
+        play_out(game, agents)
+    except (EOFError, KeyboardInterrupt):
+        console.print("\nGame abandoned.")
+    finally:
+        if log is not None:
+            log.write_text(to_jsonl(game.events), encoding="utf-8")
+    if game.over:
+        watcher = seat if not hotseat else None
+        events = [e for e in game.events if watcher is None or e.visible_to(watcher)]
+        console.print(narrate(events)[-1])
+
+
+@app.command("replay")
+def replay_command(
+    log: Annotated[Path, typer.Argument(help="An event log (JSON lines) to tell.", exists=True)],
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Tell only what this seat could see.")
+    ] = None,
+) -> None:
+    """Print a saved event log as a readable narrative."""
+    from buckshot.reference.events import from_jsonl
+    from buckshot.reference.narrate import narrate
+
+    try:
+        events = from_jsonl(log.read_text(encoding="utf-8"))
+    except (ValueError, KeyError, TypeError) as error:
+        fail("log.invalid", f"{log}: not an event log ({type(error).__name__}: {error})")
+    if seat is not None:
+        events = [e for e in events if e.visible_to(seat)]
+    for line in narrate(events):
+        typer.echo(line)

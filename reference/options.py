@@ -9,14 +9,17 @@ items their names, an item multiset names joined by ``+`` in canonical item orde
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.state import ITEM_ORDER, Seat
 from buckshot.spec.registry import DECISIONS
-from buckshot.spec.rulebook import Item
+from buckshot.spec.rulebook import ITEMS, Item, ItemSpec, Target
+
+ITEM_SPECS: dict[Item, ItemSpec] = {spec.item: spec for spec in ITEMS}
 
 PARAMS_OF: dict[str, tuple[str, ...]] = {
     shape.event: tuple(name for name, _ in shape.params) for shape in DECISIONS
@@ -30,6 +33,12 @@ class Option:
 
     event: str
     params: tuple[tuple[str, Any], ...] = ()
+    _kwargs: dict[str, Any] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        values: dict[str, Any] = dict.fromkeys(PARAMS_OF.get(self.event, ()))
+        values.update(self.params)
+        object.__setattr__(self, "_kwargs", values)
 
     @property
     def id(self) -> str:
@@ -39,10 +48,8 @@ class Option:
         return self.event + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.params)
 
     def kwargs(self) -> dict[str, Any]:
-        """The parameters as a dict (missing optional parameters are None)."""
-        values: dict[str, Any] = dict.fromkeys(PARAMS_OF.get(self.event, ()))
-        values.update(self.params)
-        return values
+        """The parameters as a dict (missing optional parameters are None); do not mutate."""
+        return self._kwargs
 
     def __str__(self) -> str:
         return self.id
@@ -89,23 +96,38 @@ def parse_option(text: str) -> Option:
     return Option(event, tuple((name, params[name]) for name in allowed if name in params))
 
 
+@cache
+def _option(event: str, params: tuple[tuple[str, Any], ...] = ()) -> Option:
+    """The one shared :class:`Option` for ``event`` and ``params`` (options are immutable)."""
+    return Option(event, params)
+
+
 def candidates(event: str, seats: list[Seat], hand: Seat, cost: int) -> Iterator[Option]:
-    """Every option of ``event`` worth trying against its guards, for the player ``hand``."""
-    kinds = [item for item in ITEM_ORDER if hand.count(item)]
+    """Every option of ``event`` worth trying against its guards, for the player ``hand``.
+
+    Only the parameter shapes an item's target kind admits are generated (no target for
+    an item that takes none); whether each candidate is legal is for the guards to say.
+    """
     if event == "shoot":
         for seat in seats:
-            yield Option(event, (("target", seat.seat),))
+            yield _option(event, (("target", seat.seat),))
     elif event == "use_item":
-        for item in kinds:
-            yield Option(event, (("item", item),))
-            for seat in seats:
-                yield Option(event, (("item", item), ("target", seat.seat)))
+        for item in ITEM_ORDER:
+            if not hand.items.get(item):
+                continue
+            if ITEM_SPECS[item].target in (Target.NONE, Target.SELF):
+                yield _option(event, (("item", item),))
+            else:
+                for seat in seats:
+                    yield _option(event, (("item", item), ("target", seat.seat)))
     elif event in ("use_rescue", "discard_item"):
-        for item in kinds:
-            yield Option(event, (("item", item),))
+        for item in ITEM_ORDER:
+            if hand.items.get(item):
+                yield _option(event, (("item", item),))
     elif event == "flip_shell":
+        kinds = [item for item in ITEM_ORDER if hand.items.get(item)]
         for combo in combinations_with_replacement(kinds, cost):
             if all(hand.count(item) >= combo.count(item) for item in set(combo)):
-                yield Option(event, (("items", combo),))
+                yield _option(event, (("items", combo),))
     else:
-        yield Option(event)
+        yield _option(event)

@@ -1,0 +1,137 @@
+"""Decision agents: who answers a prompt. Each sees only the prompt and its player's view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, Protocol
+
+from buckshot.reference.game import Game, Prompt
+from buckshot.reference.options import Option, parse_option
+from buckshot.spec.rulebook import Item
+
+ViewFn = Callable[..., dict[str, Any]]
+"""Gives the asked player's view; ``with_events=False`` leaves out the event log (faster)."""
+
+
+class Agent(Protocol):
+    """Answers prompts for one or more seats."""
+
+    def choose(self, prompt: Prompt, view: ViewFn) -> Option:
+        """One of ``prompt.options``; ``view()`` gives the asked player's view when needed."""
+        ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal options, from its own seeded generator."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, prompt: Prompt, view: ViewFn) -> Option:
+        """A uniformly random legal option."""
+        return prompt.options[self._rng.randrange(len(prompt.options))]
+
+
+class ScriptedAgent:
+    """Answers with a fixed list of option texts, in order; fails when the list runs out."""
+
+    def __init__(self, options: Sequence[str]) -> None:
+        self._options = list(options)
+        self._next = 0
+
+    def choose(self, prompt: Prompt, view: ViewFn) -> Option:
+        """The next scripted option (the game refuses it if it is not legal)."""
+        if self._next >= len(self._options):
+            raise IndexError("the scripted agent has no decisions left")
+        option = parse_option(self._options[self._next])
+        self._next += 1
+        return option
+
+
+_DISCARD_ORDER = (
+    Item.INVERTER,
+    Item.PICKPOCKET,
+    Item.EJECTING_DRINK,
+    Item.PEEKING_GLASS,
+    Item.RAGE_POTION,
+    Item.EXPIRED_PILLS,
+    Item.AMULET,
+    Item.MILK_TEA,
+)
+
+
+class HeuristicAgent:
+    """A simple player: heals when hurt, shields, shoots by the odds it can see, rescues itself."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, prompt: Prompt, view: ViewFn) -> Option:
+        """A plausible option by a few fixed rules; random among equals."""
+        by_id = {option.id: option for option in prompt.options}
+        if prompt.kind == "rescue":
+            rescue = [o for o in prompt.options if o.event == "use_rescue"]
+            return rescue[0] if rescue else by_id["give_up"]
+        if prompt.kind == "conversion":
+            return by_id["keep_role"] if self._rng.random() < 0.5 else by_id["convert"]
+        if prompt.kind == "discard":
+            held = {o.kwargs()["item"]: o for o in prompt.options}
+            return next(held[item] for item in _DISCARD_ORDER if item in held)
+        if prompt.kind in ("shot_response", "counter_response"):
+            if len(prompt.options) == 1:
+                return prompt.options[0]
+            return self._respond(prompt, view(with_events=False))
+        return self._act(prompt, view(with_events=False))
+
+    def _respond(self, prompt: Prompt, seen: dict[str, Any]) -> Option:
+        flips = [o for o in prompt.options if o.event == "flip_shell"]
+        passes = [o for o in prompt.options if o.event not in ("flip_shell", "counter")]
+        chamber = seen["chamber"]
+        likely_live = chamber["live_left"] > chamber["blank_left"]
+        if flips and likely_live and seen["shot_target"] == prompt.player:
+            return flips[0]
+        return passes[0]
+
+    def _act(self, prompt: Prompt, seen: dict[str, Any]) -> Option:
+        me = seen["seats"][prompt.player]
+        items = {
+            o.kwargs()["item"]: o
+            for o in prompt.options
+            if o.event == "use_item" and o.kwargs()["target"] is None
+        }
+        if Item.MILK_TEA in items and me["hp"] < seen["max_hp"]:
+            return items[Item.MILK_TEA]
+        if Item.AMULET in items and me["shield"] == 0:
+            return items[Item.AMULET]
+        chamber = seen["chamber"]
+        shots = {o.kwargs()["target"]: o for o in prompt.options if o.event == "shoot"}
+        if not shots:
+            return next(o for o in prompt.options if o.event == "end_main")
+        others = [s for s in seen["seats"] if s["alive"] and s["seat"] != prompt.player]
+        weakest = min(others, key=lambda s: (s["hp"], self._rng.random()))["seat"]
+        if (
+            Item.RAGE_POTION in items
+            and me["rage"] == 0
+            and chamber["live_left"] > chamber["blank_left"]
+        ):
+            return items[Item.RAGE_POTION]
+        if chamber["live_left"] == 0 or (
+            chamber["blank_left"] > chamber["live_left"] and prompt.player in shots
+        ):
+            return shots[prompt.player]
+        return shots[weakest]
+
+
+def play_out(game: Game, agents: Sequence[Agent], max_decisions: int = 1_000_000) -> int:
+    """Let ``agents[seat]`` answer every prompt until the game ends; the number of decisions."""
+    decisions = 0
+    while not game.over and decisions < max_decisions:
+        prompt = game.prompt
+        assert prompt is not None
+        player = prompt.player
+        option = agents[player].choose(prompt, partial(game.view, player))
+        game.decide(player, option)
+        decisions += 1
+    return decisions

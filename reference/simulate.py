@@ -1,0 +1,155 @@
+"""Many bot games at once: win rates per role with confidence intervals, and game figures."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from buckshot.reference.agents import Agent, HeuristicAgent, RandomAgent, play_out
+from buckshot.reference.chance import SeededChance
+from buckshot.reference.events import EventType
+from buckshot.reference.game import Game
+from buckshot.spec.rulebook import Role
+from buckshot.spec.ruleset import Ruleset
+
+AGENTS: dict[str, Callable[[int], Agent]] = {"heuristic": HeuristicAgent, "random": RandomAgent}
+"""The bots ``simulate`` can seat, by name."""
+
+
+@dataclass
+class GameRecord:
+    """What one simulated game contributes to the figures."""
+
+    roles: list[str]
+    winners: list[int]
+    reason: str
+    traitor_won: bool
+    turns: int
+    decisions: int
+    deepest_stack: int
+
+
+@dataclass
+class Summary:
+    """The figures over many games."""
+
+    games: int = 0
+    appearances: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+    traitor_wins: int = 0
+    draws: int = 0
+    turns: int = 0
+    decisions: int = 0
+    deepest_stack: int = 0
+
+    def add(self, record: GameRecord) -> None:
+        """Count one game in."""
+        self.games += 1
+        for seat, role in enumerate(record.roles):
+            self.appearances[role] = self.appearances.get(role, 0) + 1
+            if seat in record.winners:
+                self.wins[role] = self.wins.get(role, 0) + 1
+        self.traitor_wins += record.traitor_won
+        self.draws += not record.winners
+        self.turns += record.turns
+        self.decisions += record.decisions
+        self.deepest_stack = max(self.deepest_stack, record.deepest_stack)
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary with derived rates and intervals, JSON-ready."""
+        roles = {}
+        for role in (r.value for r in Role):
+            n = self.appearances.get(role, 0)
+            k = self.wins.get(role, 0)
+            low, high = wilson_interval(k, n)
+            roles[role] = {
+                "appearances": n,
+                "wins": k,
+                "win_rate": k / n if n else None,
+                "ci95": [low, high],
+            }
+        return {
+            **asdict(self),
+            "roles": roles,
+            "traitor_win_share": self.traitor_wins / self.games if self.games else None,
+            "mean_turns": self.turns / self.games if self.games else None,
+            "mean_decisions": self.decisions / self.games if self.games else None,
+        }
+
+
+def wilson_interval(
+    successes: int, trials: int, z: float = 1.959963984540054
+) -> tuple[float, float]:
+    """The 95% Wilson score interval for a binomial proportion (0, 1 when there are no trials)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - margin), min(1.0, centre + margin)
+
+
+def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
+    """One game from ``seed``: roles, chance and bots all derived from it."""
+    rng = random.Random(seed)
+    roles = [rng.choice(list(Role)) for _ in range(players)]
+    game = Game.new(roles, rules, SeededChance(rng.randrange(2**32)))
+    bots = [AGENTS[agent](rng.randrange(2**32)) for _ in range(players)]
+    decisions = play_out(game, bots)
+    deepest = max(e.data["depth"] for e in game.events if e.type is EventType.FRAME_PUSHED)
+    winners = list(game.state.winners or [])
+    return GameRecord(
+        roles=[r.value for r in roles],
+        winners=winners,
+        reason=game.state.end_reason or "",
+        traitor_won=any(game.state.seats[s].traitor for s in winners),
+        turns=game.state.turn,
+        decisions=decisions,
+        deepest_stack=deepest,
+    )
+
+
+def _play_batch(args: tuple[dict[str, Any], int, list[int], str]) -> list[GameRecord]:
+    from buckshot.spec.ruleset import parse_ruleset
+
+    rules_data, players, seeds, agent = args
+    rules = parse_ruleset(rules_data, source="simulate")
+    return [play_one(rules, players, seed, agent) for seed in seeds]
+
+
+def simulate(
+    rules: Ruleset,
+    games: int,
+    players: int,
+    seed: int = 0,
+    agent: str = "heuristic",
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Play ``games`` games and sum them up; the same arguments give the same summary."""
+    seeds = [seed * 1_000_003 + i for i in range(games)]
+    batch = 50
+    batches = [seeds[i : i + batch] for i in range(0, len(seeds), batch)]
+    summary = Summary()
+    results: Iterable[list[GameRecord]]
+    if jobs > 1 and len(batches) > 1:
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        results = pool.map(_play_batch, [(rules.to_dict(), players, b, agent) for b in batches])
+    else:
+        pool = None
+        results = (_play_batch((rules.to_dict(), players, b, agent)) for b in batches)
+    try:
+        for records in results:
+            for record in records:
+                summary.add(record)
+            if progress is not None:
+                progress(len(records))
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return summary
