@@ -343,9 +343,12 @@ def role_spec(role: Role) -> RoleSpec:
     return next(spec for spec in ROLES if spec.role is role)
 
 
+_ITEM_SPECS: dict[Item, ItemSpec] = {spec.item: spec for spec in ITEMS}
+
+
 def item_spec(item: Item) -> ItemSpec:
     """The entry of :data:`ITEMS` for ``item``."""
-    return next(spec for spec in ITEMS if spec.item is item)
+    return _ITEM_SPECS[item]
 
 
 @dataclass(frozen=True)
