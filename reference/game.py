@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from buckshot.reference.chance import Chance, ScriptedChance, SeededChance, restore_chance
+from buckshot.reference.effects import Guard
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType
 from buckshot.reference.options import Option, candidates, parse_option
@@ -49,12 +50,18 @@ class Prompt:
         }
 
 
-def _guards_pass(game: Game, edge: Edge, params: dict[str, Any]) -> bool:
+def _passes(
+    game: Game, guards: tuple[tuple[str, Guard, bool], ...], params: dict[str, Any]
+) -> bool:
     # a plain loop: this is the engine's hottest function, and all() over a generator is slower
-    for _, fn, expected in edge.guards:  # noqa: SIM110
+    for _, fn, expected in guards:  # noqa: SIM110
         if fn(game, params) is not expected:
             return False
     return True
+
+
+def _guards_pass(game: Game, edge: Edge, params: dict[str, Any]) -> bool:
+    return _passes(game, edge.guards, params)
 
 
 class Game:
@@ -213,12 +220,16 @@ class Game:
         assert row.asked is not None and row.prompt_kind is not None
         player = row.asked(self)
         hand = self.state.seats[player]
-        options = [
-            option
-            for event, edges in row.edges.items()
-            for option in candidates(event, self.state.seats, hand, self.rules.magician.cost)
-            if any(_guards_pass(self, edge, option.kwargs()) for edge in edges)
-        ]
+        options: list[Option] = []
+        for event, edges in row.edges.items():
+            # guards that read no parameter are the same for every candidate: test them once
+            open_edges = [edge for edge in edges if _passes(self, edge.static_guards, {})]
+            if not open_edges:
+                continue
+            for option in candidates(event, self.state.seats, hand, self.rules.magician.cost):
+                params = option.kwargs()
+                if any(_passes(self, edge.param_guards, params) for edge in open_edges):
+                    options.append(option)
         return Prompt(player, frame.id, frame.kind, frame.state, row.prompt_kind, tuple(options))
 
     # --- the public interface ---------------------------------------------------------------

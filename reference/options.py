@@ -34,18 +34,21 @@ class Option:
     event: str
     params: tuple[tuple[str, Any], ...] = ()
     _kwargs: dict[str, Any] = field(init=False, repr=False, compare=False, hash=False)
+    _id: str = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         values: dict[str, Any] = dict.fromkeys(PARAMS_OF.get(self.event, ()))
         values.update(self.params)
         object.__setattr__(self, "_kwargs", values)
+        text = self.event
+        if self.params:
+            text += ":" + ",".join(f"{k}={_format(v)}" for k, v in self.params)
+        object.__setattr__(self, "_id", text)
 
     @property
     def id(self) -> str:
         """The option's stable text form."""
-        if not self.params:
-            return self.event
-        return self.event + ":" + ",".join(f"{k}={_format(v)}" for k, v in self.params)
+        return self._id
 
     def kwargs(self) -> dict[str, Any]:
         """The parameters as a dict (missing optional parameters are None); do not mutate."""

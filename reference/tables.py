@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from buckshot.reference.effects import ACTIONS, GUARDS, SELECTORS, Action, Guard, Selector
 from buckshot.spec.model import StateKind, chart_models
+from buckshot.spec.registry import entry
 from buckshot.spec.rulebook import FrameKind
 
 
@@ -23,6 +24,10 @@ class Edge:
     entry: str
     guards: tuple[tuple[str, Guard, bool], ...]
     actions: tuple[tuple[str, Action], ...]
+    static_guards: tuple[tuple[str, Guard, bool], ...]
+    """The guards that read no decision parameter (the registry says which read which)."""
+    param_guards: tuple[tuple[str, Guard, bool], ...]
+    """The guards that read the decision's parameters."""
 
 
 @dataclass(frozen=True)
@@ -59,13 +64,16 @@ def _compile() -> dict[FrameKind, ChartTable]:
                 continue
             edges: dict[str, list[Edge]] = {}
             for edge in sorted(model.outgoing(node.id), key=lambda e: e.priority):
+                guards = tuple((g.name, GUARDS[g.name], g.expected) for g in edge.guards)
                 edges.setdefault(edge.event, []).append(
                     Edge(
                         id=edge.id,
                         event=edge.event,
                         entry=edge.entry,
-                        guards=tuple((g.name, GUARDS[g.name], g.expected) for g in edge.guards),
+                        guards=guards,
                         actions=tuple((name, ACTIONS[name]) for name in edge.actions),
+                        static_guards=tuple(g for g in guards if not entry(g[0]).params),
+                        param_guards=tuple(g for g in guards if entry(g[0]).params),
                     )
                 )
             prompt = model.prompts.get(node.id)
