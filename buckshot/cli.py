@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from buckshot import __version__
+from buckshot.diagrams.cli import app as diagrams_app
 
 if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
@@ -24,6 +25,7 @@ spec_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(spec_app, name="spec")
+app.add_typer(diagrams_app, name="diagrams")
 
 RulesOption = Annotated[
     Path | None,

@@ -56,8 +56,9 @@ if [ ! -f "$STAMP" ]; then
     touch "$STAMP"
 fi
 
-if ! command -v dot >/dev/null 2>&1; then
-    apt_install graphviz || say "Graphviz's dot is missing and could not be installed (apt-get install graphviz); SVG diagrams will be skipped"
+# Graphviz draws the SVG diagrams; they name the DejaVu Sans font, whose metrics fix their bytes
+if ! command -v dot >/dev/null 2>&1 || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+    apt_install graphviz fonts-dejavu-core || say "Graphviz's dot is missing and could not be installed (apt-get install graphviz fonts-dejavu-core); SVG diagrams will be skipped"
 fi
 
 export PATH="$VENV/bin:$PATH"

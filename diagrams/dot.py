@@ -1,0 +1,97 @@
+"""Graphviz DOT text primitives: quoting, escaping, attribute lists and HTML-like labels.
+
+Every function here returns text and nothing else; the diagrams build their DOT source
+from these so that quoting is done once and the output is the same on every run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+FONT = "DejaVu Sans"
+"""The font every diagram names: Debian's fontconfig always brings it (fonts-dejavu-core),
+so Graphviz measures text the same way wherever it runs, and the SVGs stay the same bytes."""
+
+MUTED = "#555555"
+"""Colour of secondary text: clause and ruling IDs, notes."""
+
+
+def quote(text: str) -> str:
+    """``text`` as a double-quoted DOT ID."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def escape(text: str) -> str:
+    """``text`` escaped for use inside an HTML-like label."""
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+def html(markup: str) -> str:
+    """An HTML-like label value (``<...>``) holding ``markup``, which must be escaped already."""
+    return f"<{markup}>"
+
+
+def value(text: str) -> str:
+    """An attribute value: an HTML-like label as it is (``<...>``), anything else quoted."""
+    return text if text.startswith("<") and text.endswith(">") else quote(text)
+
+
+def attrs(values: Mapping[str, str]) -> str:
+    """A DOT attribute list, ``[a="1", b=<...>]``, in the mapping's order; empty for none."""
+    if not values:
+        return ""
+    return " [" + ", ".join(f"{key}={value(text)}" for key, text in values.items()) + "]"
+
+
+def assignments(values: Mapping[str, str]) -> list[str]:
+    """One ``key=value;`` statement per entry, for the attributes of a subgraph."""
+    return [f"{key}={value(text)};" for key, text in values.items()]
+
+
+def font(text: str, size: int | None = None, color: str | None = None) -> str:
+    """Escaped ``text`` wrapped in a ``<FONT>`` element (or bare when no size or colour)."""
+    face = []
+    if size is not None:
+        face.append(f'POINT-SIZE="{size}"')
+    if color is not None:
+        face.append(f'COLOR="{color}"')
+    if not face:
+        return escape(text)
+    return f"<FONT {' '.join(face)}>{escape(text)}</FONT>"
+
+
+def bold(text: str) -> str:
+    """Escaped ``text`` in bold."""
+    return f"<B>{escape(text)}</B>"
+
+
+def lines(rows: Iterable[str]) -> str:
+    """Markup rows (already escaped) joined by line breaks."""
+    return "<BR/>".join(rows)
+
+
+def table(rows: Iterable[str], cellpadding: int = 1) -> str:
+    """A borderless one-column HTML-like table, one markup row (already escaped) per cell."""
+    body = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
+    return (
+        f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="{cellpadding}">'
+        f"{body}</TABLE>"
+    )
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` broken into lines of at most ``width`` characters, at spaces."""
+    out: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            out.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        out.append(current)
+    return out

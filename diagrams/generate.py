@@ -1,0 +1,147 @@
+"""Write the diagrams: DOT, SVG (through ``dot``) and Mermaid for each, and the index page.
+
+``write_all`` writes the committed set into a folder laid out as ``charts/<kind>.*``,
+``stack.*``, ``traces/<log>.*`` and ``index.html``; ``write_trace`` draws one saved log.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from buckshot.diagrams.catalogue import (
+    Diagram,
+    Section,
+    chart_diagrams,
+    stack_diagram,
+    trace_diagram,
+)
+from buckshot.diagrams.html import index_html
+from buckshot.diagrams.svg import INSTALL_HINT, find_dot, render_svg
+from buckshot.diagrams.tracelog import read_log
+from buckshot.spec.ruleset import Ruleset, load_ruleset
+
+SUFFIXES = (".dot", ".svg", ".mmd")
+"""The files each diagram is written as."""
+
+
+def checkout_root() -> Path | None:
+    """The root of the source checkout this package runs from; None for an installed copy."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "diagrams").is_dir():
+        return root
+    return None
+
+
+def default_out_dir() -> Path | None:
+    """The checkout's ``diagrams/`` folder, where the committed diagrams live."""
+    root = checkout_root()
+    return root / "diagrams" if root is not None else None
+
+
+def write_example_logs(out_dir: Path) -> list[Path]:
+    """Play the reference engine's example games and save their logs in ``out_dir/traces``."""
+    from buckshot.reference.events import to_jsonl
+    from buckshot.reference.examples import EXAMPLES
+
+    return [
+        _write_text(out_dir / Section.TRACES.value / f"{name}.jsonl", to_jsonl(play()))
+        for name, play in EXAMPLES.items()
+    ]
+
+
+def _file(base: Path, suffix: str) -> Path:
+    return base.parent / (base.name + suffix)
+
+
+def _write_text(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def write_diagram(diagram: Diagram, out_dir: Path, dot_binary: str | None) -> list[Path]:
+    """Write one diagram's DOT, Mermaid and (when ``dot_binary`` is given) SVG files."""
+    base = out_dir / diagram.stem
+    written = [
+        _write_text(_file(base, ".dot"), diagram.dot),
+        _write_text(_file(base, ".mmd"), diagram.mermaid),
+    ]
+    if dot_binary is not None:
+        written.append(_write_text(_file(base, ".svg"), render_svg(diagram.dot, dot_binary)))
+    return written
+
+
+def all_diagrams(logs: Sequence[Path], ruleset: Ruleset) -> list[Diagram]:
+    """Every diagram: the charts, the stack bounded by ``ruleset``, one trace per log."""
+    diagrams = chart_diagrams()
+    diagrams.append(stack_diagram(ruleset.limits.max_stack_depth))
+    diagrams.extend(trace_diagram(log.stem, read_log(log)) for log in logs)
+    return diagrams
+
+
+def _remove_stale(folder: Path, keep: set[Path]) -> None:
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.iterdir()):
+        if path.suffix in SUFFIXES and path not in keep:
+            path.unlink()
+
+
+def _warn_missing_dot(err: TextIO) -> None:
+    err.write(f"warning: {INSTALL_HINT}\n")
+
+
+def write_all(
+    out_dir: Path,
+    logs: Sequence[Path] | None = None,
+    ruleset: Ruleset | None = None,
+    err: TextIO | None = None,
+) -> list[Path]:
+    """Write every diagram and ``index.html`` into ``out_dir``; return the files written.
+
+    ``logs`` are the event logs drawn as traces (by default the engine's example games,
+    whose logs are written to ``traces/`` first),
+    and ``ruleset`` bounds the stack (by default the packaged one). Without ``dot`` the
+    SVGs are skipped and ``err`` (standard error) is told how to install it. Files of
+    ``charts/`` that no chart produces any more are removed.
+    """
+    err = err if err is not None else sys.stderr
+    written: list[Path] = []
+    if logs is None:
+        logs = write_example_logs(out_dir)
+        written.extend(logs)
+    diagrams = all_diagrams(
+        logs,
+        ruleset if ruleset is not None else load_ruleset(),
+    )
+    dot_binary = find_dot()
+    if dot_binary is None:
+        _warn_missing_dot(err)
+    for diagram in diagrams:
+        written.extend(write_diagram(diagram, out_dir, dot_binary))
+    charts = {p for p in written if p.parent == out_dir / Section.CHARTS.value}
+    keep = charts | {_file(out_dir / d.stem, ".svg") for d in diagrams}
+    _remove_stale(out_dir / Section.CHARTS.value, keep)
+    written.append(_write_text(out_dir / "index.html", index_html(diagrams)))
+    return written
+
+
+def write_trace(log: Path, out_dir: Path, err: TextIO | None = None) -> list[Path]:
+    """Draw the event log at ``log`` into ``out_dir`` as ``<log name>.dot/.svg/.mmd``."""
+    err = err if err is not None else sys.stderr
+    diagram = trace_diagram(log.stem, read_log(log))
+    flat = Diagram(
+        diagram.section,
+        diagram.stem.relative_to(Section.TRACES.value),
+        diagram.title,
+        diagram.note,
+        diagram.dot,
+        diagram.mermaid,
+    )
+    dot_binary = find_dot()
+    if dot_binary is None:
+        _warn_missing_dot(err)
+    return write_diagram(flat, out_dir, dot_binary)

@@ -1,0 +1,92 @@
+"""The stack overview as a Mermaid flowchart: each frame, its entry, suspension points, end."""
+
+from __future__ import annotations
+
+from buckshot.diagrams.describe import action_text, guard_text
+from buckshot.diagrams.stack_model import StackLink, StackModel, final_states
+from buckshot.diagrams.style import EDGE_STYLES, PUSH_COLOR, STATE_STYLES
+from buckshot.spec.charts import Trigger
+from buckshot.spec.model import ChartModel, StateKind
+
+_INDENT = "    "
+
+
+def _text(text: str) -> str:
+    """Text safe in a quoted Mermaid label."""
+    return text.replace('"', "'").replace("#", "No.").replace("<", "(").replace(">", ")")
+
+
+def _nested(link: StackLink) -> bool:
+    return link.pushed is link.frame
+
+
+def _frame_id(link: StackLink) -> str:
+    """The subgraph a link's pushed frame is drawn in (its own copy when nested in itself)."""
+    return f"{link.frame.value}__nested" if _nested(link) else link.pushed.value
+
+
+def _frame(stack: StackModel, model: ChartModel, name: str, title: str, depth: str) -> list[str]:
+    pad = _INDENT * 2
+    ends = ", ".join(final_states(model))
+    sends = f"popped, sends {model.resume_event}" if model.resume_event else "the game ends"
+    out = [f'{_INDENT}subgraph {name}["{_text(title)} · {depth}"]']
+    out.append(f"{pad}direction TB")
+    out.append(f'{pad}{name}__in(["starts in {model.initial}"])')
+    if not name.endswith("__nested"):
+        for link in stack.links_from(model.kind):
+            targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
+            out.append(
+                f'{pad}{name}__{link.state}["{link.state}<br/>pushes {link.pushed.value}; '
+                f'on {link.resume_event} to {targets}"]:::suspended'
+            )
+    out.append(f'{pad}{name}__out(["ends in {ends}: {sends}"]):::final')
+    out.append(f"{_INDENT}end")
+    return out
+
+
+def stack_mermaid(stack: StackModel) -> str:
+    """The Mermaid source of the stack overview; the same text for the same spec every run."""
+    depth = stack.least_depth()
+    chain = " to ".join(kind.value for kind in stack.deepest_chain())
+    suspended = STATE_STYLES[StateKind.SUSPENDED]
+    final = STATE_STYLES[StateKind.FINAL]
+    out = [
+        "---",
+        f"title: The stack, at most {stack.depth_key} = {stack.max_depth} frames "
+        f"(deepest chain {chain})",
+        "---",
+        "flowchart LR",
+        f"{_INDENT}%% Generated from the charts of buckshot.spec; do not edit by hand.",
+        f"{_INDENT}classDef suspended fill:{suspended.fill},stroke:{suspended.stroke}",
+        f"{_INDENT}classDef final fill:{final.fill},stroke:{final.stroke}",
+    ]
+    for model in stack.charts:
+        level = depth.get(model.kind)
+        where = "bottom, depth 0" if level == 0 else f"least depth {level}"
+        out.extend(
+            _frame(stack, model, model.kind.value, f"{model.kind.value}: {model.title}", where)
+        )
+    for link in stack.links:
+        if _nested(link) and link.frame in depth:
+            model = stack.chart(link.pushed)
+            where = f"depth {depth[link.frame] + 1} up to {stack.max_depth - 1}"
+            out.extend(_frame(stack, model, _frame_id(link), f"{model.kind.value} nested", where))
+    edges = 0
+    styles = []
+    resume = EDGE_STYLES[Trigger.RESUME]
+    for link in stack.links:
+        pushers = "; ".join(
+            " ".join(p for p in (e.event, guard_text(e.guards), action_text(e.actions)) if p)
+            for e in link.pushers
+        )
+        source = f"{link.frame.value}__{link.state}"
+        frame = _frame_id(link)
+        out.append(f'{_INDENT}{source} -->|"push: {_text(pushers)}"| {frame}__in')
+        styles.append(f"{_INDENT}linkStyle {edges} stroke:{PUSH_COLOR},stroke-width:2px")
+        edges += 1
+        targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
+        out.append(f'{_INDENT}{frame}__out -.->|"pop: {link.resume_event} to {targets}"| {source}')
+        styles.append(f"{_INDENT}linkStyle {edges} stroke:{resume.color}")
+        edges += 1
+    out.extend(styles)
+    return "\n".join(out) + "\n"
