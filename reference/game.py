@@ -226,7 +226,15 @@ class Game:
             open_edges = [edge for edge in edges if _passes(self, edge.static_guards, {})]
             if not open_edges:
                 continue
-            for option in candidates(event, self.state.seats, hand, self.rules.magician.cost):
+            found = candidates(event, self.state.seats, hand, self.rules.magician.cost)
+            if len(open_edges) == 1:
+                guards = open_edges[0].param_guards
+                if not guards:
+                    options.extend(found)
+                    continue
+                options.extend(o for o in found if _passes(self, guards, o.kwargs()))
+                continue
+            for option in found:
                 params = option.kwargs()
                 if any(_passes(self, edge.param_guards, params) for edge in open_edges):
                     options.append(option)

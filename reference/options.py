@@ -58,6 +58,12 @@ class Option:
         return self.id
 
 
+@cache
+def _option(event: str, params: tuple[tuple[str, Any], ...] = ()) -> Option:
+    """The one shared :class:`Option` for ``event`` and ``params`` (options are immutable)."""
+    return Option(event, params)
+
+
 def _format(value: Any) -> str:
     if isinstance(value, tuple):
         return "+".join(item.value for item in value)
@@ -96,13 +102,7 @@ def parse_option(text: str) -> Option:
             params[name] = _parse_value(name, value)
         except ValueError as error:
             raise GameError(Code.MALFORMED, f"{error} in {text!r}") from None
-    return Option(event, tuple((name, params[name]) for name in allowed if name in params))
-
-
-@cache
-def _option(event: str, params: tuple[tuple[str, Any], ...] = ()) -> Option:
-    """The one shared :class:`Option` for ``event`` and ``params`` (options are immutable)."""
-    return Option(event, params)
+    return _option(event, tuple((name, params[name]) for name in allowed if name in params))
 
 
 def candidates(event: str, seats: list[Seat], hand: Seat, cost: int) -> Iterator[Option]:
