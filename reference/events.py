@@ -37,7 +37,6 @@ class EventType(StrEnum):
     PILL_ROLLED = "pill_rolled"
     GAMBLER_ROLLED = "gambler_rolled"
     CONVERTED = "converted"
-    KEPT_ROLE = "kept_role"
     ELIMINATED = "eliminated"
     SHOOTING_LOCKED = "shooting_locked"
     DISCARDED = "discarded"

@@ -6,6 +6,7 @@ import copy
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from buckshot.reference.chance import Chance, ScriptedChance, SeededChance, restore_chance
@@ -17,10 +18,12 @@ from buckshot.reference.state import Frame, GameState, Seat
 from buckshot.reference.tables import TABLES, Edge, StateRow
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.model import StateKind
-from buckshot.spec.rulebook import FrameKind, Role, Shell
+from buckshot.spec.rulebook import FrameKind, Phase, Role, Shell
 from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
+from buckshot.spec.schema_registry import validator
 
 SNAPSHOT_FORMAT = "buckshot-snapshot/1"
+PHASE_IDS = frozenset(phase.value for phase in Phase)
 
 
 @dataclass(frozen=True)
@@ -163,11 +166,12 @@ class Game:
             self._enter_turn_state(edge.entry)
 
     def _enter_turn_state(self, state_id: str) -> None:
-        """Announce a new phase when the turn's state lies in another phase than before."""
+        """Announce a new phase when the turn's state lies in another of S4's phases."""
         phase = TABLES[FrameKind.TURN].states[state_id].parent or state_id
         if phase != self._phase_of_turn:
             self._phase_of_turn = phase
-            self.emit(EventType.PHASE, owner=self.state.owner, phase=phase)
+            if phase in PHASE_IDS:
+                self.emit(EventType.PHASE, owner=self.state.owner, phase=phase)
 
     def _first_passing(self, edges: tuple[Edge, ...], params: dict[str, Any]) -> Edge:
         for edge in edges:
@@ -258,6 +262,10 @@ class Game:
         Raises :class:`GameError` with a stable code, leaving the game exactly as it was, when
         the game is over, ``player`` is not the one asked, or the option is not legal.
         """
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise GameError(Code.MALFORMED, f"a player is a seat number, got {player!r}")
+        if not isinstance(option, str | Option):
+            raise GameError(Code.MALFORMED, f"an option is its text or an Option, got {option!r}")
         prompt = self._prompt
         if prompt is None:
             raise GameError(
@@ -376,53 +384,124 @@ class Game:
 
     @classmethod
     def restore(cls, data: Any) -> Game:
-        """The game saved by :meth:`snapshot`; ``GameError`` ``snapshot.invalid`` if it is not."""
+        """The game saved by :meth:`snapshot`; ``GameError`` ``snapshot.invalid`` if it is not.
+
+        The document is checked whole before anything is built (types are never coerced:
+        ``schemas/snapshot.schema.json``), then for consistency (one turn at the bottom,
+        suspended frames below the top, a shot exactly while a window is open, ...).
+        """
+        errors = sorted(validator("snapshot").iter_errors(data), key=lambda e: list(e.path))
+        if errors:
+            where = "/".join(str(part) for part in errors[0].absolute_path) or "(top)"
+            raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused at {where}: {errors[0].message}")
+        if data["spec_version"] != SPEC_VERSION:
+            raise GameError(
+                Code.BAD_SNAPSHOT,
+                f"snapshot refused: written by spec {data['spec_version']}, this is {SPEC_VERSION}",
+            )
         try:
-            if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
-                raise ValueError(f"not a {SNAPSHOT_FORMAT} document")
             rules = parse_ruleset(data["ruleset"], source="snapshot")
             state = GameState.from_json(data["state"])
-            game = cls(
-                rules,
-                [seat.role for seat in state.seats],
-                restore_chance(data["chance"]),
-                [s.name for s in state.seats],
-            )
+            roles = [seat.role for seat in state.seats]
+            names = [seat.name for seat in state.seats]
+            game = cls(rules, roles, restore_chance(data["chance"]), names)
             game.state = state
             game.events = [Event.from_json(event) for event in data["events"]]
-            game._phase_of_turn = str(data["phase"])
+            game._phase_of_turn = data["phase"]
             game._check_restored()
             game._prompt = None if state.over else game._compute_prompt()
         except GameError as error:
             raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused: {error.message}") from None
-        except (RulesetError, KeyError, TypeError, ValueError, IndexError, AssertionError) as error:
+        except (RulesetError, KeyError, TypeError, ValueError, IndexError) as error:
             raise GameError(
                 Code.BAD_SNAPSHOT, f"snapshot refused: {type(error).__name__}: {error}"
             ) from None
         return game
 
     def _check_restored(self) -> None:
-        state = self.state
-        if not state.stack or state.stack[0].kind is not FrameKind.TURN:
-            raise ValueError("the stack must hold the turn at its bottom")
-        if len(state.stack) > self.rules.limits.max_stack_depth:
+        """Raise ``ValueError`` naming the first way the restored game is inconsistent."""
+        state, rules = self.state, self.rules
+        seats = len(state.seats)
+        if not rules.players.min <= seats <= rules.players.max:
+            raise ValueError(
+                f"{seats} seats; the ruleset allows {rules.players.min}..{rules.players.max}"
+            )
+        if any(seat.seat != i for i, seat in enumerate(state.seats)):
+            raise ValueError("seats are not numbered 0..N-1 in order")
+        if len({seat.name for seat in state.seats}) != seats:
+            raise ValueError("two seats share a name")
+        mentioned = [
+            state.owner,
+            *state.fell_to_one,
+            *state.damage_source,
+            *state.damage_source.values(),
+        ]
+        if state.shot is not None:
+            mentioned += [state.shot.shooter, state.shot.target]
+        if any(not 0 <= seat < seats for seat in mentioned):
+            raise ValueError("a seat number lies outside the table")
+        for seat in state.seats:
+            if seat.hp > rules.hp.max:
+                raise ValueError(f"seat {seat.seat}: HP {seat.hp} above hp.max {rules.hp.max}")
+            if not seat.alive and (seat.items or seat.shield or seat.rage):
+                raise ValueError(f"seat {seat.seat} is out but holds items or effects")
+            if seat.traitor and not seat.conversion_used:
+                raise ValueError(
+                    f"seat {seat.seat} is a traitor without having used its conversion"
+                )
+        stack = state.stack
+        kinds = [frame.kind for frame in stack]
+        if kinds[0] is not FrameKind.TURN or kinds.count(FrameKind.TURN) != 1:
+            raise ValueError("the stack must hold exactly one turn, at its bottom")
+        if len(stack) > rules.limits.max_stack_depth:
             raise ValueError("the stack is deeper than limits.max_stack_depth")
-        for frame in state.stack:
+        ids = [frame.id for frame in stack]
+        if len(set(ids)) != len(ids) or max(ids) >= state.next_frame_id:
+            raise ValueError("frame ids repeat or are not below next_frame_id")
+        for frame in stack:
             if frame.state not in TABLES[frame.kind].states:
                 raise ValueError(
                     f"frame {frame.id}: {frame.kind.value} has no state {frame.state!r}"
                 )
-        for below in state.stack[:-1]:
+            if frame.player is not None and not 0 <= frame.player < seats:
+                raise ValueError(f"frame {frame.id} is for a seat outside the table")
+            if frame.cursor > len(frame.order) or any(not 0 <= s < seats for s in frame.order):
+                raise ValueError(
+                    f"frame {frame.id}: its poll order or cursor lies outside the table"
+                )
+        for below in stack[:-1]:
             if self._row(below).kind is not StateKind.SUSPENDED:
                 raise ValueError(f"frame {below.id} lies under another frame but is not suspended")
-        top = self._row(state.stack[-1])
-        if not state.over and top.kind is not StateKind.DECISION:
+        for below, above in pairwise(stack):
+            if self._row(below).pushes is not above.kind:
+                raise ValueError(f"frame {above.id} is not the kind frame {below.id} pushed")
+        turn_phase = TABLES[FrameKind.TURN].states[stack[0].state].parent or stack[0].state
+        if self._phase_of_turn != turn_phase:
+            raise ValueError(f"phase {self._phase_of_turn!r} does not match the turn's state")
+        window_open = FrameKind.SHOT_WINDOW in kinds
+        if window_open != (state.shot is not None):
+            raise ValueError("a shot is recorded exactly while a shot window is open")
+        if state.shot is not None and (not state.shells or state.shells[0] is not state.shot.shell):
+            raise ValueError("the shot's shell is not the chamber's first")
+        if state.over:
+            if (
+                kinds != [FrameKind.TURN]
+                or stack[0].state != "game_over"
+                or state.end_reason is None
+            ):
+                raise ValueError("a finished game rests in game_over with a reason")
+            return
+        top = self._row(stack[-1])
+        if top.kind is not StateKind.DECISION:
             raise ValueError(f"the top frame must wait for a decision, not be in {top.id}")
-        if not 0 <= state.owner < len(state.seats) or any(
-            s.seat != i for i, s in enumerate(state.seats)
-        ):
-            raise ValueError("seats are not numbered 0..N-1 or the owner is not one of them")
-        if any(seat.hp < 0 or seat.hp > self.rules.hp.max for seat in state.seats):
-            raise ValueError("an HP value lies outside 0..hp.max")
+        if not state.seats[state.owner].alive:
+            raise ValueError("the turn owner is out")
+        dying = {f.player for f in stack if f.kind is FrameKind.DYING}
+        for seat in state.seats:
+            if seat.alive and seat.hp == 0 and seat.seat not in dying:
+                raise ValueError(f"seat {seat.seat} is alive at 0 HP outside a dying frame")
+        asked = self._row(stack[-1]).asked
+        if asked is not None and not state.seats[asked(self)].alive:
+            raise ValueError("the player asked is out")
         if [e.seq for e in self.events] != list(range(1, len(self.events) + 1)):
             raise ValueError("the event log's sequence numbers are not 1..n")

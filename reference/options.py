@@ -27,6 +27,10 @@ PARAMS_OF: dict[str, tuple[str, ...]] = {
 """The parameter names each decision event carries, in their canonical order."""
 
 
+OPTIONAL = frozenset({("use_item", "target")})
+"""Parameters a decision may leave out: an item that takes no target names none."""
+
+
 @dataclass(frozen=True)
 class Option:
     """One legal choice of a prompt: a decision event and its parameters."""
@@ -74,7 +78,7 @@ def _format(value: Any) -> str:
 
 def _parse_value(name: str, text: str) -> Any:
     if name == "target":
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise ValueError(f"target must be a seat number, got {text!r}")
         return int(text)
     if name == "item":
@@ -102,6 +106,11 @@ def parse_option(text: str) -> Option:
             params[name] = _parse_value(name, value)
         except ValueError as error:
             raise GameError(Code.MALFORMED, f"{error} in {text!r}") from None
+    missing = [name for name in allowed if name not in params and (event, name) not in OPTIONAL]
+    if missing:
+        raise GameError(
+            Code.MALFORMED, f"{text!r} lacks {', '.join(missing)}; {event} takes {allowed}"
+        )
     return _option(event, tuple((name, params[name]) for name in allowed if name in params))
 
 

@@ -1,0 +1,290 @@
+"""The reference engine's conformance adapter: protocol 1 over standard input and output.
+
+Run as ``python -m buckshot.reference.adapter`` (``--mutant NAME`` runs a deliberately
+broken variant of the engine, to prove the suite catches it). It reads one JSON message a
+line, answers ``start`` with ``hello`` and each ``run`` with one reply line, and exits on
+``stop`` or at the end of its input. Only protocol lines go to standard output. The
+adapter judges nothing: it plays the script and reports what the engine did
+(``tests/conformance/INTERPRETING.md`` is the contract).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import IO, Any
+
+from buckshot import __version__
+from buckshot.reference.chance import Outcome, ScriptedChance
+from buckshot.reference.errors import Code, GameError
+from buckshot.reference.game import Game, Prompt
+from buckshot.reference.setup import game_from_setup
+from buckshot.spec import SPEC_VERSION
+from buckshot.spec.rulebook import Item, Shell
+from buckshot.spec.ruleset import Load, load_ruleset
+
+PROTOCOL = 1
+IMPLEMENTATION = {"name": "buckshot-reference", "language": "python", "version": __version__}
+
+
+class ScriptDesync(Exception):
+    """The engine asked for a chance outcome of ``kind``, which is not the script's next entry."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+class ScriptChance:
+    """The engine's chance source, reading outcomes from the case's one script of entries.
+
+    A kind that is not the next entry's raises :class:`ScriptDesync`; a value the rules
+    cannot produce raises the engine's ``chance.invalid`` (checked by ``ScriptedChance``).
+    """
+
+    def __init__(self, script: Sequence[dict[str, Any]]) -> None:
+        self.script = script
+        self.cursor = 0
+        self.last_taken: int | None = None
+
+    def _take(self, kind: str) -> ScriptedChance:
+        if self.cursor >= len(self.script) or self.script[self.cursor].get("chance") != kind:
+            raise ScriptDesync(kind)
+        self.last_taken = self.cursor
+        value = self.script[self.cursor]["value"]
+        self.cursor += 1
+        return ScriptedChance([Outcome(kind, value)])
+
+    def load(self, options: Sequence[Load]) -> Load:
+        """The scripted load."""
+        return self._take("load").load(options)
+
+    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+        """The scripted order of the load."""
+        return self._take("order").order(live, blank)
+
+    def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+        """The scripted item drawn."""
+        return self._take("item").item(weights)
+
+    def pill_heals(self, chance: Fraction) -> bool:
+        """The scripted pill roll."""
+        return self._take("pill").pill_heals(chance)
+
+    def gambler_bonus(self, chance: Fraction) -> bool:
+        """The scripted Lucky Streak roll."""
+        return self._take("gambler").gambler_bonus(chance)
+
+    def pick(self, held: Sequence[Item]) -> Item:
+        """The scripted pickpocket pick."""
+        return self._take("pick").pick(held)
+
+    def snapshot(self) -> dict[str, Any]:
+        """How far the script has been read."""
+        return {"kind": "adapter-script", "cursor": self.cursor}
+
+
+def canonical_prompt(prompt: Prompt | None) -> dict[str, Any] | None:
+    """The prompt in the protocol's form."""
+    return None if prompt is None else prompt.to_json()
+
+
+def canonical_state(game: Game) -> dict[str, Any]:
+    """The game's canonical state (INTERPRETING.md, 'The canonical state')."""
+    state = game.state
+    seats = []
+    for seat in state.seats:
+        data = seat.to_json()
+        del data["seat"], data["name"]
+        seats.append(data)
+    shot = state.shot
+    return {
+        "seats": seats,
+        "owner": state.owner,
+        "turn": state.turn,
+        "chamber": [shell.value for shell in state.shells],
+        "shot": None
+        if shot is None
+        else {"shooter": shot.shooter, "target": shot.target, "shell": shot.shell.value},
+        "kill_lock": state.kill_lock,
+        "stack": [
+            {"id": f.id, "kind": f.kind.value, "state": f.state, "player": f.player}
+            for f in state.stack
+        ],
+        "prompt": canonical_prompt(game.prompt),
+        "result": None
+        if state.winners is None
+        else {"winners": list(state.winners), "reason": state.end_reason},
+    }
+
+
+def _events(game: Game | None) -> list[dict[str, Any]]:
+    if game is None:
+        return []
+    trace = []
+    for event in game.events:
+        data = event.to_json()
+        del data["seq"]
+        trace.append(data)
+    return trace
+
+
+_DEFAULT_RULESET: dict[str, Any] = dict(load_ruleset().to_dict())
+
+
+def _engine_setup(setup: dict[str, Any]) -> dict[str, Any]:
+    engine: dict[str, Any] = {k: setup[k] for k in ("seats", "owner", "chamber") if k in setup}
+    if setup.get("ruleset", _DEFAULT_RULESET) != _DEFAULT_RULESET:
+        engine["ruleset"] = setup["ruleset"]
+    return engine
+
+
+class _Run:
+    """One case played through the engine, collecting what the reply reports."""
+
+    def __init__(self, seq: int, case: dict[str, Any]) -> None:
+        self.seq = seq
+        self.id = case["id"]
+        self.script: list[dict[str, Any]] = case["script"]
+        self.chance = ScriptChance(self.script)
+        self.prompts: list[dict[str, Any] | None] = []
+        self.game: Game | None = None
+        self.setup = case["setup"]
+
+    def reply(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {"type": kind, "seq": self.seq, "id": self.id, **fields}
+
+    def rejected(
+        self,
+        step: int | None,
+        error: GameError,
+        before: dict[str, Any] | None = None,
+        events_before: int | None = None,
+    ) -> dict[str, Any]:
+        return self.reply(
+            "rejected",
+            step=step,
+            code=error.code.value,
+            message=error.message,
+            prompts=self.prompts,
+            events=_events(self.game),
+            state=None if self.game is None else canonical_state(self.game),
+            state_before=before,
+            events_before=events_before,
+        )
+
+    def result(self, halt: dict[str, Any] | None) -> dict[str, Any]:
+        assert self.game is not None
+        return self.reply(
+            "result",
+            consumed=self.chance.cursor,
+            prompts=self.prompts,
+            events=_events(self.game),
+            state=canonical_state(self.game),
+            halt=halt,
+        )
+
+    def play(self) -> dict[str, Any]:
+        try:
+            self.game = game_from_setup(_engine_setup(self.setup), self.chance, start=False)
+        except GameError as error:
+            return self.rejected(None, error)
+        game = self.game
+        try:
+            game.start()
+            while self.chance.cursor < len(self.script):
+                step = self.script[self.chance.cursor]
+                if "chance" in step:
+                    break  # the engine waits for a decision: the outcome goes unused
+                self.prompts.append(canonical_prompt(game.prompt))
+                before, events_before = canonical_state(game), len(game.events)
+                index = self.chance.cursor
+                self.chance.cursor += 1
+                try:
+                    game.decide(step["player"], step["option"])
+                except GameError as error:
+                    if error.code is Code.CHANCE:
+                        raise
+                    return self.rejected(index, error, before, events_before)
+        except ScriptDesync as desync:
+            halt = {"step": self.chance.cursor, "wanted": desync.kind}
+            return self.result(halt)
+        except GameError as error:
+            return self.rejected(self.chance.last_taken, error)
+        return self.result(None)
+
+
+def handle(message: dict[str, Any], implementation: dict[str, str]) -> dict[str, Any] | None:
+    """The reply to one runner message; None for ``stop``."""
+    kind = message.get("type")
+    if kind == "start":
+        return {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "implementation": implementation,
+            "spec_version": SPEC_VERSION,
+            "features": ["*"],
+        }
+    if kind == "run":
+        run = _Run(int(message["seq"]), message["case"])
+        try:
+            return run.play()
+        except Exception as error:  # an engine bug: report it, keep serving
+            return run.reply(
+                "errored",
+                message=f"{type(error).__name__}: {error}",
+                traceback=traceback.format_exc(),
+            )
+    if kind == "stop":
+        return None
+    raise ValueError(f"unknown message type {kind!r}")
+
+
+def serve(stdin: IO[str], stdout: IO[str], implementation: dict[str, str]) -> int:
+    """Answer messages from ``stdin`` on ``stdout`` until ``stop`` or the end of the input."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+            reply = handle(message, implementation)
+        except (ValueError, KeyError, TypeError) as error:
+            print(f"adapter: cannot handle {line[:200]!r}: {error}", file=sys.stderr)
+            continue
+        if reply is None:
+            return 0
+        stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        stdout.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The adapter's entry point."""
+    parser = argparse.ArgumentParser(
+        prog="python -m buckshot.reference.adapter", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--mutant", help="run this deliberately broken variant of the engine")
+    parser.add_argument("--list-mutants", action="store_true", help="list the variants and exit")
+    args = parser.parse_args(argv)
+    implementation = dict(IMPLEMENTATION)
+    if args.list_mutants or args.mutant:
+        from buckshot.conformance.mutants import MUTANTS, apply_mutant
+
+        if args.list_mutants:
+            for name, mutant in MUTANTS.items():
+                print(f"{name}: {mutant.summary}")
+            return 0
+        try:
+            apply_mutant(args.mutant)
+        except KeyError as error:
+            parser.error(str(error))
+        implementation["name"] += f"+mutant:{args.mutant}"
+    return serve(sys.stdin, sys.stdout, implementation)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
