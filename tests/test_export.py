@@ -71,3 +71,12 @@ def test_export_lists_every_chart_state_and_transition() -> None:
     resume = {(p["chart"], p["suspended_state"]): p for p in document["stack"]["resume_points"]}
     assert resume[("turn", "awaiting_shot_window")]["resume_event"] == "shot_window_closed"
     assert resume[("turn", "awaiting_dying")]["frame"] == "dying"
+
+
+def test_every_shipped_schema_is_a_valid_draft_2020_12_schema() -> None:
+    from jsonschema import Draft202012Validator
+
+    from buckshot.spec.schema_registry import schema
+
+    for name in ("spec-export", "ruleset", "snapshot"):
+        Draft202012Validator.check_schema(schema(name))
