@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from buckshot import __version__
+from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ spec_app = typer.Typer(
 )
 app.add_typer(spec_app, name="spec")
 app.add_typer(diagrams_app, name="diagrams")
+app.add_typer(conformance_app, name="conformance")
 
 RulesOption = Annotated[
     Path | None,

@@ -1,0 +1,58 @@
+"""Time the whole conformance suite through an adapter (the reference one by default).
+
+    python benchmarks/conformance.py [--adapter COMMAND] [--repeat N] [--filter F]...
+
+Prints, for each repetition and for the best one, the wall time of the run (adapter start
+included), the per-case mean, and the time to load and check the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from buckshot.conformance import RunOptions, run_suite
+from buckshot.conformance.suite import load_suite
+
+CASES = Path(__file__).resolve().parents[1] / "tests" / "conformance" / "cases"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; exit 1 if any case did not pass."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--adapter", default=f"{sys.executable} -m buckshot.reference.adapter")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--filter", action="append", default=[])
+    parser.add_argument("--cases", type=Path, default=CASES)
+    args = parser.parse_args(argv)
+
+    tick = time.perf_counter()
+    suite = load_suite(args.cases)
+    loading = time.perf_counter() - tick
+    print(f"suite: {len(suite.cases)} cases loaded and checked in {loading:.2f} s")
+    walls: list[float] = []
+    ok = True
+    for number in range(1, args.repeat + 1):
+        options = RunOptions(adapter=args.adapter, cases_dir=args.cases, filters=args.filter)
+        tick = time.perf_counter()
+        run = run_suite(options, suite=suite)
+        wall = time.perf_counter() - tick
+        walls.append(wall)
+        cases = len(run.results)
+        mean = wall / cases * 1000 if cases else 0.0
+        counts = ", ".join(f"{n} {status}" for status, n in run.counts().items() if n)
+        print(f"run {number}: {cases} cases in {wall:.2f} s, {mean:.2f} ms per case ({counts})")
+        ok = ok and not run.unexpected()
+    best = min(walls)
+    print(
+        f"best of {len(walls)}: {best:.2f} s, {best / max(1, len(run.results)) * 1000:.2f} ms "
+        f"per case; median {statistics.median(walls):.2f} s; with loading {best + loading:.2f} s"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+"""Run the conformance commands as ``python -m buckshot.conformance``."""
+
+from buckshot.conformance.cli import app
+
+app(prog_name="buckshot conformance")

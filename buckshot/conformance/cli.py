@@ -1,0 +1,150 @@
+"""The ``conformance`` commands: run the suite through an adapter, diff reports, check the suite.
+
+The owner mounts :data:`app` as ``buckshot conformance``; it also runs on its own with
+``python -m buckshot.conformance``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
+
+app = typer.Typer(
+    help="The conformance suite: run it through an implementation's adapter, compare reports.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+DEFAULT_CASES = Path(__file__).resolve().parents[2] / "tests" / "conformance" / "cases"
+"""The repository's cases, when the package runs from a checkout."""
+
+
+def _fail(code: str, message: str) -> NoReturn:
+    typer.echo(f"error [{code}]: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _progress(result: CaseResult) -> None:
+    mark = {"passed": ".", "failed": "F", "errored": "E", "skipped": "s", "xfail": "x"}
+    sys.stderr.write(mark.get(result.status, "X"))
+    sys.stderr.flush()
+
+
+@app.command("run")
+def run_command(
+    adapter: Annotated[
+        str,
+        typer.Option("--adapter", help="The adapter command line, e.g. 'node adapter.js'."),
+    ],
+    filters: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--filter",
+            help="Select cases: an ID pattern (shot.*), clause:S4.2, ruling:R9, "
+            "feature:role.magician or area:shot. Repeat to select more.",
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write the JSON-lines report here.")
+    ] = None,
+    junit: Annotated[
+        Path | None, typer.Option("--junit", help="Write a JUnit XML report here.")
+    ] = None,
+    known_failures: Annotated[
+        Path | None,
+        typer.Option("--known-failures", help="Cases expected to fail: one ID a line, a reason."),
+    ] = None,
+    strict_known_failures: Annotated[
+        bool,
+        typer.Option("--strict-known-failures", help="Fail the run when a marked case passes."),
+    ] = False,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=0.1, help="Seconds the adapter has for one case.")
+    ] = 10.0,
+    cases: Annotated[
+        Path, typer.Option("--cases", help="The folder of cases (tests/conformance/cases).")
+    ] = DEFAULT_CASES,
+    tables: Annotated[
+        bool, typer.Option("--tables/--no-tables", help="Print counts by clause and feature.")
+    ] = True,
+) -> None:
+    """Run the cases through the adapter; exit 1 on any unexpected failure or error."""
+    from buckshot.conformance.known import KnownFailuresError, load_known_failures
+    from buckshot.conformance.report import write_jsonl, write_junit
+    from buckshot.conformance.suite import SuiteError
+    from buckshot.conformance.summary import render
+
+    marked: dict[str, str] = {}
+    if known_failures is not None:
+        try:
+            marked = load_known_failures(known_failures)
+        except KnownFailuresError as error:
+            _fail("known_failures.invalid", str(error))
+    options = RunOptions(
+        adapter=adapter,
+        cases_dir=cases,
+        filters=list(filters or []),
+        timeout=timeout,
+        known_failures=marked,
+        known_failures_source=None if known_failures is None else str(known_failures),
+        strict_known_failures=strict_known_failures,
+    )
+    try:
+        run = run_suite(options, on_result=_progress)
+    except SuiteError as error:
+        _fail("suite.invalid", "the suite is broken:\n" + str(error))
+    except ValueError as error:
+        _fail("adapter.invalid", str(error))
+    sys.stderr.write("\n")
+    if report is not None:
+        write_jsonl(run, report)
+    if junit is not None:
+        write_junit(run, junit)
+    sys.stdout.write(render(run, tables))
+    if run.unexpected():
+        raise typer.Exit(1)
+
+
+@app.command("diff")
+def diff_command(
+    before: Annotated[Path, typer.Argument(help="The earlier JSON-lines report.")],
+    after: Annotated[Path, typer.Argument(help="The later JSON-lines report.")],
+) -> None:
+    """Compare two reports by case ID; exit 1 when a case that passed no longer does."""
+    from buckshot.conformance.diff import diff_reports, render_diff
+    from buckshot.conformance.report import ReportError, read_jsonl
+
+    try:
+        old, new = read_jsonl(before), read_jsonl(after)
+    except ReportError as error:
+        _fail("report.invalid", str(error))
+    changes = diff_reports(old, new)
+    sys.stdout.write(render_diff(changes, str(before), str(after)))
+    if any(change.regression for change in changes):
+        raise typer.Exit(1)
+
+
+@app.command("check")
+def check_command(
+    cases: Annotated[
+        Path, typer.Option("--cases", help="The folder of cases (tests/conformance/cases).")
+    ] = DEFAULT_CASES,
+) -> None:
+    """Check every case against the schemas and registries, without running anything."""
+    from buckshot.conformance.suite import SuiteError, load_suite
+
+    try:
+        suite = load_suite(cases)
+    except SuiteError as error:
+        _fail("suite.invalid", "the suite is broken:\n" + str(error))
+    generated = sum(1 for case in suite.cases if case.generated)
+    typer.echo(
+        f"{len(suite.cases)} cases ({len(suite.cases) - generated} hand-written, "
+        f"{generated} generated), {len(suite.fixtures)} fixtures, "
+        f"{len(suite.features)} features: OK"
+    )

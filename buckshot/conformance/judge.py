@@ -1,0 +1,202 @@
+"""The verdict on one case: does a valid ``result`` or ``rejected`` reply meet its expectations?
+
+The checks run in a fixed order and the first divergence is the verdict: the prompts met
+by each scripted decision, the rejection (expected or not), a halt, unused script entries,
+then the event trace checks and the final state (INTERPRETING.md, 'What the runner compares').
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from buckshot.conformance.compare import (
+    MISSING,
+    Divergence,
+    check_trace,
+    first_difference,
+    match,
+)
+from buckshot.conformance.suite import Case
+
+
+def _describe(step: dict[str, Any]) -> str:
+    if "chance" in step:
+        return f"a {step['chance']!r} outcome ({step['value']!r})"
+    return f"seat {step['player']}'s decision {step['option']!r}"
+
+
+def _waiting(prompt: Any) -> str:
+    if not isinstance(prompt, dict):
+        return "the game was over"
+    return f"seat {prompt['player']} was asked ({prompt['kind']} in {prompt['frame']})"
+
+
+def check_prompt(step: dict[str, Any], prompt: Any, path: str) -> Divergence | None:
+    """The first way the prompt a decision met differs from what the script step expects."""
+    if step.get("unasked"):
+        if prompt is None:
+            return None
+        return Divergence(path, None, prompt, f"{_waiting(prompt)}; the script expects nobody")
+    expected_asked = {"player": step["player"], "frame": step["frame"]}
+    if not isinstance(prompt, dict):
+        return Divergence(path, expected_asked, None, "nobody was asked: the game was over")
+    if prompt["player"] != step["player"]:
+        return Divergence(
+            f"{path}.player",
+            step["player"],
+            prompt["player"],
+            f"{_waiting(prompt)}, but the script expects seat {step['player']} to be asked",
+        )
+    for name, field in (("frame", "frame"), ("prompt", "kind"), ("state", "state")):
+        if name in step and step[name] != prompt[field]:
+            return Divergence(
+                f"{path}.{name}",
+                step[name],
+                prompt[field],
+                f"the prompt's {field} is {prompt[field]!r}, not {step[name]!r}",
+            )
+    if "options" in step:
+        found = match(step["options"], prompt["options"], f"{path}.options", "options")
+        if found:
+            return found
+    offered = set(prompt["options"])
+    missing = [option for option in step.get("offers", ()) if option not in offered]
+    if missing:
+        return Divergence(
+            f"{path}.offers", missing, sorted(offered), f"not offered: {', '.join(missing)}"
+        )
+    present = [option for option in step.get("withholds", ()) if option in offered]
+    if present:
+        return Divergence(
+            f"{path}.withholds", [], present, f"offered, but must not be: {', '.join(present)}"
+        )
+    return None
+
+
+def _check_prompts(case: Case, reply: dict[str, Any], reached: int) -> Divergence | None:
+    prompts: list[Any] = reply["prompts"]
+    decision = 0
+    for index, step in enumerate(case.script[:reached]):
+        if "chance" in step:
+            continue
+        if decision >= len(prompts):
+            return Divergence(
+                f"prompts[{decision}]",
+                {"player": step["player"], "frame": step.get("frame")},
+                MISSING,
+                f"the adapter reported no prompt for script[{index}]",
+            )
+        found = check_prompt(step, prompts[decision], f"script[{index}]")
+        if found:
+            return found
+        decision += 1
+    return None
+
+
+def _check_rejection(case: Case, reply: dict[str, Any]) -> Divergence | None:
+    expected = case.expect.get("rejection")
+    step = reply.get("step") if reply["type"] == "rejected" else None
+    if expected is None:
+        if reply["type"] != "rejected":
+            return None
+        where = "setup" if step is None else f"script[{step}]"
+        entry = "the setup" if step is None else _describe(case.script[step])
+        return Divergence(
+            where,
+            "accepted",
+            {"code": reply["code"], "message": reply["message"]},
+            f"{entry} was refused with {reply['code']}: {reply['message']}",
+        )
+    if reply["type"] != "rejected":
+        return Divergence(
+            "rejection.code",
+            expected["code"],
+            "accepted",
+            "every script entry was accepted; the last one must be refused",
+        )
+    want_step = len(case.script) - 1 if case.script else None
+    if step != want_step:
+        return Divergence(
+            "rejection.step",
+            want_step,
+            step,
+            f"refused at step {step} ({reply['code']}: {reply['message']}), not at the last one",
+        )
+    if reply["code"] != expected["code"]:
+        return Divergence(
+            "rejection.code",
+            expected["code"],
+            reply["code"],
+            f"refused with the wrong code: {reply['message']}",
+        )
+    if step is not None and "option" in case.script[step]:
+        before = reply.get("state_before")
+        if before is None:
+            return Divergence(
+                "state_before", "the state before", None, "no state_before for a refused decision"
+            )
+        changed = first_difference(before, reply["state"], "state")
+        if changed:
+            return Divergence(
+                changed.path,
+                changed.expected,
+                changed.actual,
+                "a refused decision changed the state",
+            )
+        if reply.get("events_before") != len(reply["events"]):
+            return Divergence(
+                "events",
+                reply.get("events_before"),
+                len(reply["events"]),
+                "a refused decision changed the event trace",
+            )
+    return None
+
+
+def _check_consumed(case: Case, reply: dict[str, Any]) -> Divergence | None:
+    halt = reply.get("halt")
+    if halt is not None:
+        index = halt["step"]
+        entry = _describe(case.script[index]) if index < len(case.script) else "nothing more"
+        return Divergence(
+            f"script[{index}]",
+            case.script[index] if index < len(case.script) else MISSING,
+            {"wanted": halt["wanted"]},
+            f"the engine asked for a {halt['wanted']!r} outcome here, but the script has {entry}",
+        )
+    consumed = reply["consumed"]
+    if consumed < len(case.script):
+        return Divergence(
+            f"script[{consumed}]",
+            case.script[consumed],
+            None,
+            f"this and every later script entry went unused; "
+            f"{_waiting(reply['state'].get('prompt'))}",
+        )
+    return None
+
+
+def judge(case: Case, reply: dict[str, Any]) -> Divergence | None:
+    """The first divergence of a ``result`` or ``rejected`` reply from ``case``; None if none."""
+    if reply["type"] == "rejected":
+        step = reply["step"]
+        reached = 0 if step is None else step + 1
+    else:
+        reached = reply["consumed"]
+    found = _check_prompts(case, reply, reached) or _check_rejection(case, reply)
+    if found:
+        return found
+    if reply["type"] == "result":
+        found = _check_consumed(case, reply)
+        if found:
+            return found
+    for number, check in enumerate(case.expect.get("events", ())):
+        found = check_trace(number, check, reply["events"])
+        if found:
+            return found
+    if "state" in case.expect:
+        state = reply.get("state")
+        if state is None:
+            return Divergence("state", case.expect["state"], None, "the adapter reported no state")
+        return match(case.expect["state"], state, "state")
+    return None

@@ -1,0 +1,133 @@
+"""Reports of a run: JSON lines (header, one line per case, summary) and JUnit XML.
+
+Both are written whole or not at all: to a temporary file beside the target, then renamed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from buckshot.conformance.protocol import REPORT_FORMAT
+from buckshot.conformance.runner import CaseResult, RunResult
+
+
+class ReportError(Exception):
+    """A file is not a report this runner can read."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report read back: its header, its case lines by ID (in file order), its summary."""
+
+    header: dict[str, Any]
+    cases: dict[str, dict[str, Any]]
+    summary: dict[str, Any] | None
+
+
+def _write_whole(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def report_lines(run: RunResult) -> list[dict[str, Any]]:
+    """Every line of the JSON-lines report, in order."""
+    return [run.header_json(), *(result.to_json() for result in run.results), run.summary_json()]
+
+
+def write_jsonl(run: RunResult, path: Path) -> None:
+    """Write the JSON-lines report of ``run`` to ``path``."""
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in report_lines(run))
+    _write_whole(path, text)
+
+
+def read_jsonl(path: Path) -> Report:
+    """The report in ``path``; :class:`ReportError` if it is not one."""
+    try:
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    except (OSError, ValueError) as error:
+        raise ReportError(f"{path}: {error}") from None
+    if not lines or lines[0].get("type") != "header" or lines[0].get("format") != REPORT_FORMAT:
+        raise ReportError(f"{path}: not a {REPORT_FORMAT} report (no header line)")
+    cases = {line["id"]: line for line in lines[1:] if line.get("type") == "case"}
+    summaries = [line for line in lines if line.get("type") == "summary"]
+    return Report(lines[0], cases, summaries[-1] if summaries else None)
+
+
+def _junit_case(result: CaseResult) -> ET.Element:
+    element = ET.Element(
+        "testcase",
+        classname=f"conformance.{result.case.area}",
+        name=result.case.id,
+        time=f"{result.duration_ms / 1000:.4f}",
+        file=str(result.case.path),
+    )
+    text = result.message or ""
+    if result.divergence is not None:
+        text += "\n" + json.dumps(result.divergence.to_json(), indent=2, ensure_ascii=False)
+    if result.status == "failed":
+        ET.SubElement(
+            element, "failure", message=result.message or "", type="divergence"
+        ).text = text
+    elif result.status == "errored":
+        ET.SubElement(element, "error", message=result.message or "", type="adapter").text = text
+    elif result.status == "skipped":
+        ET.SubElement(element, "skipped", message=result.message or "")
+    elif result.status == "xfail":
+        ET.SubElement(element, "skipped", message=f"known failure: {result.known_failure}")
+    elif result.status == "xpass" and result.known_failure is not None:
+        ET.SubElement(
+            element, "system-out"
+        ).text = f"passes, but is marked as a known failure: {result.known_failure}"
+    return element
+
+
+def junit_xml(run: RunResult) -> str:
+    """The run as a JUnit XML document (xfail shows as skipped, xpass as passed)."""
+    counts = run.counts()
+    strict = run.options.strict_known_failures
+    suite = ET.Element(
+        "testsuite",
+        name="buckshot-conformance",
+        tests=str(len(run.results)),
+        failures=str(counts["failed"] + (counts["xpass"] if strict else 0)),
+        errors=str(counts["errored"]),
+        skipped=str(counts["skipped"] + counts["xfail"]),
+        time=f"{run.seconds:.3f}",
+        timestamp=run.started,
+    )
+    properties = ET.SubElement(suite, "properties")
+    implementation = (run.hello or {}).get("implementation", {})
+    for name, value in (
+        ("adapter", run.options.adapter),
+        ("implementation", implementation.get("name", "")),
+        ("implementation.version", implementation.get("version", "")),
+        ("spec_version", run.options.spec_version),
+    ):
+        ET.SubElement(properties, "property", name=name, value=str(value))
+    for result in run.results:
+        element = _junit_case(result)
+        if strict and result.status == "xpass":
+            ET.SubElement(element, "failure", message="passes, but is marked as a known failure")
+        suite.append(element)
+    ET.indent(suite)
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+    )
+
+
+def write_junit(run: RunResult, path: Path) -> None:
+    """Write the JUnit XML report of ``run`` to ``path``."""
+    _write_whole(path, junit_xml(run))

@@ -1,0 +1,305 @@
+"""Running a suite through an adapter: one case at a time, surviving whatever the adapter does.
+
+A crash, a hang past the per-case timeout or a malformed line makes that case ``errored``
+and the adapter is restarted for the next one; the run always goes through every selected
+case. The runner alone compares what the adapter reports with what each case expects.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from buckshot.conformance.compare import Divergence
+from buckshot.conformance.judge import judge
+from buckshot.conformance.protocol import (
+    ALL_FEATURES,
+    PROTOCOL_VERSION,
+    REPORT_FORMAT,
+    quote,
+    run_message,
+    start_message,
+)
+from buckshot.conformance.replies import ReplyChecker
+from buckshot.conformance.schemas import SchemaSet
+from buckshot.conformance.session import AdapterFailure, AdapterProcess, split_command
+from buckshot.conformance.suite import Case, Suite, load_suite, select
+from buckshot.spec import SPEC_VERSION
+
+STATUSES = ("passed", "failed", "errored", "skipped", "xfail", "xpass")
+"""Every status a case can end with, in report order."""
+
+
+@dataclass
+class RunOptions:
+    """What to run and how: the adapter command, the cases, filters, limits, known failures."""
+
+    adapter: str
+    cases_dir: Path
+    filters: list[str] = field(default_factory=list)
+    timeout: float = 10.0
+    """Seconds an adapter has to answer one case."""
+    known_failures: dict[str, str] = field(default_factory=dict)
+    known_failures_source: str | None = None
+    strict_known_failures: bool = False
+    """Count a marked case that passes (``xpass``) as unexpected."""
+    spec_version: str = SPEC_VERSION
+    cwd: Path | None = None
+    start_attempts: int = 3
+    """Consecutive failed starts after which the adapter is not started again."""
+
+
+@dataclass
+class CaseResult:
+    """How one case went."""
+
+    case: Case
+    status: str
+    duration_ms: float
+    message: str | None = None
+    divergence: Divergence | None = None
+    known_failure: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The case's report line."""
+        line: dict[str, Any] = {
+            "type": "case",
+            "id": self.case.id,
+            "status": self.status,
+            "clauses": list(self.case.clauses),
+            "rulings": list(self.case.rulings),
+            "features": list(self.case.features),
+            "known_failure": self.known_failure,
+            "duration_ms": round(self.duration_ms, 3),
+        }
+        if self.message is not None:
+            line["message"] = self.message
+        if self.divergence is not None:
+            line["divergence"] = self.divergence.to_json()
+        return line
+
+
+@dataclass
+class RunResult:
+    """A whole run: what was selected, what the adapter said it is, and every case's result."""
+
+    options: RunOptions
+    suite: Suite
+    hello: dict[str, Any] | None
+    started: str
+    results: list[CaseResult]
+    restarts: int
+    seconds: float
+
+    def counts(self) -> dict[str, int]:
+        """How many cases ended with each status."""
+        counted = Counter(result.status for result in self.results)
+        return {status: counted.get(status, 0) for status in STATUSES}
+
+    def unexpected(self) -> list[CaseResult]:
+        """The results that make the run fail."""
+        bad = {"failed", "errored"} | ({"xpass"} if self.options.strict_known_failures else set())
+        return [result for result in self.results if result.status in bad]
+
+    def stale_known_failures(self) -> list[str]:
+        """Marked IDs that name no case of the suite."""
+        ids = {case.id for case in self.suite.cases}
+        return [case_id for case_id in self.options.known_failures if case_id not in ids]
+
+    def header_json(self) -> dict[str, Any]:
+        """The report's first line."""
+        return {
+            "type": "header",
+            "format": REPORT_FORMAT,
+            "protocol": PROTOCOL_VERSION,
+            "spec_version": self.options.spec_version,
+            "adapter": self.options.adapter,
+            "implementation": self.hello,
+            "started": self.started,
+            "cases": len(self.results),
+            "filters": list(self.options.filters),
+            "known_failures": self.options.known_failures_source,
+        }
+
+    def summary_json(self) -> dict[str, Any]:
+        """The report's last line."""
+        return {
+            "type": "summary",
+            "counts": self.counts(),
+            "unexpected": len(self.unexpected()),
+            "restarts": self.restarts,
+            "seconds": round(self.seconds, 3),
+            "stale_known_failures": self.stale_known_failures(),
+        }
+
+
+class _Adapter:
+    """The adapter across the run: started on demand, restarted after a failure."""
+
+    def __init__(self, options: RunOptions, schemas: SchemaSet) -> None:
+        self.options = options
+        self.schemas = schemas
+        self.replies = ReplyChecker(schemas)
+        self.argv = split_command(options.adapter)
+        self.process: AdapterProcess | None = None
+        self.hello: dict[str, Any] | None = None
+        self.failed_starts = 0
+        self.started = 0
+        self.last_error = ""
+
+    def ensure(self) -> str | None:
+        """Start the adapter if it is not running; the reason when it cannot be."""
+        if self.process is not None:
+            return None
+        if self.failed_starts >= self.options.start_attempts:
+            return (
+                f"the adapter was not started again after {self.failed_starts} failed starts; "
+                f"the last: {self.last_error}"
+            )
+        timeout = max(self.options.timeout, 10.0)
+        try:
+            process = AdapterProcess(self.argv, self.options.cwd)
+        except AdapterFailure as failure:
+            return self._start_failed(str(failure))
+        try:
+            hello = process.request(start_message(self.options.spec_version), timeout)
+        except AdapterFailure as failure:
+            process.kill()
+            return self._start_failed(f"{failure.kind}: {failure}")
+        problem = self.schemas.problem("protocol", hello, "hello")
+        if problem is None and hello.get("protocol") != PROTOCOL_VERSION:
+            problem = f"protocol {hello.get('protocol')}, the runner speaks {PROTOCOL_VERSION}"
+        if problem:
+            process.kill()
+            return self._start_failed(f"bad hello ({problem}): {quote(process.last_line)}")
+        self.process, self.hello, self.failed_starts = process, hello, 0
+        self.started += 1
+        return None
+
+    def _start_failed(self, reason: str) -> str:
+        self.failed_starts += 1
+        self.last_error = f"the adapter did not start: {reason}"
+        return self.last_error
+
+    def discard(self) -> None:
+        """Kill the running adapter; the next case starts a fresh one."""
+        if self.process is not None:
+            self.process.kill()
+            self.process = None
+
+    def close(self) -> None:
+        """Stop the adapter at the end of the run."""
+        if self.process is not None:
+            self.process.close()
+            self.process = None
+
+
+def _skip_reason(case: Case, hello: dict[str, Any]) -> str | None:
+    version = hello["spec_version"]
+    if not case.applies_to(version):
+        below = f" below {case.spec_below}" if case.spec_below else ""
+        return f"applies to spec {case.spec_min}{below}; the implementation follows {version}"
+    declared = set(hello["features"])
+    if ALL_FEATURES in declared:
+        return None
+    missing = [feature for feature in case.features if feature not in declared]
+    if missing:
+        return f"needs features the adapter does not declare: {', '.join(missing)}"
+    return None
+
+
+def _exchange(adapter: _Adapter, case: Case, seq: int) -> tuple[str, str | None, Divergence | None]:
+    process = adapter.process
+    assert process is not None
+    message = run_message(seq, case.id, case.setup, case.sent_script())
+    try:
+        reply = process.request(message, adapter.options.timeout)
+    except AdapterFailure as failure:
+        adapter.discard()
+        return "errored", f"{failure.kind}: {failure}", None
+    problem = adapter.replies.problem(reply)
+    if problem is None and (reply["seq"] != seq or reply["id"] != case.id):
+        problem = f"a reply to seq {reply['seq']} ({reply['id']}), expected seq {seq} ({case.id})"
+    if problem:
+        adapter.discard()
+        return "errored", f"malformed reply ({problem}): {quote(process.last_line)}", None
+    if reply["type"] == "skipped":
+        return "skipped", f"the adapter skipped it: {reply['message']}", None
+    if reply["type"] == "errored":
+        return "errored", f"the adapter reported an error: {reply['message']}", None
+    divergence = judge(case, reply)
+    if divergence is None:
+        return "passed", None, None
+    return "failed", f"{divergence.path}: {divergence.message}", divergence
+
+
+def _run_case(adapter: _Adapter, case: Case, seq: int) -> tuple[str, str | None, Divergence | None]:
+    if adapter.hello is not None:
+        reason = _skip_reason(case, adapter.hello)
+        if reason:
+            return "skipped", reason, None
+    error = adapter.ensure()
+    if error:
+        return "errored", error, None
+    assert adapter.hello is not None
+    reason = _skip_reason(case, adapter.hello)
+    if reason:
+        return "skipped", reason, None
+    return _exchange(adapter, case, seq)
+
+
+def _mark(status: str, marked: bool) -> str:
+    if not marked:
+        return status
+    return {"passed": "xpass", "failed": "xfail", "errored": "xfail"}.get(status, status)
+
+
+def run_suite(
+    options: RunOptions,
+    suite: Suite | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> RunResult:
+    """Run the selected cases of ``suite`` (loaded from ``options.cases_dir`` when None).
+
+    Raises :class:`~buckshot.conformance.suite.SuiteError` when the suite is broken and
+    ``ValueError`` when the adapter command is empty; everything an adapter does is
+    recorded in the results instead.
+    """
+    suite = suite if suite is not None else load_suite(options.cases_dir)
+    selected = select(suite.cases, options.filters)
+    adapter = _Adapter(options, suite.schemas)
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    begin = time.perf_counter()
+    results: list[CaseResult] = []
+    try:
+        for seq, case in enumerate(selected, start=1):
+            tick = time.perf_counter()
+            status, message, divergence = _run_case(adapter, case, seq)
+            marked = options.known_failures.get(case.id)
+            result = CaseResult(
+                case,
+                _mark(status, marked is not None),
+                (time.perf_counter() - tick) * 1000,
+                message,
+                divergence,
+                marked,
+            )
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    finally:
+        adapter.close()
+    return RunResult(
+        options,
+        suite,
+        adapter.hello,
+        started,
+        results,
+        max(0, adapter.started - 1),
+        time.perf_counter() - begin,
+    )

@@ -1,0 +1,169 @@
+"""One running adapter process: start it, exchange protocol lines with timeouts, stop or kill it.
+
+Reading happens on a background thread so that every wait has a deadline; standard error
+is drained on another and its last lines kept for error messages. The adapter runs in its
+own process group, so that killing it also ends anything it started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+from collections import deque
+from pathlib import Path
+from typing import IO, Any
+
+from buckshot.conformance.protocol import encode, quote, stop_message
+
+STDERR_LINES = 20
+"""How many of the adapter's last standard-error lines an error message quotes."""
+
+
+class AdapterFailure(Exception):
+    """The adapter crashed, hung, or wrote a line that is not a protocol message.
+
+    ``kind`` is ``"crash"``, ``"timeout"`` or ``"malformed"``; ``line`` the offending line.
+    """
+
+    def __init__(self, kind: str, message: str, line: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.line = line
+
+
+def split_command(command: str) -> list[str]:
+    """The adapter command as an argument list (POSIX shell quoting, no shell)."""
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("the adapter command is empty")
+    return argv
+
+
+def _pump(stream: IO[bytes], sink: queue.Queue[str | None]) -> None:
+    for raw in iter(stream.readline, b""):
+        sink.put(raw.decode("utf-8", errors="replace"))
+    sink.put(None)
+
+
+def _drain(stream: IO[bytes], tail: deque[str]) -> None:
+    for raw in iter(stream.readline, b""):
+        tail.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
+
+
+class AdapterProcess:
+    """A started adapter; use :meth:`request` for each exchange and :meth:`close` at the end."""
+
+    def __init__(self, argv: list[str], cwd: Path | None = None) -> None:
+        self.argv = argv
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self.last_line = ""
+        """The last line read from the adapter's standard output."""
+        try:
+            self._process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                start_new_session=True,
+            )
+        except OSError as error:
+            raise AdapterFailure("crash", f"cannot start {shlex.join(argv)}: {error}") from None
+        assert self._process.stdout is not None and self._process.stderr is not None
+        threading.Thread(
+            target=_pump, args=(self._process.stdout, self._lines), daemon=True
+        ).start()
+        threading.Thread(
+            target=_drain, args=(self._process.stderr, self._stderr), daemon=True
+        ).start()
+
+    @property
+    def pid(self) -> int:
+        """The adapter's process ID."""
+        return self._process.pid
+
+    def stderr_tail(self) -> str:
+        """The adapter's last lines of standard error, joined; empty when it wrote none."""
+        return "\n".join(self._stderr)
+
+    def _failure(self, kind: str, message: str, line: str | None = None) -> AdapterFailure:
+        tail = self.stderr_tail()
+        if tail:
+            message += f"\n--- adapter stderr (last lines) ---\n{tail}"
+        return AdapterFailure(kind, message, line)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one protocol line; :class:`AdapterFailure` if the adapter is gone."""
+        stdin = self._process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(encode(message).encode("utf-8"))
+            stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._failure("crash", self._exit_text("the adapter stopped reading")) from None
+
+    def _exit_text(self, what: str) -> str:
+        try:
+            code = self._process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return what
+        return f"{what} (exit status {code})"
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        """The next line as a JSON object; :class:`AdapterFailure` on EOF, timeout or bad JSON."""
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise self._failure("timeout", f"no reply within {timeout:g} s") from None
+        if line is None:
+            raise self._failure("crash", self._exit_text("the adapter exited"))
+        self.last_line = line
+        try:
+            message = json.loads(line)
+        except ValueError as error:
+            raise self._failure(
+                "malformed", f"not a JSON line ({error}): {quote(line)}", line
+            ) from None
+        if not isinstance(message, dict):
+            raise self._failure("malformed", f"not a JSON object: {quote(line)}", line)
+        return message
+
+    def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send ``message`` and return the adapter's one-line reply."""
+        self.send(message)
+        return self.receive(timeout)
+
+    def kill(self) -> None:
+        """End the adapter and its process group at once."""
+        if self._process.poll() is None:
+            try:
+                os.killpg(self._process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self._process.kill()
+        self._process.wait()
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Send ``stop`` and wait for the adapter to exit; kill it if it does not."""
+        if self._process.poll() is None:
+            try:
+                self.send(stop_message())
+                if self._process.stdin is not None:
+                    self._process.stdin.close()
+                self._process.wait(timeout=timeout)
+            except (AdapterFailure, subprocess.TimeoutExpired, OSError):
+                pass
+        self.kill()

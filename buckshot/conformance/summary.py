@@ -1,0 +1,99 @@
+"""The plain-text summary a run prints: failures first, then counts by clause and by feature."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from buckshot.conformance.runner import STATUSES, CaseResult, RunResult
+from buckshot.spec.clauses import clause_sort_key
+
+COLUMNS = ("passed", "failed", "errored", "skipped", "xfail", "xpass")
+
+
+def _table(title: str, rows: dict[str, list[CaseResult]], order: Callable[[str], Any]) -> str:
+    width = max([len(title), *(len(key) for key in rows)])
+    header = f"{title:<{width}} {'cases':>5} " + " ".join(f"{c:>7}" for c in COLUMNS)
+    lines = [header, "-" * len(header)]
+    for key in sorted(rows, key=order):
+        results = rows[key]
+        counts = [sum(1 for r in results if r.status == c) for c in COLUMNS]
+        cells = " ".join(f"{n if n else '.':>7}" for n in counts)
+        lines.append(f"{key:<{width}} {len(results):>5} {cells}")
+    return "\n".join(lines)
+
+
+def _group(
+    results: Iterable[CaseResult], keys: Callable[[CaseResult], Iterable[str]]
+) -> dict[str, list[CaseResult]]:
+    grouped: dict[str, list[CaseResult]] = defaultdict(list)
+    for result in results:
+        for key in keys(result):
+            grouped[key].append(result)
+    return dict(grouped)
+
+
+def _clause_key(clause: str) -> Any:
+    try:
+        return (0, clause_sort_key(clause))
+    except KeyError:
+        return (1, clause)
+
+
+def by_clause(run: RunResult) -> str:
+    """The table of case counts by status for every clause the selected cases cite."""
+    return _table("clause", _group(run.results, lambda r: r.case.clauses), _clause_key)
+
+
+def by_ruling(run: RunResult) -> str:
+    """The table of case counts by status for every ruling the selected cases follow."""
+    return _table("ruling", _group(run.results, lambda r: r.case.rulings), lambda k: int(k[1:]))
+
+
+def by_feature(run: RunResult) -> str:
+    """The table of case counts by status for every feature tag of the selected cases."""
+    return _table("feature", _group(run.results, lambda r: r.case.features), str)
+
+
+def problems(run: RunResult) -> str:
+    """One paragraph per case that failed, errored or passed while marked; empty if none."""
+    lines: list[str] = []
+    for result in run.results:
+        if result.status not in ("failed", "errored", "xpass"):
+            continue
+        lines.append(f"{result.status.upper()} {result.case.id}  ({result.case.path.name})")
+        if result.status == "xpass":
+            lines.append(f"  passes, but is marked as a known failure: {result.known_failure}")
+        elif result.message:
+            lines.extend("  " + line for line in result.message.splitlines())
+        if result.divergence is not None:
+            lines.append(f"  expected: {result.divergence.expected!r}"[:600])
+            lines.append(f"  actual:   {result.divergence.actual!r}"[:600])
+    return "\n".join(lines)
+
+
+def totals(run: RunResult) -> str:
+    """The one-line outcome of the run."""
+    counts = run.counts()
+    parts = [f"{counts[status]} {status}" for status in STATUSES if counts[status]]
+    implementation = (run.hello or {}).get("implementation", {})
+    name = f"{implementation.get('name', '?')} {implementation.get('version', '')}".strip()
+    verdict = "FAILED" if run.unexpected() else "OK"
+    restarts = f", {run.restarts} adapter restarts" if run.restarts else ""
+    return (
+        f"{verdict}: {len(run.results)} cases through {name} in {run.seconds:.2f} s"
+        f"{restarts}: {', '.join(parts) or 'nothing run'}"
+    )
+
+
+def render(run: RunResult, tables: bool = True) -> str:
+    """The whole summary: problems, the tables (unless ``tables`` is False), stale marks, totals."""
+    sections = [problems(run)]
+    if tables and run.results:
+        sections += [by_clause(run), by_ruling(run), by_feature(run)]
+    stale = run.stale_known_failures()
+    if stale:
+        sections.append("known failures naming no case: " + ", ".join(stale))
+    sections.append(totals(run))
+    return "\n\n".join(section for section in sections if section) + "\n"

@@ -1,0 +1,368 @@
+"""The runner survives bad adapters, judges replies strictly, and writes whole reports."""
+
+from __future__ import annotations
+
+import copy
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from buckshot.conformance import RunOptions, app, run_suite
+from buckshot.conformance.diff import diff_reports, render_diff
+from buckshot.conformance.judge import judge
+from buckshot.conformance.known import KnownFailuresError, parse_known_failures
+from buckshot.conformance.report import junit_xml, read_jsonl, report_lines, write_jsonl
+from buckshot.conformance.suite import Case, load_suite
+from buckshot.reference.adapter import IMPLEMENTATION, handle
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "tests" / "conformance" / "cases"
+REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
+AMULETS, SHOT, TURN = (
+    "items.amulets-add-up",
+    "shot.live-at-oneself-ends-the-turn",
+    "turn.last-seat-passes-to-seat-0",
+)
+THREE = [AMULETS, SHOT, TURN]
+"""Three cases, in suite order: the first needs feature item.amulet, the others none."""
+FILTERS = list(THREE)
+
+FAKE = """
+import json, sys, time
+from buckshot.reference.adapter import IMPLEMENTATION, handle
+
+mode, target = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "stop":
+        break
+    if message["type"] == "start" and mode == "bad-hello":
+        print(json.dumps({"type": "hello", "protocol": 2}), flush=True)
+        continue
+    if message["type"] == "start" and mode == "narrow":
+        print(json.dumps({"type": "hello", "protocol": 1, "implementation": IMPLEMENTATION,
+                          "spec_version": sys.argv[3], "features": []}), flush=True)
+        continue
+    reply = handle(message, IMPLEMENTATION)
+    if message["type"] == "run" and message["case"]["id"] == target:
+        print("adapter: about to misbehave", file=sys.stderr, flush=True)
+        if mode == "crash":
+            sys.exit(3)
+        if mode == "hang":
+            time.sleep(60)
+        if mode == "garbage":
+            print("this is not json", flush=True)
+            continue
+        if mode == "noise":
+            print("debug: thinking", flush=True)
+        if mode == "wrong-seq":
+            reply["seq"] += 100
+        if mode == "bad-shape":
+            reply["events"][0]["data"] = {"seats": "many"}
+        if mode == "skip":
+            reply = {"type": "skipped", "seq": reply["seq"], "id": reply["id"], "message": "no"}
+        if mode == "error":
+            reply = {"type": "errored", "seq": reply["seq"], "id": reply["id"], "message": "boom"}
+        if mode == "lie":
+            reply["state"]["seats"][0]["hp"] = 1
+    print(json.dumps(reply), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def suite():  # type: ignore[no-untyped-def]
+    return load_suite(CASES)
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("fake") / "fake_adapter.py"
+    path.write_text(FAKE, encoding="utf-8")
+    return path
+
+
+def _run(suite, adapter: str, **options: Any):  # type: ignore[no-untyped-def]
+    options.setdefault("filters", FILTERS)
+    return run_suite(RunOptions(adapter=adapter, cases_dir=CASES, **options), suite=suite)
+
+
+def _statuses(run) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {result.case.id: result.status for result in run.results}
+
+
+def _whole(run) -> None:  # type: ignore[no-untyped-def]
+    lines = report_lines(run)
+    assert lines[0]["type"] == "header" and lines[-1]["type"] == "summary"
+    assert [line["id"] for line in lines[1:-1]] == [r.case.id for r in run.results]
+    validator = run.suite.schemas.validator("report")
+    for line in lines:
+        assert not list(validator.iter_errors(line)), line
+
+
+def test_three_cases_pass_through_the_reference_adapter(suite) -> None:  # type: ignore[no-untyped-def]
+    run = _run(suite, REFERENCE)
+    assert _statuses(run) == dict.fromkeys(THREE, "passed")
+    assert run.restarts == 0 and not run.unexpected()
+    assert run.hello is not None and run.hello["implementation"]["name"] == "buckshot-reference"
+    _whole(run)
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind", "needle"),
+    [
+        ("crash", "crash", "exit status 3"),
+        ("garbage", "malformed", "'this is not json'"),
+        ("noise", "malformed", "'debug: thinking'"),
+        ("wrong-seq", "malformed", "a reply to seq 102"),
+        ("bad-shape", "malformed", "events/0/data/seats"),
+    ],
+)
+def test_a_bad_reply_errors_that_case_and_the_adapter_is_restarted(
+    suite, fake: Path, mode: str, kind: str, needle: str
+) -> None:  # type: ignore[no-untyped-def]
+    run = _run(suite, f"{sys.executable} {fake} {mode} {THREE[1]}")
+    assert _statuses(run) == {THREE[0]: "passed", THREE[1]: "errored", THREE[2]: "passed"}
+    message = run.results[1].message or ""
+    assert message.startswith(kind) and needle in message, message
+    if mode == "crash":
+        assert "about to misbehave" in message, "the adapter's stderr is quoted"
+    assert run.restarts == 1 and len(run.unexpected()) == 1
+    _whole(run)
+
+
+def test_a_hang_hits_the_timeout(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    begin = time.perf_counter()
+    run = _run(suite, f"{sys.executable} {fake} hang {THREE[0]}", timeout=1.0)
+    assert time.perf_counter() - begin < 20
+    assert _statuses(run) == {THREE[0]: "errored", THREE[1]: "passed", THREE[2]: "passed"}
+    assert (run.results[0].message or "").startswith("timeout: no reply within 1 s")
+    _whole(run)
+
+
+def test_skipped_and_errored_replies_are_recorded(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    skipped = _run(suite, f"{sys.executable} {fake} skip {THREE[2]}")
+    assert _statuses(skipped)[THREE[2]] == "skipped" and not skipped.unexpected()
+    errored = _run(suite, f"{sys.executable} {fake} error {THREE[2]}")
+    assert _statuses(errored)[THREE[2]] == "errored" and errored.restarts == 0
+    assert "boom" in (errored.results[2].message or "")
+
+
+def test_a_lying_adapter_fails_with_the_first_divergence(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    run = _run(suite, f"{sys.executable} {fake} lie {SHOT}")
+    result = run.results[1]
+    assert result.status == "failed" and result.divergence is not None
+    assert result.divergence.path == "state.seats[0].hp"
+    assert (result.divergence.expected, result.divergence.actual) == (3, 1)
+
+
+def test_an_adapter_that_cannot_start_errors_every_case(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    missing = _run(suite, "/nonexistent/adapter --flag", filters=[*THREE, "turn.five-*"])
+    assert len(missing.results) == 4 and set(_statuses(missing).values()) == {"errored"}
+    assert "cannot start" in (missing.results[0].message or "")
+    assert "not started again after 3 failed starts" in (missing.results[-1].message or "")
+    bad = _run(suite, f"{sys.executable} {fake} bad-hello -", filters=[THREE[0]])
+    assert bad.results[0].status == "errored" and "bad hello" in (bad.results[0].message or "")
+    _whole(missing)
+
+
+def test_features_and_spec_versions_skip_cases(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    narrow = _run(suite, f"{sys.executable} {fake} narrow - 0.1.0")
+    statuses = _statuses(narrow)
+    assert statuses == {AMULETS: "skipped", SHOT: "passed", TURN: "passed"}
+    assert "item.amulet" in (narrow.results[0].message or "")
+    old = _run(suite, f"{sys.executable} {fake} narrow - 0.0.9")
+    assert set(_statuses(old).values()) == {"skipped"}
+    assert "applies to spec 0.1.0" in (old.results[0].message or "")
+
+
+def test_known_failures_give_xfail_and_xpass(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    marked = {SHOT: "hp bug", AMULETS: "not yet", "no.such-case": "stale"}
+    run = _run(suite, f"{sys.executable} {fake} lie {SHOT}", known_failures=marked)
+    assert _statuses(run) == {AMULETS: "xpass", SHOT: "xfail", TURN: "passed"}
+    assert not run.unexpected() and run.stale_known_failures() == ["no.such-case"]
+    strict = _run(suite, REFERENCE, known_failures=marked, strict_known_failures=True)
+    assert [r.case.id for r in strict.unexpected()] == [AMULETS, SHOT]
+    xml = junit_xml(run)
+    assert f'name="{SHOT}"' in xml and "known failure: hp bug" in xml
+
+
+def test_known_failures_files_are_parsed_strictly() -> None:
+    text = "# header\nshot.a   the lock\n\nitems.b\n"
+    assert parse_known_failures(text) == {"shot.a": "the lock", "items.b": ""}
+    with pytest.raises(KnownFailuresError):
+        parse_known_failures("x.a\nx.a again\n")
+
+
+def test_reports_round_trip_and_diff_by_case_id(suite, fake: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    good = _run(suite, REFERENCE)
+    bad = _run(suite, f"{sys.executable} {fake} lie {SHOT}", filters=[TURN, SHOT])
+    write_jsonl(good, tmp_path / "a.jsonl")
+    write_jsonl(bad, tmp_path / "b.jsonl")
+    before, after = read_jsonl(tmp_path / "a.jsonl"), read_jsonl(tmp_path / "b.jsonl")
+    assert before.summary is not None and before.summary["counts"]["passed"] == 3
+    changes = diff_reports(before, after)
+    assert [(c.id, c.before, c.after) for c in changes] == [
+        (AMULETS, "passed", None),
+        (SHOT, "passed", "failed"),
+    ]
+    assert changes[1].regression and not changes[0].regression
+    text = render_diff(changes, "a", "b")
+    assert "regressions (1):" in text and "only in a (1):" in text
+    cli = CliRunner().invoke(app, ["diff", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")])
+    assert (
+        cli.exit_code == 1 and "shot.live-at-oneself-ends-the-turn: passed -> failed" in cli.output
+    )
+    same = CliRunner().invoke(app, ["diff", str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl")])
+    assert same.exit_code == 0 and "no case changed status" in same.output
+
+
+def test_the_cli_runs_reports_and_exits_by_outcome(fake: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["run", "--cases", str(CASES), "--no-tables"]
+    for case_id in THREE:
+        args += ["--filter", case_id]
+    ok = runner.invoke(
+        app,
+        [
+            *args,
+            "--adapter",
+            REFERENCE,
+            "--report",
+            str(tmp_path / "r.jsonl"),
+            "--junit",
+            str(tmp_path / "r.xml"),
+        ],
+    )
+    assert ok.exit_code == 0, ok.output
+    assert "OK: 3 cases through buckshot-reference" in ok.output
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 5
+    assert (tmp_path / "r.xml").read_text().startswith("<?xml")
+    bad = runner.invoke(app, [*args, "--adapter", f"{sys.executable} {fake} lie {SHOT}"])
+    assert bad.exit_code == 1 and "FAILED shot.live-at-oneself-ends-the-turn" in bad.output
+    known = tmp_path / "known.txt"
+    known.write_text(f"{SHOT} hp bug\n", encoding="utf-8")
+    marked = runner.invoke(
+        app,
+        [*args, "--adapter", f"{sys.executable} {fake} lie {SHOT}", "--known-failures", str(known)],
+    )
+    assert marked.exit_code == 0, marked.output
+    broken = runner.invoke(app, ["run", "--adapter", REFERENCE, "--cases", str(tmp_path)])
+    assert broken.exit_code == 2 and "suite.invalid" in broken.output
+    tables = runner.invoke(app, ["run", "--adapter", REFERENCE, "--filter", AMULETS])
+    assert tables.exit_code == 0 and "S3.4" in tables.output and "item.amulet" in tables.output
+
+
+def test_check_counts_the_suite() -> None:
+    out = CliRunner().invoke(app, ["check"])
+    assert out.exit_code == 0 and "hand-written" in out.output and ": OK" in out.output
+
+
+# --- the judge on replies made by hand ------------------------------------------------------
+
+
+def _reply(suite, case_id: str) -> tuple[Case, dict[str, Any]]:  # type: ignore[no-untyped-def]
+    case = next(c for c in suite.cases if c.id == case_id)
+    message = {
+        "type": "run",
+        "seq": 1,
+        "case": {"id": case.id, "setup": case.setup, "script": case.sent_script()},
+    }
+    reply = handle(message, IMPLEMENTATION)
+    assert reply is not None and judge(case, reply) is None
+    return case, reply
+
+
+def test_the_judge_names_the_first_divergence(suite) -> None:  # type: ignore[no-untyped-def]
+    case, reply = _reply(suite, "stack.s6-3-worked-example")
+
+    def verdict(change) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+        broken = copy.deepcopy(reply)
+        change(broken)
+        found = judge(case, broken)
+        assert found is not None
+        return found.path, found.message
+
+    def wrong_player(r: dict[str, Any]) -> None:
+        r["prompts"][1]["player"] = 2
+
+    def extra_option(r: dict[str, Any]) -> None:
+        r["prompts"][2]["options"].append("flip_shell:items=amulet+amulet")
+
+    def unused(r: dict[str, Any]) -> None:
+        r["consumed"] -= 2
+
+    def halt(r: dict[str, Any]) -> None:
+        r["halt"] = {"step": 7, "wanted": "pill"}
+
+    def refused(r: dict[str, Any]) -> None:
+        r.update(
+            type="rejected",
+            step=4,
+            code="decision.refused",
+            message="no",
+            state_before=r["state"],
+            events_before=3,
+        )
+
+    def extra_event(r: dict[str, Any]) -> None:
+        r["events"].insert(10, {**r["events"][9], "type": "asked"})
+
+    def lost_event(r: dict[str, Any]) -> None:
+        r["events"] = [e for e in r["events"] if e["type"] != "preview"]
+
+    def hp(r: dict[str, Any]) -> None:
+        r["state"]["seats"][2]["hp"] = 4
+
+    def hand(r: dict[str, Any]) -> None:
+        r["state"]["seats"][2]["items"] = {"amulet": 1}
+
+    assert verdict(wrong_player) == (
+        "script[3].player",
+        "seat 2 was asked (shot_response in shot_window), "
+        "but the script expects seat 1 to be asked",
+    )
+    path, message = verdict(extra_option)
+    assert (
+        path == "script[4].options" and "unexpected ['flip_shell:items=amulet+amulet']" in message
+    )
+    path, message = verdict(unused)
+    assert path == f"script[{len(case.script) - 2}]" and "went unused" in message
+    path, message = verdict(halt)
+    assert path == "script[7]" and "asked for a 'pill' outcome" in message
+    path, message = verdict(refused)
+    assert path == "script[4]" and "refused with decision.refused" in message
+    path, message = verdict(extra_event)
+    assert path.startswith("events[") and "trace check 0" in message
+    path, message = verdict(lost_event)
+    assert path == "events" and "trace check 1" in message and "not found" in message
+    assert verdict(hp)[0] == "state.seats[2].hp"
+    assert verdict(hand)[0] == "state.seats[2].items.amulet"
+
+
+def test_the_judge_checks_rejections_strictly(suite) -> None:  # type: ignore[no-untyped-def]
+    case, reply = _reply(suite, "shot.end-main-refused-while-loaded")
+    assert reply["type"] == "rejected" and reply["code"] == "decision.refused"
+
+    def verdict(**changes: Any) -> str:
+        found = judge(case, {**copy.deepcopy(reply), **changes})
+        assert found is not None
+        return found.path
+
+    changed = copy.deepcopy(reply["state"])
+    changed["seats"][0]["hp"] = 2
+    assert verdict(code="decision.not_offered") == "rejection.code"
+    assert verdict(step=1) == "rejection.step"
+    assert verdict(state=changed) == "state.seats[0].hp"
+    assert verdict(events_before=3) == "events"
+    accepted = {
+        **copy.deepcopy(reply),
+        "type": "result",
+        "consumed": len(case.script),
+        "halt": None,
+    }
+    found = judge(case, accepted)
+    assert found is not None and found.path == "rejection.code"

@@ -1,0 +1,215 @@
+"""The conformance suite itself: its cases fit the schemas and registries, cover every clause
+and ruling, and the generated cases are exactly what the generator writes."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from buckshot.conformance.suite import (
+    SuiteError,
+    load_suite,
+    matches_filter,
+    merge_patch,
+    select,
+)
+from buckshot.spec.clauses import normative_ids
+from buckshot.spec.rulings import RULINGS
+from buckshot.spec.trace import build_matrix
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITE = ROOT / "tests" / "conformance"
+CASES = SUITE / "cases"
+
+
+@pytest.fixture(scope="module")
+def suite():  # type: ignore[no-untyped-def]
+    return load_suite(CASES)
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("conformance_generate", SUITE / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
+    names = sorted(path.name for path in (SUITE / "schemas").glob("*.schema.json"))
+    assert names == [
+        f"{n}.schema.json"
+        for n in ("case", "event", "features", "protocol", "report", "setup", "state")
+    ]
+    for name in names:
+        document = json.loads((SUITE / "schemas" / name).read_text(encoding="utf-8"))
+        Draft202012Validator.check_schema(document)
+        assert document["$id"] == "urn:buckshot:conformance:" + name.removesuffix(".schema.json")
+
+
+def test_the_suite_loads_with_every_case_valid(suite) -> None:  # type: ignore[no-untyped-def]
+    """load_suite validates each case against case.schema.json, the registries, fixtures."""
+    assert len(suite.cases) >= 150
+    hand = [case for case in suite.cases if not case.generated]
+    generated = [case for case in suite.cases if case.generated]
+    assert len(hand) >= 80 and len(generated) >= 150
+
+
+def test_case_files_are_named_by_their_stable_ids(suite) -> None:  # type: ignore[no-untyped-def]
+    ids = [case.id for case in suite.cases]
+    assert len(ids) == len(set(ids))
+    for case in suite.cases:
+        assert case.path.name == f"{case.id}.json"
+        if case.generated:
+            assert case.path.parent.parent.name == "generated"
+        else:
+            assert case.path.parent.name == case.area
+
+
+def test_every_normative_clause_and_every_ruling_is_checked(suite) -> None:  # type: ignore[no-untyped-def]
+    clauses = {clause for case in suite.cases for clause in case.clauses}
+    rulings = {ruling for case in suite.cases for ruling in case.rulings}
+    assert set(normative_ids()) - clauses == set()
+    assert {ruling.id for ruling in RULINGS} - rulings == set()
+
+
+def test_hand_written_cases_alone_check_every_clause_and_ruling(suite) -> None:  # type: ignore[no-untyped-def]
+    hand = [case for case in suite.cases if not case.generated]
+    assert set(normative_ids()) - {c for case in hand for c in case.clauses} == set()
+    assert {r.id for r in RULINGS} - {r for case in hand for r in case.rulings} == set()
+
+
+def test_the_trace_matrix_counts_the_cases() -> None:
+    matrix = build_matrix()
+    normative = [row for row in matrix.rows if row.normative]
+    assert all(row.citers["conformance"] for row in normative)
+
+
+def test_every_registered_feature_is_used(suite) -> None:  # type: ignore[no-untyped-def]
+    used = {feature for case in suite.cases for feature in case.features}
+    assert set(suite.features) == used
+
+
+def test_every_resolved_setup_fits_the_protocol(suite) -> None:  # type: ignore[no-untyped-def]
+    validator = suite.schemas.validator("setup", "resolved")
+    for case in suite.cases:
+        errors = list(validator.iter_errors(case.setup))
+        assert not errors, (case.id, errors[0].message)
+
+
+def test_every_case_has_something_to_check(suite) -> None:  # type: ignore[no-untyped-def]
+    for case in suite.cases:
+        if "rejection" in case.expect:
+            decisions = [step for step in case.script if "option" in step]
+            assert case.script == () or case.script[-1] in decisions or "chance" in case.script[-1]
+        assert case.expect, case.id
+
+
+def test_generated_cases_equal_the_generator_output() -> None:
+    generator = _generator()
+    assert generator.differences(generator.render_all()) == []
+
+
+def test_the_generator_imports_no_engine() -> None:
+    code = (
+        "import runpy, sys; runpy.run_path(sys.argv[1], run_name='not_main'); "
+        "print(sorted(m for m in sys.modules if m.startswith('buckshot.reference')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(SUITE / "generate.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "[]"
+    assert "buckshot.reference" not in (SUITE / "generate.py").read_text(encoding="utf-8").split(
+        '"""', 2
+    )[2].replace("buckshot.reference`` least", "")
+
+
+def test_generated_poll_order_follows_the_rules() -> None:
+    generator = _generator()
+    assert generator.poll_order([True, False, True, True], 2) == [3, 0, 2]
+    assert generator.poll_order([True, True], 1) == [0, 1]
+    assert generator.response_options("magician", False, {"amulet": 1, "milk_tea": 1}) == [
+        "pass_response",
+        "flip_shell:items=amulet+milk_tea",
+    ]
+    assert generator.response_options("magician", True, {"amulet": 2}) == ["pass_response"]
+
+
+def test_merge_patch_merges_objects_deletes_nulls_and_patches_list_elements() -> None:
+    base = {"seats": [{"role": "medic"}, {"role": "dealer", "hp": 2}], "chamber": ["live"]}
+    patched = merge_patch(base, {"seats": {"1": {"hp": None, "items": {"amulet": 1}}}, "owner": 1})
+    assert patched == {
+        "seats": [{"role": "medic"}, {"role": "dealer", "items": {"amulet": 1}}],
+        "chamber": ["live"],
+        "owner": 1,
+    }
+    assert merge_patch(base, {"chamber": ["blank", "blank"]})["chamber"] == ["blank", "blank"]
+    assert merge_patch(base, {"seats": {"-1": {"hp": 3}}})["seats"][1]["hp"] == 3
+    assert base["seats"][1] == {"role": "dealer", "hp": 2}, "the base is not changed"
+    with pytest.raises(ValueError):
+        merge_patch(base, {"seats": {"5": {"hp": 1}}})
+
+
+def test_filters_select_by_id_clause_ruling_feature_and_area(suite) -> None:  # type: ignore[no-untyped-def]
+    case = next(c for c in suite.cases if c.id == "shot.a-kill-locks-shooting")
+    assert matches_filter(case, "shot.*")
+    assert matches_filter(case, "clause:S4.2") and matches_filter(case, "clause:S4.2.1")
+    assert not matches_filter(case, "clause:S4.2.1d")
+    assert matches_filter(case, "ruling:R25") and not matches_filter(case, "ruling:R2")
+    assert matches_filter(case, "feature:elimination")
+    assert matches_filter(case, "area:shot") and not matches_filter(case, "area:turn")
+    assert len(select(suite.cases, [])) == len(suite.cases)
+    assert {c.area for c in select(suite.cases, ["area:roles", "area:items"])} == {"roles", "items"}
+
+
+def _write(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
+    for name in ("schemas", "fixtures"):
+        for source in (SUITE / name).glob("*.json"):
+            _write(tmp_path / name / source.name, json.loads(source.read_text(encoding="utf-8")))
+    _write(tmp_path / "features.json", {"description": "x", "features": {"elimination": "x"}})
+    _write(tmp_path / "retired.json", ["area.old"])
+    good = json.loads((CASES / "shot" / "shot.live-at-oneself-ends-the-turn.json").read_text())
+    good["features"] = []
+    _write(tmp_path / "cases" / "a" / "area.first.json", {**good, "id": "area.first"})
+    _write(tmp_path / "cases" / "a" / "area.copy.json", {**good, "id": "area.first"})
+    _write(tmp_path / "cases" / "b" / "area.old.json", {**good, "id": "area.old"})
+    _write(
+        tmp_path / "cases" / "b" / "area.bad.json",
+        {**good, "id": "area.bad", "clauses": ["S9.9"], "rulings": ["R99"], "features": ["nope"]},
+    )
+    _write(
+        tmp_path / "cases" / "b" / "area.nofix.json",
+        {**good, "id": "area.nofix", "setup": {"fixture": "missing"}},
+    )
+    _write(tmp_path / "cases" / "b" / "area.shape.json", {"id": "area.shape"})
+    (tmp_path / "cases" / "b" / "area.text.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(SuiteError) as raised:
+        load_suite(tmp_path / "cases")
+    text = str(raised.value)
+    for expected in (
+        "area.copy.json (area.first): the file must be named",
+        "also used by",
+        "is retired",
+        "unknown clause S9.9",
+        "unknown ruling R99",
+        "feature 'nope' is not in features.json",
+        "no fixture 'missing'",
+        "area.shape.json: (top): 'description' is a required property",
+        "area.text.json: cannot be read as JSON",
+    ):
+        assert expected in text, expected
