@@ -163,7 +163,11 @@ def shot_target_valid(g: Game, p: Params) -> bool:
 
 
 def item_usable(g: Game, p: Params) -> bool:
-    """The owner holds the item, its target suits it, and a chamber item finds a shell (S4.2.2)."""
+    """The owner holds the item, its target suits it, and a chamber item finds a shell (S4.2.2).
+
+    Items are used in the main phase only (S4.2.0, R24): phases 1 and 4 offer none (S4.1.4,
+    S4.4.4), since the turn chart has no item decision there.
+    """
     item, target = p.get("item"), p.get("target")
     owner = _owner(g)
     if not isinstance(item, Item) or owner.count(item) == 0:
@@ -212,12 +216,16 @@ def kill_locked(g: Game, p: Params) -> bool:
 
 
 def main_continues(g: Game, p: Params) -> bool:
-    """The last main-phase step was an item, or a blank at oneself (S4.2.1d, R4, R19)."""
+    """The last main-phase step was an item, or a blank at oneself (S4.2.1d, R4, R19).
+
+    Otherwise a shot ends the main phase (S4.2.1, S4.2.0); after a kill the phase goes on
+    with shooting locked instead (S4.2.3).
+    """
     return g.state.last_step in ("item", "self_blank")
 
 
 def over_cap(g: Game, p: Params) -> bool:
-    """The owner holds more items than the cap (S4.4.2, R12)."""
+    """The owner holds more items than the cap (S4.4.1, S4.4.2, R12)."""
     owner = _owner(g)
     return owner.total_items() > item_cap(g, owner)
 
@@ -321,7 +329,11 @@ def open_shot_window(g: Game, p: Params) -> None:
 
 
 def apply_item(g: Game, p: Params) -> None:
-    """Spend the item and apply its effect (S3.1-S3.8, R9, R10, R22, R23)."""
+    """Spend the item and apply its effect (S3.1, S3.2, S3.3, S3.4, S3.5, S3.6, S3.7, S3.8).
+
+    The amulet gives a Medic two blocks (S2.2); the pickpocket moves one held item (S3.7).
+    Rulings R9, R10, R22, R23.
+    """
     owner, item = _owner(g), p["item"]
     target: int = p["target"] if p.get("target") is not None else owner.seat
     owner.remove(item)
@@ -386,7 +398,7 @@ def settle_shot(g: Game, p: Params) -> None:
         damage=damage,
     )
     if live:
-        if target.shield > 0:
+        if target.shield > 0:  # a passive block: no window, no handover (S3.4)
             target.shield -= 1
             g.emit(EventType.SHOT_BLOCKED, player=target.seat, shield=target.shield)
         else:
@@ -448,7 +460,10 @@ def open_discard(g: Game, p: Params) -> None:
 
 
 def clear_turn_effects(g: Game, p: Params) -> None:
-    """Rage to 0 for all, the kill lock and the turn's marks cleared; shields stay (S4.5.1-2)."""
+    """Rage to 0 for all, the kill lock and the turn's marks cleared; shields stay (S4.5.1).
+
+    Every temporary mark of the turn goes (S4.5.2).
+    """
     state = g.state
     for seat in state.seats:
         seat.rage = 0
@@ -477,7 +492,7 @@ def pass_to_next_seat(g: Game, p: Params) -> None:
 
 
 def advance_poll(g: Game, p: Params) -> None:
-    """Move the poll cursor on (S6.2.1)."""
+    """Move the poll cursor on: each seat of the poll answers once (S6.2.1, S6.2.3, S6.3)."""
     _top(g).cursor += 1
 
 
@@ -520,7 +535,7 @@ def negate_response(g: Game, p: Params) -> None:
 
 
 def eliminate_dying(g: Game, p: Params) -> None:
-    """The dying player is out; items gone; the kill credited and locked (S4.3.1, R7, R13, R25)."""
+    """The dying player is out (S1.2), items gone; the kill credited and locked (S4.3.1, R7)."""
     state = g.state
     seat = _frame_player(g)
     seat.alive = False

@@ -166,7 +166,10 @@ class Game:
             self._enter_turn_state(edge.entry)
 
     def _enter_turn_state(self, state_id: str) -> None:
-        """Announce a new phase when the turn's state lies in another of S4's phases."""
+        """Announce a new phase when the turn's state lies in another of S4's phases.
+
+        The five phases (S4.1, S4.2, S4.3, S4.4, S4.5) are the turn chart's compound states.
+        """
         phase = TABLES[FrameKind.TURN].states[state_id].parent or state_id
         if phase != self._phase_of_turn:
             self._phase_of_turn = phase
@@ -180,7 +183,13 @@ class Game:
         raise AssertionError(f"no branch of {edges[0].event} passes")  # the charts end in else
 
     def _advance(self) -> None:
-        """Run automatic steps, pushes and pops until a prompt is due or the game is over."""
+        """Run automatic steps, pushes and pops until a prompt is due or the game is over.
+
+        The top frame alone runs (S6.0, S6.1, S6.1.1); a finished frame is popped and the
+        frame below resumes from its suspension state by the popped chart's resume event
+        (S6.1.3, S5.3), so nested frames settle last in, first out (S6.1.4, S1.4). Frames
+        never change the turn's owner (S1.3); the phases follow from the turn chart (S4.0).
+        """
         state = self.state
         while not state.over:
             frame = state.stack[-1]
