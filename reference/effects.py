@@ -86,6 +86,15 @@ def _preview(g: Game, seat: Seat) -> None:
     )
 
 
+def _flip_shot(g: Game) -> None:
+    """The declared shot's shell, the chamber's first, changes type (S2.6, S4.2.1b)."""
+    shot = g.state.shot
+    assert shot is not None
+    shot.shell = Shell.BLANK if shot.shell is Shell.LIVE else Shell.LIVE
+    shot.flips += 1
+    g.state.shells[0] = shot.shell
+
+
 def _push(g: Game, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()) -> None:
     g.push_frame(kind, player=player, order=order)
 
@@ -505,11 +514,7 @@ def pay_flip_cost(g: Game, p: Params) -> None:
 
 def flip_shot_shell(g: Game, p: Params) -> None:
     """The shot's shell changes type; the fact is public, the type is not (S2.6, R8, R14)."""
-    shot = g.state.shot
-    assert shot is not None
-    shot.shell = Shell.BLANK if shot.shell is Shell.LIVE else Shell.LIVE
-    shot.flips += 1
-    g.state.shells[0] = shot.shell
+    _flip_shot(g)
     g.emit(
         EventType.SHELL_FLIPPED,
         by=poll_cursor(g),
@@ -527,11 +532,7 @@ def open_counter_response(g: Game, p: Params) -> None:
 
 def negate_response(g: Game, p: Params) -> None:
     """Undo the response below: the shell is flipped back (S6.3.1, R18)."""
-    shot = g.state.shot
-    assert shot is not None
-    shot.shell = Shell.BLANK if shot.shell is Shell.LIVE else Shell.LIVE
-    shot.flips += 1
-    g.state.shells[0] = shot.shell
+    _flip_shot(g)
 
 
 def eliminate_dying(g: Game, p: Params) -> None:
