@@ -239,7 +239,7 @@ def play_command(
     agents: list[Agent] = []
     for number in range(players):
         if hotseat or number == seat:
-            agents.append(HumanAgent(console))
+            agents.append(HumanAgent(console, hand_over=hotseat))
         else:
             agents.append(HeuristicAgent(rng.randrange(2**32)))
     try:

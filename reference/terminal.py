@@ -53,13 +53,20 @@ def render_view(view: dict[str, Any], console: Console) -> None:
 class HumanAgent:
     """Asks a person at the terminal, showing only what the asked player may see."""
 
-    def __init__(self, console: Console, read: Callable[[str], str] = input) -> None:
+    def __init__(
+        self, console: Console, read: Callable[[str], str] = input, hand_over: bool = False
+    ) -> None:
         self.console = console
         self.read = read
+        self.hand_over = hand_over
+        """Hot-seat: clear the screen and wait for the asked player before showing anything."""
         self._seen = 0
 
     def choose(self, prompt: Prompt, view: Callable[..., dict[str, Any]]) -> Option:
         """Show the player's view and recent events, then read a choice by number."""
+        if self.hand_over:
+            self.console.clear()
+            self.read(f"Pass the terminal to seat {prompt.player}, then press Enter: ")
         seen = view()
         events = [Event.from_json(e) for e in seen["events"]]
         for line in narrate(events[self._seen :] if self._seen <= len(events) else events):
