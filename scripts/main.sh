@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# The main job: set up if needed, print the spec's traceability matrix, write the diagrams.
-# (The full verification run joins this once `buckshot verify` exists.)
+# The main job: set up if needed, then the full verification run (Z3 proofs of the spec's
+# invariants for every player count, vacuity, bounded model checking), the traceability
+# matrix, and the diagrams. Arguments go to `buckshot verify` (e.g. --players 2-4 --depth 8).
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
-buckshot spec trace
-buckshot diagrams "$@"
+status=0
+buckshot verify "$@" || status=$?
+buckshot spec trace || status=$?
+buckshot diagrams || status=$?
+exit "$status"

@@ -1,0 +1,46 @@
+"""Time the verification: each inductive proof, BMC per depth, vacuity, and the full run.
+
+Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.cli import parse_players
+from buckshot.verification.config import make_config
+from buckshot.verification.run import verify
+
+
+def main() -> None:
+    """Print the time of each stage and of the whole run."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--depth", type=int, default=12)
+    parser.add_argument("--players", default="2-8")
+    parser.add_argument("--mutants", action="store_true")
+    parser.add_argument("--timeout", type=int, default=60)
+    args = parser.parse_args()
+    cfg = make_config(load_ruleset(), parse_players(args.players))
+    started = time.perf_counter()
+    report = verify(cfg, depth=args.depth, mutants=args.mutants, timeout_ms=args.timeout * 1000)
+    total = time.perf_counter() - started
+    print(f"bit width {cfg.width}, players {cfg.players_lo}..{cfg.players_hi}")
+    for proof in report.proofs:
+        print(f"proof {proof.id:4} {proof.players:8} {proof.verdict:9} {proof.seconds:7.2f} s")
+    print(f"all proofs: {report.seconds.get('proofs', 0.0):.2f} s")
+    for step in report.bmc_times:
+        print(f"bmc depth {step.depth:2}: {step.seconds:7.2f} s")
+    bmc = report.seconds.get("bmc", 0.0)
+    print(f"bmc to depth {report.bmc_depth}: {bmc:.2f} s ({report.bmc_status})")
+    for stage, seconds in report.vacuity_times.items():
+        print(f"vacuity {stage}: {seconds:.2f} s")
+    for result in report.mutants:
+        by = result.caught_by or "ESCAPED"
+        print(f"mutant {result.mutant.name:24} caught by {by:7} {result.seconds:6.2f} s")
+    print(f"full run: {total:.2f} s ({'FAILED' if report.failed else 'ok'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""``buckshot verify``: the typer sub-application that runs the verification and reports it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, RulesetError, load_ruleset
+from buckshot.verification.config import make_config
+from buckshot.verification.executable import ExecutableSpec
+from buckshot.verification.induction import PROVED, all_properties
+from buckshot.verification.mutants import MUTANTS
+from buckshot.verification.render import trace
+from buckshot.verification.report import Report, cex_text
+from buckshot.verification.run import verify
+from buckshot.verification.vacuity import NOT_SHOWN, REACHED_BMC, REACHED_VARIANT, REACHED_WALK
+
+app = typer.Typer(
+    help="Prove the spec's invariants with Z3 for every player count, check them on bounded "
+    "paths, show they are not vacuous, and run the deliberate bugs.",
+    no_args_is_help=False,
+    add_completion=False,
+)
+
+
+def parse_players(text: str) -> tuple[int, int]:
+    """``"2-8"`` or ``"5"`` as a (lo, hi) range within 2..8; ``BadParameter`` otherwise."""
+    parts = text.split("-")
+    try:
+        numbers = [int(part) for part in parts]
+    except ValueError:
+        raise typer.BadParameter(f"expected N or LO-HI, got {text!r}") from None
+    if len(numbers) == 1:
+        numbers *= 2
+    if len(numbers) != 2 or not PLAYERS_LOWEST <= numbers[0] <= numbers[1] <= PLAYERS_HIGHEST:
+        raise typer.BadParameter(
+            f"expected a player count or range within {PLAYERS_LOWEST}-{PLAYERS_HIGHEST}, "
+            f"got {text!r}"
+        )
+    return numbers[0], numbers[1]
+
+
+@app.callback(invoke_without_command=True)
+def main(
+    players: Annotated[
+        str, typer.Option("--players", help="Player counts: a range LO-HI or a single N.")
+    ] = "2-8",
+    rules: Annotated[
+        Path | None,
+        typer.Option(
+            "--rules", help="A ruleset variant (TOML) instead of the default.", dir_okay=False
+        ),
+    ] = None,
+    depth: Annotated[
+        int, typer.Option("--depth", min=0, help="Bounded model checking depth (0: skip).")
+    ] = 12,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the full report as JSON to FILE.")
+    ] = None,
+    mutants: Annotated[
+        bool, typer.Option("--mutants", help="Also run the catalogue of deliberate bugs.")
+    ] = False,
+    vacuity: Annotated[
+        bool, typer.Option("--vacuity/--no-vacuity", help="Show every transition reachable.")
+    ] = True,
+    timeout: Annotated[
+        int, typer.Option("--timeout", min=1, help="Seconds allowed to each solver query.")
+    ] = 60,
+    only: Annotated[
+        str | None,
+        typer.Option("--only", help="Comma-separated property IDs to check (default: all)."),
+    ] = None,
+    inject: Annotated[
+        list[str] | None,
+        typer.Option("--inject", hidden=True, help="Switch on a deliberate bug (mutant name)."),
+    ] = None,
+) -> None:
+    """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset."""
+    console = Console(stderr=True)
+    try:
+        ruleset = load_ruleset(rules)
+    except RulesetError as exc:
+        typer.echo(f"error [{exc.code}]: {exc}", err=True)
+        raise typer.Exit(2) from None
+    lo, hi = parse_players(players)
+    cfg = make_config(ruleset, (lo, hi))
+    known = {p.id for p in all_properties()}
+    chosen = [part.strip() for part in only.split(",")] if only else None
+    if chosen is not None and not set(chosen) <= known:
+        raise typer.BadParameter(f"unknown property IDs: {sorted(set(chosen) - known)}")
+    names = {m.name for m in MUTANTS}
+    if inject and not set(inject) <= names:
+        raise typer.BadParameter(f"unknown mutants: {sorted(set(inject) - names)}")
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def tick(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        report = verify(
+            cfg,
+            depth=depth,
+            vacuity=vacuity,
+            mutants=mutants,
+            timeout_ms=timeout * 1000,
+            progress=tick,
+            only=chosen,
+            inject=frozenset(inject or ()),
+        )
+    spec = ExecutableSpec(ruleset, config=cfg)
+    show(report, spec, Console())
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(report.to_dict(spec), indent=2) + "\n", encoding="utf-8")
+        typer.echo(f"wrote {json_out}", err=True)
+    if report.failed:
+        raise typer.Exit(1)
+
+
+def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
+    """Print the tables and every counterexample as readable text."""
+    meta = {p.id: p for p in all_properties()}
+    label = report.proofs[0].players if report.proofs else ""
+    table = Table(title=f"Inductive proofs ({label.replace('N=', 'all N in ')})")
+    for column in ("ID", "clauses", "statement", label, "seconds"):
+        table.add_column(column)
+    for proof in report.proofs:
+        prop = meta[proof.id]
+        mark = proof.verdict if proof.verdict != PROVED else "proved"
+        table.add_row(
+            proof.id,
+            " ".join(prop.clauses),
+            prop.statement,
+            mark + (f" ({proof.part})" if proof.verdict != PROVED else ""),
+            f"{proof.seconds:.2f}",
+        )
+    console.print(table)
+    for proof in report.proofs:
+        if proof.counterexample is not None:
+            console.print(f"[bold red]{proof.id} counterexample to induction[/]")
+            console.print(cex_text(proof.counterexample), markup=False)
+    if report.bmc_depth:
+        per_depth = " ".join(f"{t.depth}:{t.seconds:.1f}s" for t in report.bmc_times)
+        console.print(
+            f"Bounded model checking of I1-I9, I11-I13 to depth {report.bmc_depth}: "
+            f"{report.bmc_status}  ({per_depth})"
+        )
+        for violation in report.violations:
+            console.print(
+                f"[bold red]{violation.property_id} violated at depth {violation.depth}[/]"
+            )
+            console.print(
+                trace(spec, list(violation.witness.steps), violation.witness.start), markup=False
+            )
+    if report.vacuity:
+        counts: dict[str, int] = {}
+        for target in report.vacuity:
+            counts[target.status] = counts.get(target.status, 0) + 1
+        console.print("Vacuity: " + ", ".join(f"{n} {status}" for status, n in counts.items()))
+        reached = (REACHED_BMC, REACHED_WALK, REACHED_VARIANT)
+        for target in report.vacuity:
+            if target.status not in reached:
+                note = f" ({target.note})" if target.note else ""
+                style = "bold red" if target.status == NOT_SHOWN else "yellow"
+                console.print(f"  [{style}]{target.kind} {target.name}: {target.status}{note}[/]")
+    if report.mutants:
+        mtable = Table(title="Deliberate bugs")
+        for column in ("mutant", "bug", "expected", "caught by", "seconds"):
+            mtable.add_column(column)
+        for result in report.mutants:
+            mtable.add_row(
+                result.mutant.name,
+                result.mutant.bug,
+                ", ".join(result.mutant.caught_by),
+                result.caught_by or "[bold red]ESCAPED[/]",
+                f"{result.seconds:.2f}",
+            )
+        console.print(mtable)
+    console.print("times: " + ", ".join(f"{k} {v:.1f}s" for k, v in report.seconds.items()))
+    console.print("[bold red]FAILED[/]" if report.failed else "[bold green]all checks passed[/]")

@@ -1,0 +1,217 @@
+"""The model's numeric codes, all derived from the spec's plain-data charts and rulebook.
+
+Chart states, transitions, frame kinds, pushes and resume events come from
+:func:`buckshot.spec.model.chart_models`; nothing of the control structure is retyped here.
+Item and role codes follow the order of :class:`~buckshot.spec.rulebook.Item` and
+:class:`~buckshot.spec.rulebook.Role`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+from buckshot.spec.model import ChartModel, StateKind, TransitionEdge, chart_models
+from buckshot.spec.registry import ENTRIES, Kind
+from buckshot.spec.rulebook import ITEMS, FrameKind, Item, ItemSpec, Role, Target
+
+SEATS: Final = 8
+"""Seat slots of the model; seats at or beyond the player count are dead from the start."""
+NONE: Final = SEATS
+"""The seat code meaning "no player"."""
+ITEM_KINDS: Final = tuple(Item)
+ROLES: Final = tuple(Role)
+KINDS: Final = len(ITEM_KINDS)
+
+EMPTY: Final = 0
+"""The code of an empty frame slot (kind and state)."""
+
+LAST_NONE: Final = 0
+LAST_ITEM: Final = 1
+LAST_SHOT: Final = 2
+"""The turn's last main-phase step, read by ``main_continues``."""
+
+RUNNING: Final = 0
+WON: Final = 1
+DRAWN: Final = 2
+"""The game's result."""
+
+
+def item_code(item: Item) -> int:
+    """The code of an item kind."""
+    return ITEM_KINDS.index(item)
+
+
+def role_code(role: Role) -> int:
+    """The code of a role."""
+    return ROLES.index(role)
+
+
+def kind_code(kind: FrameKind) -> int:
+    """The code of a frame kind (0 is an empty slot)."""
+    return tuple(FrameKind).index(kind) + 1
+
+
+@dataclass(frozen=True)
+class StateCode:
+    """One leaf state of one chart, with its code."""
+
+    code: int
+    frame: FrameKind
+    id: str
+    kind: StateKind
+
+
+@dataclass(frozen=True)
+class EdgeCode:
+    """One transition of one chart, with its code and the codes of its ends."""
+
+    code: int
+    frame: FrameKind
+    edge: TransitionEdge
+    source: int
+    entry: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Every code the model uses, read from the charts."""
+
+    charts: tuple[ChartModel, ...]
+    states: tuple[StateCode, ...]
+    """Leaf states of every chart; ``code`` is the index + 1 (0 is an empty slot)."""
+    edges: tuple[EdgeCode, ...]
+    """Every transition of every chart, in chart and declaration order; ``code`` = index."""
+
+    def state(self, frame: FrameKind, state_id: str) -> StateCode:
+        """The code of the leaf state ``state_id`` of ``frame``'s chart."""
+        for state in self.states:
+            if state.frame is frame and state.id == state_id:
+                return state
+        raise KeyError(f"{frame.value} has no leaf state {state_id!r}")
+
+    def by_code(self, code: int) -> StateCode | None:
+        """The state with ``code``, or None for an empty or unknown code."""
+        return self.states[code - 1] if 1 <= code <= len(self.states) else None
+
+    def chart(self, frame: FrameKind) -> ChartModel:
+        """The chart of frame kind ``frame``."""
+        return next(chart for chart in self.charts if chart.kind is frame)
+
+    def initial(self, frame: FrameKind) -> int:
+        """The code of the state a fresh frame of ``frame`` starts in."""
+        return self.state(frame, self.chart(frame).initial).code
+
+    def push_frame(self, state: StateCode) -> FrameKind | None:
+        """The frame kind pushed on entering ``state``, or None if it pushes nothing."""
+        for push in self.chart(state.frame).pushes:
+            if push.state == state.id:
+                return push.frame
+        return None
+
+    def resume_event(self, frame: FrameKind) -> str | None:
+        """The event a finished frame of ``frame`` sends to the frame below."""
+        return self.chart(frame).resume_event
+
+    def edge_by_id(self, edge_id: str) -> EdgeCode:
+        """The edge whose spec id is ``edge_id``."""
+        for edge in self.edges:
+            if edge.edge.id == edge_id:
+                return edge
+        raise KeyError(edge_id)
+
+    def is_resume(self, edge: EdgeCode) -> bool:
+        """True for an edge taken on a resume event."""
+        return edge.edge.trigger.value == "resume"
+
+    def decision_states(self) -> tuple[StateCode, ...]:
+        """Every state that waits for a player's decision."""
+        return tuple(s for s in self.states if s.kind is StateKind.DECISION)
+
+    def final_states(self) -> tuple[StateCode, ...]:
+        """Every final state."""
+        return tuple(s for s in self.states if s.kind is StateKind.FINAL)
+
+    def suspended_states(self) -> tuple[StateCode, ...]:
+        """Every suspension state."""
+        return tuple(s for s in self.states if s.kind is StateKind.SUSPENDED)
+
+    def action_names(self) -> tuple[str, ...]:
+        """Every action some transition runs, in first-use order."""
+        seen: dict[str, None] = {}
+        for edge in self.edges:
+            for action in edge.edge.actions:
+                seen.setdefault(action, None)
+        return tuple(seen)
+
+
+@cache
+def layout() -> Layout:
+    """The layout of the spec's charts."""
+    charts = chart_models()
+    states: list[StateCode] = []
+    for chart in charts:
+        for node in chart.states:
+            if node.kind is not StateKind.COMPOUND:
+                states.append(StateCode(len(states) + 1, chart.kind, node.id, node.kind))
+    by_key = {(s.frame, s.id): s.code for s in states}
+    edges: list[EdgeCode] = []
+    for chart in charts:
+        for edge in chart.transitions:
+            edges.append(
+                EdgeCode(
+                    code=len(edges),
+                    frame=chart.kind,
+                    edge=edge,
+                    source=by_key[(chart.kind, edge.source)],
+                    entry=by_key[(chart.kind, edge.entry)],
+                )
+            )
+    return Layout(charts=charts, states=tuple(states), edges=tuple(edges))
+
+
+def registry_names(kind: Kind) -> tuple[str, ...]:
+    """The registry's names of one kind."""
+    return tuple(entry.name for entry in ENTRIES if entry.kind is kind)
+
+
+def item_spec_by_code(code: int) -> ItemSpec:
+    """The rulebook entry of the item with ``code``."""
+    return next(spec for spec in ITEMS if spec.item is ITEM_KINDS[code])
+
+
+RESCUE_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.rescue)
+"""Codes of the items a dying player may use (S3.5, S3.6)."""
+SHELL_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.needs_shell)
+"""Codes of the items that act on the chamber (R22)."""
+TARGET_OF: Final = {item_code(spec.item): spec.target for spec in ITEMS}
+"""Whom each item may be used on."""
+
+__all__ = [
+    "DRAWN",
+    "EMPTY",
+    "ITEM_KINDS",
+    "KINDS",
+    "LAST_ITEM",
+    "LAST_NONE",
+    "LAST_SHOT",
+    "NONE",
+    "RESCUE_CODES",
+    "ROLES",
+    "RUNNING",
+    "SEATS",
+    "SHELL_CODES",
+    "TARGET_OF",
+    "WON",
+    "EdgeCode",
+    "Layout",
+    "StateCode",
+    "Target",
+    "item_code",
+    "item_spec_by_code",
+    "kind_code",
+    "layout",
+    "registry_names",
+    "role_code",
+]
