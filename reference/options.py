@@ -17,9 +17,7 @@ from typing import Any
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.state import ITEM_ORDER, Seat
 from buckshot.spec.registry import DECISIONS
-from buckshot.spec.rulebook import ITEMS, Item, ItemSpec, Target
-
-ITEM_SPECS: dict[Item, ItemSpec] = {spec.item: spec for spec in ITEMS}
+from buckshot.spec.rulebook import Item, Target, item_spec
 
 PARAMS_OF: dict[str, tuple[str, ...]] = {
     shape.event: tuple(name for name, _ in shape.params) for shape in DECISIONS
@@ -127,7 +125,7 @@ def candidates(event: str, seats: list[Seat], hand: Seat, cost: int) -> Iterator
         for item in ITEM_ORDER:
             if not hand.items.get(item):
                 continue
-            if ITEM_SPECS[item].target in (Target.NONE, Target.SELF):
+            if item_spec(item).target in (Target.NONE, Target.SELF):
                 yield _option(event, (("item", item),))
             else:
                 for seat in seats:
