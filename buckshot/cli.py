@@ -259,20 +259,68 @@ def play_command(
 
 @app.command("replay")
 def replay_command(
-    log: Annotated[Path, typer.Argument(help="An event log (JSON lines) to tell.", exists=True)],
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="An event log (JSON lines) to tell, or a counterexample (JSON) to replay.",
+            exists=True,
+        ),
+    ],
     seat: Annotated[
         int | None, typer.Option("--seat", help="Tell only what this seat could see.")
     ] = None,
+    json_out: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write a counterexample replay's result as JSON to FILE."),
+    ] = None,
 ) -> None:
-    """Print a saved event log as a readable narrative."""
+    """Print a saved event log as a readable narrative, or replay a counterexample.
+
+    A counterexample (``buckshot-counterexample/1``, written by ``buckshot verify``) is
+    played in the reference engine step by step; exit 0 when the engine follows it (the
+    bug is in the spec), 1 when it departs (the bug is in the model or the engine there).
+    """
+    text = log.read_text(encoding="utf-8")
+    if _is_document(text):
+        _replay_counterexample(text, log, json_out)
+        return
     from buckshot.reference.events import from_jsonl
     from buckshot.reference.narrate import narrate
 
     try:
-        events = from_jsonl(log.read_text(encoding="utf-8"))
+        events = from_jsonl(text)
     except (ValueError, KeyError, TypeError) as error:
         fail("log.invalid", f"{log}: not an event log ({type(error).__name__}: {error})")
     if seat is not None:
         events = [e for e in events if e.visible_to(seat)]
     for line in narrate(events):
         typer.echo(line)
+
+
+def _is_document(text: str) -> bool:
+    """The file is one JSON object with a ``format`` (an event log is one object a line)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and "format" in data
+
+
+def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None:
+    from buckshot.verification.counterexample import (
+        CounterexampleError,
+        load_document,
+        replay,
+    )
+
+    try:
+        cex = load_document(json.loads(text))
+    except CounterexampleError as error:
+        fail(error.code, f"{path}: {error}")
+    result = replay(cex)
+    for line in result.lines():
+        typer.echo(line)
+    if json_out is not None:
+        json_out.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+    if not result.followed:
+        raise typer.Exit(1)

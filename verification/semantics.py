@@ -146,6 +146,8 @@ class Semantics(Actions[I, B]):
         """
         b = self.b
         lay = self.layout
+        if b.concrete and only is None:
+            return self._firing_concrete(s, inp)
         top = self.top_state(s)
         here = {st.code: b.eqn(top, st.code) for st in lay.states}
         popped = b.and_(
@@ -173,6 +175,44 @@ class Semantics(Actions[I, B]):
             else:
                 enabled = self.guards_hold(edge, s, inp)
                 fire = b.and_(here[edge.source], enabled, b.not_(before))
+                if edge.edge.trigger.value == "decision":
+                    fire = b.and_(fire, b.eqn(inp.edge, edge.code))
+                out.append((edge, fire, s))
+            prior[key] = b.or_(before, enabled)
+        return out, popped, here
+
+    def _firing_concrete(
+        self, s: State[I, B], inp: Input[I, B]
+    ) -> tuple[list[tuple[EdgeCode, B, State[I, B]]], B, dict[int, B]]:
+        """:meth:`firing` on plain values: only the edges leaving the state at hand are
+        evaluated (the others cannot fire), with the same result."""
+        b = self.b
+        lay = self.layout
+        top = self.top_state(s)
+        here = {st.code: b.eqn(top, st.code) for st in lay.states}
+        finals = {st.code for st in lay.final_states()}
+        popped = b.and_(b.boolean(top in finals), b.gt(s.depth, b.num(1)))
+        after_pop = self.pop(s) if popped else s
+        below = self.top_state(after_pop)
+        out: list[tuple[EdgeCode, B, State[I, B]]] = []
+        prior: dict[tuple[int, str], B] = {}
+        for edge in lay.edges:
+            resume = lay.is_resume(edge)
+            if edge.source != (below if resume and popped else top) or resume != popped:
+                out.append((edge, b.false(), after_pop if resume else s))
+                continue
+            key = (edge.source, edge.edge.event)
+            before = prior.get(key, b.false())
+            if resume:
+                top_kind = self.top_kind(s)
+                senders = [k for k in FrameKind if lay.resume_event(k) == edge.edge.event]
+                sent = b.or_(*(b.eqn(top_kind, kind_code(k)) for k in senders))
+                enabled = self.guards_hold(edge, after_pop, inp)
+                fire = b.and_(sent, enabled, b.not_(before))
+                out.append((edge, fire, after_pop))
+            else:
+                enabled = self.guards_hold(edge, s, inp)
+                fire = b.and_(enabled, b.not_(before))
                 if edge.edge.trigger.value == "decision":
                     fire = b.and_(fire, b.eqn(inp.edge, edge.code))
                 out.append((edge, fire, s))

@@ -1,0 +1,260 @@
+"""The reference engine against the formal model: lockstep walks and counterexample replay.
+
+The walks play seeded random engine games and check each transition against the
+executable spec through the abstraction function; the replay plays model paths in the
+engine. Both directions must agree on the real rules, and each must part at the right
+step when one side carries a deliberate bug.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from buckshot.cli import app
+from buckshot.reference.options import parse_option
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.abstraction import input_key, option_key
+from buckshot.verification.bmc import check_bounded
+from buckshot.verification.config import make_config
+from buckshot.verification.counterexample import (
+    FORMAT,
+    Counterexample,
+    CounterexampleError,
+    PathStep,
+    load_document,
+    option_of,
+    replay,
+    to_document,
+)
+from buckshot.verification.executable import ExecutableSpec
+from buckshot.verification.invariants import INVARIANTS
+from buckshot.verification.layout import layout
+from buckshot.verification.lockstep import random_walks
+from buckshot.verification.properties import Property
+from buckshot.verification.render import action
+from buckshot.verification.state import to_json
+
+RULES = load_ruleset()
+SPEC = ExecutableSpec(RULES)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- the engine drives, the model follows ---------------------------------------------------
+
+
+def test_ten_thousand_engine_steps_over_every_player_count_agree_with_the_model() -> None:
+    result = random_walks(SPEC, RULES, 10_000, seed=0)
+    assert result.agreed, "\n\n".join(d.text() for d in result.disagreements)
+    assert result.steps >= 10_000
+    assert sorted(result.steps_by_players) == [2, 3, 4, 5, 6, 7, 8]
+    assert all(count > 0 for count in result.steps_by_players.values())
+    # the walks reach the response frames, not only the turn
+    events = {layout().edge_by_id(e).edge.event for e in result.edges}
+    assert {"flip_shell", "use_rescue", "give_up", "convert", "keep_role"} <= events
+    assert {"discard_item", "pass_response", "shoot", "use_item", "end_main"} <= events
+
+
+@pytest.mark.parametrize(
+    ("mutant", "expected"),
+    [
+        ("shell_not_removed", "shells"),
+        ("item_not_spent", "items["),
+        ("poll_owner_first", "fcursor["),
+        ("owner_changes_in_window", "owner"),
+        ("rage_not_cleared", "rage["),
+        ("kill_lock_never_set", "kill_lock"),
+        ("cap_off_by_one", "engine: turn:checking_cap"),
+        ("pop_wrong_resume", "fstate[0]"),
+    ],
+)
+def test_a_model_bug_parts_the_model_from_the_engine(mutant: str, expected: str) -> None:
+    spec = ExecutableSpec(RULES, mutants=frozenset({mutant}))
+    result = random_walks(spec, RULES, 20_000, seed=1, stop_at_first=True)
+    assert result.disagreements, f"{mutant} was not noticed in {result.steps} steps"
+    first = result.disagreements[0]
+    assert any(expected in line for line in first.details), first.text()
+    assert f"step {first.step}" in first.text()
+
+
+_ENGINE_MUTANT = """
+import sys
+from buckshot.conformance.mutants import apply_mutant
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.executable import ExecutableSpec
+from buckshot.verification.invariants import INVARIANTS
+from buckshot.verification.lockstep import random_walks
+apply_mutant(sys.argv[1])
+rules = load_ruleset()
+result = random_walks(ExecutableSpec(rules), rules, 20_000, seed=3, stop_at_first=True)
+print(result.disagreements[0].what if result.disagreements else "AGREED")
+"""
+
+
+@pytest.mark.parametrize(
+    ("mutant", "expected"),
+    [
+        ("pickpocket-from-oneself", "the legal decisions differ"),
+        ("turn-start-skips-the-draw", "the next states differ"),
+        ("no-extra-action-after-self-blank", "the model takes another transition"),
+        ("heal-above-max", "the next states differ"),
+    ],
+)
+def test_an_engine_bug_parts_the_engine_from_the_model(mutant: str, expected: str) -> None:
+    # the engine's mutants patch the running process: each runs in a child of its own
+    run = subprocess.run(
+        [sys.executable, "-c", _ENGINE_MUTANT, mutant],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    assert expected in run.stdout, run.stdout + run.stderr
+
+
+def test_concrete_firing_equals_the_general_firing() -> None:
+    everything = frozenset(edge.code for edge in layout().edges)
+    rng = random.Random(5)
+    checked = 0
+    for n in (2, 5, 8):
+        for step in SPEC.random_game(n, rng, max_steps=300):
+            s, inp = step.before, step.input
+            fast, fast_pop, _ = SPEC.sem.firing(s, inp)
+            slow, slow_pop, _ = SPEC.sem.firing(s, inp, only=everything)
+            assert fast_pop == slow_pop
+            assert [(e.code, bool(f)) for e, f, _ in fast] == [
+                (e.code, bool(f)) for e, f, _ in slow
+            ]
+            checked += 1
+    assert checked > 300
+
+
+# --- decisions stated the same way on both sides --------------------------------------------
+
+
+def test_an_option_and_the_model_input_it_comes_from_have_one_key() -> None:
+    events: set[str] = set()
+    for n in (2, 4, 6, 8):
+        for step in SPEC.random_game(n, random.Random(n), max_steps=400):
+            if step.edge.edge.trigger.value != "decision":
+                continue
+            for inp in SPEC.legal_inputs(step.before):
+                option = option_of(SPEC, SPEC.layout.edges[inp.edge].edge.id, inp)
+                assert option == parse_option(option.id)
+                assert option_key(option) == input_key(SPEC, inp), option.id
+                events.add(option.event)
+    assert {"shoot", "use_item", "end_main", "pass_response", "flip_shell"} <= events
+
+
+# --- the model drives, the engine follows ---------------------------------------------------
+
+
+def _path(steps: Any, property_id: str = "walk") -> Counterexample:
+    return Counterexample(
+        property_id,
+        "",
+        RULES,
+        SPEC.cfg,
+        steps[0].before,
+        tuple(PathStep(s.edge.edge.id, s.input, s.after, action(SPEC, s)) for s in steps),
+    )
+
+
+def test_random_model_paths_replay_in_the_engine() -> None:
+    total = 0
+    for seed in range(14):
+        steps = SPEC.random_game(2 + seed % 7, random.Random(seed), max_steps=500)
+        result = replay(_path(steps))
+        assert result.followed, "\n".join(result.lines())
+        total += len(steps)
+    assert total > 5_000
+
+
+def _keeps_hp(m: Any, s: Any) -> Any:
+    b = m.b
+    start = RULES.hp.start
+    return b.and_(*(b.or_(b.not_(s.alive[p]), b.ge(s.hp[p], b.num(start))) for p in range(8)))
+
+
+def test_a_real_counterexample_is_followed_by_the_engine(tmp_path: Path) -> None:
+    cfg = make_config(RULES, (2, 2))
+    prop = Property("T1", ("S4.2.1c",), "Nobody ever loses HP.", state=_keeps_hp)
+    violations, _, status = check_bounded(cfg, [prop], 8)
+    assert status == "violated"
+    doc = to_document(ExecutableSpec(RULES, config=cfg), violations[0], prop.statement)
+    path = tmp_path / "cex.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = replay(load_document(json.loads(path.read_text(encoding="utf-8"))))
+    assert result.followed, "\n".join(result.lines())
+    assert "bug is in the spec" in result.verdict()
+    run = CliRunner().invoke(app, ["replay", str(path), "--json", str(tmp_path / "r.json")])
+    assert run.exit_code == 0, run.output
+    assert "takes all" in run.output
+    assert json.loads((tmp_path / "r.json").read_text())["followed"] is True
+
+
+def test_a_model_bug_counterexample_departs_at_the_buggy_step(tmp_path: Path) -> None:
+    cfg = make_config(RULES, (3, 3))
+    bugged = frozenset({"poll_owner_first"})
+    i4 = [p for p in INVARIANTS if p.id == "I4"]
+    violations, _, status = check_bounded(cfg, i4, 8, bugged)
+    assert status == "violated"
+    doc = to_document(ExecutableSpec(RULES, config=cfg, mutants=bugged), violations[0], "")
+    result = replay(load_document(doc))
+    assert not result.followed
+    last = result.outcomes[-1]
+    assert "shoot" in last.text
+    assert any("fcursor[1]" in line for line in last.details)
+    assert all(o.agreed for o in result.outcomes[:-1])
+    path = tmp_path / "cex.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    run = CliRunner().invoke(app, ["replay", str(path)])
+    assert run.exit_code == 1
+    assert "departs at step" in run.output
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="other/1"), "not a counterexample"),
+        (lambda d: d["steps"][0].update(edge="turn:nowhere:go:0"), "no transition"),
+        (lambda d: d["start"].update(n="four"), "must be an integer"),
+        (lambda d: d["start"].update(alive=[1] * 8), "must be true or false"),
+        (lambda d: d["start"].pop("owner"), "KeyError"),
+        (lambda d: d["ruleset"]["hp"].update(start=-1), "RulesetError"),
+    ],
+)
+def test_a_malformed_counterexample_is_refused_with_its_code(
+    change: Any, message: str, tmp_path: Path
+) -> None:
+    steps = SPEC.random_game(2, random.Random(0), max_steps=6)
+    doc = {
+        "format": FORMAT,
+        "property": "walk",
+        "ruleset": RULES.to_dict(),
+        "start": _json(steps[0].before),
+        "steps": [
+            {"edge": s.edge.edge.id, "input": _json(s.input), "after": _json(s.after)}
+            for s in steps
+        ],
+    }
+    load_document(doc)  # the unchanged document is fine
+    change(doc)
+    with pytest.raises(CounterexampleError, match=message):
+        load_document(doc)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    run = CliRunner().invoke(app, ["replay", str(path)])
+    assert run.exit_code == 2
+    assert "counterexample.invalid" in run.output
+
+
+def _json(obj: Any) -> dict[str, Any]:
+    return to_json(SPEC.cfg, obj)
