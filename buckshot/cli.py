@@ -13,6 +13,7 @@ from buckshot import __version__
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.verification.cli import app as verify_app
+from buckshot.verification.trace_cli import verify_trace_command
 
 if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
@@ -30,6 +31,7 @@ app.add_typer(spec_app, name="spec")
 app.add_typer(diagrams_app, name="diagrams")
 app.add_typer(conformance_app, name="conformance")
 app.add_typer(verify_app, name="verify")
+app.command("verify-trace")(verify_trace_command)
 
 RulesOption = Annotated[
     Path | None,
