@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from buckshot.cli import app
 from buckshot.reference.options import parse_option
-from buckshot.spec.ruleset import load_ruleset
+from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.abstraction import input_key, option_key
 from buckshot.verification.bmc import check_bounded
 from buckshot.verification.config import make_config
@@ -29,12 +29,14 @@ from buckshot.verification.counterexample import (
     Counterexample,
     CounterexampleError,
     PathStep,
+    induction_document,
     load_document,
     option_of,
     replay,
     to_document,
 )
 from buckshot.verification.executable import ExecutableSpec
+from buckshot.verification.induction import all_properties, prove
 from buckshot.verification.invariants import INVARIANTS
 from buckshot.verification.layout import layout
 from buckshot.verification.lockstep import random_walks
@@ -62,6 +64,25 @@ def test_ten_thousand_engine_steps_over_every_player_count_agree_with_the_model(
     assert {"discard_item", "pass_response", "shoot", "use_item", "end_main"} <= events
 
 
+def test_walks_take_every_transition_but_the_unreachable_counter_responses() -> None:
+    data = RULES.to_dict()
+    data["limits"]["max_turns"] = 6  # short games end in the turn-limit draw (R21)
+    short = parse_ruleset(data, source="short games")
+    walked = random_walks(ExecutableSpec(short), short, 3_000, seed=2)
+    assert walked.agreed, "\n\n".join(d.text() for d in walked.disagreements)
+    taken = walked.edges | random_walks(SPEC, RULES, 3_000, seed=4).edges
+    missing = {e.edge.id for e in layout().edges} - taken
+    # counter responses need a counter skill, which no role has (R18; vacuity proves them
+    # unreachable), and so does the window's branch that opens one
+    assert {m.split(":")[0] for m in missing if not m.startswith("shot_window")} <= {
+        "counter_response"
+    }, missing
+    assert {m for m in missing if m.startswith("shot_window")} <= {
+        "shot_window:responded:after_response:0",
+        "shot_window:awaiting_counter:counter_resolved:0",
+    }, missing
+
+
 @pytest.mark.parametrize(
     ("mutant", "expected"),
     [
@@ -87,7 +108,7 @@ def test_a_model_bug_parts_the_model_from_the_engine(mutant: str, expected: str)
 _ENGINE_MUTANT = """
 import sys
 from buckshot.conformance.mutants import apply_mutant
-from buckshot.spec.ruleset import load_ruleset
+from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.executable import ExecutableSpec
 from buckshot.verification.invariants import INVARIANTS
 from buckshot.verification.lockstep import random_walks
@@ -258,3 +279,44 @@ def test_a_malformed_counterexample_is_refused_with_its_code(
 
 def _json(obj: Any) -> dict[str, Any]:
     return to_json(SPEC.cfg, obj)
+
+
+def test_paths_from_the_middle_of_games_replay_from_a_concretized_state() -> None:
+    for seed in range(20):
+        rng = random.Random(seed)
+        steps = SPEC.random_game(2 + seed % 7, rng, max_steps=400)
+        start = rng.randrange(1, len(steps) - 1)
+        path = _path(steps[start : start + 15])
+        assert path.start != SPEC.initial(path.players, list(path.start.role[: path.players]))
+        result = replay(path)
+        assert result.followed, "\n".join(result.lines())
+
+
+def test_an_induction_counterexample_of_a_model_bug_departs_at_its_step() -> None:
+    bugged = frozenset({"kill_lock_never_set"})
+    cfg = make_config(RULES)
+    (proof,) = prove(cfg, [p for p in all_properties() if p.id == "I7"], bugged)
+    assert proof.verdict == "violated" and proof.counterexample is not None
+    cti = proof.counterexample
+    doc = induction_document(
+        ExecutableSpec(RULES, config=cfg, mutants=bugged),
+        "I7",
+        cti.before,
+        cti.input,
+        cti.after,
+    )
+    assert doc["kind"] == "induction" and doc["depth"] == 1
+    result = replay(load_document(json.loads(json.dumps(doc))))
+    assert not result.followed
+    assert any("kill_lock" in line for line in result.outcomes[-1].details)
+
+
+def test_a_state_no_engine_can_hold_is_reported_not_replayed() -> None:
+    steps = SPEC.random_game(3, random.Random(1), max_steps=40)
+    begin = steps[10].before
+    ghost_seat = begin.set(alive=(*begin.alive[:5], True, *begin.alive[6:]))
+    path = Counterexample("odd", "", RULES, SPEC.cfg, ghost_seat, _path(steps[10:12]).steps)
+    result = replay(path)
+    assert not result.followed
+    assert "seats beyond them alive" in result.verdict()
+    assert not result.outcomes

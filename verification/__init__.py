@@ -14,19 +14,18 @@ plain values it is the executable spec (:mod:`.executable`); on Z3 bit-vectors
 - :mod:`.mutants`: deliberate bugs, each caught by the invariant it breaks;
 - :mod:`.run`, :mod:`.report`, :mod:`.cli`: ``buckshot verify`` and its JSON report.
 
-What the model abstracts is in ``ABSTRACTIONS.md`` beside this file.
+The engine against the model (``ABSTRACTIONS.md`` gives the mapping):
 
-Engine cross-check (to come with the engine): :meth:`.executable.ExecutableSpec.take` steps
-from any concrete :class:`.state.State` with any :class:`.state.Input`, and
-:func:`.state.differences` compares two states field by field. An abstraction function from
-an engine state must give every field of :class:`.state.State`: per seat alive, HP, item
-counts per kind, role, traitor, conversion used, shield blocks (capped at the model's
-saturation point) and rage, kills; the chamber's shells left, live count and head shell
-type; the owner, the turn number (capped likewise), the kill lock, the last main-phase step,
-the current shot (shooter, target, type, flips), the last damage source, a pending first
-fall to 1 HP, the owner's kills at turn start; the result and winner; and the stack, bottom
-first, each frame's kind, chart state, the player it is for, its poll cursor and asked set
-(the snapshots follow from the pushes). An engine event maps to an :class:`.state.Input`:
-the decision's edge and parameters, and the chance outcomes the engine drew (load option,
-head shell type, drawn kinds, pill and Gambler rolls, pickpocket pick).
+- :mod:`.abstraction`: the abstraction function from an engine state to a model state, ghost
+  fields checked against the engine facts they stand for, and one decision key for both;
+- :mod:`.lockstep`: the engine run transition by transition beside the executable spec
+  (random walks: same transition, same next state, same prompt and legal decisions);
+- :mod:`.counterexample` and :mod:`.concretize`: a counterexample saved as JSON and replayed
+  in the engine (``buckshot replay FILE``), from an initial state or, for a counterexample to
+  induction, from an engine state built to abstract to its start;
+- :mod:`.trace_log`, :mod:`.trace_observe`, :mod:`.tracecheck`, :mod:`.trace_cli`: a saved
+  event log validated against the model with Z3 (``buckshot verify-trace LOG``): the model
+  steps that match it, or the first event none can.
+
+What the model abstracts is in ``ABSTRACTIONS.md`` beside this file.
 """

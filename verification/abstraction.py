@@ -1,6 +1,6 @@
 """The abstraction function from the reference engine's state to the model's state.
 
-:func:`abstract_state` maps a :class:`~buckshot.reference.game.Game` to a concrete
+:func:`abstract_state` maps an engine :class:`~buckshot.reference.state.GameState` to a concrete
 :class:`~.state.State`, field by field (``ABSTRACTIONS.md`` lists the mapping). Four groups
 of model fields are bookkeeping the engine keeps in another shape; they are *ghost* fields,
 taken from the model state the engine is compared with, and :func:`ghost_mismatches` checks
@@ -80,10 +80,10 @@ def _chamber(state: GameState) -> tuple[int, int, bool]:
 
 
 def _frame_fields(
-    game: Game, lay: Layout, frame: Frame
+    state: GameState, lay: Layout, frame: Frame
 ) -> tuple[int, int, int, int, tuple[bool, ...]]:
     """One frame's kind, state, player, poll cursor and asked flags, as model codes."""
-    who = game.state.owner if frame.kind in OWNER_FRAMES else frame.player
+    who = state.owner if frame.kind in OWNER_FRAMES else frame.player
     cursor, asked = NONE, [False] * SEATS
     if frame.kind in POLL_FRAMES and frame.order:
         cursor = frame.order[frame.cursor % len(frame.order)]
@@ -106,14 +106,13 @@ def _result(state: GameState) -> tuple[int, int]:
     return WON, state.winners[0] if state.winners else NONE
 
 
-def abstract_state(game: Game, cfg: Config, ghost: Concrete) -> Concrete:
-    """The model state the engine's game is in; ghost fields come from ``ghost``."""
-    state = game.state
+def abstract_state(state: GameState, cfg: Config, ghost: Concrete) -> Concrete:
+    """The model state an engine state stands for; ghost fields come from ``ghost``."""
     lay = layout()
     n = len(state.seats)
     pad = SEATS - n
     seats = state.seats
-    frames = [_frame_fields(game, lay, frame) for frame in state.stack]
+    frames = [_frame_fields(state, lay, frame) for frame in state.stack]
     depth = len(frames)
     empty: tuple[int, int, int, int, tuple[bool, ...]] = (
         EMPTY,
@@ -173,9 +172,8 @@ def abstract_state(game: Game, cfg: Config, ghost: Concrete) -> Concrete:
     return abstract
 
 
-def ghost_mismatches(game: Game, model: Concrete) -> list[str]:
+def ghost_mismatches(state: GameState, model: Concrete) -> list[str]:
     """The engine facts that the model's ghost fields disagree with (empty when none)."""
-    state = game.state
     out: list[str] = []
     dying = [s.seat for s in state.seats if s.alive and s.hp == 0]
     for seat in dying:

@@ -26,8 +26,20 @@ from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, parse_ruleset
 from buckshot.verification.abstraction import Before, abstract_state, ghost_mismatches
 from buckshot.verification.bmc import Violation
+from buckshot.verification.concretize import (
+    NoEngineState,
+    check_round_trip,
+    engine_state,
+    fill_order,
+)
 from buckshot.verification.config import Config, make_config
-from buckshot.verification.executable import Concrete, ConcreteInput, ExecutableSpec, Step
+from buckshot.verification.executable import (
+    Concrete,
+    ConcreteInput,
+    ExecutableSpec,
+    IllegalStep,
+    Step,
+)
 from buckshot.verification.layout import ITEM_KINDS, ROLES, TARGET_OF, Target, item_code
 from buckshot.verification.lockstep import ProbedGame
 from buckshot.verification.render import action
@@ -92,12 +104,71 @@ def to_document(spec: ExecutableSpec, violation: Violation, statement: str = "")
         "format": FORMAT,
         "property": violation.property_id,
         "statement": statement,
+        "kind": "bounded",
         "depth": violation.depth,
         "ruleset": spec.cfg.ruleset.to_dict(),
         "players": witness.start.n,
         "roles": [ROLES[witness.start.role[p]].value for p in range(witness.start.n)],
         "start": to_json(spec.cfg, witness.start),
         "steps": [_step_json(spec, step) for step in witness.steps],
+    }
+
+
+def normalize(spec: ExecutableSpec, s: Concrete) -> tuple[Concrete, list[str]]:
+    """``s`` as the engine can hold it, and the fields that changed on the way.
+
+    A counterexample to induction may hold values no guard or property reads (an empty
+    stack slot's player, a seat beyond the players' role); the state is built in the
+    engine (:func:`.concretize.engine_state`) and abstracted back, which sets each such
+    value to the one the engine implies. :class:`.concretize.NoEngineState` when even that
+    is impossible.
+    """
+    state = engine_state(spec.cfg.ruleset, spec.cfg, s)
+    canon = abstract_state(state, spec.cfg, s)
+    return canon, differences(spec.cfg, s, canon)
+
+
+def induction_document(
+    spec: ExecutableSpec,
+    property_id: str,
+    before: Concrete | None,
+    inp: ConcreteInput | None,
+    after: Concrete,
+    statement: str = "",
+) -> dict[str, Any]:
+    """A counterexample to induction (a state and one step from it) as a document.
+
+    Its start need not be reachable: the replay builds an engine state that abstracts to
+    it, so the start is first normalized (:func:`normalize`; the fields it changed are
+    listed under ``normalized``) and the step taken again from there. ``spec`` must carry
+    the same deliberate bugs as the proof that found it.
+    """
+    start = before if before is not None else after
+    normalized: list[str] = []
+    note = ""
+    steps: list[Step] = []
+    try:
+        start, normalized = normalize(spec, start)
+        if before is not None and inp is not None:
+            steps = [spec.take(start, inp)]
+    except NoEngineState as error:
+        note = f"no engine state abstracts to the start: {error}"
+    except IllegalStep:
+        note = "the step is not legal from the normalized start: it rests on values no engine "
+        note += "state holds, so the proof lacks a lemma rather than the rules a fix"
+    return {
+        "format": FORMAT,
+        "property": property_id,
+        "statement": statement,
+        "kind": "induction",
+        "depth": len(steps),
+        "normalized": normalized,
+        "note": note,
+        "ruleset": spec.cfg.ruleset.to_dict(),
+        "players": start.n,
+        "roles": [ROLES[start.role[p]].value for p in range(start.n)],
+        "start": to_json(spec.cfg, start),
+        "steps": [_step_json(spec, step) for step in steps],
     }
 
 
@@ -160,34 +231,41 @@ def _check_values(cfg: Config, values: list[Any], names: Sequence[Leaf]) -> None
 # --- the engine's chance answered from the path -------------------------------------------
 
 
+def exposed_heads(
+    head: bool, shells: int, steps: Sequence[PathStep], edges: dict[str, Any]
+) -> list[bool]:
+    """The types of a chamber's shells, first first, as far as ``steps`` expose them.
+
+    ``head`` and ``shells`` describe the chamber before ``steps``; each removal exposes the
+    next head (in the chamber's current orientation: an inverter flips every shell, so the
+    type as loaded is the exposed one flipped back); the next load ends the chamber.
+    """
+    heads = [head] if shells else []
+    inverted = False
+    for later in steps:
+        actions = edges[later.edge_id].edge.actions
+        if "load_chamber" in actions:
+            break
+        if "apply_item" in actions and later.input.item == INVERTER:
+            inverted = not inverted
+        if later.after.shells < shells and later.after.shells > 0:
+            heads.append(later.after.head_live != inverted)
+        shells = later.after.shells
+    return heads
+
+
 def shell_orders(cex: Counterexample, edges: dict[str, Any]) -> dict[int, tuple[Shell, ...]]:
     """For each step that loads the chamber, the full shell order the path implies.
 
-    The path shows the head shell of each load and each head a removal exposes (in the
-    chamber's current orientation: an inverter flips every shell). Shells the path never
-    exposes are filled with the load's remaining live shells first.
+    Shells the path never exposes are filled with the load's remaining live shells first.
     """
     orders: dict[int, tuple[Shell, ...]] = {}
     for index, step in enumerate(cex.steps):
         if "load_chamber" not in edges[step.edge_id].edge.actions:
             continue
-        total, live = step.after.shells, step.after.live
-        heads = [step.after.head_live] if total else []
-        inverted = False
-        shells = total
-        for later in cex.steps[index + 1 :]:
-            actions = edges[later.edge_id].edge.actions
-            if "load_chamber" in actions:
-                break
-            if "apply_item" in actions and later.input.item == INVERTER:
-                inverted = not inverted
-            if later.after.shells < shells and later.after.shells > 0:
-                heads.append(later.after.head_live != inverted)
-            shells = later.after.shells
-        heads = heads[:total]
-        rest_live = live - sum(heads)
-        rest = [True] * max(rest_live, 0) + [False] * (total - len(heads) - max(rest_live, 0))
-        orders[index] = tuple(Shell.LIVE if h else Shell.BLANK for h in heads + rest)
+        after = step.after
+        heads = exposed_heads(after.head_live, after.shells, cex.steps[index + 1 :], edges)
+        orders[index] = fill_order(heads, after.shells, after.live)
     return orders
 
 
@@ -277,8 +355,9 @@ class ReplayResult:
                 "engine shares it), so the bug is in the spec or its rulings."
             )
         if self.start_details:
-            return "The engine cannot start from the path's initial state: " + "; ".join(
-                self.start_details
+            return (
+                "The engine cannot start where the path starts, so the path is not one the "
+                "engine can be in (a state only the model has): " + "; ".join(self.start_details)
             )
         last = self.outcomes[-1]
         return (
@@ -353,7 +432,7 @@ def replay(cex: Counterexample) -> ReplayResult:
     cursor = {"next": 0}
 
     def start(g: ProbedGame) -> None:
-        diffs = differences(cex.cfg, abstract_state(g, cex.cfg, cex.start), cex.start)
+        diffs = differences(cex.cfg, abstract_state(g.state, cex.cfg, cex.start), cex.start)
         if diffs:
             result.start_details = tuple(diffs)
             raise _Stop
@@ -371,17 +450,32 @@ def replay(cex: Counterexample) -> ReplayResult:
         if edge.id != step.edge_id:
             details.append(f"the engine takes {edge.id}, the path {step.edge_id}")
         else:
-            found = differences(cex.cfg, abstract_state(g, cex.cfg, step.after), step.after)
-            found += ghost_mismatches(g, step.after)
+            found = differences(cex.cfg, abstract_state(g.state, cex.cfg, step.after), step.after)
+            found += ghost_mismatches(g.state, step.after)
             details += [f"engine vs path: {line}" for line in found]
         result.outcomes.append(StepOutcome(index + 1, step.text, not details, tuple(details)))
         cursor["next"] = index + 1
         if details:
             raise _Stop
 
-    game.starting, game.preparing, game.observer = start, prepare, observe
+    game.preparing, game.observer = prepare, observe
+    initial = spec.initial(cex.players, list(cex.start.role[: cex.players]))
     try:
-        game.start()
+        if cex.start == initial:
+            game.starting = start
+            game.start()
+        else:
+            # a counterexample to induction: start from an engine state abstracting to it
+            begin = cex.start
+            heads = exposed_heads(begin.head_live, begin.shells, cex.steps, edges)
+            try:
+                state = engine_state(cex.ruleset, cex.cfg, begin, heads)
+                game.state = state
+                check_round_trip(abstract_state(game.state, cex.cfg, cex.start), cex.start, cex.cfg)
+            except NoEngineState as error:
+                result.start_details = (str(error),)
+                return result
+            game.resume(state)
         while cursor["next"] < len(cex.steps):
             index = cursor["next"]
             step = cex.steps[index]
@@ -434,7 +528,10 @@ __all__ = [
     "PathChance",
     "ReplayResult",
     "StepOutcome",
+    "exposed_heads",
+    "induction_document",
     "load_document",
+    "normalize",
     "option_of",
     "replay",
     "shell_orders",

@@ -25,9 +25,10 @@ from typing import Any
 
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
-from buckshot.reference.state import Frame
-from buckshot.reference.tables import Edge
-from buckshot.spec.rulebook import Role
+from buckshot.reference.state import Frame, GameState
+from buckshot.reference.tables import TABLES, Edge
+from buckshot.spec.model import StateKind
+from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.abstraction import (
     Before,
@@ -56,6 +57,21 @@ class ProbedGame(Game):
     """Called once, before the first transition."""
     preparing: Callable[[ProbedGame], None] | None = None
     """Called before each transition."""
+
+    def resume(self, state: GameState) -> None:
+        """Take ``state`` as the game's and go on from it: ask its decision, or run its
+        automatic steps (each reported) until one is due."""
+        self.state = state
+        self.events = []
+        turn = TABLES[FrameKind.TURN].states[state.stack[0].state]
+        self._phase_of_turn = turn.parent or turn.id
+        self._prompt = None
+        if state.over:
+            return
+        if self._row(state.stack[-1]).kind is StateKind.DECISION:
+            self._prompt = self._compute_prompt()
+        else:
+            self._advance()
 
     def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
         if self.starting is not None:
@@ -142,8 +158,8 @@ class Lockstep:
     def check_state(self, game: Game, what: str) -> None:
         """The engine's state abstracts to the model's, ghost facts included."""
         cfg = self.spec.cfg
-        diffs = differences(cfg, abstract_state(game, cfg, self.model), self.model)
-        diffs += ghost_mismatches(game, self.model)
+        diffs = differences(cfg, abstract_state(game.state, cfg, self.model), self.model)
+        diffs += ghost_mismatches(game.state, self.model)
         if diffs:
             raise self.part(what, [f"engine vs model: {d}" for d in diffs])
 
