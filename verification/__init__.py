@@ -23,9 +23,12 @@ The engine against the model (``ABSTRACTIONS.md`` gives the mapping):
 - :mod:`.counterexample` and :mod:`.concretize`: a counterexample saved as JSON and replayed
   in the engine (``buckshot replay FILE``), from an initial state or, for a counterexample to
   induction, from an engine state built to abstract to its start;
-- :mod:`.trace_log`, :mod:`.trace_observe`, :mod:`.tracecheck`, :mod:`.trace_cli`: a saved
-  event log validated against the model with Z3 (``buckshot verify-trace LOG``): the model
-  steps that match it, or the first event none can.
+- :mod:`.tracecheck` (with :mod:`.trace_log` reading the log, :mod:`.trace_observe` folding
+  events into the state they describe, :mod:`.trace_walk`, :mod:`.trace_solver`,
+  :mod:`.trace_steps`, :mod:`.trace_decisions`, :mod:`.trace_facts` matching them, and
+  :mod:`.trace_cli`): a saved event log validated against the model with Z3
+  (``buckshot verify-trace LOG``): the model steps that match it, or the first event none
+  can.
 
 What the model abstracts is in ``ABSTRACTIONS.md`` beside this file.
 """
