@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import pytest
 
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.bmc import Unrolling, check_bounded
+from buckshot.verification.bmc import Unrolling, bounded_per_n, check_bounded
 from buckshot.verification.config import Config, make_config
 from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.induction import PROVED, VIOLATED, all_properties, prove
+from buckshot.verification.induction import (
+    PROVED,
+    VIOLATED,
+    all_properties,
+    merge_chunks,
+    proof_model,
+    prove,
+    prove_property,
+)
 from buckshot.verification.invariants import INVARIANTS
 from buckshot.verification.mutants import MUTANTS, run_mutant
+from buckshot.verification.properties import Property
 from buckshot.verification.render import trace
 from buckshot.verification.vacuity import targets
 
@@ -107,3 +117,62 @@ def test_every_deliberate_bug_is_caught_by_the_invariant_it_breaks(mutant: objec
     result = run_mutant(_cfg(), mutant)  # type: ignore[arg-type]
     assert result.caught, result.proofs
     assert result.caught_by in result.mutant.caught_by
+
+
+def _only_for(bad: set[int], part: str) -> Property:
+    """A made-up property that fails exactly for the player counts ``bad``: in the initial
+    states (``part == "base"``) or on every step (``part == "step"``)."""
+
+    def outside(m: Any, s: Any) -> Any:
+        return m.b.and_(*(m.b.ne(s.n, m.b.num(n)) for n in sorted(bad)))
+
+    if part == "base":
+        return Property("X", (), "n is not one of the bad counts", state=outside)
+    return Property(
+        "X", (), "no step ends in a bad count", step=lambda m, s, inp, r: outside(m, r.next)
+    )
+
+
+@pytest.mark.parametrize("part", ["base", "step"])
+def test_each_player_count_gets_its_own_verdict(part: str) -> None:
+    """One query for all N; each counterexample's N is excluded and the query asked again."""
+    prop = _only_for({3, 5}, part)
+    (result,) = prove(_cfg(2, 6), [prop], assume=(*all_properties(), prop))
+    assert result.verdict == VIOLATED and result.part == part
+    verdicts = {v.n: v.verdict for v in result.per_n}
+    assert verdicts == {2: PROVED, 3: VIOLATED, 4: PROVED, 5: VIOLATED, 6: PROVED}
+    assert result.queries == (2 if part == "base" else 1) + 2
+    for verdict in result.per_n:
+        if verdict.verdict == VIOLATED:
+            cex = verdict.counterexample
+            assert cex is not None and cex.confirmed and verdict.part == part
+            state = cex.after if part == "base" else cex.before
+            assert state is not None and state.n == verdict.n
+    # the proved counts share the final (unsatisfiable) queries, so they share its time
+    assert len({v.seconds for v in result.per_n if v.verdict == PROVED}) == 1
+
+
+def test_chunks_of_branches_merge_to_the_whole_proof() -> None:
+    """A property proved in chunks of its branches (one per process) gets the same verdicts."""
+    prop = _only_for({2, 4}, "step")
+    assume = (*all_properties(), prop)
+    model = proof_model(_cfg(2, 5), assume=assume)
+    whole = prove_property(model, prop)
+    parts = [prove_property(model, prop, chunk=(i, 3)) for i in range(3)]
+    merged = merge_chunks(parts)
+    assert merged.verdict == whole.verdict == VIOLATED
+    assert [(v.n, v.verdict) for v in merged.per_n] == [(v.n, v.verdict) for v in whole.per_n]
+    assert [v.verdict for v in whole.per_n] == [VIOLATED, PROVED, VIOLATED, PROVED]
+
+
+def test_bmc_gives_each_player_count_its_verdict() -> None:
+    """After a violation the unrolling excludes its N and goes on for the others."""
+    result = bounded_per_n(_cfg(2, 3), INVARIANTS, 6, frozenset({"poll_owner_first"}))
+    assert result.status == "violated"
+    assert {v.n for v in result.per_n} == {2, 3}
+    for verdict in result.per_n:
+        assert verdict.status == "violated"
+        found = [v for v in result.violations if v.n == verdict.n]
+        assert found and all(v.depth == verdict.depth and v.witness.replayed for v in found)
+    clean = bounded_per_n(_cfg(2, 3), INVARIANTS, 2)
+    assert [(v.n, v.status, v.depth) for v in clean.per_n] == [(2, "ok", 2), (3, "ok", 2)]

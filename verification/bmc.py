@@ -50,6 +50,11 @@ class Violation:
     depth: int
     witness: Witness
 
+    @property
+    def n(self) -> int:
+        """The player count of the path."""
+        return int(self.witness.start.n)
+
 
 @dataclass(frozen=True)
 class DepthTime:
@@ -57,6 +62,29 @@ class DepthTime:
 
     depth: int
     seconds: float
+
+
+@dataclass(frozen=True)
+class BmcPerN:
+    """The bounded check's verdict for one player count."""
+
+    n: int
+    status: str
+    """``ok`` (no violation up to ``depth``), ``violated`` (at ``depth``) or ``unknown``."""
+    depth: int
+    seconds: float
+    """Time from the start of the check until this count's verdict was known."""
+
+
+@dataclass(frozen=True)
+class BmcResult:
+    """Everything one bounded check found: violations, time per depth, verdicts per count."""
+
+    violations: list[Violation]
+    times: list[DepthTime]
+    status: str
+    """``ok``, ``violated`` (for some count) or ``unknown``."""
+    per_n: tuple[BmcPerN, ...]
 
 
 class Unrolling:
@@ -165,23 +193,67 @@ def check_bounded(
 ) -> tuple[list[Violation], list[DepthTime], str]:
     """Search for a property violation on every path of up to ``depth`` steps.
 
-    Returns the violations found (at the first depth that has any), the time per depth and
-    ``"ok"``, ``"violated"`` or ``"unknown"``.
+    Returns the violations found (the first one at the first depth that has any), the time
+    per depth and ``"ok"``, ``"violated"`` or ``"unknown"``; see :func:`bounded_per_n`.
     """
+    result = bounded_per_n(cfg, props, depth, mutants, timeout_ms, progress)
+    return result.violations, result.times, result.status
+
+
+def bounded_per_n(
+    cfg: Config,
+    props: Sequence[Property],
+    depth: int,
+    mutants: frozenset[str] = frozenset(),
+    timeout_ms: int = 60_000,
+    progress: Callable[[int], None] | None = None,
+) -> BmcResult:
+    """Search for a property violation on every path of up to ``depth`` steps, each player
+    count with its own verdict.
+
+    All counts are in one unrolling. When a path breaks a property, its player count is
+    violated at that depth and excluded from the unrolling (``n != N``, for good), and the
+    same depth is asked again for the other counts; the search goes on to ``depth`` for the
+    counts left. An unknown answer leaves every count still open unknown.
+    """
+    started = time.perf_counter()
     unroll = Unrolling(cfg, mutants, timeout_ms)
+    b = unroll.symbols.backend
+    n_term = unroll.states[0].n
+    counts = list(range(cfg.players_lo, cfg.players_hi + 1))
+    verdicts: dict[int, BmcPerN] = {}
+    violations: list[Violation] = []
     times: list[DepthTime] = []
+    status = "ok"
     for j in range(depth + 1):
-        started = time.perf_counter()
+        begun = time.perf_counter()
         if j > 0:
             unroll.extend()
-        outcome = unroll.check(bad_at(unroll.symbols, props, unroll, j))
-        times.append(DepthTime(j, time.perf_counter() - started))
-        if progress is not None:
-            progress(j)
-        if outcome == "sat":
+        outcome = "unsat"
+        for _ in range(1 << cfg.width):
+            outcome = unroll.check(bad_at(unroll.symbols, props, unroll, j))
+            if outcome != "sat":
+                break
             witness = unroll.witness()
             ids = failing(unroll.spec, props, witness) or ["?"]
-            return [Violation(pid, j, witness) for pid in ids], times, "violated"
-        if outcome != "unsat":
-            return [], times, "unknown"
-    return [], times, "ok"
+            violations += [Violation(pid, j, witness) for pid in ids]
+            n = int(witness.start.n)
+            verdicts[n] = BmcPerN(n, "violated", j, time.perf_counter() - started)
+            status = "violated"
+            unroll.solver.add(z3.Not(n_term == b.num(n)))
+            if all(count in verdicts for count in counts):
+                break
+        times.append(DepthTime(j, time.perf_counter() - begun))
+        if progress is not None:
+            progress(j)
+        if outcome not in ("sat", "unsat"):
+            for count in counts:
+                if count not in verdicts:
+                    verdicts[count] = BmcPerN(count, "unknown", j, time.perf_counter() - started)
+            status = "unknown" if status == "ok" else status
+            break
+        if all(count in verdicts for count in counts):
+            break
+    spent = time.perf_counter() - started
+    per_n = tuple(verdicts.get(n, BmcPerN(n, "ok", depth, spent)) for n in counts)
+    return BmcResult(violations, times, status, per_n)

@@ -14,7 +14,7 @@ from rich.table import Table
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, RulesetError, load_ruleset
 from buckshot.verification.config import make_config
 from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.induction import PROVED, all_properties
+from buckshot.verification.induction import PROVED, UNKNOWN, VIOLATED, all_properties
 from buckshot.verification.mutants import MUTANTS
 from buckshot.verification.render import trace
 from buckshot.verification.report import Report, cex_text
@@ -80,6 +80,12 @@ def main(
         list[str] | None,
         typer.Option("--inject", hidden=True, help="Switch on a deliberate bug (mutant name)."),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", min=1, help="Worker processes (default: the cores available, at most 2)."
+        ),
+    ] = None,
 ) -> None:
     """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset."""
     console = Console(stderr=True)
@@ -121,9 +127,13 @@ def main(
             progress=tick,
             only=chosen,
             inject=frozenset(inject or ()),
+            jobs=jobs,
         )
     spec = ExecutableSpec(ruleset, config=cfg)
-    show(report, spec, Console())
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=120)  # a log or a pipe: wide enough for the table of N columns
+    show(report, spec, out)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(report.to_dict(spec), indent=2) + "\n", encoding="utf-8")
@@ -132,28 +142,69 @@ def main(
         raise typer.Exit(1)
 
 
+STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow"}
+
+
+def cell(verdict: str, seconds: float, note: str = "") -> str:
+    """A table cell: the verdict (styled); a violation or unknown with its part and time.
+
+    A proved cell's time is its row's (one query proves every N), in the seconds column.
+    """
+    if verdict == PROVED:
+        return f"[{STYLE[PROVED]}]{verdict}[/]"
+    label = f"{verdict} ({note})" if note else verdict
+    return f"[{STYLE.get(verdict, '')}]{label}[/]\n{seconds:.2f}s"
+
+
 def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
-    """Print the tables and every counterexample as readable text."""
+    """Print the tables (property x player count, with times) and every counterexample."""
     meta = {p.id: p for p in all_properties()}
+    counts = report.counts()
     label = report.proofs[0].players if report.proofs else ""
-    table = Table(title=f"Inductive proofs ({label.replace('N=', 'all N in ')})")
-    for column in ("ID", "clauses", "statement", label, "seconds"):
-        table.add_column(column)
+    table = Table(
+        title=f"Inductive proofs ({label.replace('N=', 'all N in ')}, one query for all N)",
+        show_lines=True,
+    )
+    table.add_column("ID")
+    table.add_column("clauses")
+    for n in counts:
+        table.add_column(f"N={n}")
+    table.add_column("seconds", justify="right")
     for proof in report.proofs:
-        prop = meta[proof.id]
-        mark = proof.verdict if proof.verdict != PROVED else "proved"
-        table.add_row(
-            proof.id,
-            " ".join(prop.clauses),
-            prop.statement,
-            mark + (f" ({proof.part})" if proof.verdict != PROVED else ""),
-            f"{proof.seconds:.2f}",
-        )
+        cells = []
+        for n in counts:
+            verdict = proof.at(n)
+            if verdict is None:
+                cells.append("-")
+                continue
+            note = verdict.part if verdict.verdict != PROVED else ""
+            cells.append(cell(verdict.verdict, verdict.seconds, note))
+        table.add_row(proof.id, " ".join(meta[proof.id].clauses), *cells, f"{proof.seconds:.2f}")
+    if report.bmc_per_n:
+        row = []
+        for n in counts:
+            bmc = next((v for v in report.bmc_per_n if v.n == n), None)
+            if bmc is None:
+                row.append("-")
+                continue
+            kind = {"ok": PROVED, "violated": VIOLATED}.get(bmc.status, UNKNOWN)
+            row.append(f"[{STYLE[kind]}]{bmc.status} d{bmc.depth}[/]\n{bmc.seconds:.1f}s")
+        bmc_seconds = f"{report.seconds.get('bmc', 0.0):.2f}"
+        table.add_row(f"BMC<={report.bmc_depth}", "invariants", *row, bmc_seconds)
     console.print(table)
     for proof in report.proofs:
-        if proof.counterexample is not None:
+        shown = [v for v in proof.per_n if v.counterexample is not None]
+        if proof.counterexample is not None and not shown:
             console.print(f"[bold red]{proof.id} counterexample to induction[/]")
             console.print(cex_text(proof.counterexample), markup=False)
+        for verdict in shown[:1]:
+            others = ", ".join(str(v.n) for v in shown[1:])
+            more = f" (also violated for N={others}; all in the JSON report)" if others else ""
+            console.print(
+                f"[bold red]{proof.id} counterexample to induction, N={verdict.n}{more}[/]"
+            )
+            assert verdict.counterexample is not None
+            console.print(cex_text(verdict.counterexample), markup=False)
     if report.bmc_depth:
         per_depth = " ".join(f"{t.depth}:{t.seconds:.1f}s" for t in report.bmc_times)
         console.print(
@@ -162,16 +213,17 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
         )
         for violation in report.violations:
             console.print(
-                f"[bold red]{violation.property_id} violated at depth {violation.depth}[/]"
+                f"[bold red]{violation.property_id} violated at depth {violation.depth}, "
+                f"N={violation.n}[/]"
             )
             console.print(
                 trace(spec, list(violation.witness.steps), violation.witness.start), markup=False
             )
     if report.vacuity:
-        counts: dict[str, int] = {}
+        tally: dict[str, int] = {}
         for target in report.vacuity:
-            counts[target.status] = counts.get(target.status, 0) + 1
-        console.print("Vacuity: " + ", ".join(f"{n} {status}" for status, n in counts.items()))
+            tally[target.status] = tally.get(target.status, 0) + 1
+        console.print("Vacuity: " + ", ".join(f"{n} {status}" for status, n in tally.items()))
         reached = (REACHED_BMC, REACHED_WALK, REACHED_VARIANT)
         for target in report.vacuity:
             if target.status not in reached:
@@ -191,5 +243,9 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
                 f"{result.seconds:.2f}",
             )
         console.print(mtable)
-    console.print("times: " + ", ".join(f"{k} {v:.1f}s" for k, v in report.seconds.items()))
+    stages = ", ".join(f"{k} {v:.1f}s" for k, v in report.seconds.items() if k != "total")
+    console.print(
+        f"times: {stages} (added up over {report.jobs} process"
+        f"{'es' if report.jobs > 1 else ''}); wall clock {report.seconds.get('total', 0):.1f}s"
+    )
     console.print("[bold red]FAILED[/]" if report.failed else "[bold green]all checks passed[/]")

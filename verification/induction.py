@@ -43,6 +43,20 @@ class Counterexample:
 
 
 @dataclass(frozen=True)
+class PerN:
+    """The verdict on one property for one player count, read off the all-N queries."""
+
+    n: int
+    verdict: str
+    seconds: float
+    """Solver time of the queries that decided it: for a violation, the query that returned
+    its counterexample; otherwise every query that covered this N and found none."""
+    part: str
+    """``base`` or ``step``: where a violation (or an unknown) was found."""
+    counterexample: Counterexample | None = None
+
+
+@dataclass(frozen=True)
 class ProofResult:
     """The verdict on one property for one range of player counts."""
 
@@ -53,6 +67,14 @@ class ProofResult:
     part: str
     """``base`` (initial states) or ``step`` (induction step), where a failure was found."""
     counterexample: Counterexample | None = None
+    per_n: tuple[PerN, ...] = ()
+    """One verdict per player count of the range (see :class:`PerN`)."""
+    queries: int = 0
+    """Solver queries asked (one per N excluded after a counterexample, plus the rest)."""
+
+    def at(self, n: int) -> PerN | None:
+        """The verdict for player count ``n`` (None outside the range)."""
+        return next((v for v in self.per_n if v.n == n), None)
 
 
 def players_label(cfg: Config) -> str:
@@ -65,6 +87,54 @@ def players_label(cfg: Config) -> str:
 def all_properties() -> tuple[Property, ...]:
     """The invariants then the lemmas."""
     return INVARIANTS + LEMMAS
+
+
+def property_by_id(pid: str) -> Property:
+    """The invariant or lemma named ``pid``."""
+    return next(p for p in all_properties() if p.id == pid)
+
+
+class ProofModel:
+    """Everything the proofs of one configuration share: the symbolic state before a step,
+    its input, the assumptions on it, the branches of the step, the symbolic initial state
+    and the executable spec that re-checks counterexamples.
+
+    Built once per process and configuration (:func:`proof_model`) and reused by every
+    property, so that the step's terms are made once.
+    """
+
+    def __init__(
+        self,
+        cfg: Config,
+        mutants: frozenset[str] = frozenset(),
+        assume: Sequence[Property] | None = None,
+    ) -> None:
+        self.cfg = cfg
+        self.symbols = Symbols(cfg, mutants)
+        self.sem = self.symbols.sem
+        self.spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=mutants)
+        self.init, self.init_cond = self.symbols.initial("init")
+        self.s = self.symbols.state("s")
+        self.inp = self.symbols.input("in")
+        assumed = list(assume) if assume is not None else list(all_properties())
+        self.facts = [prop.state(self.sem, self.s) for prop in assumed if prop.state is not None]
+        self.cases = branches(self.sem, self.s, self.inp)
+
+
+_MODELS: dict[tuple[Config, frozenset[str], tuple[Property, ...] | None], ProofModel] = {}
+
+
+def proof_model(
+    cfg: Config, mutants: frozenset[str] = frozenset(), assume: Sequence[Property] | None = None
+) -> ProofModel:
+    """The shared :class:`ProofModel` of this configuration, built on first use in a process."""
+    key = (cfg, mutants, None if assume is None else tuple(assume))
+    model = _MODELS.get(key)
+    if model is None:
+        if len(_MODELS) >= 4:
+            _MODELS.clear()
+        model = _MODELS[key] = ProofModel(cfg, mutants, assume)
+    return model
 
 
 def prove(
@@ -81,40 +151,15 @@ def prove(
 
     Each property is one query for its base case and one for its step: the assumptions on
     a symbolic state, and some branch of the step (:mod:`.branches`) after which the
-    property fails. Every player count of the configured range is in the same query.
+    property fails. Every player count of the configured range is in the same query; a
+    counterexample names its player count, which is then excluded and the query asked
+    again, so that every count gets its own verdict (:func:`prove_property`).
     """
     props = list(properties) if properties is not None else list(all_properties())
-    assumed = list(assume) if assume is not None else list(all_properties())
-    symbols = Symbols(cfg, mutants)
-    sem = symbols.sem
-    spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=mutants)
-    label = players_label(cfg)
-    init, init_cond = symbols.initial("init")
-    s = symbols.state("s")
-    inp = symbols.input("in")
-    facts = [prop.state(sem, s) for prop in assumed if prop.state is not None]
-    cases = branches(sem, s, inp)
+    model = proof_model(cfg, mutants, assume)
     results: list[ProofResult] = []
     for prop in props:
-        started = time.perf_counter()
-        verdict, part, cex = PROVED, "step", None
-        if prop.state is not None:
-            solver = _solver(timeout_ms, [init_cond, z3.Not(prop.state(sem, init))])
-            verdict = _verdict(solver.check())
-            if verdict != PROVED:
-                part = "base"
-                if verdict == VIOLATED:
-                    after = read_state(cfg, solver.model(), init)
-                    cex = _confirm(spec, prop, None, None, after)
-        if verdict == PROVED:
-            verdict, solver = _step(sem, prop, s, inp, cases, facts, timeout_ms)
-            if verdict == VIOLATED:
-                model = solver.model()
-                before = read_state(cfg, model, s)
-                given = read_input(cfg, model, inp)
-                cex = _confirm(spec, prop, before, given, None)
-        seconds = time.perf_counter() - started
-        results.append(ProofResult(prop.id, label, verdict, seconds, part, cex))
+        results.append(prove_property(model, prop, timeout_ms))
         if on_result is not None:
             on_result(results[-1])
     return results
@@ -124,35 +169,174 @@ QUICK_MS = 5_000
 """Time allowed to the single query over all branches before falling back to one per branch."""
 
 
-def _step(
-    sem: Any,
-    prop: Property,
-    s: Any,
-    inp: Any,
-    cases: list[Branch],
-    facts: list[Any],
-    timeout_ms: int,
-) -> tuple[str, Any]:
-    """The induction step of ``prop``: one query over every branch, else one per branch
-    (at once for a property marked ``per_branch``).
+class _Tally:
+    """The per-N bookkeeping of one property's queries."""
 
-    Returns the verdict and the solver holding a model when the verdict is VIOLATED.
+    def __init__(self, model: ProofModel) -> None:
+        self.model = model
+        self.ns = list(range(model.cfg.players_lo, model.cfg.players_hi + 1))
+        self.violated: dict[int, tuple[float, str, Counterexample | None]] = {}
+        """Each player count shown violated: the query's time, the part, the counterexample."""
+        self.unknown: dict[int, str] = {}
+        self.covered = {n: 0.0 for n in self.ns}
+        self.queries = 0
+
+    def open(self) -> list[int]:
+        """The player counts of the range not yet shown violated."""
+        return [n for n in self.ns if n not in self.violated]
+
+    def sweep(
+        self,
+        facts: list[Any],
+        goal: Any,
+        n_term: Any,
+        part: str,
+        timeout_ms: int,
+        read: Callable[[Any], Counterexample],
+    ) -> str:
+        """Ask for ``facts`` and ``goal`` with every count shown violated excluded, again and
+        again while the answer is a counterexample (whose count is then excluded).
+
+        Returns PROVED (unsat: the goal is impossible for every open count) or UNKNOWN, and
+        adds the queries' times to the counts they covered.
+        """
+        b = self.model.symbols.backend
+        width = self.model.cfg.width
+        for _ in range(1 << width):
+            if not self.open():
+                return PROVED
+            excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
+            solver = _solver(timeout_ms, [*facts, goal, *excluded])
+            started = time.perf_counter()
+            verdict = _verdict(solver.check())
+            seconds = time.perf_counter() - started
+            self.queries += 1
+            if verdict != VIOLATED:
+                for n in self.open():
+                    self.covered[n] += seconds
+                return verdict
+            model = solver.model()
+            n = int(model.eval(n_term, model_completion=True).as_long())
+            self.violated[n] = (seconds, part, read(model))
+        raise AssertionError("more counterexamples than player counts")
+
+    def mark_unknown(self, part: str) -> None:
+        """Every open count is unknown (a query timed out)."""
+        for n in self.open():
+            self.unknown.setdefault(n, part)
+
+    def result(self, prop: Property, label: str, seconds: float) -> ProofResult:
+        """The property's verdict overall and per count."""
+        per_n: list[PerN] = []
+        for n in self.ns:
+            if n in self.violated:
+                spent, part, cex = self.violated[n]
+                per_n.append(PerN(n, VIOLATED, spent, part, cex))
+            elif n in self.unknown:
+                per_n.append(PerN(n, UNKNOWN, self.covered[n], self.unknown[n]))
+            else:
+                per_n.append(PerN(n, PROVED, self.covered[n], "step"))
+        verdict, part, cex = PROVED, "step", None
+        if self.violated:
+            _, part, cex = next(iter(self.violated.values()))
+            verdict = VIOLATED
+        elif self.unknown:
+            verdict, part = UNKNOWN, next(iter(self.unknown.values()))
+        return ProofResult(prop.id, label, verdict, seconds, part, cex, tuple(per_n), self.queries)
+
+
+def prove_property(
+    model: ProofModel,
+    prop: Property,
+    timeout_ms: int = 60_000,
+    chunk: tuple[int, int] | None = None,
+) -> ProofResult:
+    """Prove one property inductively for every player count of the range, each count with
+    its own verdict.
+
+    The base case asks whether some initial state breaks the property, the step whether some
+    branch of the step from a state satisfying the assumptions does; every count is in the
+    same query, and a count that yields a counterexample is excluded (``n != N``) before the
+    query is asked again, until it is unsatisfiable (every remaining count proved by it) or
+    unknown. ``chunk`` = (i, k) keeps only the step's branches i, i+k, i+2k... (and the base
+    case only for i = 0), so that the branches of a property can be shared among processes;
+    :func:`merge_chunks` puts the pieces back together.
     """
+    started = time.perf_counter()
+    cfg, sem, spec = model.cfg, model.sem, model.spec
+    tally = _Tally(model)
+    cases = model.cases
+    if chunk is not None:
+        cases = cases[chunk[0] :: chunk[1]]
+    if prop.state is not None and (chunk is None or chunk[0] == 0):
+        init = model.init
+
+        def read_base(m: Any) -> Counterexample:
+            return _confirm(spec, prop, None, None, read_state(cfg, m, init))
+
+        bad_init = z3.Not(prop.state(sem, init))
+        if (
+            tally.sweep([model.init_cond], bad_init, init.n, "base", timeout_ms, read_base)
+            != PROVED
+        ):
+            tally.mark_unknown("base")
+    s, inp = model.s, model.inp
+
+    def read_step(m: Any) -> Counterexample:
+        return _confirm(spec, prop, read_state(cfg, m, s), read_input(cfg, m, inp), None)
+
     bad = [z3.And(case.cond, z3.Not(_goal(sem, prop, s, inp, case))) for case in cases]
-    if not prop.per_branch:
-        solver = _solver(min(QUICK_MS, timeout_ms), [*facts, z3.Or(*bad)])
-        verdict = _verdict(solver.check())
-        if verdict != UNKNOWN or timeout_ms <= QUICK_MS:
-            return verdict, solver
-    verdict = PROVED
+    facts = model.facts
+    if not prop.per_branch and chunk is None:
+        quick = min(QUICK_MS, timeout_ms)
+        verdict = tally.sweep(facts, z3.Or(*bad), s.n, "step", quick, read_step)
+        if verdict != UNKNOWN:
+            return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+        if timeout_ms <= QUICK_MS:
+            tally.mark_unknown("step")
+            return tally.result(prop, players_label(cfg), time.perf_counter() - started)
     for goal in bad:
-        solver = _solver(timeout_ms, [*facts, goal])
-        outcome = _verdict(solver.check())
-        if outcome == VIOLATED:
-            return VIOLATED, solver
-        if outcome == UNKNOWN:
-            verdict = UNKNOWN
-    return verdict, solver
+        if tally.sweep(facts, goal, s.n, "step", timeout_ms, read_step) == UNKNOWN:
+            tally.mark_unknown("step")
+    return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+
+
+def merge_chunks(parts: Sequence[ProofResult]) -> ProofResult:
+    """One property's result from the results of its chunks (:func:`prove_property`).
+
+    A count is violated when some chunk shows it (the first chunk's counterexample is kept),
+    unknown when some chunk could not decide it, proved otherwise; times add up.
+    """
+    first = parts[0]
+    per_n: list[PerN] = []
+    for index, head in enumerate(first.per_n):
+        mine = [part.per_n[index] for part in parts]
+        violated = [v for v in mine if v.verdict == VIOLATED]
+        if violated:
+            per_n.append(violated[0])
+            continue
+        unknown = [v for v in mine if v.verdict == UNKNOWN]
+        seconds = sum(v.seconds for v in mine)
+        if unknown:
+            per_n.append(PerN(head.n, UNKNOWN, seconds, unknown[0].part))
+        else:
+            per_n.append(PerN(head.n, PROVED, seconds, "step"))
+    failing = [p for p in parts if p.verdict == VIOLATED] or [
+        p for p in parts if p.verdict == UNKNOWN
+    ]
+    verdict, part, cex = PROVED, "step", None
+    if failing:
+        verdict, part, cex = failing[0].verdict, failing[0].part, failing[0].counterexample
+    return ProofResult(
+        first.id,
+        first.players,
+        verdict,
+        sum(p.seconds for p in parts),
+        part,
+        cex,
+        tuple(per_n),
+        sum(p.queries for p in parts),
+    )
 
 
 def _goal(sem: Any, prop: Property, s: Any, inp: Any, case: Branch) -> Any:

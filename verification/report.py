@@ -5,10 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from buckshot.verification.bmc import DepthTime, Violation, Witness
+from buckshot.verification.bmc import BmcPerN, DepthTime, Violation, Witness
 from buckshot.verification.config import Config
 from buckshot.verification.executable import ExecutableSpec, Step
-from buckshot.verification.induction import PROVED, Counterexample, ProofResult, all_properties
+from buckshot.verification.induction import (
+    PROVED,
+    Counterexample,
+    PerN,
+    ProofResult,
+    all_properties,
+)
 from buckshot.verification.mutants import MutantResult
 from buckshot.verification.render import action, stack, state
 from buckshot.verification.state import to_json
@@ -25,10 +31,21 @@ class Report:
     bmc_status: str = "skipped"
     bmc_times: list[DepthTime] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
+    bmc_per_n: list[BmcPerN] = field(default_factory=list)
     vacuity: list[Target] = field(default_factory=list)
     vacuity_times: dict[str, float] = field(default_factory=dict)
     mutants: list[MutantResult] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    """Per stage, the time its tasks ran (added up over the processes); ``total``, the run's
+    wall-clock time."""
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
+    """Per stage, the processor time of its tasks (added up over the processes)."""
+    jobs: int = 1
+    """Processes the run used."""
+
+    def counts(self) -> list[int]:
+        """The player counts of the run."""
+        return list(range(self.cfg.players_lo, self.cfg.players_hi + 1))
 
     @property
     def failed(self) -> bool:
@@ -49,7 +66,9 @@ class Report:
             "players": [self.cfg.players_lo, self.cfg.players_hi],
             "bit_width": self.cfg.width,
             "failed": self.failed,
+            "jobs": self.jobs,
             "seconds": self.seconds,
+            "cpu_seconds": {k: round(v, 3) for k, v in self.cpu_seconds.items()},
             "proofs": [
                 {
                     "id": p.id,
@@ -60,7 +79,9 @@ class Report:
                     "verdict": p.verdict,
                     "part": p.part,
                     "seconds": round(p.seconds, 3),
+                    "queries": p.queries,
                     "counterexample": cex_json(spec, p.counterexample),
+                    "per_n": [per_n_json(spec, v) for v in p.per_n],
                 }
                 for p in self.proofs
             ],
@@ -68,9 +89,14 @@ class Report:
                 "depth": self.bmc_depth,
                 "status": self.bmc_status,
                 "seconds_per_depth": [round(t.seconds, 3) for t in self.bmc_times],
+                "per_n": [
+                    {"n": v.n, "status": v.status, "depth": v.depth, "seconds": round(v.seconds, 3)}
+                    for v in self.bmc_per_n
+                ],
                 "violations": [
                     {
                         "property": v.property_id,
+                        "n": v.n,
                         "depth": v.depth,
                         "trace": witness_json(spec, v.witness),
                     }
@@ -97,6 +123,19 @@ class Report:
                 for m in self.mutants
             ],
         }
+
+
+def per_n_json(spec: ExecutableSpec, verdict: PerN) -> dict[str, Any]:
+    """One player count's verdict on a property, with its counterexample when violated."""
+    out: dict[str, Any] = {
+        "n": verdict.n,
+        "verdict": verdict.verdict,
+        "part": verdict.part,
+        "seconds": round(verdict.seconds, 3),
+    }
+    if verdict.counterexample is not None:
+        out["counterexample"] = cex_json(spec, verdict.counterexample)
+    return out
 
 
 def step_json(spec: ExecutableSpec, number: int, step: Step) -> dict[str, Any]:

@@ -1,20 +1,39 @@
-"""One verification run: inductive proofs, bounded model checking, vacuity, and mutants."""
+"""One verification run: inductive proofs, bounded model checking, vacuity, and mutants.
+
+The run is cut into independent tasks (:mod:`.parallel`): one per property (a property
+proved branch by branch is cut into chunks of its branches when there are several
+processes), the bounded model check, the vacuity check, and one per mutant and property
+that should catch it. The tasks run on ``jobs`` processes, the longest first.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
 
-from buckshot.verification.bmc import check_bounded
+from buckshot.verification.bmc import BmcResult
 from buckshot.verification.config import Config
-from buckshot.verification.induction import ProofResult, all_properties, prove
+from buckshot.verification.induction import VIOLATED, ProofResult, all_properties, merge_chunks
 from buckshot.verification.invariants import INVARIANTS
-from buckshot.verification.mutants import MUTANTS, run_mutant
+from buckshot.verification.mutants import MUTANTS, MutantResult
+from buckshot.verification.parallel import (
+    BMC,
+    PROOF,
+    VACUITY,
+    Done,
+    Task,
+    default_jobs,
+    execute,
+)
 from buckshot.verification.report import Report
-from buckshot.verification.vacuity import check_vacuity
+from buckshot.verification.vacuity import Target
 
 Progress = Callable[[str, int, int], None]
 """Called with (stage, done, total) as the run advances."""
+
+CHUNKS = {"I10": 8, "L3": 4}
+"""How many pieces the branches of the costliest per-branch proofs are cut into when the run
+has several processes (more pieces than processes, so that the processes finish together)."""
 
 
 def verify(
@@ -26,52 +45,111 @@ def verify(
     progress: Progress | None = None,
     only: Sequence[str] | None = None,
     inject: frozenset[str] = frozenset(),
+    jobs: int | None = None,
 ) -> Report:
     """Run every stage that is asked for and collect the results.
 
     ``only`` restricts the proofs (and BMC) to those property IDs; ``inject`` switches on
-    deliberate bugs (see :mod:`.mutants`) in every stage but the vacuity check.
+    deliberate bugs (see :mod:`.mutants`) in every stage but the vacuity check; ``jobs`` is
+    the number of processes (default :func:`.default_jobs`). The verdicts do not depend on
+    ``jobs``.
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
+    workers = default_jobs() if jobs is None else max(1, jobs)
     started = time.perf_counter()
     props = [p for p in all_properties() if only is None or p.id in only]
-    done: list[str] = []
+    # I10 is a ranking argument (termination), proved by induction; a bounded path cannot
+    # show non-termination, and its measure is the costliest term to unroll
+    checked = [p for p in INVARIANTS if (only is None or p.id in only) and not p.per_branch]
 
-    def proved(result: ProofResult) -> None:
-        done.append(result.id)
-        tick("proofs", len(done), len(props))
-
-    report.proofs = prove(cfg, props, inject, timeout_ms=timeout_ms, on_result=proved)
-    report.seconds["proofs"] = time.perf_counter() - started
+    tasks: list[Task] = []
     if depth > 0:
-        started = time.perf_counter()
-        report.bmc_depth = depth
-        # I10 is a ranking argument (termination), proved by induction; a bounded path
-        # cannot show non-termination, and its measure is the costliest term to unroll
-        checked = [p for p in INVARIANTS if (only is None or p.id in only) and not p.per_branch]
-        violations, times, status = check_bounded(
-            cfg,
-            checked,
-            depth,
-            inject,
-            timeout_ms=timeout_ms * 5,
-            progress=lambda j: tick("bmc", j, depth),
-        )
-        report.violations, report.bmc_times, report.bmc_status = violations, times, status
-        report.seconds["bmc"] = time.perf_counter() - started
+        ids = tuple(p.id for p in checked)
+        tasks.append(Task(BMC, cfg, inject, timeout_ms * 5, depth=depth, props=ids))
     if vacuity:
-        started = time.perf_counter()
-        report.vacuity, report.vacuity_times = check_vacuity(
-            cfg, depth=min(depth, 8) if depth > 0 else 6
+        tasks.append(Task(VACUITY, cfg, depth=min(depth, 8) if depth > 0 else 6))
+    pieces: dict[str, int] = {}
+    for prop in sorted(props, key=lambda p: -CHUNKS.get(p.id, 0)):
+        count = CHUNKS.get(prop.id, 1) if workers > 1 and prop.per_branch else 1
+        pieces[prop.id] = count
+        for i in range(count):
+            chunk = (i, count) if count > 1 else None
+            tasks.append(Task(PROOF, cfg, inject, timeout_ms, prop=prop.id, chunk=chunk))
+    catalogue = list(MUTANTS) if mutants else []
+    for mutant in catalogue:
+        for pid in mutant.caught_by:
+            bug = frozenset({mutant.name})
+            tasks.append(Task(PROOF, cfg, bug, timeout_ms, prop=pid, mutant=mutant.name))
+
+    chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in pieces.items()}
+    proofs: dict[str, ProofResult] = {}
+    caught: dict[tuple[str, str], Done] = {}
+    stage_seconds: dict[str, float] = {}
+    stage_cpu: dict[str, float] = {}
+
+    def done(item: Done) -> None:
+        task = item.task
+        stage = (
+            "mutants"
+            if task.mutant
+            else {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity"}[task.kind]
         )
-        tick("vacuity", 1, 1)
-        report.seconds["vacuity"] = time.perf_counter() - started
-    if mutants:
-        started = time.perf_counter()
-        for number, mutant in enumerate(MUTANTS, 1):
-            report.mutants.append(run_mutant(cfg, mutant, timeout_ms))
-            tick("mutants", number, len(MUTANTS))
-        report.seconds["mutants"] = time.perf_counter() - started
-    report.seconds["total"] = sum(report.seconds.values())
+        stage_seconds[stage] = stage_seconds.get(stage, 0.0) + item.seconds
+        stage_cpu[stage] = stage_cpu.get(stage, 0.0) + item.cpu_seconds
+        if task.mutant:
+            caught[(task.mutant, task.prop)] = item
+            tick("mutants", sum(_mutant_done(m.name, caught) for m in catalogue), len(catalogue))
+            return
+        if task.kind == PROOF:
+            parts = chunks[task.prop]
+            parts[task.chunk[0] if task.chunk is not None else 0] = item.result
+            if all(part is not None for part in parts):
+                whole = [part for part in parts if part is not None]
+                proofs[task.prop] = whole[0] if len(whole) == 1 else merge_chunks(whole)
+                tick("proofs", len(proofs), len(props))
+        elif task.kind == BMC:
+            result: BmcResult = item.result
+            report.bmc_depth = depth
+            report.violations, report.bmc_times = result.violations, result.times
+            report.bmc_status, report.bmc_per_n = result.status, list(result.per_n)
+            tick("bmc", depth, depth)
+        else:
+            targets: list[Target]
+            targets, report.vacuity_times = item.result
+            report.vacuity = targets
+            tick("vacuity", 1, 1)
+
+    execute(tasks, workers, done)
+    report.proofs = [proofs[p.id] for p in props]
+    for mutant in catalogue:
+        report.mutants.append(_mutant_result(mutant.name, caught))
+    stages = ("proofs", "bmc", "vacuity", "mutants")
+    report.seconds = {k: stage_seconds[k] for k in stages if k in stage_seconds}
+    report.cpu_seconds = {k: stage_cpu[k] for k in stages if k in stage_cpu}
+    report.seconds["total"] = time.perf_counter() - started
+    report.jobs = workers
     return report
+
+
+def _mutant_done(name: str, caught: dict[tuple[str, str], Done]) -> bool:
+    """Every proof run for the mutant ``name`` has finished."""
+    mutant = next(m for m in MUTANTS if m.name == name)
+    return all((name, pid) in caught for pid in mutant.caught_by)
+
+
+def _mutant_result(name: str, caught: dict[tuple[str, str], Done]) -> MutantResult:
+    """The mutant is caught by the first of its expected properties whose proof fails with a
+    counterexample the executable spec confirms (as :func:`.mutants.run_mutant` decides)."""
+    mutant = next(m for m in MUTANTS if m.name == name)
+    proofs: list[ProofResult] = []
+    seconds = 0.0
+    for pid in mutant.caught_by:
+        item = caught[(name, pid)]
+        proof: ProofResult = item.result
+        proofs.append(proof)
+        seconds += item.seconds
+        cex = proof.counterexample
+        if proof.verdict == VIOLATED and cex is not None and cex.confirmed:
+            return MutantResult(mutant, True, pid, tuple(proofs), seconds)
+    return MutantResult(mutant, False, "", tuple(proofs), seconds)

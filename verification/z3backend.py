@@ -3,6 +3,13 @@
 Constants are folded as terms are built (an if-then-else on a known condition is its
 branch), which keeps the terms small when part of a state is concrete; the result is the
 same term Z3 would simplify to.
+
+Every operation is memoised on the Python identity of its operands: building the same
+operation on the same terms again returns the term object made the first time. Z3 shares
+equal terms anyway (hash-consing), so the formulas are exactly the ones built without the
+memo; what it saves is Python time, since the proofs evaluate every property on the next
+state of each of some 200 branches, whose fields are mostly the very objects of the state
+before the step.
 """
 
 from __future__ import annotations
@@ -32,6 +39,19 @@ class Z3Backend(Backend[Term, Term]):
         """The value of each constant this backend made, by the Python identity of its term."""
         self._true = z3.BoolVal(True)
         self._false = z3.BoolVal(False)
+        self._memo: dict[tuple[Any, ...], tuple[Term, tuple[Term, ...]]] = {}
+        """Each operation built, by its name and its operands' identities: the result and the
+        operands (kept alive so that their identities are not reused)."""
+
+    def _cached(self, op: str, args: tuple[Term, ...], build: Callable[[], Term]) -> Term:
+        """The term ``build`` makes for ``op`` on ``args``, made once per distinct operands."""
+        key = (op, *map(id, args))
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[0]
+        term = build()
+        self._memo[key] = (term, args)
+        return term
 
     def num(self, value: int) -> Term:
         """A bit-vector constant (one term object per value)."""
@@ -58,7 +78,7 @@ class Z3Backend(Backend[Term, Term]):
             return other
         if then is other:
             return then
-        return z3.If(cond, then, other)
+        return self._cached("ite", (cond, then, other), lambda: z3.If(cond, then, other))
 
     def bite(self, cond: Term, then: Term, other: Term) -> Term:
         """``If`` on booleans, folded likewise."""
@@ -74,7 +94,10 @@ class Z3Backend(Backend[Term, Term]):
                 kept.append(term)
         if not kept:
             return self._true
-        return kept[0] if len(kept) == 1 else z3.And(*kept)
+        if len(kept) == 1:
+            return kept[0]
+        args = tuple(kept)
+        return self._cached("and", args, lambda: z3.And(*args))
 
     def or_(self, *terms: Term) -> Term:
         """``Or``, dropping false terms; true when any term is true."""
@@ -86,7 +109,10 @@ class Z3Backend(Backend[Term, Term]):
                 kept.append(term)
         if not kept:
             return self._false
-        return kept[0] if len(kept) == 1 else z3.Or(*kept)
+        if len(kept) == 1:
+            return kept[0]
+        args = tuple(kept)
+        return self._cached("or", args, lambda: z3.Or(*args))
 
     def not_(self, term: Term) -> Term:
         """``Not``, folded on constants."""
@@ -94,7 +120,7 @@ class Z3Backend(Backend[Term, Term]):
             return self._false
         if term is self._false:
             return self._true
-        return z3.Not(term)
+        return self._cached("not", (term,), lambda: z3.Not(term))
 
     def eq(self, left: Term, right: Term) -> Term:
         """Bit-vector equality, folded on constants."""
@@ -103,27 +129,31 @@ class Z3Backend(Backend[Term, Term]):
             return self.boolean(a == c)
         if left is right:
             return self._true
-        return left == right
+        return self._cached("eq", (left, right), lambda: left == right)
 
     def beq(self, left: Term, right: Term) -> Term:
         """Boolean equality."""
         if left is right:
             return self._true
-        return left == right
+        return self._cached("eq", (left, right), lambda: left == right)
 
     def lt(self, left: Term, right: Term) -> Term:
         """Unsigned ``<``."""
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.boolean(a < c)
-        return z3.ULT(left, right)
+        if left is right:
+            return self._false
+        return self._cached("ult", (left, right), lambda: z3.ULT(left, right))
 
     def le(self, left: Term, right: Term) -> Term:
         """Unsigned ``<=``."""
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.boolean(a <= c)
-        return z3.ULE(left, right)
+        if left is right:
+            return self._true
+        return self._cached("ule", (left, right), lambda: z3.ULE(left, right))
 
     def add(self, left: Term, right: Term) -> Term:
         """Bit-vector addition (wraps; the model keeps values in range)."""
@@ -132,7 +162,7 @@ class Z3Backend(Backend[Term, Term]):
             return self.num((a + c) % (1 << self.width))
         if c == 0:
             return left
-        return left + right
+        return self._cached("add", (left, right), lambda: left + right)
 
     def sub(self, left: Term, right: Term) -> Term:
         """Bit-vector subtraction (wraps; the model keeps values in range)."""
@@ -141,7 +171,7 @@ class Z3Backend(Backend[Term, Term]):
             return self.num((a - c) % (1 << self.width))
         if c == 0:
             return left
-        return left - right
+        return self._cached("sub", (left, right), lambda: left - right)
 
     def known_false(self, term: Term) -> bool:
         """The term is this backend's constant false."""

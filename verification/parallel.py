@@ -1,0 +1,105 @@
+"""The verification's independent pieces of work, run in worker processes.
+
+A run is cut into tasks that share nothing but their configuration: the proof of one
+property (or of one chunk of the branches of a property proved branch by branch), the
+bounded model check, and the vacuity check. Z3 objects do not pickle, so a task carries only
+plain data (the configuration, property IDs, the mutants switched on), and each worker
+process builds the symbolic model itself, once per configuration (:func:`.proof_model`),
+and returns plain results (verdicts, concrete states and paths).
+
+With one job the tasks run one after the other in this process, in the same order.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from buckshot.verification.bmc import BmcResult, bounded_per_n
+from buckshot.verification.config import Config
+from buckshot.verification.induction import ProofResult, proof_model, property_by_id, prove_property
+from buckshot.verification.vacuity import Target, check_vacuity
+
+PROOF = "proof"
+BMC = "bmc"
+VACUITY = "vacuity"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One independent piece of a run (plain data, so that it can go to another process)."""
+
+    kind: str
+    """``proof``, ``bmc`` or ``vacuity``."""
+    cfg: Config
+    inject: frozenset[str] = frozenset()
+    timeout_ms: int = 60_000
+    prop: str = ""
+    """The property of a proof task."""
+    chunk: tuple[int, int] | None = None
+    """A proof task's share (i, k) of the branches: i, i+k, i+2k..."""
+    depth: int = 0
+    """The bound of a BMC or vacuity task."""
+    props: tuple[str, ...] = ()
+    """The properties a BMC task checks."""
+    mutant: str = ""
+    """For a proof run against a deliberate bug: the mutant's name (also in ``inject``)."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """A finished task, its result and how long it ran (in the process that ran it)."""
+
+    task: Task
+    result: Any
+    """A :class:`.ProofResult`, a :class:`.BmcResult`, or the vacuity targets and times."""
+    seconds: float
+    cpu_seconds: float
+    """Processor time of the process that ran it (Z3 included), unaffected by other load."""
+
+
+def run_task(task: Task) -> Done:
+    """Run one task (in whichever process calls it) and return its result."""
+    started, cpu = time.perf_counter(), time.process_time()
+    result: ProofResult | BmcResult | tuple[list[Target], dict[str, float]]
+    if task.kind == PROOF:
+        model = proof_model(task.cfg, task.inject)
+        result = prove_property(model, property_by_id(task.prop), task.timeout_ms, task.chunk)
+    elif task.kind == BMC:
+        props = [property_by_id(pid) for pid in task.props]
+        result = bounded_per_n(task.cfg, props, task.depth, task.inject, task.timeout_ms)
+    elif task.kind == VACUITY:
+        result = check_vacuity(task.cfg, depth=task.depth)
+    else:
+        raise ValueError(f"unknown task kind {task.kind!r}")
+    return Done(task, result, time.perf_counter() - started, time.process_time() - cpu)
+
+
+def default_jobs() -> int:
+    """Worker processes to use by default: the cores available to this process, at most 2."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(2, cores))
+
+
+def execute(tasks: Sequence[Task], jobs: int, on_done: Callable[[Done], None]) -> None:
+    """Run ``tasks`` (in the order given: put the longest first) on ``jobs`` processes,
+    calling ``on_done`` in this process as each one finishes."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            on_done(run_task(task))
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pending: set[Future[Done]] = {pool.submit(run_task, task) for task in tasks}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                on_done(future.result())
