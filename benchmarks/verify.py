@@ -1,4 +1,4 @@
-"""Time the verification: each inductive proof, BMC per depth, vacuity, and the full run.
+"""Time the verification: each proof, BMC per depth, vacuity, engine walks, the full run.
 
 Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants] [--jobs J]``.
 
@@ -26,6 +26,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: up to 2)")
     parser.add_argument("--no-vacuity", action="store_true")
+    parser.add_argument("--walk-steps", type=int, default=10_000, help="engine walks (0: skip)")
     args = parser.parse_args()
     cfg = make_config(load_ruleset(), parse_players(args.players))
     started = time.perf_counter()
@@ -36,6 +37,7 @@ def main() -> None:
         mutants=args.mutants,
         timeout_ms=args.timeout * 1000,
         jobs=args.jobs,
+        walk_steps=args.walk_steps,
     )
     total = time.perf_counter() - started
     print(f"bit width {cfg.width}, players {cfg.players_lo}..{cfg.players_hi}, jobs {report.jobs}")
@@ -54,6 +56,12 @@ def main() -> None:
         print(f"bmc N={verdict.n}: {status} {verdict.seconds:.2f} s")
     for stage, seconds in report.vacuity_times.items():
         print(f"vacuity {stage}: {seconds:.2f} s")
+    if report.walks is not None:
+        walks = report.walks
+        print(
+            f"engine walks: {walks.steps} steps, {walks.seconds:.2f} s "
+            f"({walks.steps / max(walks.seconds, 1e-9):.0f} steps/s, agreed={walks.agreed})"
+        )
     for result in report.mutants:
         by = result.caught_by or "ESCAPED"
         print(f"mutant {result.mutant.name:24} caught by {by:7} {result.seconds:6.2f} s")

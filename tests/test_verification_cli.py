@@ -7,9 +7,17 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from buckshot.cli import app as top_app
 from buckshot.verification.cli import app, parse_players
 
 RUNNER = CliRunner()
+QUIET = ["--walk-steps", "0"]
+"""The engine walks have tests of their own; here they would only cost time."""
+
+
+def _cx(tmp_path: Path) -> list[str]:
+    """Counterexample files go to the test's folder, not the working directory's."""
+    return ["--counterexamples", str(tmp_path / "cx")]
 
 
 def test_players_ranges() -> None:
@@ -21,7 +29,18 @@ def test_selected_proofs_pass_and_write_json(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     result = RUNNER.invoke(
         app,
-        ["--players", "2-3", "--only", "I1,I6", "--depth", "2", "--no-vacuity", "--json", str(out)],
+        [
+            *QUIET,
+            "--players",
+            "2-3",
+            "--only",
+            "I1,I6",
+            "--depth",
+            "2",
+            "--no-vacuity",
+            "--json",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "I1" in result.output and "proved" in result.output
@@ -34,7 +53,10 @@ def test_selected_proofs_pass_and_write_json(tmp_path: Path) -> None:
 def test_a_violation_exits_non_zero_and_prints_the_counterexample(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     args = ["--players", "2", "--only", "I3", "--depth", "0", "--no-vacuity"]
-    result = RUNNER.invoke(app, [*args, "--inject", "cap_off_by_one", "--json", str(out)])
+    result = RUNNER.invoke(
+        app,
+        [*QUIET, *args, "--inject", "cap_off_by_one", "--json", str(out), *_cx(tmp_path)],
+    )
     assert result.exit_code == 1, result.output
     assert "counterexample to induction" in result.output and "violated" in result.output
     proof = json.loads(out.read_text())["proofs"][0]
@@ -44,7 +66,7 @@ def test_a_violation_exits_non_zero_and_prints_the_counterexample(tmp_path: Path
 def test_a_bad_ruleset_is_refused_with_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[players]\nmin = 1\n", encoding="utf-8")
-    result = RUNNER.invoke(app, ["--rules", str(bad), "--depth", "0"])
+    result = RUNNER.invoke(app, [*QUIET, "--rules", str(bad), "--depth", "0"])
     assert result.exit_code == 2
     assert "ruleset" in result.output
 
@@ -59,7 +81,10 @@ def test_the_table_and_json_give_a_verdict_per_player_count(tmp_path: Path) -> N
     counterexample of that N; the others stay proved; BMC has a verdict per N."""
     out = tmp_path / "report.json"
     args = ["--players", "2-3", "--only", "I1,I3", "--depth", "2", "--no-vacuity"]
-    result = RUNNER.invoke(app, [*args, "--inject", "cap_off_by_one", "--json", str(out)])
+    result = RUNNER.invoke(
+        app,
+        [*QUIET, *args, "--inject", "cap_off_by_one", "--json", str(out), *_cx(tmp_path)],
+    )
     assert result.exit_code == 1, result.output
     assert "N=2" in result.output and "N=3" in result.output and "N=4" not in result.output
     assert "counterexample to induction, N=2" in result.output
@@ -88,7 +113,7 @@ def test_one_job_and_two_jobs_give_the_same_verdicts(tmp_path: Path) -> None:
     for jobs in ("1", "2"):
         out = tmp_path / f"report{jobs}.json"
         args = ["--players", "2-3", "--only", "I2,L4", "--depth", "1", "--no-vacuity"]
-        result = RUNNER.invoke(app, [*args, "--jobs", jobs, "--json", str(out)])
+        result = RUNNER.invoke(app, [*QUIET, *args, "--jobs", jobs, "--json", str(out)])
         assert result.exit_code == 0, result.output
         data = json.loads(out.read_text())
         assert data["jobs"] == int(jobs)
@@ -96,3 +121,35 @@ def test_one_job_and_two_jobs_give_the_same_verdicts(tmp_path: Path) -> None:
             [(p["id"], [(v["n"], v["verdict"]) for v in p["per_n"]]) for p in data["proofs"]]
         )
     assert verdicts[0] == verdicts[1]
+
+
+def test_the_engine_walks_run_in_the_verification_and_agree(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    args = ["--players", "2-4", "--only", "I1", "--depth", "0", "--no-vacuity"]
+    result = RUNNER.invoke(app, [*args, "--walk-steps", "600", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Engine against the model" in result.output and "agreed" in result.output
+    engine = json.loads(out.read_text())["engine"]
+    assert engine["steps"] >= 600 and engine["disagreements"] == []
+    assert sorted(engine["steps_by_players"]) == ["2", "3", "4"]
+
+
+def test_a_model_bug_saves_replayable_counterexamples_and_parts_the_walks(
+    tmp_path: Path,
+) -> None:
+    out, folder = tmp_path / "report.json", tmp_path / "cx"
+    args = ["--players", "3", "--only", "I4", "--depth", "6", "--no-vacuity", "--jobs", "1"]
+    bug = ["--inject", "poll_owner_first", "--walk-steps", "300"]
+    files = ["--json", str(out), "--counterexamples", str(folder)]
+    result = RUNNER.invoke(app, [*args, *bug, *files])
+    assert result.exit_code == 1, result.output
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "I4-bmc-N3.json",
+        "I4-induction-N3.json",
+    ]
+    engine = json.loads(out.read_text())["engine"]
+    assert engine["disagreements"] and "fcursor" in " ".join(engine["disagreements"][0]["details"])
+    for saved in folder.iterdir():
+        replayed = CliRunner().invoke(top_app, ["replay", str(saved)])
+        assert replayed.exit_code == 1, replayed.output
+        assert "departs at step" in replayed.output

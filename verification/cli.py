@@ -13,6 +13,7 @@ from rich.table import Table
 
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, RulesetError, load_ruleset
 from buckshot.verification.config import make_config
+from buckshot.verification.counterexample import induction_document, to_document
 from buckshot.verification.executable import ExecutableSpec
 from buckshot.verification.induction import PROVED, UNKNOWN, VIOLATED, all_properties
 from buckshot.verification.mutants import MUTANTS
@@ -86,6 +87,22 @@ def main(
             "--jobs", min=1, help="Worker processes (default: the cores available, at most 2)."
         ),
     ] = None,
+    walk_steps: Annotated[
+        int,
+        typer.Option(
+            "--walk-steps",
+            min=0,
+            help="Steps of the reference engine run in lockstep with the model (0: skip).",
+        ),
+    ] = 10_000,
+    counterexamples: Annotated[
+        Path,
+        typer.Option(
+            "--counterexamples",
+            help="Folder for each counterexample as JSON, replayable by `buckshot replay`.",
+            file_okay=False,
+        ),
+    ] = Path("artifacts/counterexamples"),
 ) -> None:
     """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset."""
     console = Console(stderr=True)
@@ -128,12 +145,16 @@ def main(
             only=chosen,
             inject=frozenset(inject or ()),
             jobs=jobs,
+            walk_steps=walk_steps,
         )
     spec = ExecutableSpec(ruleset, config=cfg)
     out = Console()
     if not out.is_terminal:
         out = Console(width=120)  # a log or a pipe: wide enough for the table of N columns
     show(report, spec, out)
+    saved = save_counterexamples(report, frozenset(inject or ()), counterexamples)
+    for path in saved:
+        typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(report.to_dict(spec), indent=2) + "\n", encoding="utf-8")
@@ -154,6 +175,50 @@ def cell(verdict: str, seconds: float, note: str = "") -> str:
         return f"[{STYLE[PROVED]}]{verdict}[/]"
     label = f"{verdict} ({note})" if note else verdict
     return f"[{STYLE.get(verdict, '')}]{label}[/]\n{seconds:.2f}s"
+
+
+def save_counterexamples(report: Report, inject: frozenset[str], folder: Path) -> list[Path]:
+    """Write every counterexample of the run (BMC paths, counterexamples to induction, one per
+    violated N) as a replayable document in ``folder``; the paths written."""
+    cfg = report.cfg
+    spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=inject)
+    meta = {p.id: p for p in all_properties()}
+    documents: list[tuple[str, dict[str, object]]] = []
+    for violation in report.violations:
+        statement = meta[violation.property_id].statement
+        name = f"{violation.property_id}-bmc-N{violation.n}.json"
+        documents.append((name, to_document(spec, violation, statement)))
+    for proof in report.proofs:
+        for verdict in proof.per_n:
+            cex = verdict.counterexample
+            if cex is None or not cex.confirmed:
+                continue
+            statement = meta[proof.id].statement
+            doc = induction_document(spec, proof.id, cex.before, cex.input, cex.after, statement)
+            documents.append((f"{proof.id}-induction-N{verdict.n}.json", doc))
+    written = []
+    for name, doc in documents:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def show_walks(report: Report, console: Console) -> None:
+    """Print the engine's lockstep walks: steps, games, transitions taken, disagreements."""
+    walks = report.walks
+    if walks is None:
+        return
+    counts = ", ".join(f"N={n}: {k}" for n, k in sorted(walks.steps_by_players.items()))
+    verdict = "[green]agreed[/]" if walks.agreed else "[bold red]DISAGREED[/]"
+    console.print(
+        f"Engine against the model: {walks.steps} steps ({walks.decisions} decisions) in "
+        f"{walks.games} random games, {verdict}; {len(walks.edges)} transitions taken "
+        f"({counts}), {walks.seconds:.1f}s"
+    )
+    for disagreement in walks.disagreements[:3]:
+        console.print(disagreement.text(), markup=False)
 
 
 def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
@@ -230,6 +295,7 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
                 note = f" ({target.note})" if target.note else ""
                 style = "bold red" if target.status == NOT_SHOWN else "yellow"
                 console.print(f"  [{style}]{target.kind} {target.name}: {target.status}{note}[/]")
+    show_walks(report, console)
     if report.mutants:
         mtable = Table(title="Deliberate bugs")
         for column in ("mutant", "bug", "expected", "caught by", "seconds"):

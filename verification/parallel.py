@@ -2,10 +2,11 @@
 
 A run is cut into tasks that share nothing but their configuration: the proof of one
 property (or of one chunk of the branches of a property proved branch by branch), the
-bounded model check, and the vacuity check. Z3 objects do not pickle, so a task carries only
-plain data (the configuration, property IDs, the mutants switched on), and each worker
-process builds the symbolic model itself, once per configuration (:func:`.proof_model`),
-and returns plain results (verdicts, concrete states and paths).
+bounded model check, the vacuity check, and the engine's lockstep walks. Z3 objects do
+not pickle, so a task carries only plain data (the configuration, property IDs, the
+mutants switched on), and each worker process builds the symbolic model itself, once per
+configuration (:func:`.proof_model`), and returns plain results (verdicts, concrete states
+and paths).
 
 With one job the tasks run one after the other in this process, in the same order.
 """
@@ -22,12 +23,15 @@ from typing import Any
 
 from buckshot.verification.bmc import BmcResult, bounded_per_n
 from buckshot.verification.config import Config
+from buckshot.verification.executable import ExecutableSpec
 from buckshot.verification.induction import ProofResult, proof_model, property_by_id, prove_property
+from buckshot.verification.lockstep import WalkResult, random_walks
 from buckshot.verification.vacuity import Target, check_vacuity
 
 PROOF = "proof"
 BMC = "bmc"
 VACUITY = "vacuity"
+ENGINE = "engine"
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,7 @@ class Task:
     """One independent piece of a run (plain data, so that it can go to another process)."""
 
     kind: str
-    """``proof``, ``bmc`` or ``vacuity``."""
+    """``proof``, ``bmc``, ``vacuity`` or ``engine``."""
     cfg: Config
     inject: frozenset[str] = frozenset()
     timeout_ms: int = 60_000
@@ -49,6 +53,8 @@ class Task:
     """The properties a BMC task checks."""
     mutant: str = ""
     """For a proof run against a deliberate bug: the mutant's name (also in ``inject``)."""
+    steps: int = 0
+    """The steps of an engine task's lockstep walks."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,8 @@ class Done:
 
     task: Task
     result: Any
-    """A :class:`.ProofResult`, a :class:`.BmcResult`, or the vacuity targets and times."""
+    """A :class:`.ProofResult`, a :class:`.BmcResult`, the vacuity targets and times, or a
+    :class:`.WalkResult`."""
     seconds: float
     cpu_seconds: float
     """Processor time of the process that ran it (Z3 included), unaffected by other load."""
@@ -66,7 +73,7 @@ class Done:
 def run_task(task: Task) -> Done:
     """Run one task (in whichever process calls it) and return its result."""
     started, cpu = time.perf_counter(), time.process_time()
-    result: ProofResult | BmcResult | tuple[list[Target], dict[str, float]]
+    result: ProofResult | BmcResult | tuple[list[Target], dict[str, float]] | WalkResult
     if task.kind == PROOF:
         model = proof_model(task.cfg, task.inject)
         result = prove_property(model, property_by_id(task.prop), task.timeout_ms, task.chunk)
@@ -75,6 +82,10 @@ def run_task(task: Task) -> Done:
         result = bounded_per_n(task.cfg, props, task.depth, task.inject, task.timeout_ms)
     elif task.kind == VACUITY:
         result = check_vacuity(task.cfg, depth=task.depth)
+    elif task.kind == ENGINE:
+        spec = ExecutableSpec(task.cfg.ruleset, config=task.cfg, mutants=task.inject)
+        counts = tuple(range(task.cfg.players_lo, task.cfg.players_hi + 1))
+        result = random_walks(spec, task.cfg.ruleset, task.steps, players=counts)
     else:
         raise ValueError(f"unknown task kind {task.kind!r}")
     return Done(task, result, time.perf_counter() - started, time.process_time() - cpu)

@@ -15,6 +15,7 @@ from buckshot.verification.induction import (
     ProofResult,
     all_properties,
 )
+from buckshot.verification.lockstep import WalkResult
 from buckshot.verification.mutants import MutantResult
 from buckshot.verification.render import action, stack, state
 from buckshot.verification.state import to_json
@@ -42,6 +43,8 @@ class Report:
     """Per stage, the processor time of its tasks (added up over the processes)."""
     jobs: int = 1
     """Processes the run used."""
+    walks: WalkResult | None = None
+    """The engine's lockstep walks against the model, when run."""
 
     def counts(self) -> list[int]:
         """The player counts of the run."""
@@ -50,12 +53,14 @@ class Report:
     @property
     def failed(self) -> bool:
         """Some proof is not proved, BMC found or could not rule out a violation, some target
-        was neither reached nor proved unreachable, or some mutant escaped."""
+        was neither reached nor proved unreachable, some mutant escaped, or the engine parted
+        from the model."""
         return (
             any(p.verdict != PROVED for p in self.proofs)
             or self.bmc_status in ("violated", "unknown")
             or any(t.status == NOT_SHOWN for t in self.vacuity)
             or any(not m.caught for m in self.mutants)
+            or (self.walks is not None and not self.walks.agreed)
         )
 
     def to_dict(self, spec: ExecutableSpec) -> dict[str, Any]:
@@ -111,6 +116,7 @@ class Report:
                     for t in self.vacuity
                 ],
             },
+            "engine": None if self.walks is None else self.walks.to_dict(),
             "mutants": [
                 {
                     "name": m.mutant.name,

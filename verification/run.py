@@ -1,8 +1,10 @@
-"""One verification run: inductive proofs, bounded model checking, vacuity, and mutants.
+"""One verification run: inductive proofs, bounded model checking, vacuity, the engine's
+lockstep walks, and mutants.
 
 The run is cut into independent tasks (:mod:`.parallel`): one per property (a property
 proved branch by branch is cut into chunks of its branches when there are several
-processes), the bounded model check, the vacuity check, and one per mutant and property
+processes), the bounded model check, the vacuity check, the engine walks, and one per
+mutant and property
 that should catch it. The tasks run on ``jobs`` processes, the longest first.
 """
 
@@ -18,6 +20,7 @@ from buckshot.verification.invariants import INVARIANTS
 from buckshot.verification.mutants import MUTANTS, MutantResult
 from buckshot.verification.parallel import (
     BMC,
+    ENGINE,
     PROOF,
     VACUITY,
     Done,
@@ -46,13 +49,15 @@ def verify(
     only: Sequence[str] | None = None,
     inject: frozenset[str] = frozenset(),
     jobs: int | None = None,
+    walk_steps: int = 0,
 ) -> Report:
     """Run every stage that is asked for and collect the results.
 
     ``only`` restricts the proofs (and BMC) to those property IDs; ``inject`` switches on
     deliberate bugs (see :mod:`.mutants`) in every stage but the vacuity check; ``jobs`` is
     the number of processes (default :func:`.default_jobs`). The verdicts do not depend on
-    ``jobs``.
+    ``jobs``. ``walk_steps`` > 0 runs that many steps of the engine against the model
+    (:func:`.lockstep.random_walks`).
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -67,6 +72,8 @@ def verify(
     if depth > 0:
         ids = tuple(p.id for p in checked)
         tasks.append(Task(BMC, cfg, inject, timeout_ms * 5, depth=depth, props=ids))
+    if walk_steps > 0:
+        tasks.append(Task(ENGINE, cfg, inject, steps=walk_steps))
     if vacuity:
         tasks.append(Task(VACUITY, cfg, depth=min(depth, 8) if depth > 0 else 6))
     pieces: dict[str, int] = {}
@@ -93,7 +100,7 @@ def verify(
         stage = (
             "mutants"
             if task.mutant
-            else {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity"}[task.kind]
+            else {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity", ENGINE: "engine"}[task.kind]
         )
         stage_seconds[stage] = stage_seconds.get(stage, 0.0) + item.seconds
         stage_cpu[stage] = stage_cpu.get(stage, 0.0) + item.cpu_seconds
@@ -114,6 +121,9 @@ def verify(
             report.violations, report.bmc_times = result.violations, result.times
             report.bmc_status, report.bmc_per_n = result.status, list(result.per_n)
             tick("bmc", depth, depth)
+        elif task.kind == ENGINE:
+            report.walks = item.result
+            tick("engine", 1, 1)
         else:
             targets: list[Target]
             targets, report.vacuity_times = item.result
@@ -124,7 +134,7 @@ def verify(
     report.proofs = [proofs[p.id] for p in props]
     for mutant in catalogue:
         report.mutants.append(_mutant_result(mutant.name, caught))
-    stages = ("proofs", "bmc", "vacuity", "mutants")
+    stages = ("proofs", "bmc", "vacuity", "engine", "mutants")
     report.seconds = {k: stage_seconds[k] for k in stages if k in stage_seconds}
     report.cpu_seconds = {k: stage_cpu[k] for k in stages if k in stage_cpu}
     report.seconds["total"] = time.perf_counter() - started
