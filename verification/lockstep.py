@@ -302,7 +302,8 @@ def random_walks(
 ) -> WalkResult:
     """Seeded random games in lockstep, cycling through ``players``, until ``steps`` steps.
 
-    Roles are drawn at random for each game (a seeded choice); each game stops at its first
+    Roles are drawn at random for each game (a seeded choice; every other game gives one role
+    to every seat); each game stops at its first
     disagreement, which is recorded (and, with ``stop_at_first``, ends the walks).
     """
     result = WalkResult()
@@ -311,7 +312,12 @@ def random_walks(
     roles_all = tuple(Role)
     while result.steps < steps:
         n = players[result.games % len(players)]
-        roles = [rng.choice(roles_all) for _ in range(n)]
+        if result.games % 2:
+            # one role at every seat: the role's interactions with itself (a traitor
+            # Magician, a Doctor's pills on a Doctor) are rare at mixed tables
+            roles = [rng.choice(roles_all)] * n
+        else:
+            roles = [rng.choice(roles_all) for _ in range(n)]
         game_seed = rng.randrange(2**31)
         lock = Lockstep(spec, n, game_seed, spec.initial(n, [role_code(r) for r in roles]))
         try:
