@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from buckshot.reference.game import Game
-from buckshot.reference.options import Option
+from buckshot.reference.options import Option, parse_option
 from buckshot.reference.state import Frame, GameState
 from buckshot.spec.rulebook import FrameKind, Item, Shell, Target
 from buckshot.spec.ruleset import Load
@@ -230,18 +230,28 @@ def option_key(option: Option) -> DecisionKey:
     return (event, None, None, None)
 
 
+def option_of(spec: ExecutableSpec, edge_id: str, inp: ConcreteInput) -> Option:
+    """The engine option for a path's decision step."""
+    event = spec.layout.edge_by_id(edge_id).edge.event
+    if event == "shoot":
+        return parse_option(f"shoot:target={inp.target}")
+    if event == "use_item":
+        item = ITEM_KINDS[inp.item]
+        targeted = TARGET_OF[inp.item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
+        return parse_option(
+            f"use_item:item={item.value}" + (f",target={inp.target}" if targeted else "")
+        )
+    if event == "flip_shell":
+        paid = [ITEM_KINDS[k].value for k, count in enumerate(inp.pay) for _ in range(count)]
+        return parse_option(f"flip_shell:items={'+'.join(paid)}")
+    if event in ("use_rescue", "discard_item"):
+        return parse_option(f"{event}:item={ITEM_KINDS[inp.item].value}")
+    return parse_option(event)
+
+
 def input_key(spec: ExecutableSpec, inp: ConcreteInput) -> DecisionKey:
     """The decision key of a model input for a decision edge."""
-    event = spec.layout.edges[inp.edge].edge.event
-    if event == "shoot":
-        return (event, inp.target, None, None)
-    if event == "use_item":
-        return (event, inp.target if _targeted(inp.item) else None, inp.item, None)
-    if event == "flip_shell":
-        return (event, None, None, tuple(inp.pay))
-    if event in ("use_rescue", "discard_item"):
-        return (event, None, inp.item, None)
-    return (event, None, None, None)
+    return option_key(option_of(spec, spec.layout.edges[inp.edge].edge.id, inp))
 
 
 def model_decisions(spec: ExecutableSpec, s: Concrete) -> set[DecisionKey]:
@@ -394,5 +404,6 @@ __all__ = [
     "input_key",
     "model_decisions",
     "option_key",
+    "option_of",
     "step_input",
 ]

@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from buckshot.reference.errors import GameError
-from buckshot.reference.options import Option, parse_option
 from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, parse_ruleset
-from buckshot.verification.abstraction import Before, abstract_state, ghost_mismatches
+from buckshot.verification.abstraction import Before, abstract_state, ghost_mismatches, option_of
 from buckshot.verification.bmc import Violation
 from buckshot.verification.concretize import (
     NoEngineState,
@@ -40,7 +39,7 @@ from buckshot.verification.executable import (
     IllegalStep,
     Step,
 )
-from buckshot.verification.layout import ITEM_KINDS, ROLES, TARGET_OF, Target, item_code
+from buckshot.verification.layout import ITEM_KINDS, ROLES, item_code
 from buckshot.verification.lockstep import ProbedGame
 from buckshot.verification.render import action
 from buckshot.verification.state import (
@@ -403,25 +402,6 @@ class _Stop(Exception):
     pass
 
 
-def option_of(spec: ExecutableSpec, edge_id: str, inp: ConcreteInput) -> Option:
-    """The engine option for a path's decision step."""
-    event = spec.layout.edge_by_id(edge_id).edge.event
-    if event == "shoot":
-        return parse_option(f"shoot:target={inp.target}")
-    if event == "use_item":
-        item = ITEM_KINDS[inp.item]
-        targeted = TARGET_OF[inp.item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
-        return parse_option(
-            f"use_item:item={item.value}" + (f",target={inp.target}" if targeted else "")
-        )
-    if event == "flip_shell":
-        paid = [ITEM_KINDS[k].value for k, count in enumerate(inp.pay) for _ in range(count)]
-        return parse_option(f"flip_shell:items={'+'.join(paid)}")
-    if event in ("use_rescue", "discard_item"):
-        return parse_option(f"{event}:item={ITEM_KINDS[inp.item].value}")
-    return parse_option(event)
-
-
 def replay(cex: Counterexample) -> ReplayResult:
     """Play the counterexample in the reference engine, comparing every step."""
     spec = ExecutableSpec(cex.ruleset, config=cex.cfg)
@@ -532,7 +512,6 @@ __all__ = [
     "induction_document",
     "load_document",
     "normalize",
-    "option_of",
     "replay",
     "shell_orders",
     "to_document",
