@@ -131,7 +131,9 @@ def test_the_engine_walks_run_in_the_verification_and_agree(tmp_path: Path) -> N
     assert "Engine against the model" in result.output and "agreed" in result.output
     engine = json.loads(out.read_text())["engine"]
     assert engine["steps"] >= 600 and engine["disagreements"] == []
-    assert sorted(engine["steps_by_players"]) == ["2", "3", "4"]
+    # games cycle through the --players range from its low end, and never leave it
+    played = sorted(engine["steps_by_players"])
+    assert played[0] == "2" and set(played) <= {"2", "3", "4"}
 
 
 def test_a_model_bug_saves_replayable_counterexamples_and_parts_the_walks(
