@@ -16,12 +16,12 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from buckshot.verification.branches import Branch, branches
+from buckshot.verification.branches import Branch, branch_tree
 from buckshot.verification.config import Config
 from buckshot.verification.executable import Concrete, ConcreteInput, ExecutableSpec
 from buckshot.verification.invariants import INVARIANTS
 from buckshot.verification.lemmas import LEMMAS
-from buckshot.verification.properties import Property
+from buckshot.verification.properties import Opaque, Property
 from buckshot.verification.symbolic import Symbols, read_input, read_state
 
 PROVED = "proved"
@@ -117,8 +117,76 @@ class ProofModel:
         self.s = self.symbols.state("s")
         self.inp = self.symbols.input("in")
         assumed = list(assume) if assume is not None else list(all_properties())
-        self.facts = [prop.state(self.sem, self.s) for prop in assumed if prop.state is not None]
-        self.cases = branches(self.sem, self.s, self.inp)
+        # the sums over the state before the step are the bases of the sums after it
+        with self.symbols.backend.base_sums():
+            self.facts = [
+                prop.state(self.sem, self.s) for prop in assumed if prop.state is not None
+            ]
+        self.cases, self.tree = branch_tree(self.sem, self.s, self.inp)
+        """The branches of the step, and the same as a tree (:func:`.branch_tree`)."""
+        self.abstractions: dict[Any, Abstraction | None] = {}
+        """Each opaque-sums hook's abstraction, made on first use (:func:`abstraction`)."""
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """The assumptions with some sums over the state replaced by fresh values (see
+    :attr:`Property.opaque`), and how to replace them in a goal."""
+
+    facts: list[Any]
+    """The assumptions, rewritten, and each fresh value's bounds."""
+    pairs: list[tuple[Any, Any]]
+    """Each sum and its fresh value, outermost first."""
+
+    def apply(self, term: Any) -> Any:
+        """``term`` with each sum replaced by its value (an outer sum before its parts)."""
+        for pair in self.pairs:
+            term = z3.substitute(term, pair)
+        return term
+
+
+def abstraction(model: ProofModel, prop: Property, timeout_ms: int) -> Abstraction | None:
+    """The abstraction of ``prop``'s opaque sums, once their bounds are proved from the
+    assumptions (None when the property has none or the bounds cannot be proved).
+
+    Every sum ``t`` over the state becomes a fresh value ``v`` with ``x <= v`` for each term
+    ``x`` and ``v <= bound``: the bounds hold for ``t`` in every state satisfying the
+    assumptions (one query), so a query with ``v`` in place of ``t`` and the bounds added
+    covers every such state (it only forgets how ``t`` is made of its terms). A branch it
+    refutes is refuted; the sums after the step are written as the sums before plus their
+    changes (:meth:`.Z3Backend.sum_`), which is what the fresh values keep cheap.
+    """
+    if prop.opaque is None:
+        return None
+    key = prop.opaque
+    if key in model.abstractions:
+        return model.abstractions[key]
+    sums = prop.opaque(model.sem, model.s)
+    width = model.cfg.width
+    pairs: list[tuple[Any, Any]] = []
+    bounds: list[Any] = []
+
+    def limits(part: Opaque, total: Any) -> list[Any]:
+        out = [z3.ULE(term, total) for term in part.terms]
+        if part.bound is not None:
+            out.append(z3.ULE(total, z3.BitVecVal(part.bound, width)))
+        return out
+
+    for index, part in enumerate(sums):
+        # one query per sum (cheaper than one for all); a sum whose bounds are not shown
+        # stays as it is
+        claim = z3.And(*limits(part, part.total))
+        if _solver(timeout_ms, [*model.facts, z3.Not(claim)]).check() == z3.unsat:
+            value = z3.BitVec(f"opaque.{index}", width)
+            pairs.append((part.total, value))
+            bounds.extend(limits(part, value))
+    result = None
+    if pairs:
+        result = Abstraction([], pairs)
+        result.facts.extend(result.apply(fact) for fact in model.facts)
+        result.facts.extend(bounds)
+    model.abstractions[key] = result
+    return result
 
 
 _MODELS: dict[tuple[Config, frozenset[str], tuple[Property, ...] | None], ProofModel] = {}
@@ -220,6 +288,24 @@ class _Tally:
             self.violated[n] = (seconds, part, read(model))
         raise AssertionError("more counterexamples than player counts")
 
+    def refute(self, facts: list[Any], goal: Any, n_term: Any, timeout_ms: int) -> bool:
+        """Whether ``facts`` and ``goal`` are unsatisfiable for every open count (one query,
+        its time added to those counts); False when the query does not show it."""
+        if not self.open():
+            return True
+        b = self.model.symbols.backend
+        excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
+        solver = _solver(timeout_ms, [*facts, goal, *excluded])
+        started = time.perf_counter()
+        outcome = solver.check()
+        seconds = time.perf_counter() - started
+        self.queries += 1
+        if outcome != z3.unsat:
+            return False
+        for n in self.open():
+            self.covered[n] += seconds
+        return True
+
     def mark_unknown(self, part: str) -> None:
         """Every open count is unknown (a query timed out)."""
         for n in self.open():
@@ -285,20 +371,69 @@ def prove_property(
     def read_step(m: Any) -> Counterexample:
         return _confirm(spec, prop, read_state(cfg, m, s), read_input(cfg, m, inp), None)
 
-    bad = [z3.And(case.cond, z3.Not(_goal(sem, prop, s, inp, case))) for case in cases]
+    def bad(case: Branch) -> Any:
+        return z3.And(case.cond, z3.Not(_goal(sem, prop, s, inp, case)))
+
+    def ask(case: Branch) -> None:
+        if tally.sweep(facts, bad(case), s.n, "step", timeout_ms, read_step) == UNKNOWN:
+            tally.mark_unknown("step")
+
     facts = model.facts
-    if not prop.per_branch and chunk is None:
+    if prop.per_branch:
+        _prove_tree(model, prop, tally, timeout_ms, chunk, ask)
+        return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+    if chunk is None:
         quick = min(QUICK_MS, timeout_ms)
-        verdict = tally.sweep(facts, z3.Or(*bad), s.n, "step", quick, read_step)
+        either = z3.Or(*(bad(case) for case in cases))
+        verdict = tally.sweep(facts, either, s.n, "step", quick, read_step)
         if verdict != UNKNOWN:
             return tally.result(prop, players_label(cfg), time.perf_counter() - started)
         if timeout_ms <= QUICK_MS:
             tally.mark_unknown("step")
             return tally.result(prop, players_label(cfg), time.perf_counter() - started)
-    for goal in bad:
-        if tally.sweep(facts, goal, s.n, "step", timeout_ms, read_step) == UNKNOWN:
-            tally.mark_unknown("step")
+    for case in cases:
+        ask(case)
     return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+
+
+ABSTRACT_MS = 10_000
+"""Time allowed to a query with opaque sums before the branch is split or asked plainly."""
+
+
+def _prove_tree(
+    model: ProofModel,
+    prop: Property,
+    tally: _Tally,
+    timeout_ms: int,
+    chunk: tuple[int, int] | None,
+    ask: Callable[[Branch], None],
+) -> None:
+    """Prove a property branch by branch, down the tree of branches (those of ``chunk``).
+
+    Each branch of the tree (:func:`.branch_tree`) is first asked about with the property's
+    sums made opaque (:func:`abstraction`): a branch refuted so is refuted, with every branch
+    it covers. One that is not is split into its parts, asked likewise; a branch of the split
+    (:func:`.branches`) that is still not refuted is asked plainly (``ask``), as it would be
+    without the tree, so the verdicts are the plain queries' (a refuted branch has no
+    counterexample, and a count shown violated is excluded from later queries either way).
+    """
+    nodes = model.tree if chunk is None else model.tree[chunk[0] :: chunk[1]]
+    abstract = abstraction(model, prop, timeout_ms)
+    sem, s, inp = model.sem, model.s, model.inp
+    limit = min(ABSTRACT_MS, timeout_ms)
+
+    def visit(node: Branch) -> None:
+        if abstract is not None:
+            goal = z3.And(node.cond, z3.Not(_goal(sem, prop, s, inp, node)))
+            if tally.refute(abstract.facts, abstract.apply(goal), s.n, limit):
+                return
+        if not node.parts:
+            ask(node)
+        for part in node.parts:
+            visit(part)
+
+    for node in nodes:
+        visit(node)
 
 
 def merge_chunks(parts: Sequence[ProofResult]) -> ProofResult:

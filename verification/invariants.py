@@ -20,6 +20,7 @@ from buckshot.verification.properties import (
     fired,
     fired_action,
     game_over_condition,
+    item_sums,
     items_in_play,
     on_stack,
     over_cap,
@@ -429,6 +430,7 @@ INVARIANTS: tuple[Property, ...] = (
         "items in play, pending pauses, frame progress) lexicographically (R21).",
         step=_i10,
         per_branch=True,
+        opaque=item_sums,
     ),
     Property(
         "I11",

@@ -27,6 +27,7 @@ from buckshot.verification.properties import (
     Sem,
     conversion_pending,
     game_over_condition,
+    item_sums,
     on_stack,
     slot_is,
     someone_at_zero,
@@ -291,6 +292,7 @@ LEMMAS: tuple[Property, ...] = (
         "plus shells (and rage) form a potential bounded by the turn's draws.",
         state=_l3_items,
         per_branch=True,
+        opaque=item_sums,
     ),
     Property(
         "L4",

@@ -9,7 +9,7 @@ that a deliberate bug in a guard cannot hide itself from the property that check
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,20 @@ StepPred = Callable[[Sem, S, In, Res], Any]
 
 
 @dataclass(frozen=True)
+class Opaque:
+    """A sum over the state before a step that a step's proof may first treat as an opaque
+    value: one at least each of its terms, and at most ``bound`` if given (see
+    :class:`Property`)."""
+
+    total: Any
+    terms: tuple[Any, ...]
+    bound: int | None = None
+
+
+OpaquePred = Callable[[Sem, S], Sequence[Opaque]]
+
+
+@dataclass(frozen=True)
 class Property:
     """An invariant (``I..``) or a strengthening lemma (``L..``) with what it checks."""
 
@@ -37,6 +51,11 @@ class Property:
     step: StepPred | None = None
     per_branch: bool = False
     """Prove the step one branch at a time (faster for arithmetic-heavy properties)."""
+    opaque: OpaquePred | None = None
+    """Sums over the state before the step that a branch's query may first replace by fresh
+    values (outermost first), each bounded by its terms and its bound, a fact proved once from
+    the assumptions. The query is then about the sums' changes, not the sums; when it cannot
+    refute the branch, the plain query decides, so the verdict is the plain query's."""
 
     @property
     def lemma(self) -> bool:
@@ -123,6 +142,18 @@ def items_in_play(m: Sem, s: S) -> Any:
     """Every item held by anyone."""
     b = m.b
     return b.sum_([b.sum_(row) for row in s.items])
+
+
+def item_sums(m: Sem, s: S) -> list[Opaque]:
+    """Items in play, then each seat's items: the sums that the item counts' proofs read.
+
+    No seat holds more than the owner may (L1, L3), and none of these sums wraps; the items
+    in play are given no upper bound (no proof needs one, and it is the costly one to show).
+    """
+    b = m.b
+    rows = [Opaque(b.sum_(row), tuple(row), m.cfg.owner_max) for row in s.items]
+    cells = tuple(count for row in s.items for count in row)
+    return [Opaque(items_in_play(m, s), cells), *rows]
 
 
 def unasked(m: Sem, s: S, i: int) -> Any:
