@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from buckshot.reference.state import Frame, GameState, Seat, Shot
 from buckshot.spec.polling import poll_order
 from buckshot.spec.rulebook import FrameKind, Shell
-from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.abstraction import POLL_FRAMES, abstract_state
 from buckshot.verification.config import Config
 from buckshot.verification.executable import Concrete
@@ -73,7 +72,7 @@ def _frames(s: Concrete, alive: list[bool]) -> list[Frame]:
     return frames
 
 
-def engine_state(rules: Ruleset, cfg: Config, s: Concrete, heads: Sequence[bool] = ()) -> GameState:
+def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
     """An engine state whose abstraction is ``s``; :class:`NoEngineState` if there is none.
 
     ``heads`` are the chamber's shell types as later steps expose them (its first is the
@@ -139,12 +138,12 @@ def engine_state(rules: Ruleset, cfg: Config, s: Concrete, heads: Sequence[bool]
     return state
 
 
-def check_round_trip(game_abstract: Concrete, s: Concrete, cfg: Config) -> None:
-    """Raise :class:`NoEngineState` naming the fields where the engine state's abstraction
+def check_round_trip(state: GameState, s: Concrete, cfg: Config) -> None:
+    """Raise :class:`NoEngineState` naming the fields where the abstraction of ``state``
     differs from ``s``."""
-    diffs = differences(cfg, game_abstract, s)
+    diffs = differences(cfg, abstract_state(state, cfg, s), s)
     if diffs:
         raise NoEngineState("no engine state has " + "; ".join(diffs))
 
 
-__all__ = ["NoEngineState", "abstract_state", "check_round_trip", "engine_state", "fill_order"]
+__all__ = ["NoEngineState", "check_round_trip", "engine_state", "fill_order"]

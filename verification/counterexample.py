@@ -122,7 +122,7 @@ def normalize(spec: ExecutableSpec, s: Concrete) -> tuple[Concrete, list[str]]:
     value to the one the engine implies. :class:`.concretize.NoEngineState` when even that
     is impossible.
     """
-    state = engine_state(spec.cfg.ruleset, spec.cfg, s)
+    state = engine_state(s)
     canon = abstract_state(state, spec.cfg, s)
     return canon, differences(spec.cfg, s, canon)
 
@@ -449,9 +449,8 @@ def replay(cex: Counterexample) -> ReplayResult:
             begin = cex.start
             heads = exposed_heads(begin.head_live, begin.shells, cex.steps, edges)
             try:
-                state = engine_state(cex.ruleset, cex.cfg, begin, heads)
-                game.state = state
-                check_round_trip(abstract_state(game.state, cex.cfg, cex.start), cex.start, cex.cfg)
+                state = engine_state(begin, heads)
+                check_round_trip(state, begin, cex.cfg)
             except NoEngineState as error:
                 result.start_details = (str(error),)
                 return result
