@@ -11,9 +11,9 @@ import random
 import time
 
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.counterexample import Counterexample, PathStep, replay
-from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.lockstep import random_walks
+from buckshot.verification.engine.counterexample import Counterexample, PathStep, replay
+from buckshot.verification.engine.lockstep import random_walks
+from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.render import action
 
 

@@ -13,7 +13,7 @@ import time
 
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.cli import parse_players
-from buckshot.verification.config import make_config
+from buckshot.verification.model.config import make_config
 from buckshot.verification.run import verify
 
 

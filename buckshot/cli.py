@@ -13,7 +13,7 @@ from buckshot import __version__
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.verification.cli import app as verify_app
-from buckshot.verification.trace_cli import verify_trace_command
+from buckshot.verification.tracecheck.cli import verify_trace_command
 
 if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
@@ -309,7 +309,7 @@ def _is_document(text: str) -> bool:
 
 
 def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None:
-    from buckshot.verification.counterexample import (
+    from buckshot.verification.engine.counterexample import (
         CounterexampleError,
         load_document,
         replay,

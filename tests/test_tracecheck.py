@@ -19,8 +19,8 @@ from buckshot.reference.events import Event, to_jsonl
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
-from buckshot.verification.trace_log import MALFORMED, TraceLogError
-from buckshot.verification.tracecheck import TraceResult, validate_log
+from buckshot.verification.tracecheck.log import MALFORMED, TraceLogError
+from buckshot.verification.tracecheck.validate import TraceResult, validate_log
 
 runner = CliRunner()
 

@@ -21,10 +21,8 @@ from typer.testing import CliRunner
 from buckshot.cli import app
 from buckshot.reference.options import parse_option
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
-from buckshot.verification.abstraction import input_key, option_key, option_of
-from buckshot.verification.bmc import check_bounded
-from buckshot.verification.config import make_config
-from buckshot.verification.counterexample import (
+from buckshot.verification.engine.abstraction import input_key, option_key, option_of
+from buckshot.verification.engine.counterexample import (
     FORMAT,
     Counterexample,
     CounterexampleError,
@@ -34,14 +32,16 @@ from buckshot.verification.counterexample import (
     replay,
     to_document,
 )
-from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.induction import all_properties, prove
-from buckshot.verification.invariants import INVARIANTS
-from buckshot.verification.layout import TARGET_OF, Target, layout
-from buckshot.verification.lockstep import random_walks
-from buckshot.verification.properties import Property
+from buckshot.verification.engine.lockstep import random_walks
+from buckshot.verification.model.config import make_config
+from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.model.layout import TARGET_OF, Target, layout
+from buckshot.verification.model.state import to_json
+from buckshot.verification.proofs.bmc import check_bounded
+from buckshot.verification.proofs.induction import all_properties, prove
+from buckshot.verification.proofs.invariants import INVARIANTS
+from buckshot.verification.proofs.properties import Property
 from buckshot.verification.render import action
-from buckshot.verification.state import to_json
 
 RULES = load_ruleset()
 SPEC = ExecutableSpec(RULES)
@@ -109,9 +109,9 @@ _ENGINE_MUTANT = """
 import sys
 from buckshot.conformance.mutants import apply_mutant
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
-from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.invariants import INVARIANTS
-from buckshot.verification.lockstep import random_walks
+from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.proofs.invariants import INVARIANTS
+from buckshot.verification.engine.lockstep import random_walks
 apply_mutant(sys.argv[1])
 rules = load_ruleset()
 result = random_walks(ExecutableSpec(rules), rules, 20_000, seed=3, stop_at_first=True)

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.bmc import Unrolling, bounded_per_n, check_bounded
-from buckshot.verification.config import Config, make_config
-from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.induction import (
+from buckshot.verification.model.config import Config, make_config
+from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n, check_bounded
+from buckshot.verification.proofs.induction import (
     PROVED,
     VIOLATED,
     all_properties,
@@ -21,11 +21,11 @@ from buckshot.verification.induction import (
     prove,
     prove_property,
 )
-from buckshot.verification.invariants import INVARIANTS
-from buckshot.verification.mutants import MUTANTS, run_mutant
-from buckshot.verification.properties import Property
+from buckshot.verification.proofs.invariants import INVARIANTS
+from buckshot.verification.proofs.mutants import MUTANTS, run_mutant
+from buckshot.verification.proofs.properties import Property
+from buckshot.verification.proofs.vacuity import targets
 from buckshot.verification.render import trace
-from buckshot.verification.vacuity import targets
 
 
 @cache
@@ -191,8 +191,8 @@ def test_sums_after_a_step_equal_the_plain_sums() -> None:
     sum's value, on random states and inputs, for branches of every shape of change."""
     import z3  # type: ignore[import-untyped]
 
-    from buckshot.verification.properties import items_in_play
-    from buckshot.verification.state import flatten
+    from buckshot.verification.model.state import flatten
+    from buckshot.verification.proofs.properties import items_in_play
 
     model = proof_model(_cfg())
     cfg, sem = model.cfg, model.sem

@@ -10,9 +10,9 @@ import pytest
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.executable import Concrete, ExecutableSpec, IllegalStep
-from buckshot.verification.layout import NONE, item_code, layout, registry_names
-from buckshot.verification.semantics import Semantics
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep
+from buckshot.verification.model.layout import NONE, item_code, layout, registry_names
+from buckshot.verification.model.semantics import Semantics
 
 SPEC = ExecutableSpec(load_ruleset())
 MILK, PILLS, AMULET, RAGE = (

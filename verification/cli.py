@@ -12,15 +12,20 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, RulesetError, load_ruleset
-from buckshot.verification.config import make_config
-from buckshot.verification.counterexample import induction_document, to_document
-from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.induction import PROVED, UNKNOWN, VIOLATED, all_properties
-from buckshot.verification.mutants import MUTANTS
+from buckshot.verification.engine.counterexample import induction_document, to_document
+from buckshot.verification.model.config import make_config
+from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.proofs.induction import PROVED, UNKNOWN, VIOLATED, all_properties
+from buckshot.verification.proofs.mutants import MUTANTS
+from buckshot.verification.proofs.vacuity import (
+    NOT_SHOWN,
+    REACHED_BMC,
+    REACHED_VARIANT,
+    REACHED_WALK,
+)
 from buckshot.verification.render import trace
 from buckshot.verification.report import Report, cex_text
 from buckshot.verification.run import verify
-from buckshot.verification.vacuity import NOT_SHOWN, REACHED_BMC, REACHED_VARIANT, REACHED_WALK
 
 app = typer.Typer(
     help="Prove the spec's invariants with Z3 for every player count, check them on bounded "

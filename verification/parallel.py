@@ -21,12 +21,17 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from buckshot.verification.bmc import BmcResult, bounded_per_n
-from buckshot.verification.config import Config
-from buckshot.verification.executable import ExecutableSpec
-from buckshot.verification.induction import ProofResult, proof_model, property_by_id, prove_property
-from buckshot.verification.lockstep import WalkResult, random_walks
-from buckshot.verification.vacuity import Target, check_vacuity
+from buckshot.verification.engine.lockstep import WalkResult, random_walks
+from buckshot.verification.model.config import Config
+from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.proofs.bmc import BmcResult, bounded_per_n
+from buckshot.verification.proofs.induction import (
+    ProofResult,
+    proof_model,
+    property_by_id,
+    prove_property,
+)
+from buckshot.verification.proofs.vacuity import Target, check_vacuity
 
 PROOF = "proof"
 BMC = "bmc"

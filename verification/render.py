@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from buckshot.spec.rulebook import FrameKind
-from buckshot.verification.executable import Concrete, ConcreteInput, ExecutableSpec, Step
-from buckshot.verification.layout import (
+from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec, Step
+from buckshot.verification.model.layout import (
     ITEM_KINDS,
     NONE,
     ROLES,

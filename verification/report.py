@@ -5,21 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from buckshot.verification.bmc import BmcPerN, DepthTime, Violation, Witness
-from buckshot.verification.config import Config
-from buckshot.verification.executable import ExecutableSpec, Step
-from buckshot.verification.induction import (
+from buckshot.verification.engine.lockstep import WalkResult
+from buckshot.verification.model.config import Config
+from buckshot.verification.model.executable import ExecutableSpec, Step
+from buckshot.verification.model.state import to_json
+from buckshot.verification.proofs.bmc import BmcPerN, DepthTime, Violation, Witness
+from buckshot.verification.proofs.induction import (
     PROVED,
     Counterexample,
     PerN,
     ProofResult,
     all_properties,
 )
-from buckshot.verification.lockstep import WalkResult
-from buckshot.verification.mutants import MutantResult
+from buckshot.verification.proofs.mutants import MutantResult
+from buckshot.verification.proofs.vacuity import NOT_SHOWN, Target
 from buckshot.verification.render import action, stack, state
-from buckshot.verification.state import to_json
-from buckshot.verification.vacuity import NOT_SHOWN, Target
 
 
 @dataclass

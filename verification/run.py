@@ -13,11 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from buckshot.verification.bmc import BmcResult
-from buckshot.verification.config import Config
-from buckshot.verification.induction import VIOLATED, ProofResult, all_properties, merge_chunks
-from buckshot.verification.invariants import INVARIANTS
-from buckshot.verification.mutants import MUTANTS, MutantResult
+from buckshot.verification.model.config import Config
 from buckshot.verification.parallel import (
     BMC,
     ENGINE,
@@ -28,8 +24,17 @@ from buckshot.verification.parallel import (
     default_jobs,
     execute,
 )
+from buckshot.verification.proofs.bmc import BmcResult
+from buckshot.verification.proofs.induction import (
+    VIOLATED,
+    ProofResult,
+    all_properties,
+    merge_chunks,
+)
+from buckshot.verification.proofs.invariants import INVARIANTS
+from buckshot.verification.proofs.mutants import MUTANTS, MutantResult
+from buckshot.verification.proofs.vacuity import Target
 from buckshot.verification.report import Report
-from buckshot.verification.vacuity import Target
 
 Progress = Callable[[str, int, int], None]
 """Called with (stage, done, total) as the run advances."""
@@ -53,11 +58,11 @@ def verify(
 ) -> Report:
     """Run every stage that is asked for and collect the results.
 
-    ``only`` restricts the proofs (and BMC) to those property IDs; ``inject`` switches on
-    deliberate bugs (see :mod:`.mutants`) in every stage but the vacuity check; ``jobs`` is
-    the number of processes (default :func:`.default_jobs`). The verdicts do not depend on
-    ``jobs``. ``walk_steps`` > 0 runs that many steps of the engine against the model
-    (:func:`.lockstep.random_walks`).
+    ``only`` restricts the proofs (and BMC) to those property IDs; ``inject`` switches on deliberate
+    bugs (see :mod:`.proofs.mutants`) in every stage but the vacuity check; ``jobs`` is the number
+    of processes (default :func:`.default_jobs`). The verdicts do not depend on ``jobs``.
+    ``walk_steps`` > 0 runs that many steps of the engine against the model
+    (:func:`buckshot.verification.engine.lockstep.random_walks`).
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -150,7 +155,8 @@ def _mutant_done(name: str, caught: dict[tuple[str, str], Done]) -> bool:
 
 def _mutant_result(name: str, caught: dict[tuple[str, str], Done]) -> MutantResult:
     """The mutant is caught by the first of its expected properties whose proof fails with a
-    counterexample the executable spec confirms (as :func:`.mutants.run_mutant` decides)."""
+    counterexample the executable spec confirms (as :func:`.proofs.mutants.run_mutant`
+    decides)."""
     mutant = next(m for m in MUTANTS if m.name == name)
     proofs: list[ProofResult] = []
     seconds = 0.0

@@ -1,0 +1,1 @@
+"""The reference engine checked against the model: abstraction, lockstep walks, replay."""

@@ -1,0 +1,409 @@
+"""The abstraction function from the reference engine's state to the model's state.
+
+:func:`abstract_state` maps an engine :class:`~buckshot.reference.state.GameState` to a concrete
+:class:`~.state.State`, field by field (``ABSTRACTIONS.md`` lists the mapping). Four groups
+of model fields are bookkeeping the engine keeps in another shape; they are *ghost* fields,
+taken from the model state the engine is compared with, and :func:`ghost_mismatches` checks
+the engine facts they stand for:
+
+- ``hit_src`` (the last damage source of the turn): the engine keeps a source per player;
+  while a player is dying, the model's ``hit_src`` must be the engine's source for them (R7);
+- ``fell`` (a fall to 1 HP): the engine keeps a list of pending conversions; the model's
+  pending conversion (``fell`` alive, chance unused) must be the engine's (R6);
+- ``shot_*`` once the shot is settled: the engine drops the shot and notes ``self_blank``;
+  the model's "last step was a blank at oneself" must agree with it (S4.2.1d);
+- ``k0`` (the owner's kills at turn start, read only by the ranking function of I10).
+
+:func:`step_input` maps one engine transition (its decision parameters and the chance
+outcomes it drew) to the model's :class:`~.state.Input`; :func:`option_key` and
+:func:`input_key` project an engine option and a model input to the same decision key, so
+that the engine's legal options can be compared with the model's enabled decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from buckshot.reference.game import Game
+from buckshot.reference.options import Option, parse_option
+from buckshot.reference.state import Frame, GameState
+from buckshot.spec.rulebook import FrameKind, Item, Shell, Target
+from buckshot.spec.ruleset import Load
+from buckshot.verification.model.config import Config
+from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
+from buckshot.verification.model.layout import (
+    DRAWN,
+    EMPTY,
+    ITEM_KINDS,
+    LAST_ITEM,
+    LAST_NONE,
+    LAST_SHOT,
+    NONE,
+    RUNNING,
+    SEATS,
+    TARGET_OF,
+    WON,
+    Layout,
+    item_code,
+    kind_code,
+    layout,
+    role_code,
+)
+
+POLL_FRAMES = frozenset({FrameKind.SHOT_WINDOW, FrameKind.COUNTER_RESPONSE})
+"""Frames that poll the table seat by seat (S6.2)."""
+OWNER_FRAMES = frozenset({FrameKind.TURN, FrameKind.SHOT_WINDOW, FrameKind.COUNTER_RESPONSE})
+"""Frames the model records as the turn owner's (the engine stores no player for them)."""
+LAST_STEP = {None: LAST_NONE, "item": LAST_ITEM, "shot": LAST_SHOT, "self_blank": LAST_SHOT}
+"""The engine's last main-phase step as the model's code."""
+
+DecisionKey = tuple[str, int | None, int | None, tuple[int, ...] | None]
+"""A decision as both sides can state it: event, target seat, item code, items paid."""
+
+
+# --- states ---------------------------------------------------------------------------------
+
+
+def _chamber(state: GameState) -> tuple[int, int, bool]:
+    """Shells left, live count and head type, with a declared shot's shell as it was loaded.
+
+    The engine flips the head shell itself while a shot is pending; the model keeps the
+    loaded type in the chamber and the current type in the shot (S4.2.1a, S2.6).
+    """
+    shells = list(state.shells)
+    if state.shot is not None and shells:
+        shells[0] = state.shot.initial
+    live = shells.count(Shell.LIVE)
+    return len(shells), live, bool(shells) and shells[0] is Shell.LIVE
+
+
+def _frame_fields(
+    state: GameState, lay: Layout, frame: Frame
+) -> tuple[int, int, int, int, tuple[bool, ...]]:
+    """One frame's kind, state, player, poll cursor and asked flags, as model codes."""
+    who = state.owner if frame.kind in OWNER_FRAMES else frame.player
+    cursor, asked = NONE, [False] * SEATS
+    if frame.kind in POLL_FRAMES and frame.order:
+        cursor = frame.order[frame.cursor % len(frame.order)]
+        for seat in frame.order[: frame.cursor]:
+            asked[seat] = True
+    return (
+        kind_code(frame.kind),
+        lay.state(frame.kind, frame.state).code,
+        NONE if who is None else who,
+        cursor,
+        tuple(asked),
+    )
+
+
+def _result(state: GameState) -> tuple[int, int]:
+    if state.winners is None:
+        return RUNNING, NONE
+    if state.end_reason == "turn_limit":
+        return DRAWN, NONE
+    return WON, state.winners[0] if state.winners else NONE
+
+
+def abstract_state(state: GameState, cfg: Config, ghost: Concrete) -> Concrete:
+    """The model state an engine state stands for; ghost fields come from ``ghost``."""
+    lay = layout()
+    n = len(state.seats)
+    pad = SEATS - n
+    seats = state.seats
+    frames = [_frame_fields(state, lay, frame) for frame in state.stack]
+    depth = len(frames)
+    empty: tuple[int, int, int, int, tuple[bool, ...]] = (
+        EMPTY,
+        EMPTY,
+        NONE,
+        NONE,
+        (False,) * SEATS,
+    )
+    slots = frames + [empty] * (cfg.depth - depth)
+    snaps = frames[: max(depth - 1, 0)] + [empty] * (cfg.depth - max(depth - 1, 0))
+    shells, live, head_live = _chamber(state)
+    result, winner = _result(state)
+    shot = state.shot
+    abstract = replace(
+        ghost,
+        n=n,
+        alive=tuple(s.alive for s in seats) + (False,) * pad,
+        hp=tuple(s.hp for s in seats) + (0,) * pad,
+        items=tuple(tuple(s.count(item) for item in ITEM_KINDS) for s in seats)
+        + ((0,) * len(ITEM_KINDS),) * pad,
+        role=tuple(role_code(s.role) for s in seats) + (0,) * pad,
+        traitor=tuple(s.traitor for s in seats) + (False,) * pad,
+        conv_used=tuple(s.conversion_used for s in seats) + (False,) * pad,
+        shield=tuple(min(s.shield, cfg.shield_cap) for s in seats) + (0,) * pad,
+        rage=tuple(s.rage for s in seats) + (0,) * pad,
+        kills=tuple(s.kills for s in seats) + (0,) * pad,
+        shells=shells,
+        live=live,
+        head_live=head_live,
+        owner=state.owner,
+        turn_no=min(state.turn, cfg.turn_cap),
+        kill_lock=state.kill_lock,
+        last_step=LAST_STEP[state.last_step],
+        result=result,
+        winner=winner,
+        depth=depth,
+        fkind=tuple(f[0] for f in slots),
+        fstate=tuple(f[1] for f in slots),
+        fwho=tuple(f[2] for f in slots),
+        fcursor=tuple(f[3] for f in slots),
+        fasked=tuple(f[4] for f in slots),
+        skind=tuple(f[0] for f in snaps),
+        sstate=tuple(f[1] for f in snaps),
+        swho=tuple(f[2] for f in snaps),
+        scursor=tuple(f[3] for f in snaps),
+        sasked=tuple(f[4] for f in snaps),
+        snap_owner=state.owner if depth > 1 else NONE,
+    )
+    if shot is not None:
+        abstract = replace(
+            abstract,
+            shot_shooter=shot.shooter,
+            shot_target=shot.target,
+            shot_live=shot.shell is Shell.LIVE,
+            shot_flips=shot.flips,
+        )
+    return abstract
+
+
+def ghost_mismatches(state: GameState, model: Concrete) -> list[str]:
+    """The engine facts that the model's ghost fields disagree with (empty when none)."""
+    out: list[str] = []
+    dying = [s.seat for s in state.seats if s.alive and s.hp == 0]
+    for seat in dying:
+        source = state.damage_source.get(seat, NONE)
+        if model.hit_src != source:
+            out.append(f"hit_src: {model.hit_src} != engine's damage source {source} of P{seat}")
+    engine_pending = next(
+        (
+            p
+            for p in state.fell_to_one
+            if state.seats[p].alive
+            and state.seats[p].hp == 1
+            and not state.seats[p].conversion_used
+        ),
+        NONE,
+    )
+    fell = model.fell
+    model_pending = (
+        fell if fell < SEATS and model.alive[fell] and not model.conv_used[fell] else NONE
+    )
+    if engine_pending != model_pending:
+        out.append(f"fell: pending conversion {model_pending} != engine's {engine_pending}")
+    if state.shot is None and model.last_step == LAST_SHOT:
+        model_self_blank = model.shot_target == model.shot_shooter and not model.shot_live
+        engine_self_blank = state.last_step == "self_blank"
+        if model_self_blank != engine_self_blank:
+            out.append(
+                f"shot: a blank at oneself {model_self_blank} != engine's {engine_self_blank}"
+            )
+    return out
+
+
+# --- decisions ------------------------------------------------------------------------------
+
+
+def _targeted(item: int) -> bool:
+    return TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
+
+
+def option_key(option: Option) -> DecisionKey:
+    """The decision key of an engine option."""
+    params = option.kwargs()
+    event = option.event
+    if event == "shoot":
+        return (event, params["target"], None, None)
+    if event == "use_item":
+        item = item_code(params["item"])
+        return (event, params["target"] if _targeted(item) else None, item, None)
+    if event == "flip_shell":
+        paid: Sequence[Item] = params["items"]
+        return (event, None, None, tuple(paid.count(kind) for kind in ITEM_KINDS))
+    if event in ("use_rescue", "discard_item"):
+        return (event, None, item_code(params["item"]), None)
+    return (event, None, None, None)
+
+
+def option_of(spec: ExecutableSpec, edge_id: str, inp: ConcreteInput) -> Option:
+    """The engine option for a path's decision step."""
+    event = spec.layout.edge_by_id(edge_id).edge.event
+    if event == "shoot":
+        return parse_option(f"shoot:target={inp.target}")
+    if event == "use_item":
+        item = ITEM_KINDS[inp.item]
+        targeted = TARGET_OF[inp.item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
+        return parse_option(
+            f"use_item:item={item.value}" + (f",target={inp.target}" if targeted else "")
+        )
+    if event == "flip_shell":
+        paid = [ITEM_KINDS[k].value for k, count in enumerate(inp.pay) for _ in range(count)]
+        return parse_option(f"flip_shell:items={'+'.join(paid)}")
+    if event in ("use_rescue", "discard_item"):
+        return parse_option(f"{event}:item={ITEM_KINDS[inp.item].value}")
+    return parse_option(event)
+
+
+def input_key(spec: ExecutableSpec, inp: ConcreteInput) -> DecisionKey:
+    """The decision key of a model input for a decision edge."""
+    return option_key(option_of(spec, spec.layout.edges[inp.edge].edge.id, inp))
+
+
+def model_decisions(spec: ExecutableSpec, s: Concrete) -> set[DecisionKey]:
+    """Every decision enabled in ``s`` (for some chance outcome)."""
+    found: set[DecisionKey] = set()
+    tried: set[DecisionKey] = set()
+    for inp in spec.candidates(s):
+        key = input_key(spec, inp)
+        if key in found:
+            continue
+        tried.add(key)
+        if spec.result(s, inp).ok:
+            found.add(key)
+    return found
+
+
+# --- one step's input -----------------------------------------------------------------------
+
+
+@dataclass
+class ChanceLog:
+    """The chance outcomes one engine transition drew."""
+
+    load: int | None = None
+    draws: list[int] = field(default_factory=list)
+    pill_heal: bool = False
+    gamble_win: bool = False
+    steal: int = 0
+
+
+class RecordingChance:
+    """A chance source that passes every draw through to ``inner`` and notes its outcome."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.log = ChanceLog()
+
+    def load(self, options: Sequence[Load]) -> Load:
+        """The inner source's load, noted as its index in ``options``."""
+        chosen: Load = self.inner.load(options)
+        self.log.load = list(options).index(chosen)
+        return chosen
+
+    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+        """The inner source's order (the model sees the head shell in the next state)."""
+        order: tuple[Shell, ...] = self.inner.order(live, blank)
+        return order
+
+    def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+        """The inner source's item, noted as a draw."""
+        item: Item = self.inner.item(weights)
+        self.log.draws.append(item_code(item))
+        return item
+
+    def pill_heals(self, chance: Any) -> bool:
+        """The inner source's pill roll, noted."""
+        heals = bool(self.inner.pill_heals(chance))
+        self.log.pill_heal = heals
+        return heals
+
+    def gambler_bonus(self, chance: Any) -> bool:
+        """The inner source's Gambler roll, noted."""
+        won = bool(self.inner.gambler_bonus(chance))
+        self.log.gamble_win = won
+        return won
+
+    def pick(self, held: Sequence[Item]) -> Item:
+        """The inner source's pickpocket pick, noted."""
+        item: Item = self.inner.pick(held)
+        self.log.steal = item_code(item)
+        return item
+
+    def snapshot(self) -> dict[str, Any]:
+        """The inner source's snapshot."""
+        snap: dict[str, Any] = self.inner.snapshot()
+        return snap
+
+    def take_log(self) -> ChanceLog:
+        """The outcomes noted since the last call, and a fresh log."""
+        log, self.log = self.log, ChanceLog()
+        return log
+
+
+@dataclass(frozen=True)
+class Before:
+    """What the model's input needs from the engine state just before a transition."""
+
+    turn: int
+    shot_target: int | None
+
+
+def before_facts(game: Game) -> Before:
+    """The facts of :class:`Before`, read from ``game`` now."""
+    shot = game.state.shot
+    return Before(game.state.turn, None if shot is None else shot.target)
+
+
+def step_input(
+    spec: ExecutableSpec,
+    game: Game,
+    before: Before,
+    params: dict[str, Any] | None,
+    chance: ChanceLog,
+) -> ConcreteInput:
+    """The model input of one engine transition, read after it was taken.
+
+    ``params`` are the decision's parameters (None for an automatic step or a pop); the
+    decision edge itself is left at 0 for the caller to choose among the event's branches.
+    """
+    cfg = spec.cfg
+    state = game.state
+    _, _, head_live = _chamber(state)
+    inp = spec.blank_input()
+    draws = (*chance.draws[: cfg.draws], *inp.draws[len(chance.draws) :])
+    keep = before.shot_target is not None and state.seats[before.shot_target].shield >= (
+        cfg.shield_cap
+    )
+    inp = replace(
+        inp,
+        load=chance.load if chance.load is not None else 0,
+        head_live=head_live,
+        draws=tuple(draws[: cfg.draws]),
+        pill_heal=chance.pill_heal,
+        gamble_win=chance.gamble_win,
+        steal=chance.steal,
+        shield_keep=keep,
+        limit=before.turn >= cfg.max_turns,
+    )
+    if params is None:
+        return inp
+    target = params.get("target")
+    item = params.get("item")
+    paid: Sequence[Item] = params.get("items") or ()
+    return replace(
+        inp,
+        target=target if isinstance(target, int) else state.owner,
+        item=item_code(item) if isinstance(item, Item) else 0,
+        pay=tuple(paid.count(kind) for kind in ITEM_KINDS),
+    )
+
+
+__all__ = [
+    "Before",
+    "ChanceLog",
+    "DecisionKey",
+    "RecordingChance",
+    "abstract_state",
+    "before_facts",
+    "ghost_mismatches",
+    "input_key",
+    "model_decisions",
+    "option_key",
+    "option_of",
+    "step_input",
+]

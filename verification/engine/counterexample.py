@@ -1,0 +1,522 @@
+"""Counterexamples as self-contained JSON, and their replay in the reference engine.
+
+A counterexample found by bounded model checking is a path from an initial state: the
+players and roles, and each step's transition, input and next state. :func:`to_document`
+writes it (format ``buckshot-counterexample/1``, with the ruleset, so that it replays
+alone); :func:`replay` plays it in the reference engine: the decisions are the path's, the
+chance outcomes are answered from the path's inputs (the shell order of each load is
+rebuilt from the head shells the path exposes), and after every transition the engine's
+state, abstracted (:mod:`.abstraction`), is compared with the path's.
+
+If the engine follows every step, the violation is what the rules as specified do: a bug
+in the spec or its rulings, which the engine shares. If it departs, the path is something
+only the model does: a bug in the model (or in the engine), shown at the first step where
+they part. ``buckshot replay FILE`` runs this on a saved counterexample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from buckshot.reference.errors import GameError
+from buckshot.spec.rulebook import Item, Role, Shell
+from buckshot.spec.ruleset import Load, Ruleset, parse_ruleset
+from buckshot.verification.engine.abstraction import (
+    Before,
+    abstract_state,
+    ghost_mismatches,
+    option_of,
+)
+from buckshot.verification.engine.concretize import (
+    NoEngineState,
+    check_round_trip,
+    engine_state,
+    fill_order,
+)
+from buckshot.verification.engine.lockstep import ProbedGame
+from buckshot.verification.model.config import Config, make_config
+from buckshot.verification.model.executable import (
+    Concrete,
+    ConcreteInput,
+    ExecutableSpec,
+    IllegalStep,
+    Step,
+)
+from buckshot.verification.model.layout import ITEM_KINDS, ROLES, item_code
+from buckshot.verification.model.state import (
+    Input,
+    Leaf,
+    State,
+    differences,
+    flatten,
+    input_from_json,
+    leaves,
+    state_from_json,
+    to_json,
+)
+from buckshot.verification.proofs.bmc import Violation
+from buckshot.verification.render import action
+
+FORMAT = "buckshot-counterexample/1"
+INVERTER = item_code(Item.INVERTER)
+
+
+class CounterexampleError(ValueError):
+    """A counterexample document that cannot be read (code ``counterexample.invalid``)."""
+
+    code = "counterexample.invalid"
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One step of a saved path: the transition's spec id, its input and the state after."""
+
+    edge_id: str
+    input: ConcreteInput
+    after: Concrete
+    text: str
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A saved path from an initial state that breaks a property."""
+
+    property_id: str
+    statement: str
+    ruleset: Ruleset
+    cfg: Config
+    start: Concrete
+    steps: tuple[PathStep, ...]
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        return self.start.n
+
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        """The players' roles, seat by seat."""
+        return tuple(ROLES[self.start.role[p]] for p in range(self.players))
+
+
+def to_document(spec: ExecutableSpec, violation: Violation, statement: str = "") -> dict[str, Any]:
+    """A BMC violation as a self-contained counterexample document."""
+    witness = violation.witness
+    return {
+        "format": FORMAT,
+        "property": violation.property_id,
+        "statement": statement,
+        "kind": "bounded",
+        "depth": violation.depth,
+        "ruleset": spec.cfg.ruleset.to_dict(),
+        "players": witness.start.n,
+        "roles": [ROLES[witness.start.role[p]].value for p in range(witness.start.n)],
+        "start": to_json(spec.cfg, witness.start),
+        "steps": [_step_json(spec, step) for step in witness.steps],
+    }
+
+
+def normalize(spec: ExecutableSpec, s: Concrete) -> tuple[Concrete, list[str]]:
+    """``s`` as the engine can hold it, and the fields that changed on the way.
+
+    A counterexample to induction may hold values no guard or property reads (an empty
+    stack slot's player, a seat beyond the players' role); the state is built in the
+    engine (:func:`.concretize.engine_state`) and abstracted back, which sets each such
+    value to the one the engine implies. :class:`.concretize.NoEngineState` when even that
+    is impossible.
+    """
+    state = engine_state(s)
+    canon = abstract_state(state, spec.cfg, s)
+    return canon, differences(spec.cfg, s, canon)
+
+
+def induction_document(
+    spec: ExecutableSpec,
+    property_id: str,
+    before: Concrete | None,
+    inp: ConcreteInput | None,
+    after: Concrete,
+    statement: str = "",
+) -> dict[str, Any]:
+    """A counterexample to induction (a state and one step from it) as a document.
+
+    Its start need not be reachable: the replay builds an engine state that abstracts to
+    it, so the start is first normalized (:func:`normalize`; the fields it changed are
+    listed under ``normalized``) and the step taken again from there. ``spec`` must carry
+    the same deliberate bugs as the proof that found it.
+    """
+    start = before if before is not None else after
+    normalized: list[str] = []
+    note = ""
+    steps: list[Step] = []
+    try:
+        start, normalized = normalize(spec, start)
+        if before is not None and inp is not None:
+            steps = [spec.take(start, inp)]
+    except NoEngineState as error:
+        note = f"no engine state abstracts to the start: {error}"
+    except IllegalStep:
+        note = "the step is not legal from the normalized start: it rests on values no engine "
+        note += "state holds, so the proof lacks a lemma rather than the rules a fix"
+    return {
+        "format": FORMAT,
+        "property": property_id,
+        "statement": statement,
+        "kind": "induction",
+        "depth": len(steps),
+        "normalized": normalized,
+        "note": note,
+        "ruleset": spec.cfg.ruleset.to_dict(),
+        "players": start.n,
+        "roles": [ROLES[start.role[p]].value for p in range(start.n)],
+        "start": to_json(spec.cfg, start),
+        "steps": [_step_json(spec, step) for step in steps],
+    }
+
+
+def _step_json(spec: ExecutableSpec, step: Step) -> dict[str, Any]:
+    return {
+        "edge": step.edge.edge.id,
+        "text": action(spec, step),
+        "input": to_json(spec.cfg, step.input),
+        "after": to_json(spec.cfg, step.after),
+    }
+
+
+def load_document(data: Any) -> Counterexample:
+    """The counterexample in ``data``; :class:`CounterexampleError` naming what is wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CounterexampleError(f"not a counterexample document (format {FORMAT!r} expected)")
+    try:
+        ruleset = parse_ruleset(data["ruleset"], source="counterexample")
+        cfg = make_config(ruleset)
+        start = state_from_json(cfg, data["start"])
+        steps = tuple(
+            PathStep(
+                str(step["edge"]),
+                input_from_json(cfg, step["input"]),
+                state_from_json(cfg, step["after"]),
+                str(step.get("text", "")),
+            )
+            for step in data["steps"]
+        )
+        known = {edge.edge.id for edge in ExecutableSpec(ruleset, config=cfg).layout.edges}
+        for number, step in enumerate(steps, 1):
+            if step.edge_id not in known:
+                raise ValueError(f"step {number}: no transition {step.edge_id!r} in the charts")
+        for state in (start, *(step.after for step in steps)):
+            _check_values(cfg, flatten(cfg, state), leaves(cfg, State))
+        for step in steps:
+            _check_values(cfg, flatten(cfg, step.input), leaves(cfg, Input))
+        return Counterexample(
+            str(data["property"]), str(data.get("statement", "")), ruleset, cfg, start, steps
+        )
+    except (KeyError, TypeError, ValueError, IndexError, StopIteration) as error:
+        raise CounterexampleError(
+            f"counterexample refused: {type(error).__name__}: {error}"
+        ) from None
+
+
+def _check_values(cfg: Config, values: list[Any], names: Sequence[Leaf]) -> None:
+    """Every scalar is a boolean where the model has one, else an integer in range."""
+    if len(values) != len(names):
+        raise ValueError(f"{len(values)} values where the model has {len(names)}")
+    for leaf, value in zip(names, values, strict=True):
+        if leaf.boolean and not isinstance(value, bool):
+            raise ValueError(f"{leaf.label} must be true or false, not {value!r}")
+        if not leaf.boolean and (
+            isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**cfg.width
+        ):
+            raise ValueError(f"{leaf.label} must be an integer in 0..{2**cfg.width - 1}")
+
+
+# --- the engine's chance answered from the path -------------------------------------------
+
+
+def exposed_heads(
+    head: bool, shells: int, steps: Sequence[PathStep], edges: dict[str, Any]
+) -> list[bool]:
+    """The types of a chamber's shells, first first, as far as ``steps`` expose them.
+
+    ``head`` and ``shells`` describe the chamber before ``steps``; each removal exposes the
+    next head (in the chamber's current orientation: an inverter flips every shell, so the
+    type as loaded is the exposed one flipped back); the next load ends the chamber.
+    """
+    heads = [head] if shells else []
+    inverted = False
+    for later in steps:
+        actions = edges[later.edge_id].edge.actions
+        if "load_chamber" in actions:
+            break
+        if "apply_item" in actions and later.input.item == INVERTER:
+            inverted = not inverted
+        if later.after.shells < shells and later.after.shells > 0:
+            heads.append(later.after.head_live != inverted)
+        shells = later.after.shells
+    return heads
+
+
+def shell_orders(cex: Counterexample, edges: dict[str, Any]) -> dict[int, tuple[Shell, ...]]:
+    """For each step that loads the chamber, the full shell order the path implies.
+
+    Shells the path never exposes are filled with the load's remaining live shells first.
+    """
+    orders: dict[int, tuple[Shell, ...]] = {}
+    for index, step in enumerate(cex.steps):
+        if "load_chamber" not in edges[step.edge_id].edge.actions:
+            continue
+        after = step.after
+        heads = exposed_heads(after.head_live, after.shells, cex.steps[index + 1 :], edges)
+        orders[index] = fill_order(heads, after.shells, after.live)
+    return orders
+
+
+class PathChance:
+    """A chance source that answers the engine from the path's current step input."""
+
+    def __init__(self, orders: dict[int, tuple[Shell, ...]]) -> None:
+        self.orders = orders
+        self.index = 0
+        self.input: ConcreteInput | None = None
+        self._draw = 0
+
+    def at(self, index: int, inp: ConcreteInput) -> None:
+        """The path's step ``index`` (with input ``inp``) is next."""
+        self.index, self.input, self._draw = index, inp, 0
+
+    def _inp(self) -> ConcreteInput:
+        assert self.input is not None, "chance asked outside a path step"
+        return self.input
+
+    def load(self, options: Sequence[Load]) -> Load:
+        """The load the path's input picks."""
+        return options[self._inp().load]
+
+    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+        """The order rebuilt from the heads the path exposes."""
+        return self.orders[self.index]
+
+    def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+        """The path's next drawn kind."""
+        kind = self._inp().draws[self._draw]
+        self._draw += 1
+        return ITEM_KINDS[kind]
+
+    def pill_heals(self, chance: Any) -> bool:
+        """The path's pill roll."""
+        return self._inp().pill_heal
+
+    def gambler_bonus(self, chance: Any) -> bool:
+        """The path's Gambler roll."""
+        return self._inp().gamble_win
+
+    def pick(self, held: Sequence[Item]) -> Item:
+        """The path's pickpocket pick."""
+        return ITEM_KINDS[self._inp().steal]
+
+    def snapshot(self) -> dict[str, Any]:
+        """Where in the path the source is."""
+        return {"kind": "path", "index": self.index}
+
+
+# --- the replay ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """How the engine took one step of the path."""
+
+    number: int
+    text: str
+    agreed: bool
+    details: tuple[str, ...] = ()
+
+
+@dataclass
+class ReplayResult:
+    """The replay of a counterexample in the engine."""
+
+    cex: Counterexample
+    outcomes: list[StepOutcome] = field(default_factory=list)
+    start_details: tuple[str, ...] = ()
+
+    @property
+    def followed(self) -> bool:
+        """The engine took every step of the path and reached the same states."""
+        return not self.start_details and (
+            len(self.outcomes) == len(self.cex.steps) and all(o.agreed for o in self.outcomes)
+        )
+
+    def verdict(self) -> str:
+        """What the replay means, in one paragraph."""
+        cex = self.cex
+        if self.followed:
+            return (
+                f"The reference engine takes all {len(cex.steps)} steps and reaches the same "
+                f"states: breaking {cex.property_id} is what the rules as specified do (the "
+                "engine shares it), so the bug is in the spec or its rulings."
+            )
+        if self.start_details:
+            return (
+                "The engine cannot start where the path starts, so the path is not one the "
+                "engine can be in (a state only the model has): " + "; ".join(self.start_details)
+            )
+        last = self.outcomes[-1]
+        return (
+            f"The reference engine departs at step {last.number} ({last.text}): only the model "
+            f"breaks {cex.property_id} this way, so the bug is in the model (or the engine "
+            "there); compare that step with the rules."
+        )
+
+    def lines(self) -> list[str]:
+        """The step-by-step replay as text."""
+        out = [
+            f"counterexample to {self.cex.property_id}: {self.cex.statement}".rstrip(": "),
+            f"{self.cex.players} players: "
+            + ", ".join(f"P{p} {role.value}" for p, role in enumerate(self.cex.roles)),
+        ]
+        for outcome in self.outcomes:
+            mark = "ok " if outcome.agreed else "DIFF"
+            out.append(f"{mark} {outcome.number:3}. {outcome.text}")
+            out.extend(f"         {line}" for line in outcome.details)
+        out.append(self.verdict())
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The replay as JSON-ready data."""
+        return {
+            "property": self.cex.property_id,
+            "steps": len(self.cex.steps),
+            "followed": self.followed,
+            "verdict": self.verdict(),
+            "outcomes": [
+                {
+                    "step": o.number,
+                    "text": o.text,
+                    "agreed": o.agreed,
+                    "details": list(o.details),
+                }
+                for o in self.outcomes
+            ],
+        }
+
+
+class _Stop(Exception):
+    pass
+
+
+def replay(cex: Counterexample) -> ReplayResult:
+    """Play the counterexample in the reference engine, comparing every step."""
+    spec = ExecutableSpec(cex.ruleset, config=cex.cfg)
+    edges = {edge.edge.id: edge for edge in spec.layout.edges}
+    result = ReplayResult(cex)
+    chance = PathChance(shell_orders(cex, edges))
+    game = ProbedGame(cex.ruleset, cex.roles, chance)
+    cursor = {"next": 0}
+
+    def start(g: ProbedGame) -> None:
+        diffs = differences(cex.cfg, abstract_state(g.state, cex.cfg, cex.start), cex.start)
+        if diffs:
+            result.start_details = tuple(diffs)
+            raise _Stop
+
+    def prepare(g: ProbedGame) -> None:
+        index = cursor["next"]
+        if index >= len(cex.steps):
+            raise _Stop  # the path ends here; the engine would go on
+        chance.at(index, cex.steps[index].input)
+
+    def observe(g: ProbedGame, edge: Any, params: Any, before: Before) -> None:
+        index = cursor["next"]
+        step = cex.steps[index]
+        details = []
+        if edge.id != step.edge_id:
+            details.append(f"the engine takes {edge.id}, the path {step.edge_id}")
+        else:
+            found = differences(cex.cfg, abstract_state(g.state, cex.cfg, step.after), step.after)
+            found += ghost_mismatches(g.state, step.after)
+            details += [f"engine vs path: {line}" for line in found]
+        result.outcomes.append(StepOutcome(index + 1, step.text, not details, tuple(details)))
+        cursor["next"] = index + 1
+        if details:
+            raise _Stop
+
+    game.preparing, game.observer = prepare, observe
+    initial = spec.initial(cex.players, list(cex.start.role[: cex.players]))
+    try:
+        if cex.start == initial:
+            game.starting = start
+            game.start()
+        else:
+            # a counterexample to induction: start from an engine state abstracting to it
+            begin = cex.start
+            heads = exposed_heads(begin.head_live, begin.shells, cex.steps, edges)
+            try:
+                state = engine_state(begin, heads)
+                check_round_trip(state, begin, cex.cfg)
+            except NoEngineState as error:
+                result.start_details = (str(error),)
+                return result
+            game.resume(state)
+        while cursor["next"] < len(cex.steps):
+            index = cursor["next"]
+            step = cex.steps[index]
+            prompt = game.prompt
+            taken = edges[step.edge_id]
+            if taken.edge.trigger.value != "decision" or prompt is None:
+                result.outcomes.append(
+                    StepOutcome(
+                        index + 1,
+                        step.text,
+                        False,
+                        (
+                            "the engine waits for a decision here"
+                            if prompt is not None
+                            else "the engine's game is over",
+                        ),
+                    )
+                )
+                break
+            option = option_of(spec, step.edge_id, step.input)
+            if option not in prompt.options:
+                result.outcomes.append(
+                    StepOutcome(
+                        index + 1,
+                        step.text,
+                        False,
+                        (
+                            f"the engine does not offer {option.id}; "
+                            f"it offers {', '.join(prompt.option_ids())}",
+                        ),
+                    )
+                )
+                break
+            game.decide(prompt.player, option)
+    except _Stop:
+        pass
+    except GameError as error:
+        number = cursor["next"] + 1
+        text = cex.steps[cursor["next"]].text if cursor["next"] < len(cex.steps) else ""
+        result.outcomes.append(
+            StepOutcome(number, text, False, (f"{error.code.value}: {error.message}",))
+        )
+    return result
+
+
+__all__ = [
+    "FORMAT",
+    "Counterexample",
+    "CounterexampleError",
+    "PathChance",
+    "ReplayResult",
+    "StepOutcome",
+    "exposed_heads",
+    "induction_document",
+    "load_document",
+    "normalize",
+    "replay",
+    "shell_orders",
+    "to_document",
+]

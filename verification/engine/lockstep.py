@@ -1,0 +1,349 @@
+"""The reference engine run in lockstep with the executable spec, transition by transition.
+
+A :class:`ProbedGame` reports every chart transition the engine takes (an automatic step,
+a decision, or the pop of a finished frame with the resume transition below it: exactly
+the model's steps). :class:`Lockstep` maps each one to the model's input
+(:func:`.abstraction.step_input`), takes the model's step from its own state, and checks:
+
+- the model can take the step, by the same transition (edge) the engine took;
+- the engine's next state, abstracted (:func:`.abstraction.abstract_state`), equals the
+  model's next state field by field, and the ghost fields agree with the engine's facts;
+- at every prompt: the same player is asked, and the engine's legal options equal the
+  model's enabled decisions.
+
+:func:`random_walks` plays seeded random games this way (the engine's prompts answered by a
+seeded random choice) and collects the first disagreement of each game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from buckshot.reference.chance import SeededChance
+from buckshot.reference.game import Game
+from buckshot.reference.state import Frame, GameState
+from buckshot.reference.tables import TABLES, Edge
+from buckshot.spec.model import StateKind
+from buckshot.spec.rulebook import FrameKind, Role
+from buckshot.spec.ruleset import Ruleset
+from buckshot.verification.engine.abstraction import (
+    Before,
+    RecordingChance,
+    abstract_state,
+    before_facts,
+    ghost_mismatches,
+    model_decisions,
+    option_key,
+    step_input,
+)
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep
+from buckshot.verification.model.layout import role_code
+from buckshot.verification.model.state import differences
+from buckshot.verification.render import state as state_text
+
+Observer = Callable[["ProbedGame", Edge, "dict[str, Any] | None", Before], None]
+
+
+class ProbedGame(Game):
+    """A reference game that reports each chart transition it takes to an observer."""
+
+    observer: Observer | None = None
+    """Called after each transition with the edge, its parameters and the facts before it."""
+    starting: Callable[[ProbedGame], None] | None = None
+    """Called once, before the first transition."""
+    preparing: Callable[[ProbedGame], None] | None = None
+    """Called before each transition."""
+
+    def resume(self, state: GameState) -> None:
+        """Take ``state`` as the game's and go on from it: ask its decision, or run its
+        automatic steps (each reported) until one is due."""
+        self.state = state
+        self.events = []
+        turn = TABLES[FrameKind.TURN].states[state.stack[0].state]
+        self._phase_of_turn = turn.parent or turn.id
+        self._prompt = None
+        if state.over:
+            return
+        if self._row(state.stack[-1]).kind is StateKind.DECISION:
+            self._prompt = self._compute_prompt()
+        else:
+            self._advance()
+
+    def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
+        if self.starting is not None:
+            start, self.starting = self.starting, None
+            start(self)
+        if self.preparing is not None:
+            self.preparing(self)
+        before = before_facts(self)
+        super()._take(frame, edge, params)
+        if self.observer is not None:
+            self.observer(self, edge, params, before)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Where the engine and the model first part: the step, what differs, and the states."""
+
+    players: int
+    seed: int
+    step: int
+    where: str
+    what: str
+    details: tuple[str, ...]
+    model_before: str
+
+    def text(self) -> str:
+        """The disagreement as readable text."""
+        lines = [
+            f"{self.players} players, seed {self.seed}, step {self.step} at {self.where}: "
+            f"{self.what}",
+            *(f"  {line}" for line in self.details),
+            "model state before the step:",
+            self.model_before,
+        ]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The disagreement as JSON-ready data."""
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "step": self.step,
+            "where": self.where,
+            "what": self.what,
+            "details": list(self.details),
+        }
+
+
+class Parted(Exception):
+    """Raised inside a lockstep game at its first disagreement."""
+
+    def __init__(self, disagreement: Disagreement) -> None:
+        super().__init__(disagreement.what)
+        self.disagreement = disagreement
+
+
+class Lockstep:
+    """The model state that follows one engine game, checked at every transition."""
+
+    def __init__(self, spec: ExecutableSpec, players: int, seed: int, start: Concrete) -> None:
+        self.spec = spec
+        self.players = players
+        self.seed = seed
+        self.model = start
+        self.steps = 0
+        self.decisions = 0
+        self.edges: set[str] = set()
+
+    def part(self, what: str, details: Sequence[str], where: str | None = None) -> Parted:
+        """The exception that stops the game at a disagreement."""
+        top = self.spec.top(self.model)
+        return Parted(
+            Disagreement(
+                self.players,
+                self.seed,
+                self.steps,
+                where or f"{top.frame.value}:{top.id}",
+                what,
+                tuple(details),
+                state_text(self.model),
+            )
+        )
+
+    def check_state(self, game: Game, what: str) -> None:
+        """The engine's state abstracts to the model's, ghost facts included."""
+        cfg = self.spec.cfg
+        diffs = differences(cfg, abstract_state(game.state, cfg, self.model), self.model)
+        diffs += ghost_mismatches(game.state, self.model)
+        if diffs:
+            raise self.part(what, [f"engine vs model: {d}" for d in diffs])
+
+    def on_take(
+        self, game: ProbedGame, edge: Edge, params: dict[str, Any] | None, before: Before
+    ) -> None:
+        """Take the model's step for the engine's transition ``edge`` and compare."""
+        spec = self.spec
+        chance = game.chance
+        assert isinstance(chance, RecordingChance)
+        log = chance.take_log()
+        taken = spec.layout.edge_by_id(edge.id)
+        decision = taken.edge.trigger.value == "decision"
+        inp = step_input(spec, game, before, params if decision else None, log)
+        top = spec.top(self.model)
+        where = f"{top.frame.value}:{top.id} --{edge.event}-->"
+        if decision:
+            branches = [
+                e
+                for e in spec.layout.edges
+                if e.source == top.code and e.edge.event == taken.edge.event
+            ]
+            legal = [e for e in branches if spec.result(self.model, replace(inp, edge=e.code)).ok]
+            if not legal:
+                raise self.part(
+                    f"the model refuses the engine's decision {edge.id}", [str(params)], where
+                )
+            inp = replace(inp, edge=legal[0].code)
+        try:
+            step = spec.take(self.model, inp)
+        except IllegalStep as error:
+            raise self.part(
+                f"the model cannot take the engine's step {edge.id}", [str(error)]
+            ) from None
+        if step.edge.code != taken.code:
+            raise self.part(
+                "the model takes another transition",
+                [f"engine: {edge.id}", f"model: {step.edge.edge.id}"],
+                where,
+            )
+        self.model = step.after
+        self.steps += 1
+        self.edges.add(edge.id)
+        self.check_state(game, f"the next states differ after {edge.id}")
+
+    def check_prompt(self, game: Game) -> None:
+        """The same player is asked, and the engine's options equal the model's decisions."""
+        spec = self.spec
+        prompt = game.prompt
+        if prompt is None:
+            if not spec.is_terminal(self.model):
+                raise self.part("the engine's game is over, the model's is not", [])
+            return
+        if spec.is_terminal(self.model):
+            raise self.part("the model's game is over, the engine still asks", [])
+        asked = spec.asked(self.model)
+        if asked != prompt.player:
+            raise self.part("another player is asked", [f"engine P{prompt.player}, model {asked}"])
+        engine = {option_key(option) for option in prompt.options}
+        model = model_decisions(spec, self.model)
+        if engine != model:
+            raise self.part(
+                "the legal decisions differ",
+                [
+                    f"only the engine offers {sorted(engine - model, key=str)}",
+                    f"only the model enables {sorted(model - engine, key=str)}",
+                ],
+            )
+
+
+@dataclass
+class WalkResult:
+    """The outcome of the random walks."""
+
+    games: int = 0
+    steps: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    steps_by_players: dict[int, int] = field(default_factory=dict)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    edges: set[str] = field(default_factory=set)
+    """The spec ids of the transitions taken in agreement."""
+
+    @property
+    def agreed(self) -> bool:
+        """No game showed a disagreement."""
+        return not self.disagreements
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-ready data."""
+        return {
+            "games": self.games,
+            "steps": self.steps,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "steps_by_players": {str(k): v for k, v in sorted(self.steps_by_players.items())},
+            "transitions_taken": sorted(self.edges),
+            "disagreements": [d.to_dict() for d in self.disagreements],
+        }
+
+
+def walk_game(
+    spec: ExecutableSpec,
+    rules: Ruleset,
+    roles: Sequence[Role],
+    seed: int,
+    max_decisions: int = 100_000,
+    lock: Lockstep | None = None,
+) -> Lockstep:
+    """Play one seeded random game in lockstep and return the lockstep (steps, decisions).
+
+    The first disagreement stops the game by raising an exception that carries it (a
+    :class:`Disagreement`); :func:`random_walks` collects them.
+    """
+    rng = random.Random(seed)
+    players = len(roles)
+    if lock is None:
+        lock = Lockstep(spec, players, seed, spec.initial(players, [role_code(r) for r in roles]))
+    game = ProbedGame(rules, roles, RecordingChance(SeededChance(seed)))
+    game.starting = lambda g: lock.check_state(g, "the initial states differ")
+    game.observer = lock.on_take
+    game.start()
+    lock.check_prompt(game)
+    while game.prompt is not None and lock.decisions < max_decisions:
+        prompt = game.prompt
+        game.decide(prompt.player, rng.choice(prompt.options))
+        lock.decisions += 1
+        lock.check_prompt(game)
+    return lock
+
+
+def random_walks(
+    spec: ExecutableSpec,
+    rules: Ruleset,
+    steps: int,
+    seed: int = 0,
+    players: Sequence[int] = (2, 3, 4, 5, 6, 7, 8),
+    progress: Callable[[int], None] | None = None,
+    stop_at_first: bool = False,
+) -> WalkResult:
+    """Seeded random games in lockstep, cycling through ``players``, until ``steps`` steps.
+
+    Roles are drawn at random for each game (a seeded choice; every other game gives one role
+    to every seat); each game stops at its first
+    disagreement, which is recorded (and, with ``stop_at_first``, ends the walks).
+    """
+    result = WalkResult()
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    roles_all = tuple(Role)
+    while result.steps < steps:
+        n = players[result.games % len(players)]
+        if result.games % 2:
+            # one role at every seat: the role's interactions with itself (a traitor
+            # Magician, a Doctor's pills on a Doctor) are rare at mixed tables
+            roles = [rng.choice(roles_all)] * n
+        else:
+            roles = [rng.choice(roles_all) for _ in range(n)]
+        game_seed = rng.randrange(2**31)
+        lock = Lockstep(spec, n, game_seed, spec.initial(n, [role_code(r) for r in roles]))
+        try:
+            walk_game(spec, rules, roles, game_seed, lock=lock)
+        except Parted as parted:
+            result.disagreements.append(parted.disagreement)
+        counted = lock.steps, lock.decisions
+        result.edges |= lock.edges
+        result.games += 1
+        result.steps += counted[0]
+        result.decisions += counted[1]
+        result.steps_by_players[n] = result.steps_by_players.get(n, 0) + counted[0]
+        if progress is not None:
+            progress(min(result.steps, steps))
+        if stop_at_first and result.disagreements:
+            break
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+__all__ = [
+    "Disagreement",
+    "Lockstep",
+    "Parted",
+    "ProbedGame",
+    "WalkResult",
+    "random_walks",
+    "walk_game",
+]

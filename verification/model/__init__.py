@@ -1,0 +1,1 @@
+"""The formal model: state, layout codes, step semantics over a backend (plain or Z3)."""

@@ -1,0 +1,95 @@
+"""The numbers of one model: the ruleset's values and the bounds derived from them.
+
+Every value of the model has a bound computed here, so that the bit-vector width can be
+chosen with room to spare and no value wraps (the bounds are proved as invariants).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
+from buckshot.verification.model.layout import ITEM_KINDS, SEATS
+
+SHIELD_CAP_FLOOR = 15
+"""The lowest saturation point of the shield-block counter (see ABSTRACTIONS.md)."""
+TURN_CAP_CEIL = 100
+"""The highest saturation point of the turn counter (see ABSTRACTIONS.md)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The ruleset of one model, the player-count range, and the derived bounds."""
+
+    ruleset: Ruleset
+    players_lo: int
+    players_hi: int
+    depth: int
+    """Stack slots: ``limits.max_stack_depth``."""
+    cap_max: int
+    """Most items a player may keep after their discard phase: hp.max + traitor.cap_bonus."""
+    owner_max: int
+    """Most items the turn owner can hold during their turn."""
+    rage_max: int
+    """Most rage charges a player can hold."""
+    shield_cap: int
+    """The shield counter's saturation point (an over-approximation above it)."""
+    draws: int
+    """Draw slots of one step's chance input: max(items.per_turn, gambler.bonus_items)."""
+    width: int
+    """Bit-vector width of every integer value."""
+    weights: tuple[int, ...]
+    """Draw weight of each item code."""
+    turn_cap: int
+    """The turn counter's saturation point: min(limits.max_turns, 100)."""
+
+    @property
+    def turns_exact(self) -> bool:
+        """The turn counter reaches ``limits.max_turns`` exactly (no saturation)."""
+        return self.max_turns <= self.turn_cap
+
+    @property
+    def max_turns(self) -> int:
+        """``limits.max_turns``."""
+        return self.ruleset.limits.max_turns
+
+
+def make_config(ruleset: Ruleset, players: tuple[int, int] | None = None) -> Config:
+    """The model configuration for ``ruleset`` and the player counts ``players`` (lo, hi)."""
+    lo, hi = players if players is not None else (ruleset.players.min, ruleset.players.max)
+    lo = max(lo, PLAYERS_LOWEST)
+    hi = min(hi, PLAYERS_HIGHEST)
+    if lo > hi:
+        raise ValueError(f"no player count in {lo}..{hi}")
+    r = ruleset
+    cap_max = r.hp.max + r.traitor.cap_bonus
+    owner_max = cap_max + r.items.per_turn + r.gambler.bonus_items * r.shells.max_per_load
+    charges = max(r.rage.charges, r.rage.mercenary_charges)
+    rage_max = charges * owner_max
+    shield_cap = max(SHIELD_CAP_FLOOR, r.shield.blocks, r.shield.medic_blocks)
+    turn_cap = min(r.limits.max_turns, TURN_CAP_CEIL)
+    largest = max(
+        turn_cap + 1,
+        SEATS * owner_max,
+        len(ITEM_KINDS) * owner_max,
+        rage_max + charges,
+        shield_cap + max(r.shield.blocks, r.shield.medic_blocks),
+        r.hp.max + max(r.milk_tea.heal, r.pills.heal, r.pills.doctor_heal),
+        r.shot.live_damage + r.rage.bonus_damage,
+        r.shells.max_per_load * 2,
+    )
+    width = max(8, largest.bit_length() + 1)
+    return Config(
+        ruleset=r,
+        players_lo=lo,
+        players_hi=hi,
+        depth=r.limits.max_stack_depth,
+        cap_max=cap_max,
+        owner_max=owner_max,
+        rage_max=rage_max,
+        shield_cap=shield_cap,
+        draws=max(r.items.per_turn, r.gambler.bonus_items, 1),
+        width=width,
+        weights=tuple(r.weight(item) for item in ITEM_KINDS),
+        turn_cap=turn_cap,
+    )

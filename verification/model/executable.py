@@ -1,0 +1,276 @@
+"""The executable spec: the model's step semantics run on plain Python values.
+
+A step is taken from any given concrete state with a given decision and chance input, and
+its result can be compared field by field with another implementation's (the reference
+engine, through an abstraction function; see the package docstring). Besides stepping, it
+lists the inputs that are legal in a state and plays seeded random games, which the
+vacuity check and the tests use.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from buckshot.spec.model import StateKind
+from buckshot.spec.rulebook import Item, Role, Target
+from buckshot.spec.ruleset import Ruleset
+from buckshot.verification.model.backend import PyBackend
+from buckshot.verification.model.config import Config, make_config
+from buckshot.verification.model.layout import (
+    KINDS,
+    NONE,
+    RESCUE_CODES,
+    SEATS,
+    TARGET_OF,
+    EdgeCode,
+    StateCode,
+    item_code,
+    layout,
+    role_code,
+)
+from buckshot.verification.model.semantics import Semantics, StepResult
+from buckshot.verification.model.state import Input, State
+
+PICKPOCKET = item_code(Item.PICKPOCKET)
+
+Concrete = State[int, bool]
+ConcreteInput = Input[int, bool]
+
+
+class IllegalStep(ValueError):
+    """The input is not legal in the state (no transition enabled, or impossible chance)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One taken step: the state before, the input, the result and the edge that fired."""
+
+    before: Concrete
+    input: ConcreteInput
+    after: Concrete
+    edge: EdgeCode
+    popped: bool
+    skill_by: int
+    asked: int
+
+
+class ExecutableSpec:
+    """The model over plain values, for one ruleset and one range of player counts."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: tuple[int, int] | None = None,
+        mutants: frozenset[str] = frozenset(),
+        config: Config | None = None,
+    ) -> None:
+        self.cfg = config if config is not None else make_config(ruleset, players)
+        self.backend = PyBackend(self.cfg.width)
+        self.sem: Semantics[int, bool] = Semantics(self.backend, self.cfg, mutants)
+        self.layout = layout()
+
+    # --- states and inputs ---------------------------------------------------------------
+
+    def initial(self, n: int, roles: Sequence[Role | int]) -> Concrete:
+        """The initial state with ``n`` players holding ``roles`` (seat order)."""
+        codes = [r if isinstance(r, int) else role_code(r) for r in roles]
+        codes += [0] * (SEATS - len(codes))
+        return self.sem.initial(n, tuple(codes))
+
+    def blank_input(self) -> ConcreteInput:
+        """An input with every field at zero / false."""
+        return Input(
+            edge=0,
+            target=0,
+            item=0,
+            pay=tuple(0 for _ in range(KINDS)),
+            load=0,
+            head_live=False,
+            draws=tuple(0 for _ in range(self.cfg.draws)),
+            pill_heal=False,
+            gamble_win=False,
+            steal=0,
+            shield_keep=False,
+            limit=False,
+        )
+
+    def top(self, s: Concrete) -> StateCode:
+        """The top frame's chart state."""
+        code = s.fstate[s.depth - 1] if 1 <= s.depth <= self.cfg.depth else 0
+        state = self.layout.by_code(code)
+        if state is None:
+            raise IllegalStep(f"the top frame holds no state (code {code})")
+        return state
+
+    def is_terminal(self, s: Concrete) -> bool:
+        """The game is over: the bottom frame has finished."""
+        return self.top(s).kind is StateKind.FINAL and s.depth == 1
+
+    def asked(self, s: Concrete) -> int:
+        """The player asked in ``s`` (NONE when no decision is pending)."""
+        return self.sem.asked(s)
+
+    # --- stepping ------------------------------------------------------------------------
+
+    def result(self, s: Concrete, inp: ConcreteInput) -> StepResult[int, bool]:
+        """The raw step result (legal or not)."""
+        return self.sem.step(s, inp)
+
+    def take(self, s: Concrete, inp: ConcreteInput) -> Step:
+        """Take one step; :class:`IllegalStep` when ``inp`` is not legal in ``s``."""
+        res = self.sem.step(s, inp)
+        if not res.ok:
+            raise IllegalStep(f"input not legal in state {self.top(s).frame}:{self.top(s).id}")
+        edge = next(e for e, fired in zip(self.layout.edges, res.fired, strict=True) if fired)
+        return Step(s, inp, res.next, edge, res.popped, res.skill_by, res.asked)
+
+    def candidates(self, s: Concrete) -> Iterator[ConcreteInput]:
+        """Inputs that may be legal in ``s`` (a superset of the legal ones, without repeats)."""
+        top = self.top(s)
+        base = self.blank_input()
+        if top.kind is StateKind.FINAL:
+            if s.depth > 1:
+                yield from self._chance_variants(base, ("head", "keep", "gamble", "bonus"))
+            return
+        if top.kind is StateKind.AUTO:
+            if top.id == "reloading":
+                for load in range(self.cfg.ruleset.shells.max_per_load + 1):
+                    for head in (False, True):
+                        yield replace(base, load=load, head_live=head)
+            elif top.id == "drawing":
+                yield from self._draw_variants(base, self.cfg.ruleset.items.per_turn)
+            elif top.id == "clearing" and not self.cfg.turns_exact:
+                yield base
+                yield replace(base, limit=True)
+            else:
+                yield base
+            return
+        for edge in self.layout.edges:
+            if edge.source != top.code or edge.edge.trigger.value != "decision":
+                continue
+            yield from self._decision_variants(s, replace(base, edge=edge.code), edge)
+
+    def legal_inputs(self, s: Concrete) -> list[ConcreteInput]:
+        """Every legal input of ``s`` among :meth:`candidates`."""
+        return [inp for inp in self.candidates(s) if self.sem.step(s, inp).ok]
+
+    def _draw_variants(self, base: ConcreteInput, count: int) -> Iterator[ConcreteInput]:
+        kinds = [k for k in range(KINDS) if self.cfg.weights[k] > 0]
+        for combo in itertools.product(kinds, repeat=count):
+            draws = (*combo, *base.draws[count:])
+            yield replace(base, draws=draws)
+
+    def _chance_variants(
+        self, base: ConcreteInput, parts: tuple[str, ...]
+    ) -> Iterator[ConcreteInput]:
+        variants = [base]
+        if "head" in parts:
+            variants = [replace(v, head_live=h) for v in variants for h in (False, True)]
+        if "keep" in parts:
+            variants = [replace(v, shield_keep=k) for v in variants for k in (False, True)]
+        if "gamble" in parts:
+            variants = [replace(v, gamble_win=g) for v in variants for g in (False, True)]
+        if "pill" in parts:
+            variants = [replace(v, pill_heal=p) for v in variants for p in (False, True)]
+        if "bonus" in parts:
+            bonus = self.cfg.ruleset.gambler.bonus_items
+            variants = [d for v in variants for d in self._draw_variants(v, bonus)]
+        yield from variants
+
+    def _decision_variants(
+        self, s: Concrete, base: ConcreteInput, edge: EdgeCode
+    ) -> Iterator[ConcreteInput]:
+        event = edge.edge.event
+        if event == "shoot":
+            for target in range(SEATS):
+                if s.alive[target]:
+                    yield replace(base, target=target)
+        elif event == "use_item":
+            for item in range(KINDS):
+                if 0 <= s.owner < SEATS and s.items[s.owner][item] == 0:
+                    continue  # not held: never legal (a shortcut of the driver, not a rule)
+                target_kind = TARGET_OF[item]
+                targets = (
+                    [p for p in range(SEATS) if s.alive[p]]
+                    if target_kind in (Target.ANY_LIVING, Target.OTHER_LIVING)
+                    else [s.owner]
+                )
+                for target in targets:
+                    inp = replace(base, item=item, target=target)
+                    if item == PICKPOCKET:
+                        for steal in range(KINDS):
+                            yield replace(inp, steal=steal)
+                    else:
+                        yield from self._chance_variants(inp, ("head", "pill"))
+        elif event == "flip_shell":
+            cost = self.cfg.ruleset.magician.cost
+            for combo in itertools.combinations_with_replacement(range(KINDS), cost):
+                pay = tuple(combo.count(k) for k in range(KINDS))
+                yield replace(base, pay=pay)
+        elif event == "use_rescue":
+            for item in RESCUE_CODES:
+                yield from self._chance_variants(replace(base, item=item), ("pill",))
+        elif event == "discard_item":
+            for item in range(KINDS):
+                yield replace(base, item=item)
+        else:
+            yield base
+
+    # --- random play ---------------------------------------------------------------------
+
+    def random_step(self, s: Concrete, rng: random.Random) -> Step | None:
+        """A randomly chosen legal step from ``s``, or None when the game is over."""
+        if self.is_terminal(s):
+            return None
+        options = list(self.candidates(s))
+        rng.shuffle(options)
+        for inp in options:
+            res = self.sem.step(s, inp)
+            if res.ok:
+                return self.take(s, inp)
+        raise IllegalStep(f"no legal input in {self.top(s).frame}:{self.top(s).id}")
+
+    def decide(self, s: Concrete, event: str, **fields: object) -> Step:
+        """The top frame's decision ``event`` with input ``fields`` (target, item, pay...)."""
+        top = self.top(s)
+        for edge in self.layout.edges:
+            if edge.source == top.code and edge.edge.event == event:
+                inp = replace(self.blank_input(), edge=edge.code, **fields)  # type: ignore[arg-type]
+                return self.take(s, inp)
+        raise IllegalStep(f"{top.frame}:{top.id} offers no decision {event!r}")
+
+    def run_auto(self, s: Concrete, **chance: object) -> Concrete:
+        """Automatic steps and pops from ``s`` until a decision is pending or the game is over.
+
+        ``chance`` gives the chance fields of every automatic step (load, head_live, draws...).
+        """
+        inp = replace(self.blank_input(), **chance)  # type: ignore[arg-type]
+        for _ in range(10_000):
+            top = self.top(s)
+            if top.kind is StateKind.DECISION or self.is_terminal(s):
+                return s
+            s = self.take(s, inp).after
+        raise IllegalStep("no decision after 10000 automatic steps")
+
+    def random_game(
+        self, n: int, rng: random.Random, max_steps: int = 2000, roles: Sequence[int] | None = None
+    ) -> list[Step]:
+        """A seeded random game of ``n`` players (random roles unless given)."""
+        chosen = list(roles) if roles is not None else [rng.randrange(len(Role)) for _ in range(n)]
+        s = self.initial(n, chosen)
+        steps: list[Step] = []
+        for _ in range(max_steps):
+            step = self.random_step(s, rng)
+            if step is None:
+                break
+            steps.append(step)
+            s = step.after
+        return steps
+
+
+def seat_name(seat: int) -> str:
+    """A seat's printed name (``P0``..``P7``; ``-`` for none)."""
+    return "-" if seat >= NONE else f"P{seat}"

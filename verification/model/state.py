@@ -1,0 +1,276 @@
+"""The model's state and the input of one step, over any backend's values.
+
+A state holds, per seat (8 slots): alive, HP, items held (a count per kind), role, traitor
+flag, conversion used, shield and rage charges, kills; the chamber (shells left, live
+count, the head shell's type); the turn (owner, number, kill lock, last step, the current
+shot, the damage source, a first fall to 1 HP, the owner's kills at turn start); the game's
+result; and the frame stack as fixed slots with a depth pointer, each slot with a snapshot
+taken when the frame above it was pushed.
+
+A step's input is a decision (the edge taken, its parameters) and the chance outcomes it may
+need; each part is constrained to be legal by the step semantics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, Generic, TypeVar, cast
+
+from buckshot.verification.model.backend import B, I
+from buckshot.verification.model.config import Config
+from buckshot.verification.model.layout import KINDS, SEATS
+
+V = TypeVar("V")
+W = TypeVar("W")
+
+
+@dataclass(frozen=True)
+class State(Generic[I, B]):
+    """One state of the game model (see the module docstring for the fields' meaning)."""
+
+    n: I
+    alive: tuple[B, ...]
+    hp: tuple[I, ...]
+    items: tuple[tuple[I, ...], ...]
+    role: tuple[I, ...]
+    traitor: tuple[B, ...]
+    conv_used: tuple[B, ...]
+    shield: tuple[I, ...]
+    rage: tuple[I, ...]
+    kills: tuple[I, ...]
+    shells: I
+    live: I
+    head_live: B
+    owner: I
+    turn_no: I
+    kill_lock: B
+    last_step: I
+    shot_shooter: I
+    shot_target: I
+    shot_live: B
+    shot_flips: I
+    hit_src: I
+    fell: I
+    k0: I
+    result: I
+    winner: I
+    depth: I
+    fkind: tuple[I, ...]
+    fstate: tuple[I, ...]
+    fwho: tuple[I, ...]
+    fcursor: tuple[I, ...]
+    fasked: tuple[tuple[B, ...], ...]
+    skind: tuple[I, ...]
+    sstate: tuple[I, ...]
+    swho: tuple[I, ...]
+    scursor: tuple[I, ...]
+    sasked: tuple[tuple[B, ...], ...]
+    snap_owner: I
+
+    def set(self, **changes: Any) -> State[I, B]:
+        """A copy with ``changes``."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Input(Generic[I, B]):
+    """One step's decision and chance outcomes."""
+
+    edge: I
+    """The decision edge taken (ignored in an automatic state)."""
+    target: I
+    item: I
+    pay: tuple[I, ...]
+    """Items a Magician pays, a count per kind."""
+    load: I
+    """Which option of the load table is drawn."""
+    head_live: B
+    """The type of the chamber's new head shell, when a load or a removal exposes one."""
+    draws: tuple[I, ...]
+    """Kinds of the items drawn."""
+    pill_heal: B
+    gamble_win: B
+    steal: I
+    """Kind picked by a pickpocket."""
+    shield_keep: B
+    """At the shield counter's cap: whether a used block leaves it at the cap."""
+    limit: B
+    """At the turn counter's cap (when it saturates): whether this turn is the last one."""
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One scalar field of a flattened state or input."""
+
+    name: str
+    boolean: bool
+    path: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        """``name`` with its indices, e.g. ``items[2][5]``."""
+        return self.name + "".join(f"[{i}]" for i in self.path)
+
+
+def _dims(cfg: Config) -> dict[str, tuple[bool, tuple[int, ...]]]:
+    d = cfg.depth
+    return {
+        "n": (False, ()),
+        "alive": (True, (SEATS,)),
+        "hp": (False, (SEATS,)),
+        "items": (False, (SEATS, KINDS)),
+        "role": (False, (SEATS,)),
+        "traitor": (True, (SEATS,)),
+        "conv_used": (True, (SEATS,)),
+        "shield": (False, (SEATS,)),
+        "rage": (False, (SEATS,)),
+        "kills": (False, (SEATS,)),
+        "shells": (False, ()),
+        "live": (False, ()),
+        "head_live": (True, ()),
+        "owner": (False, ()),
+        "turn_no": (False, ()),
+        "kill_lock": (True, ()),
+        "last_step": (False, ()),
+        "shot_shooter": (False, ()),
+        "shot_target": (False, ()),
+        "shot_live": (True, ()),
+        "shot_flips": (False, ()),
+        "hit_src": (False, ()),
+        "fell": (False, ()),
+        "k0": (False, ()),
+        "result": (False, ()),
+        "winner": (False, ()),
+        "depth": (False, ()),
+        "fkind": (False, (d,)),
+        "fstate": (False, (d,)),
+        "fwho": (False, (d,)),
+        "fcursor": (False, (d,)),
+        "fasked": (True, (d, SEATS)),
+        "skind": (False, (d,)),
+        "sstate": (False, (d,)),
+        "swho": (False, (d,)),
+        "scursor": (False, (d,)),
+        "sasked": (True, (d, SEATS)),
+        "snap_owner": (False, ()),
+        # input fields
+        "edge": (False, ()),
+        "target": (False, ()),
+        "item": (False, ()),
+        "pay": (False, (KINDS,)),
+        "load": (False, ()),
+        "draws": (False, (cfg.draws,)),
+        "pill_heal": (True, ()),
+        "gamble_win": (True, ()),
+        "steal": (False, ()),
+        "shield_keep": (True, ()),
+        "limit": (True, ()),
+    }
+
+
+def _paths(dims: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    if not dims:
+        yield ()
+        return
+    for index in range(dims[0]):
+        for rest in _paths(dims[1:]):
+            yield (index, *rest)
+
+
+def leaves(cfg: Config, cls: type[State[Any, Any]] | type[Input[Any, Any]]) -> tuple[Leaf, ...]:
+    """Every scalar field of a state or input class, in declaration order."""
+    shapes = _dims(cfg)
+    out: list[Leaf] = []
+    for field in fields(cls):
+        boolean, dims = shapes[field.name]
+        out.extend(Leaf(field.name, boolean, path) for path in _paths(dims))
+    return tuple(out)
+
+
+def _build(dims: tuple[int, ...], values: Iterator[Any]) -> Any:
+    if not dims:
+        return next(values)
+    return tuple(_build(dims[1:], values) for _ in range(dims[0]))
+
+
+def _flat(value: Any, dims: tuple[int, ...]) -> Iterator[Any]:
+    if not dims:
+        yield value
+        return
+    for part in value:
+        yield from _flat(part, dims[1:])
+
+
+def flatten(cfg: Config, obj: State[Any, Any] | Input[Any, Any]) -> list[Any]:
+    """The scalar values of a state or input, in the order of :func:`leaves`."""
+    shapes = _dims(cfg)
+    out: list[Any] = []
+    for field in fields(obj):
+        out.extend(_flat(getattr(obj, field.name), shapes[field.name][1]))
+    return out
+
+
+def unflatten_state(cfg: Config, values: Sequence[Any]) -> State[Any, Any]:
+    """The state whose scalar values are ``values`` (order of :func:`leaves`)."""
+    return cast(State[Any, Any], _unflatten(cfg, State, values))
+
+
+def unflatten_input(cfg: Config, values: Sequence[Any]) -> Input[Any, Any]:
+    """The input whose scalar values are ``values``."""
+    return cast(Input[Any, Any], _unflatten(cfg, Input, values))
+
+
+def _unflatten(cfg: Config, cls: type[Any], values: Sequence[Any]) -> Any:
+    shapes = _dims(cfg)
+    stream = iter(values)
+    kwargs = {f.name: _build(shapes[f.name][1], stream) for f in fields(cls)}
+    return cls(**kwargs)
+
+
+def make_state(
+    cfg: Config, make: Callable[[Leaf], Any], cls: type[Any] = State
+) -> State[Any, Any] | Input[Any, Any]:
+    """A state (or input, with ``cls=Input``) whose every scalar is ``make(leaf)``."""
+    return cast(
+        State[Any, Any] | Input[Any, Any],
+        _unflatten(cfg, cls, [make(leaf) for leaf in leaves(cfg, cls)]),
+    )
+
+
+def to_json(cfg: Config, obj: State[int, bool] | Input[int, bool]) -> dict[str, Any]:
+    """A concrete state or input as JSON-ready nested lists, by field name."""
+    return {f.name: _jsonable(getattr(obj, f.name)) for f in fields(obj)}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def state_from_json(cfg: Config, data: dict[str, Any]) -> State[int, bool]:
+    """The concrete state that :func:`to_json` wrote."""
+    return cast(State[int, bool], _from_json(cfg, State, data))
+
+
+def input_from_json(cfg: Config, data: dict[str, Any]) -> Input[int, bool]:
+    """The concrete input that :func:`to_json` wrote."""
+    return cast(Input[int, bool], _from_json(cfg, Input, data))
+
+
+def _from_json(cfg: Config, cls: type[Any], data: dict[str, Any]) -> Any:
+    def tup(value: Any) -> Any:
+        return tuple(tup(v) for v in value) if isinstance(value, list) else value
+
+    return cls(**{f.name: tup(data[f.name]) for f in fields(cls)})
+
+
+def differences(cfg: Config, left: State[int, bool], right: State[int, bool]) -> list[str]:
+    """The labels of the scalar fields where two concrete states differ, with both values."""
+    names = leaves(cfg, State)
+    return [
+        f"{leaf.label}: {a} != {b}"
+        for leaf, a, b in zip(names, flatten(cfg, left), flatten(cfg, right), strict=True)
+        if a != b
+    ]

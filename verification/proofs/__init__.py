@@ -1,0 +1,1 @@
+"""The properties proved of the model, and the proof engines: induction, BMC, vacuity, mutants."""

@@ -1,0 +1,526 @@
+"""Inductive proofs: Init => P, and Inv and lemmas and one step => P', property by property.
+
+All player counts of the configured range are covered by one query (the count is a state
+variable). Each property is checked on its own, against the same solver holding the
+assumptions, so a failure names the property and yields a counterexample to induction: a
+state satisfying every invariant and lemma, an input, and the next state that breaks it,
+re-checked by the executable spec.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from buckshot.verification.model.branches import Branch, branch_tree
+from buckshot.verification.model.config import Config
+from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
+from buckshot.verification.model.symbolic import Symbols, read_input, read_state
+from buckshot.verification.proofs.invariants import INVARIANTS
+from buckshot.verification.proofs.lemmas import LEMMAS
+from buckshot.verification.proofs.properties import Opaque, Property
+
+PROVED = "proved"
+VIOLATED = "violated"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A state, the input of one step and its result, where a property fails."""
+
+    before: Concrete | None
+    """The state before the step (None for a failure in an initial state)."""
+    input: ConcreteInput | None
+    after: Concrete
+    confirmed: bool
+    """The executable spec, run on the same state and input, shows the same failure."""
+    note: str
+
+
+@dataclass(frozen=True)
+class PerN:
+    """The verdict on one property for one player count, read off the all-N queries."""
+
+    n: int
+    verdict: str
+    seconds: float
+    """Solver time of the queries that decided it: for a violation, the query that returned
+    its counterexample; otherwise every query that covered this N and found none."""
+    part: str
+    """``base`` or ``step``: where a violation (or an unknown) was found."""
+    counterexample: Counterexample | None = None
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The verdict on one property for one range of player counts."""
+
+    id: str
+    players: str
+    verdict: str
+    seconds: float
+    part: str
+    """``base`` (initial states) or ``step`` (induction step), where a failure was found."""
+    counterexample: Counterexample | None = None
+    per_n: tuple[PerN, ...] = ()
+    """One verdict per player count of the range (see :class:`PerN`)."""
+    queries: int = 0
+    """Solver queries asked (one per N excluded after a counterexample, plus the rest)."""
+
+    def at(self, n: int) -> PerN | None:
+        """The verdict for player count ``n`` (None outside the range)."""
+        return next((v for v in self.per_n if v.n == n), None)
+
+
+def players_label(cfg: Config) -> str:
+    """``N=2..8`` or ``N=3`` for the configured range."""
+    if cfg.players_lo == cfg.players_hi:
+        return f"N={cfg.players_lo}"
+    return f"N={cfg.players_lo}..{cfg.players_hi}"
+
+
+def all_properties() -> tuple[Property, ...]:
+    """The invariants then the lemmas."""
+    return INVARIANTS + LEMMAS
+
+
+def property_by_id(pid: str) -> Property:
+    """The invariant or lemma named ``pid``."""
+    return next(p for p in all_properties() if p.id == pid)
+
+
+class ProofModel:
+    """Everything the proofs of one configuration share: the symbolic state before a step,
+    its input, the assumptions on it, the branches of the step, the symbolic initial state
+    and the executable spec that re-checks counterexamples.
+
+    Built once per process and configuration (:func:`proof_model`) and reused by every
+    property, so that the step's terms are made once.
+    """
+
+    def __init__(
+        self,
+        cfg: Config,
+        mutants: frozenset[str] = frozenset(),
+        assume: Sequence[Property] | None = None,
+    ) -> None:
+        self.cfg = cfg
+        self.symbols = Symbols(cfg, mutants)
+        self.sem = self.symbols.sem
+        self.spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=mutants)
+        self.init, self.init_cond = self.symbols.initial("init")
+        self.s = self.symbols.state("s")
+        self.inp = self.symbols.input("in")
+        assumed = list(assume) if assume is not None else list(all_properties())
+        # the sums over the state before the step are the bases of the sums after it
+        with self.symbols.backend.base_sums():
+            self.facts = [
+                prop.state(self.sem, self.s) for prop in assumed if prop.state is not None
+            ]
+        self.cases, self.tree = branch_tree(self.sem, self.s, self.inp)
+        """The branches of the step, and the same as a tree (:func:`.branch_tree`)."""
+        self.abstractions: dict[Any, Abstraction | None] = {}
+        """Each opaque-sums hook's abstraction, made on first use (:func:`abstraction`)."""
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """The assumptions with some sums over the state replaced by fresh values (see
+    :attr:`Property.opaque`), and how to replace them in a goal."""
+
+    facts: list[Any]
+    """The assumptions, rewritten, and each fresh value's bounds."""
+    pairs: list[tuple[Any, Any]]
+    """Each sum and its fresh value, outermost first."""
+
+    def apply(self, term: Any) -> Any:
+        """``term`` with each sum replaced by its value (an outer sum before its parts)."""
+        for pair in self.pairs:
+            term = z3.substitute(term, pair)
+        return term
+
+
+def abstraction(model: ProofModel, prop: Property, timeout_ms: int) -> Abstraction | None:
+    """The abstraction of ``prop``'s opaque sums, once their bounds are proved from the
+    assumptions (None when the property has none or the bounds cannot be proved).
+
+    Every sum ``t`` over the state becomes a fresh value ``v`` with ``x <= v`` for each term
+    ``x`` and ``v <= bound``: the bounds hold for ``t`` in every state satisfying the
+    assumptions (one query), so a query with ``v`` in place of ``t`` and the bounds added
+    covers every such state (it only forgets how ``t`` is made of its terms). A branch it
+    refutes is refuted; the sums after the step are written as the sums before plus their
+    changes (:meth:`.Z3Backend.sum_`), which is what the fresh values keep cheap.
+    """
+    if prop.opaque is None:
+        return None
+    key = prop.opaque
+    if key in model.abstractions:
+        return model.abstractions[key]
+    sums = prop.opaque(model.sem, model.s)
+    width = model.cfg.width
+    pairs: list[tuple[Any, Any]] = []
+    bounds: list[Any] = []
+
+    def limits(part: Opaque, total: Any) -> list[Any]:
+        out = [z3.ULE(term, total) for term in part.terms]
+        if part.bound is not None:
+            out.append(z3.ULE(total, z3.BitVecVal(part.bound, width)))
+        return out
+
+    for index, part in enumerate(sums):
+        # one query per sum (cheaper than one for all); a sum whose bounds are not shown
+        # stays as it is
+        claim = z3.And(*limits(part, part.total))
+        if _solver(timeout_ms, [*model.facts, z3.Not(claim)]).check() == z3.unsat:
+            value = z3.BitVec(f"opaque.{index}", width)
+            pairs.append((part.total, value))
+            bounds.extend(limits(part, value))
+    result = None
+    if pairs:
+        result = Abstraction([], pairs)
+        result.facts.extend(result.apply(fact) for fact in model.facts)
+        result.facts.extend(bounds)
+    model.abstractions[key] = result
+    return result
+
+
+_MODELS: dict[tuple[Config, frozenset[str], tuple[Property, ...] | None], ProofModel] = {}
+
+
+def proof_model(
+    cfg: Config, mutants: frozenset[str] = frozenset(), assume: Sequence[Property] | None = None
+) -> ProofModel:
+    """The shared :class:`ProofModel` of this configuration, built on first use in a process."""
+    key = (cfg, mutants, None if assume is None else tuple(assume))
+    model = _MODELS.get(key)
+    if model is None:
+        if len(_MODELS) >= 4:
+            _MODELS.clear()
+        model = _MODELS[key] = ProofModel(cfg, mutants, assume)
+    return model
+
+
+def prove(
+    cfg: Config,
+    properties: Sequence[Property] | None = None,
+    mutants: frozenset[str] = frozenset(),
+    timeout_ms: int = 60_000,
+    assume: Sequence[Property] | None = None,
+    on_result: Callable[[ProofResult], None] | None = None,
+) -> list[ProofResult]:
+    """Prove each property inductively (base and step), assuming ``assume`` (default: all).
+
+    ``on_result`` is called with each property's result as soon as it is known.
+
+    Each property is one query for its base case and one for its step: the assumptions on a symbolic
+    state, and some branch of the step (:mod:`buckshot.verification.model.branches`) after which the
+    property fails. Every player count of the configured range is in the same query; a
+    counterexample names its player count, which is then excluded and the query asked again, so that
+    every count gets its own verdict (:func:`prove_property`).
+    """
+    props = list(properties) if properties is not None else list(all_properties())
+    model = proof_model(cfg, mutants, assume)
+    results: list[ProofResult] = []
+    for prop in props:
+        results.append(prove_property(model, prop, timeout_ms))
+        if on_result is not None:
+            on_result(results[-1])
+    return results
+
+
+QUICK_MS = 5_000
+"""Time allowed to the single query over all branches before falling back to one per branch."""
+
+
+class _Tally:
+    """The per-N bookkeeping of one property's queries."""
+
+    def __init__(self, model: ProofModel) -> None:
+        self.model = model
+        self.ns = list(range(model.cfg.players_lo, model.cfg.players_hi + 1))
+        self.violated: dict[int, tuple[float, str, Counterexample | None]] = {}
+        """Each player count shown violated: the query's time, the part, the counterexample."""
+        self.unknown: dict[int, str] = {}
+        self.covered = {n: 0.0 for n in self.ns}
+        self.queries = 0
+
+    def open(self) -> list[int]:
+        """The player counts of the range not yet shown violated."""
+        return [n for n in self.ns if n not in self.violated]
+
+    def sweep(
+        self,
+        facts: list[Any],
+        goal: Any,
+        n_term: Any,
+        part: str,
+        timeout_ms: int,
+        read: Callable[[Any], Counterexample],
+    ) -> str:
+        """Ask for ``facts`` and ``goal`` with every count shown violated excluded, again and
+        again while the answer is a counterexample (whose count is then excluded).
+
+        Returns PROVED (unsat: the goal is impossible for every open count) or UNKNOWN, and
+        adds the queries' times to the counts they covered.
+        """
+        b = self.model.symbols.backend
+        width = self.model.cfg.width
+        for _ in range(1 << width):
+            if not self.open():
+                return PROVED
+            excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
+            solver = _solver(timeout_ms, [*facts, goal, *excluded])
+            started = time.perf_counter()
+            verdict = _verdict(solver.check())
+            seconds = time.perf_counter() - started
+            self.queries += 1
+            if verdict != VIOLATED:
+                for n in self.open():
+                    self.covered[n] += seconds
+                return verdict
+            model = solver.model()
+            n = int(model.eval(n_term, model_completion=True).as_long())
+            self.violated[n] = (seconds, part, read(model))
+        raise AssertionError("more counterexamples than player counts")
+
+    def refute(self, facts: list[Any], goal: Any, n_term: Any, timeout_ms: int) -> bool:
+        """Whether ``facts`` and ``goal`` are unsatisfiable for every open count (one query,
+        its time added to those counts); False when the query does not show it."""
+        if not self.open():
+            return True
+        b = self.model.symbols.backend
+        excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
+        solver = _solver(timeout_ms, [*facts, goal, *excluded])
+        started = time.perf_counter()
+        outcome = solver.check()
+        seconds = time.perf_counter() - started
+        self.queries += 1
+        if outcome != z3.unsat:
+            return False
+        for n in self.open():
+            self.covered[n] += seconds
+        return True
+
+    def mark_unknown(self, part: str) -> None:
+        """Every open count is unknown (a query timed out)."""
+        for n in self.open():
+            self.unknown.setdefault(n, part)
+
+    def result(self, prop: Property, label: str, seconds: float) -> ProofResult:
+        """The property's verdict overall and per count."""
+        per_n: list[PerN] = []
+        for n in self.ns:
+            if n in self.violated:
+                spent, part, cex = self.violated[n]
+                per_n.append(PerN(n, VIOLATED, spent, part, cex))
+            elif n in self.unknown:
+                per_n.append(PerN(n, UNKNOWN, self.covered[n], self.unknown[n]))
+            else:
+                per_n.append(PerN(n, PROVED, self.covered[n], "step"))
+        verdict, part, cex = PROVED, "step", None
+        if self.violated:
+            _, part, cex = next(iter(self.violated.values()))
+            verdict = VIOLATED
+        elif self.unknown:
+            verdict, part = UNKNOWN, next(iter(self.unknown.values()))
+        return ProofResult(prop.id, label, verdict, seconds, part, cex, tuple(per_n), self.queries)
+
+
+def prove_property(
+    model: ProofModel,
+    prop: Property,
+    timeout_ms: int = 60_000,
+    chunk: tuple[int, int] | None = None,
+) -> ProofResult:
+    """Prove one property inductively for every player count of the range, each count with
+    its own verdict.
+
+    The base case asks whether some initial state breaks the property, the step whether some
+    branch of the step from a state satisfying the assumptions does; every count is in the
+    same query, and a count that yields a counterexample is excluded (``n != N``) before the
+    query is asked again, until it is unsatisfiable (every remaining count proved by it) or
+    unknown. ``chunk`` = (i, k) keeps only the step's branches i, i+k, i+2k... (and the base
+    case only for i = 0), so that the branches of a property can be shared among processes;
+    :func:`merge_chunks` puts the pieces back together.
+    """
+    started = time.perf_counter()
+    cfg, sem, spec = model.cfg, model.sem, model.spec
+    tally = _Tally(model)
+    cases = model.cases
+    if chunk is not None:
+        cases = cases[chunk[0] :: chunk[1]]
+    if prop.state is not None and (chunk is None or chunk[0] == 0):
+        init = model.init
+
+        def read_base(m: Any) -> Counterexample:
+            return _confirm(spec, prop, None, None, read_state(cfg, m, init))
+
+        bad_init = z3.Not(prop.state(sem, init))
+        if (
+            tally.sweep([model.init_cond], bad_init, init.n, "base", timeout_ms, read_base)
+            != PROVED
+        ):
+            tally.mark_unknown("base")
+    s, inp = model.s, model.inp
+
+    def read_step(m: Any) -> Counterexample:
+        return _confirm(spec, prop, read_state(cfg, m, s), read_input(cfg, m, inp), None)
+
+    def bad(case: Branch) -> Any:
+        return z3.And(case.cond, z3.Not(_goal(sem, prop, s, inp, case)))
+
+    def ask(case: Branch) -> None:
+        if tally.sweep(facts, bad(case), s.n, "step", timeout_ms, read_step) == UNKNOWN:
+            tally.mark_unknown("step")
+
+    facts = model.facts
+    if prop.per_branch:
+        _prove_tree(model, prop, tally, timeout_ms, chunk, ask)
+        return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+    if chunk is None:
+        quick = min(QUICK_MS, timeout_ms)
+        either = z3.Or(*(bad(case) for case in cases))
+        verdict = tally.sweep(facts, either, s.n, "step", quick, read_step)
+        if verdict != UNKNOWN:
+            return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+        if timeout_ms <= QUICK_MS:
+            tally.mark_unknown("step")
+            return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+    for case in cases:
+        ask(case)
+    return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+
+
+ABSTRACT_MS = 10_000
+"""Time allowed to a query with opaque sums before the branch is split or asked plainly."""
+
+
+def _prove_tree(
+    model: ProofModel,
+    prop: Property,
+    tally: _Tally,
+    timeout_ms: int,
+    chunk: tuple[int, int] | None,
+    ask: Callable[[Branch], None],
+) -> None:
+    """Prove a property branch by branch, down the tree of branches (those of ``chunk``).
+
+    Each branch of the tree (:func:`.branch_tree`) is first asked about with the property's sums
+    made opaque (:func:`abstraction`): a branch refuted so is refuted, with every branch it covers.
+    One that is not is split into its parts, asked likewise; a branch of the split
+    (:func:`buckshot.verification.model.branches`) that is still not refuted is asked plainly
+    (``ask``), as it would be without the tree, so the verdicts are the plain queries' (a refuted
+    branch has no counterexample, and a count shown violated is excluded from later queries either
+    way).
+    """
+    nodes = model.tree if chunk is None else model.tree[chunk[0] :: chunk[1]]
+    abstract = abstraction(model, prop, timeout_ms)
+    sem, s, inp = model.sem, model.s, model.inp
+    limit = min(ABSTRACT_MS, timeout_ms)
+
+    def visit(node: Branch) -> None:
+        if abstract is not None:
+            goal = z3.And(node.cond, z3.Not(_goal(sem, prop, s, inp, node)))
+            if tally.refute(abstract.facts, abstract.apply(goal), s.n, limit):
+                return
+        if not node.parts:
+            ask(node)
+        for part in node.parts:
+            visit(part)
+
+    for node in nodes:
+        visit(node)
+
+
+def merge_chunks(parts: Sequence[ProofResult]) -> ProofResult:
+    """One property's result from the results of its chunks (:func:`prove_property`).
+
+    A count is violated when some chunk shows it (the first chunk's counterexample is kept),
+    unknown when some chunk could not decide it, proved otherwise; times add up.
+    """
+    first = parts[0]
+    per_n: list[PerN] = []
+    for index, head in enumerate(first.per_n):
+        mine = [part.per_n[index] for part in parts]
+        violated = [v for v in mine if v.verdict == VIOLATED]
+        if violated:
+            per_n.append(violated[0])
+            continue
+        unknown = [v for v in mine if v.verdict == UNKNOWN]
+        seconds = sum(v.seconds for v in mine)
+        if unknown:
+            per_n.append(PerN(head.n, UNKNOWN, seconds, unknown[0].part))
+        else:
+            per_n.append(PerN(head.n, PROVED, seconds, "step"))
+    failing = [p for p in parts if p.verdict == VIOLATED] or [
+        p for p in parts if p.verdict == UNKNOWN
+    ]
+    verdict, part, cex = PROVED, "step", None
+    if failing:
+        verdict, part, cex = failing[0].verdict, failing[0].part, failing[0].counterexample
+    return ProofResult(
+        first.id,
+        first.players,
+        verdict,
+        sum(p.seconds for p in parts),
+        part,
+        cex,
+        tuple(per_n),
+        sum(p.queries for p in parts),
+    )
+
+
+def _goal(sem: Any, prop: Property, s: Any, inp: Any, case: Branch) -> Any:
+    """The property's state part after the branch, and its step part over it."""
+    goals = []
+    if prop.state is not None:
+        goals.append(prop.state(sem, case.result.next))
+    if prop.step is not None:
+        goals.append(prop.step(sem, s, inp, case.result))
+    return z3.And(*goals)
+
+
+def _solver(timeout_ms: int, facts: list[Any]) -> Any:
+    """A fresh one-shot QF_BV solver holding ``facts`` (one-shot keeps Z3's preprocessing)."""
+    solver = z3.SolverFor("QF_BV")
+    solver.set("timeout", timeout_ms)
+    solver.add(*facts)
+    return solver
+
+
+def _verdict(outcome: Any) -> str:
+    if outcome == z3.unsat:
+        return PROVED
+    if outcome == z3.sat:
+        return VIOLATED
+    return UNKNOWN
+
+
+def _confirm(
+    spec: ExecutableSpec,
+    prop: Property,
+    before: Concrete | None,
+    given: ConcreteInput | None,
+    after: Concrete | None,
+) -> Counterexample:
+    """Re-run the counterexample on the executable spec and say whether it shows the failure."""
+    sem = spec.sem
+    if before is None or given is None:
+        assert after is not None
+        holds = prop.state(sem, after) if prop.state is not None else True
+        return Counterexample(None, None, after, not holds, "initial state")
+    res = spec.result(before, given)
+    if not res.ok:
+        return Counterexample(before, given, res.next, False, "the spec finds the input illegal")
+    holds = True
+    if prop.state is not None:
+        holds = bool(prop.state(sem, res.next))
+    if prop.step is not None:
+        holds = holds and bool(prop.step(sem, before, given, res))
+    note = "re-checked on the executable spec"
+    return Counterexample(before, given, res.next, not holds, note)

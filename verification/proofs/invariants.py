@@ -1,0 +1,456 @@
+"""The invariants the rules demand, each with its ID, the clauses it checks and one line.
+
+I1-I10 are the brief's; I11-I13 are added by the rulings (R2, R13, R1, R22, R7). Each is a
+state predicate, a step predicate, or both; see :mod:`.properties`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from buckshot.spec.rulebook import FrameKind
+from buckshot.verification.model.layout import DRAWN, NONE, RUNNING, SEATS, WON, kind_code
+from buckshot.verification.model.state import Input
+from buckshot.verification.proofs.properties import (
+    Property,
+    Res,
+    S,
+    Sem,
+    code,
+    conversion_pending,
+    fired,
+    fired_action,
+    game_over_condition,
+    item_sums,
+    items_in_play,
+    on_stack,
+    over_cap,
+    slot_is,
+    someone_at_zero,
+    top_in,
+    turn_in,
+    unasked,
+)
+
+OWNER_ACTS = (
+    "reloading",
+    "drawing",
+    "previewing",
+    "awaiting_action",
+    "awaiting_shot_window",
+    "shooting_locked",
+    "tallying",
+    "checking_cap",
+    "awaiting_discard",
+)
+"""Turn states in which the owner acts or is about to (they must be alive there)."""
+
+
+def _i1(m: Sem, s: S) -> Any:
+    b = m.b
+    who = m.asked(s)
+    return b.and_(
+        b.or_(b.eqn(who, NONE), m.bseat(s.alive, who)),
+        b.implies(turn_in(m, s, *OWNER_ACTS), m.bseat(s.alive, s.owner)),
+    )
+
+
+def _pushed_kind(m: Sem, state: Any) -> Any:
+    b = m.b
+    out = b.num(0)
+    for st in m.layout.suspended_states():
+        frame = m.layout.push_frame(st)
+        assert frame is not None
+        out = b.ite(b.eqn(state, st.code), b.num(kind_code(frame)), out)
+    return out
+
+
+def _suspended(m: Sem, state: Any) -> Any:
+    b = m.b
+    return b.or_(*(b.eqn(state, st.code) for st in m.layout.suspended_states()))
+
+
+def _i2(m: Sem, s: S) -> Any:
+    b = m.b
+    terms = [b.implies(b.gt(s.depth, b.num(1)), b.eq(s.owner, s.snap_owner))]
+    for i in range(m.cfg.depth):
+        inside = b.lt(b.num(i), s.depth)
+        below_top = b.lt(b.num(i + 1), s.depth)
+        same = b.and_(
+            b.eq(s.fkind[i], s.skind[i]),
+            b.eq(s.fstate[i], s.sstate[i]),
+            b.eq(s.fwho[i], s.swho[i]),
+            b.eq(s.fcursor[i], s.scursor[i]),
+            *(b.beq(s.fasked[i][p], s.sasked[i][p]) for p in range(SEATS)),
+        )
+        terms.append(b.implies(below_top, same))
+        terms.append(b.implies(inside, b.beq(_suspended(m, s.fstate[i]), below_top)))
+        if i + 1 < m.cfg.depth:
+            terms.append(b.implies(below_top, b.eq(s.fkind[i + 1], _pushed_kind(m, s.fstate[i]))))
+    return b.and_(*terms)
+
+
+def _i3_state(m: Sem, s: S) -> Any:
+    b = m.b
+    at_end = b.or_(
+        b.and_(turn_in(m, s, "clearing"), m.bseat(s.alive, s.owner)),
+        top_in(m, s, FrameKind.DISCARD, "within_cap"),
+    )
+    choosing = top_in(m, s, FrameKind.DISCARD, "choosing")
+    return b.and_(
+        b.implies(at_end, b.not_(over_cap(m, s, s.owner))),
+        b.implies(choosing, over_cap(m, s, s.owner)),
+    )
+
+
+def _i3_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    return m.b.implies(fired_action(m, r, "discard_one"), over_cap(m, s, s.owner))
+
+
+def _rank_of(m: Sem, start: Any, seat: Any) -> Any:
+    return m.b.select([m.rank(start, p) for p in range(SEATS)], seat)
+
+
+def _i4(m: Sem, s: S) -> Any:
+    b = m.b
+    terms = []
+    for i in range(m.cfg.depth):
+        window = slot_is(m, s, i, FrameKind.SHOT_WINDOW)
+        asked = s.fasked[i]
+        cursor = s.fcursor[i]
+        complete = b.and_(*(b.implies(s.alive[p], asked[p]) for p in range(SEATS)))
+        cursor_rank = _rank_of(m, s.owner, cursor)
+        prefix = b.and_(
+            m.bseat(s.alive, cursor),
+            *(
+                b.implies(s.alive[p], b.beq(asked[p], b.lt(m.rank(s.owner, p), cursor_rank)))
+                for p in range(SEATS)
+            ),
+        )
+        state = s.fstate[i]
+        terms.append(
+            b.implies(
+                window,
+                b.and_(
+                    b.eq(s.fwho[i], s.owner),
+                    *(b.implies(asked[p], s.alive[p]) for p in range(SEATS)),
+                    b.or_(complete, prefix),
+                    b.implies(b.eqn(state, code(FrameKind.SHOT_WINDOW, "closed")), complete),
+                    b.implies(
+                        b.or_(
+                            b.eqn(state, code(FrameKind.SHOT_WINDOW, "asking")),
+                            b.eqn(state, code(FrameKind.SHOT_WINDOW, "responded")),
+                        ),
+                        b.and_(m.bseat(s.alive, cursor), b.not_(m.b.bselect(asked, cursor))),
+                    ),
+                ),
+            )
+        )
+    return b.and_(*terms)
+
+
+def _i5_state(m: Sem, s: S) -> Any:
+    b = m.b
+    return b.and_(
+        *(b.implies(s.traitor[p], s.conv_used[p]) for p in range(SEATS)),
+        b.implies(
+            top_in(m, s, FrameKind.CONVERSION, "choosing"),
+            b.not_(m.bseat(s.traitor, m.top_who(s))),
+        ),
+    )
+
+
+def _i5_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    b = m.b
+    return b.and_(
+        b.implies(fired_action(m, r, "open_conversion"), b.not_(m.bseat(s.conv_used, s.fell))),
+        b.implies(fired_action(m, r, "make_traitor"), b.not_(m.bseat(s.traitor, m.top_who(s)))),
+        b.implies(b.ne(r.skill_by, b.num(NONE)), b.not_(m.bseat(s.traitor, r.skill_by))),
+    )
+
+
+def _i6(m: Sem, s: S) -> Any:
+    b = m.b
+    turn = kind_code(FrameKind.TURN)
+    terms = [
+        b.le(b.num(1), s.depth),
+        b.le(s.depth, b.num(m.cfg.depth)),
+        b.eqn(s.fkind[0], turn),
+    ]
+    for i in range(1, m.cfg.depth):
+        inside = b.lt(b.num(i), s.depth)
+        terms.append(
+            b.implies(inside, b.and_(b.ne(s.fkind[i], b.num(turn)), b.ne(s.fkind[i], b.num(0))))
+        )
+    return b.and_(*terms)
+
+
+def _i7_state(m: Sem, s: S) -> Any:
+    b = m.b
+    kills = m.seat(s.kills, s.owner)
+    running = b.eqn(s.result, RUNNING)
+    return b.implies(b.and_(running, b.ne(kills, s.k0), m.bseat(s.alive, s.owner)), s.kill_lock)
+
+
+def _i7_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    b = m.b
+    return b.implies(fired_action(m, r, "declare_shot"), b.eq(m.seat(s.kills, s.owner), s.k0))
+
+
+def _i8(m: Sem, s: S) -> Any:
+    b = m.b
+    cleared = b.or_(turn_in(m, s, "reloading", "drawing", "previewing"), b.eqn(s.result, DRAWN))
+    return b.and_(
+        *(b.le(s.shield[p], b.num(m.cfg.shield_cap)) for p in range(SEATS)),
+        *(b.le(s.rage[p], b.num(m.cfg.rage_max)) for p in range(SEATS)),
+        *(b.implies(cleared, b.eqn(s.rage[p], 0)) for p in range(SEATS)),
+        *(b.implies(b.ne(s.owner, b.num(p)), b.eqn(s.rage[p], 0)) for p in range(SEATS)),
+    )
+
+
+def _i9(m: Sem, s: S) -> Any:
+    b = m.b
+    over = turn_in(m, s, "game_over")
+    cond = game_over_condition(m, s)
+    return b.and_(
+        b.implies(over, b.and_(b.ne(s.result, b.num(RUNNING)), b.eqn(s.depth, 1))),
+        b.implies(b.not_(over), b.eqn(s.result, RUNNING)),
+        b.implies(b.eqn(s.result, WON), cond),
+        b.implies(
+            b.eqn(s.result, DRAWN),
+            b.ge(s.turn_no, b.num(min(m.cfg.max_turns, m.cfg.turn_cap))),
+        ),
+        b.implies(cond, b.eqn(m.asked(s), NONE)),
+    )
+
+
+PHASE_RANK = {
+    "reloading": 9,
+    "drawing": 8,
+    "previewing": 7,
+    "awaiting_action": 6,
+    "awaiting_shot_window": 6,
+    "settling": 6,
+    "awaiting_dying": 6,
+    "awaiting_conversion": 6,
+    "shooting_locked": 6,
+    "tallying": 5,
+    "checking_cap": 4,
+    "awaiting_discard": 4,
+    "clearing": 3,
+    "game_over": 0,
+}
+"""The turn's progress through its phases (S4.1-S4.5): it never goes back within a turn."""
+
+LOCAL_RANK = {
+    (FrameKind.TURN, "awaiting_action"): 40,
+    (FrameKind.TURN, "shooting_locked"): 40,
+    (FrameKind.TURN, "settling"): 50,
+    (FrameKind.TURN, "checking_cap"): 10,
+    (FrameKind.SHOT_WINDOW, "polling"): 2,
+    (FrameKind.SHOT_WINDOW, "asking"): 1,
+    (FrameKind.SHOT_WINDOW, "responded"): 3,
+    (FrameKind.COUNTER_RESPONSE, "polling"): 2,
+    (FrameKind.COUNTER_RESPONSE, "asking"): 1,
+    (FrameKind.COUNTER_RESPONSE, "countered"): 3,
+    (FrameKind.DYING, "checking"): 3,
+    (FrameKind.DYING, "asking"): 2,
+    (FrameKind.CONVERSION, "choosing"): 1,
+    (FrameKind.DISCARD, "checking"): 3,
+    (FrameKind.DISCARD, "choosing"): 2,
+}
+"""Each chart state's weight in the frames' own progress (every other state weighs 0)."""
+
+POLL_WEIGHT = 4
+"""Weight of each living player a poll frame has yet to ask."""
+
+
+def ranking(m: Sem, s: S) -> list[Any]:
+    """R21's measure, lexicographic: living players, phase, shells, items in play, pending
+    pauses, frames' progress. Nobody comes back to life, so the first never grows."""
+    b = m.b
+    phase = b.num(0)
+    for state_id, value in PHASE_RANK.items():
+        phase = b.ite(b.eqn(s.fstate[0], code(FrameKind.TURN, state_id)), b.num(value), phase)
+    dying = b.or_(someone_at_zero(m, s), on_stack(m, s, FrameKind.DYING))
+    conversion = b.or_(conversion_pending(m, s), on_stack(m, s, FrameKind.CONVERSION))
+    discard = b.or_(
+        b.and_(turn_in(m, s, "checking_cap", "awaiting_discard"), over_cap(m, s, s.owner)),
+        on_stack(m, s, FrameKind.DISCARD),
+    )
+    local = []
+    for i in range(m.cfg.depth):
+        weight = b.num(0)
+        for (frame, state_id), value in LOCAL_RANK.items():
+            weight = b.ite(b.eqn(s.fstate[i], code(frame, state_id)), b.num(value), weight)
+        polls = b.or_(
+            slot_is(m, s, i, FrameKind.SHOT_WINDOW), slot_is(m, s, i, FrameKind.COUNTER_RESPONSE)
+        )
+        poll = b.ite(polls, b.sum_([unasked(m, s, i)] * POLL_WEIGHT), b.num(0))
+        inside = b.lt(b.num(i), s.depth)
+        local.append(b.ite(inside, b.add(weight, poll), b.num(0)))
+
+    def flag(cond: Any) -> Any:
+        return b.ite(cond, b.num(1), b.num(0))
+
+    return [
+        m.living(s),
+        phase,
+        s.shells,
+        items_in_play(m, s),
+        flag(dying),
+        flag(conversion),
+        flag(discard),
+        b.sum_(local),
+    ]
+
+
+def lex_less(m: Sem, left: list[Any], right: list[Any]) -> Any:
+    """``left`` comes strictly before ``right`` in lexicographic order."""
+    b = m.b
+    result = b.false()
+    for a, c in reversed(list(zip(left, right, strict=True))):
+        result = b.or_(b.lt(a, c), b.and_(b.eq(a, c), result))
+    return result
+
+
+def _i10(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    b = m.b
+    new_turn = fired(m, r, "turn:clearing:pass_turn:1")
+    return b.implies(b.not_(new_turn), lex_less(m, ranking(m, r.next), ranking(m, s)))
+
+
+def _i11(m: Sem, s: S) -> Any:
+    b = m.b
+    zero = b.num(0)
+    terms = []
+    for p in range(SEATS):
+        terms.append(b.le(s.hp[p], b.num(m.rules.hp.max)))
+        gone = b.not_(s.alive[p])
+        terms.append(
+            b.implies(
+                gone,
+                b.and_(
+                    *(b.eq(count, zero) for count in s.items[p]),
+                    b.eq(s.shield[p], zero),
+                    b.eq(s.rage[p], zero),
+                ),
+            )
+        )
+    return b.and_(*terms)
+
+
+def _i12(m: Sem, s: S) -> Any:
+    b = m.b
+    loaded = b.gt(s.shells, b.num(0))
+    return b.and_(
+        b.le(s.live, s.shells),
+        b.le(s.shells, b.num(m.rules.shells.max_per_load)),
+        b.implies(loaded, b.implies(s.head_live, b.ge(s.live, b.num(1)))),
+        b.implies(loaded, b.implies(b.not_(s.head_live), b.lt(s.live, s.shells))),
+        b.implies(b.not_(loaded), b.not_(s.head_live)),
+    )
+
+
+def _i13(m: Sem, s: S) -> Any:
+    b = m.b
+    dead = b.sub(s.n, m.living(s))
+    return b.le(b.sum_(list(s.kills)), dead)
+
+
+INVARIANTS: tuple[Property, ...] = (
+    Property(
+        "I1",
+        ("S1.2", "S5.2", "S6.2.2"),
+        "No eliminated player is asked in any frame, nor acts as turn owner.",
+        state=_i1,
+    ),
+    Property(
+        "I2",
+        ("S1.3", "S1.4", "S6.1.3", "S5.3"),
+        "Every frame below the top equals its snapshot from its suspension and waits for the "
+        "frame it pushed; the owner is unchanged while a frame is pushed.",
+        state=_i2,
+    ),
+    Property(
+        "I3",
+        ("S4.4.2", "S5.1"),
+        "At the end of discard and at turn end the owner holds at most HP (+ cap bonus for a "
+        "traitor) items, and discards only while over that cap.",
+        state=_i3_state,
+        step=_i3_step,
+    ),
+    Property(
+        "I4",
+        ("S4.2.1b", "S6.2.1", "S6.2.3"),
+        "A shot window asks every living player exactly once, clockwise from the shooter's "
+        "next seat, the shooter last.",
+        state=_i4,
+    ),
+    Property(
+        "I5",
+        ("S4.3.2", "S5.1"),
+        "A player is offered conversion at most once, converts at most once, and a traitor "
+        "never uses a role skill.",
+        state=_i5_state,
+        step=_i5_step,
+    ),
+    Property(
+        "I6",
+        ("S6.1.1", "S6.1.4"),
+        "The stack is never empty, its bottom is the turn, its depth stays within "
+        "limits.max_stack_depth.",
+        state=_i6,
+    ),
+    Property(
+        "I7",
+        ("S4.2.1e",),
+        "After the owner's kill shooting stays locked: no shot in the same turn.",
+        state=_i7_state,
+        step=_i7_step,
+    ),
+    Property(
+        "I8",
+        ("S3.3", "S3.4", "S4.5.1"),
+        "Shield and rage charges are never negative; rage is 0 after turn end and for every "
+        "player but the owner.",
+        state=_i8,
+    ),
+    Property(
+        "I9",
+        ("S5.1",),
+        "The game is won exactly when at most one player lives or a traitor has "
+        "traitor.kills_to_win kills (or drawn at the turn limit, R21); then no one is asked.",
+        state=_i9,
+    ),
+    Property(
+        "I10",
+        ("S1.1", "S4.0", "S4.2.0"),
+        "Every turn ends: every step inside a turn decreases (living players, phase, shells, "
+        "items in play, pending pauses, frame progress) lexicographically (R21).",
+        step=_i10,
+        per_branch=True,
+        opaque=item_sums,
+    ),
+    Property(
+        "I11",
+        ("S3.5", "S3.6", "S4.3.1", "S1.2"),
+        "HP stays within 0..hp.max (R2); an eliminated player holds no items, shields or rage "
+        "(R13).",
+        state=_i11,
+    ),
+    Property(
+        "I12",
+        ("S4.1.3", "S3.2", "S3.8"),
+        "The chamber is consistent: live <= shells <= shells.max_per_load, and the head shell "
+        "is one of those left (R1, R22).",
+        state=_i12,
+    ),
+    Property(
+        "I13",
+        ("S5.1", "S4.2.1e"),
+        "Kills credited never exceed players eliminated (R7).",
+        state=_i13,
+    ),
+)
+"""The invariants, in ID order."""

@@ -1,0 +1,79 @@
+"""Teeth: deliberate bugs in the model, each of which the invariant it breaks must catch.
+
+A mutant is switched on by name in the step semantics (a static setting, not a state value).
+Running one re-proves the invariant it is expected to break, assuming every other property;
+it is caught when that proof fails with a counterexample the executable spec confirms.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from buckshot.verification.model.config import Config
+from buckshot.verification.proofs.induction import VIOLATED, ProofResult, all_properties, prove
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberate bug and the invariant expected to catch it."""
+
+    name: str
+    bug: str
+    caught_by: tuple[str, ...]
+    """The invariant expected to catch it, then the lemmas that strengthen that invariant."""
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant("poll_no_skip", "a poll that does not skip the eliminated", ("I1", "I4")),
+    Mutant("dead_owner_turn", "the turn passes to the next seat, dead or alive", ("I1",)),
+    Mutant("pop_no_resume", "a pop that leaves the frame below suspended", ("I2",)),
+    Mutant("owner_changes_in_window", "a shot window hands the turn to the next seat", ("I2",)),
+    Mutant("suspended_frame_touched", "a poll step also writes the suspended turn frame", ("I2",)),
+    Mutant("cap_off_by_one", "the discard cap is one too high", ("I3",)),
+    Mutant("traitor_cap_forgotten", "a traitor's cap forgets the +1", ("I3",)),
+    Mutant("poll_owner_first", "the shot window asks the shooter first", ("I4",)),
+    Mutant("second_conversion", "a second conversion is offered", ("I5",)),
+    Mutant("traitor_keeps_skill", "a traitor Magician may still flip", ("I5",)),
+    Mutant("counter_unbounded", "counter responses ignore the stack bound", ("I6", "L4")),
+    Mutant("kill_lock_never_set", "a kill never locks shooting", ("I7",)),
+    Mutant("rage_not_cleared", "rage charges survive the turn end", ("I8",)),
+    Mutant("shield_below_zero", "a live hit uses a shield block even when none is left", ("I8",)),
+    Mutant("no_game_over_check", "the end condition is never checked", ("I9",)),
+    Mutant("shell_not_removed", "a fired shell stays in the chamber", ("I10",)),
+    Mutant("item_not_spent", "a used item is not spent", ("I10",)),
+    Mutant("pop_wrong_resume", "a pop resumes the frame below at its initial state", ("I10",)),
+)
+"""The catalogue of deliberate bugs."""
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    """Whether a mutant was caught, by which proof, and how long it took."""
+
+    mutant: Mutant
+    caught: bool
+    caught_by: str
+    """The property whose proof failed ("" when none did)."""
+    proofs: tuple[ProofResult, ...]
+    seconds: float
+
+
+def run_mutant(cfg: Config, mutant: Mutant, timeout_ms: int = 60_000) -> MutantResult:
+    """Re-prove the invariant the mutant should break, with the mutant switched on."""
+    started = time.perf_counter()
+    proofs: list[ProofResult] = []
+    for pid in mutant.caught_by:
+        props = [p for p in all_properties() if p.id == pid]
+        (proof,) = prove(cfg, props, frozenset({mutant.name}), timeout_ms)
+        proofs.append(proof)
+        cex = proof.counterexample
+        if proof.verdict == VIOLATED and cex is not None and cex.confirmed:
+            seconds = time.perf_counter() - started
+            return MutantResult(mutant, True, pid, tuple(proofs), seconds)
+    return MutantResult(mutant, False, "", tuple(proofs), time.perf_counter() - started)
+
+
+def run_mutants(cfg: Config, timeout_ms: int = 60_000) -> list[MutantResult]:
+    """Run the whole catalogue."""
+    return [run_mutant(cfg, mutant, timeout_ms) for mutant in MUTANTS]

@@ -1,0 +1,168 @@
+"""The shape of a checked property, and the state predicates that invariants and lemmas share.
+
+A property has a state part (holds in every reachable state) and/or a step part (holds for
+every step taken from a state satisfying the invariants). Both are written with the
+backend's operations only, so the same text is evaluated on concrete witnesses and proved
+on Z3 terms. The readings of the state here use the model's helpers, never its guards, so
+that a deliberate bug in a guard cannot hide itself from the property that checks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from buckshot.spec.rulebook import FrameKind
+from buckshot.verification.model.layout import EMPTY, NONE, SEATS, kind_code
+from buckshot.verification.model.semantics import Semantics, StepResult
+from buckshot.verification.model.state import Input, State
+
+Sem = Semantics[Any, Any]
+S = State[Any, Any]
+In = Input[Any, Any]
+Res = StepResult[Any, Any]
+StatePred = Callable[[Sem, S], Any]
+StepPred = Callable[[Sem, S, In, Res], Any]
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A sum over the state before a step that a step's proof may first treat as an opaque
+    value: one at least each of its terms, and at most ``bound`` if given (see
+    :class:`Property`)."""
+
+    total: Any
+    terms: tuple[Any, ...]
+    bound: int | None = None
+
+
+OpaquePred = Callable[[Sem, S], Sequence[Opaque]]
+
+
+@dataclass(frozen=True)
+class Property:
+    """An invariant (``I..``) or a strengthening lemma (``L..``) with what it checks."""
+
+    id: str
+    clauses: tuple[str, ...]
+    statement: str
+    state: StatePred | None = None
+    step: StepPred | None = None
+    per_branch: bool = False
+    """Prove the step one branch at a time (faster for arithmetic-heavy properties)."""
+    opaque: OpaquePred | None = None
+    """Sums over the state before the step that a branch's query may first replace by fresh
+    values (outermost first), each bounded by its terms and its bound, a fact proved once from
+    the assumptions. The query is then about the sums' changes, not the sums; when it cannot
+    refute the branch, the plain query decides, so the verdict is the plain query's."""
+
+    @property
+    def lemma(self) -> bool:
+        """True for a strengthening lemma (it serves the proofs; the rules do not state it)."""
+        return self.id.startswith("L")
+
+
+# --- shared readings of the state ------------------------------------------------------------
+
+
+def code(frame: FrameKind, state_id: str) -> int:
+    """The layout code of a chart state."""
+    from buckshot.verification.model.layout import layout
+
+    return layout().state(frame, state_id).code
+
+
+def turn_in(m: Sem, s: S, *ids: str) -> Any:
+    """The bottom (turn) frame is in one of the states ``ids``."""
+    b = m.b
+    return b.or_(*(b.eqn(s.fstate[0], code(FrameKind.TURN, i)) for i in ids))
+
+
+def top_in(m: Sem, s: S, frame: FrameKind, *ids: str) -> Any:
+    """The top frame is in one of the states ``ids`` of ``frame``'s chart."""
+    b = m.b
+    top = m.top_state(s)
+    return b.or_(*(b.eqn(top, code(frame, i)) for i in ids))
+
+
+def slot_is(m: Sem, s: S, i: int, frame: FrameKind) -> Any:
+    """Slot ``i`` holds a frame of kind ``frame`` and lies within the stack."""
+    b = m.b
+    return b.and_(b.lt(b.num(i), s.depth), b.eqn(s.fkind[i], kind_code(frame)))
+
+
+def on_stack(m: Sem, s: S, frame: FrameKind) -> Any:
+    """Some frame of kind ``frame`` is on the stack."""
+    return m.b.or_(*(slot_is(m, s, i, frame) for i in range(m.cfg.depth)))
+
+
+def fired(m: Sem, r: Res, edge_id: str) -> Any:
+    """The step took the transition ``edge_id``."""
+    return r.fired[m.layout.edge_by_id(edge_id).code]
+
+
+def fired_action(m: Sem, r: Res, action: str) -> Any:
+    """The step took a transition that runs ``action``."""
+    return m.b.or_(*(r.fired[e.code] for e in m.layout.edges if action in e.edge.actions))
+
+
+def game_over_condition(m: Sem, s: S) -> Any:
+    """At most one player lives, or a traitor has traitor.kills_to_win kills (S5.1, R7)."""
+    b = m.b
+    need = b.num(m.rules.traitor.kills_to_win)
+    return b.or_(
+        b.le(m.living(s), b.num(1)),
+        *(b.and_(s.traitor[p], b.ge(s.kills[p], need)) for p in range(SEATS)),
+    )
+
+
+def over_cap(m: Sem, s: S, p: Any) -> Any:
+    """Seat ``p`` holds more items than HP (+ traitor.cap_bonus for a traitor) (S4.4.2)."""
+    return m.b.gt(m.total(s, p), m.cap(s, p))
+
+
+def conversion_pending(m: Sem, s: S) -> Any:
+    """A first fall to 1 HP waits for its conversion choice (S4.3.2, R6)."""
+    b = m.b
+    return b.and_(
+        b.ne(s.fell, b.num(NONE)),
+        m.bseat(s.alive, s.fell),
+        b.not_(m.bseat(s.conv_used, s.fell)),
+    )
+
+
+def someone_at_zero(m: Sem, s: S) -> Any:
+    """Some living player has HP 0 (S4.3.1)."""
+    b = m.b
+    return b.or_(*(b.and_(s.alive[p], b.eqn(s.hp[p], 0)) for p in range(SEATS)))
+
+
+def items_in_play(m: Sem, s: S) -> Any:
+    """Every item held by anyone."""
+    b = m.b
+    return b.sum_([b.sum_(row) for row in s.items])
+
+
+def item_sums(m: Sem, s: S) -> list[Opaque]:
+    """Items in play, then each seat's items: the sums that the item counts' proofs read.
+
+    No seat holds more than the owner may (L1, L3), and none of these sums wraps; the items
+    in play are given no upper bound (no proof needs one, and it is the costly one to show).
+    """
+    b = m.b
+    rows = [Opaque(b.sum_(row), tuple(row), m.cfg.owner_max) for row in s.items]
+    cells = tuple(count for row in s.items for count in row)
+    return [Opaque(items_in_play(m, s), cells), *rows]
+
+
+def unasked(m: Sem, s: S, i: int) -> Any:
+    """Living players that slot ``i``'s poll has not asked yet."""
+    b = m.b
+    return b.count([b.and_(s.alive[p], b.not_(s.fasked[i][p])) for p in range(SEATS)])
+
+
+def empty_slot(m: Sem, s: S, i: int) -> Any:
+    """Slot ``i`` is empty (kind and state 0)."""
+    b = m.b
+    return b.and_(b.eqn(s.fkind[i], EMPTY), b.eqn(s.fstate[i], EMPTY))

@@ -1,0 +1,228 @@
+"""Vacuity: every transition (so every action), every frame kind and every stack depth the
+rules allow is shown reachable, so that no invariant holds only because the model cannot
+get there; what cannot be reached is proved unreachable and reported as a finding.
+
+Reachability is shown by bounded model checking from the initial states (witnesses replayed
+on the executable spec), then, for what lies deeper than the bound, by seeded random games of
+the executable spec whose hitting step is checked against Z3's transition relation.
+Unreachability is proved from the invariants and lemmas (no state satisfying them enables
+the transition), or holds because a transition's guard is constantly false.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import z3  # type: ignore[import-untyped]
+
+from buckshot.spec.rulebook import FrameKind
+from buckshot.spec.ruleset import Limits
+from buckshot.verification.model.branches import branches
+from buckshot.verification.model.config import Config, make_config
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step
+from buckshot.verification.model.layout import kind_code, layout
+from buckshot.verification.model.symbolic import Symbols
+from buckshot.verification.proofs.bmc import Unrolling, Witness
+from buckshot.verification.proofs.induction import all_properties
+
+REACHED_BMC = "reachable (BMC)"
+REACHED_WALK = "reachable (random game)"
+REACHED_VARIANT = "reachable (short-game variant)"
+UNREACHABLE = "unreachable (proved)"
+NEVER_ENABLED = "unreachable (guard constantly false)"
+NOT_SHOWN = "not shown"
+DRAW = "turn:clearing:pass_turn:0"
+"""The transition that ends a game in a draw at the turn limit (R21)."""
+
+
+@dataclass
+class Target:
+    """Something that must be reachable: a transition, a frame kind on top, a stack depth."""
+
+    name: str
+    kind: str
+    """``transition``, ``frame`` or ``depth``."""
+    status: str = NOT_SHOWN
+    steps: int = 0
+    """Length of the witness path that reaches it."""
+    note: str = ""
+
+
+def targets(cfg: Config) -> list[Target]:
+    """Every transition of the charts, every frame kind and every depth up to the bound."""
+    lay = layout()
+    out = [Target(edge.edge.id, "transition") for edge in lay.edges]
+    out += [Target(kind.value, "frame") for kind in FrameKind]
+    out += [Target(f"depth {d}", "depth") for d in range(1, cfg.depth + 1)]
+    return out
+
+
+def _hits(
+    spec: ExecutableSpec, steps: tuple[Step, ...] | list[Step], start: Concrete
+) -> dict[str, int]:
+    """Each target a path reaches, with the number of steps it took to get there first."""
+    found: dict[str, int] = {}
+    kinds = {kind_code(k): k.value for k in FrameKind}
+
+    def state_hits(s: Concrete, at: int) -> None:
+        top = s.fkind[s.depth - 1] if 1 <= s.depth <= len(s.fkind) else 0
+        if top in kinds:
+            found.setdefault(kinds[top], at)
+        found.setdefault(f"depth {s.depth}", at)
+
+    state_hits(start, 0)
+    for number, step in enumerate(steps, 1):
+        found.setdefault(step.edge.edge.id, number)
+        state_hits(step.after, number)
+    return found
+
+
+def _goal(unroll: Unrolling, target: Target, j: int) -> Any:
+    """The path's step ``j`` (1-based) takes the target transition, or its state ``j`` shows it."""
+    sem = unroll.symbols.sem
+    b = unroll.symbols.backend
+    state = unroll.states[j]
+    if target.kind == "transition":
+        edge = layout().edge_by_id(target.name)
+        return unroll.results[j - 1].fired[edge.code]
+    if target.kind == "frame":
+        return b.eqn(sem.top_kind(state), kind_code(FrameKind(target.name)))
+    return b.eqn(state.depth, int(target.name.split()[1]))
+
+
+def check_vacuity(
+    cfg: Config,
+    depth: int = 12,
+    games: int = 24,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[Target], dict[str, float]]:
+    """Classify every target; returns the targets and the time of each stage."""
+    spec = ExecutableSpec(cfg.ruleset, config=cfg)
+    items = {t.name: t for t in targets(cfg)}
+    times: dict[str, float] = {}
+
+    def record(found: dict[str, int], status: str, note: str = "") -> None:
+        for name, at in found.items():
+            target = items.get(name)
+            if target is not None and target.status == NOT_SHOWN:
+                target.status, target.steps, target.note = status, at, note
+
+    started = time.perf_counter()
+    unroll = Unrolling(cfg)
+    for j in range(1, depth + 1):
+        unroll.extend()
+        while True:
+            open_ = [t for t in items.values() if t.status == NOT_SHOWN]
+            if not open_:
+                break
+            if unroll.check(z3.Or(*(_goal(unroll, t, j) for t in open_))) != "sat":
+                break
+            witness = unroll.witness()
+            if not witness.replayed:
+                raise AssertionError(f"BMC witness not replayed: {witness.note}")
+            record(_hits(spec, witness.steps, witness.start), REACHED_BMC)
+        if progress is not None:
+            progress(f"reachability depth {j}")
+    times["bmc"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    checker = Symbols(cfg)
+    for game in range(games):
+        if all(t.status != NOT_SHOWN for t in items.values()):
+            break
+        n = min(cfg.players_lo + game % 3, cfg.players_hi)
+        steps = spec.random_game(n, rng, max_steps=800)
+        if not steps:
+            continue
+        found = _hits(spec, steps, steps[0].before)
+        fresh = {k: v for k, v in found.items() if k in items and items[k].status == NOT_SHOWN}
+        if not cfg.turns_exact:
+            fresh.pop(DRAW, None)  # past the counter's cap the draw is the abstraction's choice
+        for at in fresh.values():
+            if at > 0:
+                _check_step(checker, steps[at - 1])
+        record(fresh, REACHED_WALK, f"seeded random game, N={n}")
+    times["random games"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    draw = items.get(DRAW)
+    if draw is not None and draw.status == NOT_SHOWN:
+        short = replace(cfg.ruleset, limits=Limits(cfg.ruleset.limits.max_stack_depth, 1))
+        short_cfg = make_config(short, (cfg.players_lo, cfg.players_lo))
+        short_spec = ExecutableSpec(short, config=short_cfg)
+        steps = short_spec.random_game(cfg.players_lo, rng, max_steps=500)
+        found = _hits(short_spec, steps, steps[0].before if steps else short_spec.initial(2, []))
+        if draw.name in found:
+            draw.status, draw.steps = REACHED_VARIANT, found[draw.name]
+            draw.note = "limits.max_turns = 1; the limit only decides when the draw comes"
+    times["variant"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    _prove_unreachable(cfg, [t for t in items.values() if t.status == NOT_SHOWN])
+    times["unreachability"] = time.perf_counter() - started
+    return list(items.values()), times
+
+
+def _check_step(checker: Symbols, step: Step) -> None:
+    """The executable spec's step is one of Z3's transition relation (same next state)."""
+    sem = checker.sem
+    res = sem.step(_lift(checker, step.before), _lift(checker, step.input))
+    solver = z3.SolverFor("QF_BV")
+    solver.add(res.ok, checker.equal(res.next, _lift(checker, step.after)))
+    if solver.check() != z3.sat:
+        raise AssertionError(f"random-game step {step.edge.edge.id} is not in Z3's relation")
+
+
+def _lift(checker: Symbols, value: Any) -> Any:
+    """A concrete state or input as Z3 constants."""
+    b = checker.backend
+
+    def lift(v: Any) -> Any:
+        if isinstance(v, tuple):
+            return tuple(lift(x) for x in v)
+        if isinstance(v, bool):
+            return b.boolean(v)
+        return b.num(v)
+
+    fields = {name: lift(getattr(value, name)) for name in value.__dataclass_fields__}
+    return type(value)(**fields)
+
+
+def _prove_unreachable(cfg: Config, open_targets: list[Target]) -> None:
+    """Prove from the invariants and lemmas that the open targets cannot be reached."""
+    if not open_targets:
+        return
+    symbols = Symbols(cfg)
+    sem = symbols.sem
+    b = symbols.backend
+    s = symbols.state("s")
+    inp = symbols.input("in")
+    facts = [p.state(sem, s) for p in all_properties() if p.state is not None]
+    cases = branches(sem, s, inp)
+    for target in open_targets:
+        if target.kind == "transition":
+            conds = [c.cond for c in cases if c.edge.edge.id == target.name]
+            if not conds:
+                target.status = NEVER_ENABLED
+                target.note = "its guard is false in every state under these rules"
+                continue
+            goal = z3.Or(*conds)
+        elif target.kind == "frame":
+            goal = b.eqn(sem.top_kind(s), kind_code(FrameKind(target.name)))
+        else:
+            goal = b.eqn(s.depth, int(target.name.split()[1]))
+        solver = z3.SolverFor("QF_BV")
+        solver.set("timeout", 30_000)
+        solver.add(*facts, goal)
+        if solver.check() == z3.unsat:
+            target.status = UNREACHABLE
+            target.note = "no state satisfying the invariants and lemmas shows it"
+
+
+__all__ = ["Target", "Witness", "check_vacuity", "targets"]

@@ -1,0 +1,1 @@
+"""Trace validation: a saved event log checked against the model with Z3."""

@@ -1,0 +1,60 @@
+"""``buckshot verify-trace LOG``: check a saved event log against the formal model with Z3.
+
+Exit codes: 0 when every event is matched by model steps, 1 at the first event none can
+match (printed with its reason), 2 when the log or the ruleset cannot be used (an error
+line ``error [code]: message`` with a stable code, never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+
+def verify_trace_command(
+    log: Annotated[Path, typer.Argument(help="An event log (JSON lines) to check.")],
+    rules: Annotated[
+        Path | None,
+        typer.Option("--rules", help="The ruleset the game was played by (TOML).", dir_okay=False),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the result as JSON to this file.")
+    ] = None,
+    skip_options: Annotated[
+        bool,
+        typer.Option(
+            "--skip-options", help="Do not compare each prompt's options with the model's."
+        ),
+    ] = False,
+) -> None:
+    """Check that model steps match a saved event log, or name the first event none can."""
+    from buckshot.spec.ruleset import RulesetError, load_ruleset
+    from buckshot.verification.tracecheck.log import UNREADABLE, TraceLogError
+    from buckshot.verification.tracecheck.validate import validate_log
+
+    def fail(code: str, message: str) -> NoReturn:
+        typer.echo(f"error [{code}]: {message}", err=True)
+        raise typer.Exit(2)
+
+    try:
+        ruleset = load_ruleset(rules)
+    except RulesetError as error:
+        fail(error.code, str(error))
+    try:
+        text = log.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        fail(UNREADABLE, f"{log}: cannot read the log ({error})")
+    try:
+        result = validate_log(text, ruleset, check_options=not skip_options)
+    except TraceLogError as error:
+        fail(error.code, f"{log}: {error.message}")
+    typer.echo(result.summary())
+    if json_out is not None:
+        data = {"log": str(log), **result.to_json()}
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        typer.echo(f"wrote {json_out}", err=True)
+    raise typer.Exit(0 if result.matched else 1)

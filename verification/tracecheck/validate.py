@@ -1,0 +1,217 @@
+"""Trace validation: Z3 finds model steps that match a saved event log, or the first event none can.
+
+The log's first event, ``game_started``, fixes the start state exactly (seats, roles, HP).
+From there the model (:class:`buckshot.verification.model.semantics.Semantics` on the Z3 backend)
+is stepped along the log, one chart transition at a time, and its state is kept symbolic:
+each step gets fresh input variables for its chance outcomes (the load drawn, the head
+shell's type, the kinds drawn, pill and Gambler rolls, the pickpocket's pick), while the
+decision's edge and parameters are the constants the ``decided`` event names. Constants
+fold as terms are built, so most of the state stays concrete; what the log does not reveal
+(chiefly the type of a shell not yet fired, ejected or peeked) stays a Z3 term until some
+event pins it down, and after each step every field the solver proves to have a single
+value is replaced by that value, which keeps the terms small.
+
+The events between two decisions are split among the model's steps with the log format's
+table of which events each action writes (:data:`.observe.ACTION_EVENTS`), plus
+``frame_popped`` for a pop and ``phase`` when the turn enters another phase (S4.0). Each
+step's state is then constrained by what its events observe: per event, its own facts (a
+fired shell's type and damage, a peeked or previewed head shell, a roll, a popped frame's
+kind and outcome, the asked player and prompt, the decision's legality) and the fields of
+the folded view (:class:`.observe.View`) it set; after the step, every other field
+the view knows must be unchanged in the model. The first event whose constraints no model
+step can meet is reported, with the reason.
+
+This module holds the verdict (:func:`validate_log`, :class:`TraceResult`) and the walk
+along the log; the parts it drives are
+
+- :mod:`.walk`: where the walk stands (the next event, the view, the model state);
+- :mod:`.solver`: the requirements on the symbolic state, and keeping it small;
+- :mod:`.decisions`: prompts and decisions matched with decision states;
+- :mod:`.steps`: the events between decisions split among model steps and matched;
+- :mod:`.facts`: what each event says of the step that writes it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from buckshot.spec.model import StateKind
+from buckshot.spec.ruleset import Ruleset, load_ruleset
+from buckshot.verification.tracecheck.decisions import DecisionMatcher
+from buckshot.verification.tracecheck.log import LogInput, TraceEvent, TraceLogError, read_log
+from buckshot.verification.tracecheck.solver import Mismatch
+from buckshot.verification.tracecheck.steps import StepMatcher
+from buckshot.verification.tracecheck.walk import Walk
+
+MAX_STEPS = 1_000_000
+"""Model steps after which a walk gives up (no game is this long)."""
+
+
+@dataclass(frozen=True)
+class TraceFailure:
+    """The first event no model step can match, and why."""
+
+    index: int
+    """Position of the event in the log (from 0); the log's length when the log ends early."""
+    seq: int | None
+    event_type: str | None
+    """The event's type; None when the log ended where the model needs another event."""
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The failure as JSON-ready data."""
+        return {
+            "index": self.index,
+            "seq": self.seq,
+            "type": self.event_type,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class TraceResult:
+    """The verdict on one log."""
+
+    matched: bool
+    """Every event is matched by model steps."""
+    complete: bool
+    """The log reaches the end of the game (otherwise it stops at some decision)."""
+    events: int
+    events_matched: int
+    """Events matched before the first failing one (all of them when matched)."""
+    steps: int
+    """Model steps (chart transitions) matched."""
+    decisions: int
+    solver_checks: int
+    seconds: float
+    failure: TraceFailure | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data."""
+        return {
+            "matched": self.matched,
+            "complete": self.complete,
+            "events": self.events,
+            "events_matched": self.events_matched,
+            "steps": self.steps,
+            "decisions": self.decisions,
+            "solver_checks": self.solver_checks,
+            "seconds": round(self.seconds, 3),
+            "failure": None if self.failure is None else self.failure.to_json(),
+        }
+
+    def summary(self) -> str:
+        """One readable paragraph: the verdict, the counts, the failure if any."""
+        counts = (
+            f"{self.events_matched}/{self.events} events, {self.steps} model steps, "
+            f"{self.decisions} decisions, {self.solver_checks} solver checks, "
+            f"{self.seconds:.2f} s"
+        )
+        if self.failure is None:
+            end = "to the end of the game" if self.complete else "(the log stops mid-game)"
+            return f"matched {end}: {counts}"
+        f = self.failure
+        what = (
+            f"event #{f.index} {f.event_type}"
+            if f.event_type
+            else f"the end of the log (#{f.index})"
+        )
+        seq = "" if f.seq is None else f" (seq {f.seq})"
+        return f"mismatch at {what}{seq}: {f.reason}\n{counts}"
+
+
+def validate_log(
+    log: LogInput | Sequence[TraceEvent],
+    ruleset: Ruleset | None = None,
+    check_options: bool = True,
+) -> TraceResult:
+    """Check a saved event log against the model: matched, or the first event no step can match.
+
+    ``log`` is JSON-lines text, a list of engine events or of their JSON dicts (or events
+    already read by :func:`.log.read_log`); ``ruleset`` the rules the game was played
+    by (the default ruleset when None). With ``check_options`` each ``asked`` event's option
+    list must be exactly the decisions the model allows there. Raises
+    :class:`.log.TraceLogError` (code ``trace.malformed``) when the log is not a
+    well-formed event log.
+    """
+    started = time.perf_counter()
+    if isinstance(log, list) and log and isinstance(log[0], TraceEvent):
+        events: list[TraceEvent] = list(log)
+    else:
+        events = read_log(log)  # type: ignore[arg-type]
+    rules = ruleset if ruleset is not None else load_ruleset()
+    walk = Walk(events, rules)
+    decisions = DecisionMatcher(walk, check_options)
+    steps = StepMatcher(walk)
+    failure: TraceFailure | None = None
+    complete = False
+    try:
+        complete = _run(walk, decisions, steps)
+    except Mismatch as mismatch:
+        event = events[mismatch.index] if mismatch.index < len(events) else None
+        failure = TraceFailure(
+            mismatch.index,
+            None if event is None else event.seq,
+            None if event is None else event.type,
+            mismatch.reason,
+        )
+    return TraceResult(
+        matched=failure is None,
+        complete=complete and failure is None,
+        events=len(events),
+        events_matched=len(events) if failure is None else failure.index,
+        steps=walk.steps,
+        decisions=walk.decisions,
+        solver_checks=walk.solver.checks,
+        seconds=time.perf_counter() - started,
+        failure=failure,
+    )
+
+
+def _run(walk: Walk, decisions: DecisionMatcher, steps: StepMatcher) -> bool:
+    """Match every event; True when the log reaches the end of the game."""
+    rules, n = walk.rules, walk.n
+    if not rules.players.min <= n <= rules.players.max:
+        raise Mismatch(0, f"{n} seats; the ruleset allows {rules.players.min}..{rules.players.max}")
+    start = rules.hp.start
+    for seat in walk.events[0].data["seats"]:
+        if seat["hp"] != start:
+            raise Mismatch(
+                0, f"seat {seat['seat']} starts at {seat['hp']} HP, not hp.start = {start} (R2)"
+            )
+    steps.match_start()
+    for _ in range(MAX_STEPS):
+        s = walk.state
+        top = walk.top(s)
+        if top.kind is StateKind.FINAL and walk.num(s.depth) == 1:
+            if walk.pos < len(walk.events):
+                raise Mismatch(walk.pos, "the game is over (S5.1, R21), yet the log goes on")
+            return True
+        if walk.pos >= len(walk.events):
+            # a log ends with the game, or right after asking for a decision
+            raise Mismatch(
+                walk.pos,
+                f"the log ends while the model goes on from {top.frame.value}:{top.id}",
+            )
+        decided: TraceEvent | None = None
+        if top.kind is StateKind.DECISION:
+            decisions.expect_asked(s, top)
+            if walk.pos >= len(walk.events):
+                return False
+            decided = walk.events[walk.pos]
+            inp, edges = decisions.read_decided(s, top, decided)
+            walk.pos += 1
+            walk.decisions += 1
+            candidates = steps.candidates(s, top, inp, edges)
+            decisions.confirm(s, inp, edges, decided, bool(candidates))
+        else:
+            inp = walk.input()
+            candidates = steps.candidates(s, top, inp, None)
+        steps.take(s, top, inp, candidates, decided)
+    raise Mismatch(walk.pos, "too many steps")
+
+
+__all__ = ["TraceFailure", "TraceLogError", "TraceResult", "validate_log"]
