@@ -13,7 +13,7 @@ from rich.table import Table
 
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, RulesetError, load_ruleset
 from buckshot.verification.engine.counterexample import induction_document, to_document
-from buckshot.verification.model.config import make_config
+from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.proofs.induction import PROVED, UNKNOWN, VIOLATED, all_properties
 from buckshot.verification.proofs.mutants import MUTANTS
@@ -125,6 +125,7 @@ def main(
     names = {m.name for m in MUTANTS}
     if inject and not set(inject) <= names:
         raise typer.BadParameter(f"unknown mutants: {sorted(set(inject) - names)}")
+    switches = frozenset(s for m in MUTANTS if m.name in (inject or ()) for s in m.inject)
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -148,7 +149,7 @@ def main(
             timeout_ms=timeout * 1000,
             progress=tick,
             only=chosen,
-            inject=frozenset(inject or ()),
+            inject=switches,
             jobs=jobs,
             walk_steps=walk_steps,
         )
@@ -157,7 +158,7 @@ def main(
     if not out.is_terminal:
         out = Console(width=120)  # a log or a pipe: wide enough for the table of N columns
     show(report, spec, out)
-    saved = save_counterexamples(report, frozenset(inject or ()), counterexamples)
+    saved = save_counterexamples(report, switches, counterexamples)
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
@@ -262,6 +263,13 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
         bmc_seconds = f"{report.seconds.get('bmc', 0.0):.2f}"
         table.add_row(f"BMC<={report.bmc_depth}", "invariants", *row, bmc_seconds)
     console.print(table)
+    if report.assumed:
+        console.print(
+            "[yellow]assumed by every proof above but not proved in this run (--only): "
+            f"{', '.join(report.assumed)}[/]"
+        )
+    for finding in saturations(report.cfg):
+        console.print(f"[yellow]saturation: {finding}[/]")
     for proof in report.proofs:
         shown = [v for v in proof.per_n if v.counterexample is not None]
         if proof.counterexample is not None and not shown:
@@ -319,4 +327,6 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
         f"times: {stages} (added up over {report.jobs} process"
         f"{'es' if report.jobs > 1 else ''}); wall clock {report.seconds.get('total', 0):.1f}s"
     )
+    for line in report.failures():
+        console.print(f"[bold red]{line}[/]", markup=True)
     console.print("[bold red]FAILED[/]" if report.failed else "[bold green]all checks passed[/]")

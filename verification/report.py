@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from buckshot.verification.engine.lockstep import WalkResult
-from buckshot.verification.model.config import Config
+from buckshot.verification.model.config import Config, saturations
 from buckshot.verification.model.executable import ExecutableSpec, Step
 from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import BmcPerN, DepthTime, Violation, Witness
@@ -18,6 +18,7 @@ from buckshot.verification.proofs.induction import (
     all_properties,
 )
 from buckshot.verification.proofs.mutants import MutantResult
+from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import NOT_SHOWN, Target
 from buckshot.verification.render import action, stack, state
 
@@ -45,6 +46,9 @@ class Report:
     """Processes the run used."""
     walks: WalkResult | None = None
     """The engine's lockstep walks against the model, when run."""
+    assumed: list[str] = field(default_factory=list)
+    """Properties every proof of this run assumes but that this run did not prove (with
+    ``--only``): each verdict holds only if they do."""
 
     def counts(self) -> list[int]:
         """The player counts of the run."""
@@ -63,6 +67,29 @@ class Report:
             or (self.walks is not None and not self.walks.agreed)
         )
 
+    def failures(self) -> list[str]:
+        """One line per failure: which property, for which N, and why (empty when none)."""
+        out = []
+        for proof in self.proofs:
+            for v in proof.per_n:
+                if v.verdict != PROVED:
+                    out.append(f"{proof.id} N={v.n}: {v.verdict} ({v.part})")
+        for violation in self.violations:
+            out.append(
+                f"{violation.property_id} N={violation.n}: violated at BMC depth {violation.depth}"
+            )
+        if self.bmc_status == "unknown":
+            out.append("BMC: unknown (a query ran out of its budget)")
+        out.extend(
+            f"vacuity: {t.kind} {t.name} neither reached nor proved unreachable"
+            for t in self.vacuity
+            if t.status == NOT_SHOWN
+        )
+        out.extend(f"mutant {m.mutant.name} escaped" for m in self.mutants if not m.caught)
+        if self.walks is not None and not self.walks.agreed:
+            out.append("engine walks: the engine parted from the model")
+        return out
+
     def to_dict(self, spec: ExecutableSpec) -> dict[str, Any]:
         """The report as JSON-ready data."""
         meta = {p.id: p for p in all_properties()}
@@ -72,12 +99,15 @@ class Report:
             "bit_width": self.cfg.width,
             "failed": self.failed,
             "jobs": self.jobs,
+            "assumed_not_proved": list(self.assumed),
+            "saturations": list(saturations(self.cfg)),
             "seconds": self.seconds,
             "cpu_seconds": {k: round(v, 3) for k, v in self.cpu_seconds.items()},
             "proofs": [
                 {
                     "id": p.id,
-                    "kind": "lemma" if meta[p.id].lemma else "invariant",
+                    "kind": _kind(meta[p.id]),
+                    "assumes": list(self.assumed),
                     "clauses": list(meta[p.id].clauses),
                     "statement": meta[p.id].statement,
                     "players": p.players,
@@ -131,6 +161,13 @@ class Report:
         }
 
 
+def _kind(prop: Property) -> str:
+    """``invariant``, ``lemma`` or ``progress``."""
+    if prop.progress:
+        return "progress"
+    return "lemma" if prop.lemma else "invariant"
+
+
 def per_n_json(spec: ExecutableSpec, verdict: PerN) -> dict[str, Any]:
     """One player count's verdict on a property, with its counterexample when violated."""
     out: dict[str, Any] = {
@@ -173,7 +210,7 @@ def cex_json(spec: ExecutableSpec, cex: Counterexample | None) -> dict[str, Any]
     """A counterexample to induction as JSON, with readable states."""
     if cex is None:
         return None
-    out: dict[str, Any] = {"confirmed": cex.confirmed, "note": cex.note}
+    out: dict[str, Any] = {"confirmed": cex.confirmed, "note": cex.note, "stuck": cex.stuck}
     if cex.before is not None:
         out["before"] = to_json(spec.cfg, cex.before)
         out["before_text"] = state(cex.before)
@@ -191,7 +228,10 @@ def cex_text(cex: Counterexample) -> str:
         parts += ["state (satisfies every invariant and lemma):", state(cex.before)]
     if cex.input is not None:
         parts.append(f"input: {cex.input}")
-    parts += ["after the step:" if cex.before is not None else "initial state:", state(cex.after)]
+    label = "after the step:" if cex.before is not None else "initial state:"
+    if cex.stuck:
+        label = "stuck state (satisfies every invariant and lemma, not over, no legal input):"
+    parts += [label, state(cex.after)]
     parts.append(
         f"[{'confirmed' if cex.confirmed else 'NOT confirmed'} on the executable spec: {cex.note}]"
     )

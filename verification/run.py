@@ -69,6 +69,9 @@ def verify(
     workers = default_jobs() if jobs is None else max(1, jobs)
     started = time.perf_counter()
     props = [p for p in all_properties() if only is None or p.id in only]
+    report.assumed = [
+        p.id for p in all_properties() if p.state is not None and p not in props
+    ]  # every proof assumes every state property; those not proved here are listed
     # I10 is a ranking argument (termination), proved by induction; a bounded path cannot
     # show non-termination, and its measure is the costliest term to unroll
     checked = [p for p in INVARIANTS if (only is None or p.id in only) and not p.per_branch]
@@ -91,7 +94,7 @@ def verify(
     catalogue = list(MUTANTS) if mutants else []
     for mutant in catalogue:
         for pid in mutant.caught_by:
-            bug = frozenset({mutant.name})
+            bug = mutant.inject
             tasks.append(Task(PROOF, cfg, bug, timeout_ms, prop=pid, mutant=mutant.name))
 
     chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in pieces.items()}

@@ -143,7 +143,7 @@ def abstract_state(state: GameState, cfg: Config, ghost: Concrete) -> Concrete:
         live=live,
         head_live=head_live,
         owner=state.owner,
-        turn_no=min(state.turn, cfg.turn_cap),
+        turn_no=state.turn,
         kill_lock=state.kill_lock,
         last_step=LAST_STEP[state.last_step],
         result=result,
@@ -378,7 +378,6 @@ def step_input(
         gamble_win=chance.gamble_win,
         steal=chance.steal,
         shield_keep=keep,
-        limit=before.turn >= cfg.max_turns,
     )
     if params is None:
         return inp

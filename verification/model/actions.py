@@ -417,7 +417,7 @@ class Actions(Guards[I, B]):
         nxt = self.next_seat(s, s.owner, skip_dead=not self.mutant("dead_owner_turn"))
         return s.set(
             owner=nxt,
-            turn_no=b.min_(b.addn(s.turn_no, 1), b.num(self.cfg.turn_cap)),
+            turn_no=b.addn(s.turn_no, 1),
             k0=self.seat(s.kills, nxt),
             fwho=b.update(s.fwho, b.num(0), nxt),
         )

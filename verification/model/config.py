@@ -13,8 +13,6 @@ from buckshot.verification.model.layout import ITEM_KINDS, SEATS
 
 SHIELD_CAP_FLOOR = 15
 """The lowest saturation point of the shield-block counter (see ABSTRACTIONS.md)."""
-TURN_CAP_CEIL = 100
-"""The highest saturation point of the turn counter (see ABSTRACTIONS.md)."""
 
 
 @dataclass(frozen=True)
@@ -40,18 +38,24 @@ class Config:
     """Bit-vector width of every integer value."""
     weights: tuple[int, ...]
     """Draw weight of each item code."""
-    turn_cap: int
-    """The turn counter's saturation point: min(limits.max_turns, 100)."""
-
-    @property
-    def turns_exact(self) -> bool:
-        """The turn counter reaches ``limits.max_turns`` exactly (no saturation)."""
-        return self.max_turns <= self.turn_cap
 
     @property
     def max_turns(self) -> int:
         """``limits.max_turns``."""
         return self.ruleset.limits.max_turns
+
+
+def saturations(cfg: Config) -> tuple[str, ...]:
+    """The model's counters that saturate below a value the rules allow, each as a finding.
+
+    Every other counter is exact: the turn counter runs to ``limits.max_turns``; kills, items
+    and rage are kept below their widths by bounds proved from the rules (I13, L1, L3, I8).
+    """
+    return (
+        f"shield blocks saturate at {cfg.shield_cap}: no rule bounds the blocks a player may "
+        "gather over a game, so at the cap the model over-approximates (a used block may "
+        "leave the count at the cap); no property claims a bound on shield blocks",
+    )
 
 
 def make_config(ruleset: Ruleset, players: tuple[int, int] | None = None) -> Config:
@@ -67,9 +71,8 @@ def make_config(ruleset: Ruleset, players: tuple[int, int] | None = None) -> Con
     charges = max(r.rage.charges, r.rage.mercenary_charges)
     rage_max = charges * owner_max
     shield_cap = max(SHIELD_CAP_FLOOR, r.shield.blocks, r.shield.medic_blocks)
-    turn_cap = min(r.limits.max_turns, TURN_CAP_CEIL)
     largest = max(
-        turn_cap + 1,
+        r.limits.max_turns + 1,
         SEATS * owner_max,
         len(ITEM_KINDS) * owner_max,
         rage_max + charges,
@@ -91,5 +94,4 @@ def make_config(ruleset: Ruleset, players: tuple[int, int] | None = None) -> Con
         draws=max(r.items.per_turn, r.gambler.bonus_items, 1),
         width=width,
         weights=tuple(r.weight(item) for item in ITEM_KINDS),
-        turn_cap=turn_cap,
     )

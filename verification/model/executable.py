@@ -94,7 +94,6 @@ class ExecutableSpec:
             gamble_win=False,
             steal=0,
             shield_keep=False,
-            limit=False,
         )
 
     def top(self, s: Concrete) -> StateCode:
@@ -142,9 +141,6 @@ class ExecutableSpec:
                         yield replace(base, load=load, head_live=head)
             elif top.id == "drawing":
                 yield from self._draw_variants(base, self.cfg.ruleset.items.per_turn)
-            elif top.id == "clearing" and not self.cfg.turns_exact:
-                yield base
-                yield replace(base, limit=True)
             else:
                 yield base
             return

@@ -42,6 +42,8 @@ class Guards(Helpers[I, B]):
 
     def select_converting_player(self, s: State[I, B]) -> I:
         """The player the conversion frame was pushed for (S4.3.2; R6)."""
+        if self.mutant("conversion_asks_owner"):
+            return s.owner
         return self.top_who(s)
 
     # --- guards --------------------------------------------------------------------------
@@ -104,6 +106,8 @@ class Guards(Helpers[I, B]):
         """At most one player lives, or a traitor has traitor.kills_to_win kills (S5.1; R7)."""
         b = self.b
         need = b.num(self.rules.traitor.kills_to_win)
+        if self.mutant("traitor_win_ignored"):
+            return b.le(self.living(s), b.num(1))
         return b.or_(
             b.le(self.living(s), b.num(1)),
             *(b.and_(s.traitor[p], b.ge(s.kills[p], need)) for p in range(SEATS)),
@@ -144,14 +148,10 @@ class Guards(Helpers[I, B]):
         return b.gt(self.total(s, s.owner), cap)
 
     def guard_turn_limit_reached(self, s: State[I, B], inp: Input[I, B]) -> B:
-        """This turn is turn number limits.max_turns (S4.5.3; R21).
-
-        Past the counter's saturation point the answer is the chance input ``limit``.
-        """
+        """This turn is turn number limits.max_turns (S4.5.3; R21); the counter is exact."""
         b = self.b
-        if self.cfg.turns_exact:
-            return b.ge(s.turn_no, b.num(self.cfg.max_turns))
-        return b.and_(b.ge(s.turn_no, b.num(self.cfg.turn_cap)), inp.limit)
+        last = self.cfg.max_turns - 1 if self.mutant("early_draw") else self.cfg.max_turns
+        return b.ge(s.turn_no, b.num(last))
 
     def guard_poll_complete(self, s: State[I, B], inp: Input[I, B]) -> B:
         """Every living player of the poll order has been asked (S4.2.1b, S6.2.2; R17)."""

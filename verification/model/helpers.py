@@ -138,6 +138,8 @@ class Helpers(Generic[I, B]):
         """Seat ``p``'s item cap: HP, plus traitor.cap_bonus for a traitor (S4.4.2)."""
         b = self.b
         bonus = b.ite(self.bseat(s.traitor, p), b.num(self.rules.traitor.cap_bonus), b.num(0))
+        if self.mutant("shared_cap_off_by_one"):
+            bonus = b.addn(bonus, 1)
         return b.add(self.seat(s.hp, p), bonus)
 
     def with_role(self, s: State[I, B], p: I, role: int) -> B:

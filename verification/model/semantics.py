@@ -32,6 +32,12 @@ from buckshot.verification.model.state import Input, State, flatten, unflatten_s
 
 Applied = tuple[State[Any, Any], Effects[Any, Any]]
 
+WINDOW_CLOSED = "turn:awaiting_shot_window:shot_window_closed:0"
+"""The resume edge of a closed shot window (a mutant sends it elsewhere)."""
+
+EDGE_REMOVED = "drop:"
+"""Prefix of a chart mutant's switch: ``drop:<edge id>`` takes that transition out of its chart."""
+
 
 @dataclass(frozen=True)
 class StepResult(Generic[I, B]):
@@ -111,13 +117,20 @@ class Semantics(Actions[I, B]):
         return result
 
     def guards_hold(self, edge: EdgeCode, s: State[I, B], inp: Input[I, B]) -> B:
-        """Every guard of ``edge`` has its expected value."""
+        """Every guard of ``edge`` has its expected value (never, for an edge a chart mutant
+        removes: see :meth:`removed`)."""
         b = self.b
+        if self.removed(edge):
+            return b.false()
         terms = []
         for g in edge.edge.guards:
             value = self.guard(g.name, s, inp)
             terms.append(value if g.expected else b.not_(value))
         return b.and_(*terms)
+
+    def removed(self, edge: EdgeCode) -> bool:
+        """A chart mutant ``drop:<edge id>`` removes this transition from its chart."""
+        return self.mutant(f"{EDGE_REMOVED}{edge.edge.id}")
 
     def selector(self, name: str, s: State[I, B]) -> I:
         """The registry selector ``name``: the player asked."""
@@ -130,6 +143,8 @@ class Semantics(Actions[I, B]):
         entry = edge.entry
         if self.mutant("pop_wrong_resume") and self.layout.is_resume(edge):
             entry = self.layout.initial(edge.frame)
+        if self.mutant("window_resumes_to_action") and edge.edge.id == WINDOW_CLOSED:
+            entry = self.layout.state(FrameKind.TURN, "awaiting_action").code
         t = s
         if not (self.mutant("pop_no_resume") and self.layout.is_resume(edge)):
             t = self.set_top(s, fstate=self.b.num(entry))

@@ -95,8 +95,6 @@ class Input(Generic[I, B]):
     """Kind picked by a pickpocket."""
     shield_keep: B
     """At the shield counter's cap: whether a used block leaves it at the cap."""
-    limit: B
-    """At the turn counter's cap (when it saturates): whether this turn is the last one."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +163,6 @@ def _dims(cfg: Config) -> dict[str, tuple[bool, tuple[int, ...]]]:
         "gamble_win": (True, ()),
         "steal": (False, ()),
         "shield_keep": (True, ()),
-        "limit": (True, ()),
     }
 
 

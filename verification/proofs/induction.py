@@ -22,6 +22,8 @@ from buckshot.verification.model.executable import Concrete, ConcreteInput, Exec
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.lemmas import LEMMAS
+from buckshot.verification.proofs.limits import Budget, one_shot, why_unknown
+from buckshot.verification.proofs.progress import PROGRESS_PROPERTIES, stuck
 from buckshot.verification.proofs.properties import Opaque, Property
 
 PROVED = "proved"
@@ -40,6 +42,8 @@ class Counterexample:
     confirmed: bool
     """The executable spec, run on the same state and input, shows the same failure."""
     note: str
+    stuck: bool = False
+    """A stuck state (progress): ``after`` is a state in which no input is legal."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +89,8 @@ def players_label(cfg: Config) -> str:
 
 
 def all_properties() -> tuple[Property, ...]:
-    """The invariants then the lemmas."""
-    return INVARIANTS + LEMMAS
+    """The invariants, the lemmas, then the progress properties."""
+    return INVARIANTS + LEMMAS + PROGRESS_PROPERTIES
 
 
 def property_by_id(pid: str) -> Property:
@@ -176,7 +180,8 @@ def abstraction(model: ProofModel, prop: Property, timeout_ms: int) -> Abstracti
         # one query per sum (cheaper than one for all); a sum whose bounds are not shown
         # stays as it is
         claim = z3.And(*limits(part, part.total))
-        if _solver(timeout_ms, [*model.facts, z3.Not(claim)]).check() == z3.unsat:
+        budget = Budget.nominal(ABSTRACT_MS, timeout_ms)
+        if one_shot(budget, [*model.facts, z3.Not(claim)]).check() == z3.unsat:
             value = z3.BitVec(f"opaque.{index}", width)
             pairs.append((part.total, value))
             bounds.extend(limits(part, value))
@@ -248,6 +253,8 @@ class _Tally:
         self.unknown: dict[int, str] = {}
         self.covered = {n: 0.0 for n in self.ns}
         self.queries = 0
+        self.reason = ""
+        """Why the last query that returned unknown did (see :mod:`.limits`)."""
 
     def open(self) -> list[int]:
         """The player counts of the range not yet shown violated."""
@@ -259,14 +266,15 @@ class _Tally:
         goal: Any,
         n_term: Any,
         part: str,
-        timeout_ms: int,
+        budget: Budget,
         read: Callable[[Any], Counterexample],
+        logic: str | None = "QF_BV",
     ) -> str:
         """Ask for ``facts`` and ``goal`` with every count shown violated excluded, again and
         again while the answer is a counterexample (whose count is then excluded).
 
-        Returns PROVED (unsat: the goal is impossible for every open count) or UNKNOWN, and
-        adds the queries' times to the counts they covered.
+        Returns PROVED (unsat: the goal is impossible for every open count) or UNKNOWN (its
+        reason in :attr:`reason`), and adds the queries' times to the counts they covered.
         """
         b = self.model.symbols.backend
         width = self.model.cfg.width
@@ -274,11 +282,13 @@ class _Tally:
             if not self.open():
                 return PROVED
             excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
-            solver = _solver(timeout_ms, [*facts, goal, *excluded])
+            solver = one_shot(budget, [*facts, goal, *excluded], logic)
             started = time.perf_counter()
             verdict = _verdict(solver.check())
             seconds = time.perf_counter() - started
             self.queries += 1
+            if verdict == UNKNOWN:
+                self.reason = why_unknown(solver)
             if verdict != VIOLATED:
                 for n in self.open():
                     self.covered[n] += seconds
@@ -288,14 +298,14 @@ class _Tally:
             self.violated[n] = (seconds, part, read(model))
         raise AssertionError("more counterexamples than player counts")
 
-    def refute(self, facts: list[Any], goal: Any, n_term: Any, timeout_ms: int) -> bool:
+    def refute(self, facts: list[Any], goal: Any, n_term: Any, budget: Budget) -> bool:
         """Whether ``facts`` and ``goal`` are unsatisfiable for every open count (one query,
         its time added to those counts); False when the query does not show it."""
         if not self.open():
             return True
         b = self.model.symbols.backend
         excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
-        solver = _solver(timeout_ms, [*facts, goal, *excluded])
+        solver = one_shot(budget, [*facts, goal, *excluded])
         started = time.perf_counter()
         outcome = solver.check()
         seconds = time.perf_counter() - started
@@ -307,9 +317,9 @@ class _Tally:
         return True
 
     def mark_unknown(self, part: str) -> None:
-        """Every open count is unknown (a query timed out)."""
+        """Every open count is unknown (a query ran out of its budget), with the reason."""
         for n in self.open():
-            self.unknown.setdefault(n, part)
+            self.unknown.setdefault(n, f"{part}: {self.reason}")
 
     def result(self, prop: Property, label: str, seconds: float) -> ProofResult:
         """The property's verdict overall and per count."""
@@ -351,6 +361,11 @@ def prove_property(
     started = time.perf_counter()
     cfg, sem, spec = model.cfg, model.sem, model.spec
     tally = _Tally(model)
+    budget = Budget.nominal(prop.budget_ms, timeout_ms)
+    if prop.progress:
+        if chunk is None or chunk[0] == 0:
+            _prove_progress(model, prop, tally, budget)
+        return tally.result(prop, players_label(cfg), time.perf_counter() - started)
     cases = model.cases
     if chunk is not None:
         cases = cases[chunk[0] :: chunk[1]]
@@ -361,10 +376,7 @@ def prove_property(
             return _confirm(spec, prop, None, None, read_state(cfg, m, init))
 
         bad_init = z3.Not(prop.state(sem, init))
-        if (
-            tally.sweep([model.init_cond], bad_init, init.n, "base", timeout_ms, read_base)
-            != PROVED
-        ):
+        if tally.sweep([model.init_cond], bad_init, init.n, "base", budget, read_base) != PROVED:
             tally.mark_unknown("base")
     s, inp = model.s, model.inp
 
@@ -375,7 +387,7 @@ def prove_property(
         return z3.And(case.cond, z3.Not(_goal(sem, prop, s, inp, case)))
 
     def ask(case: Branch) -> None:
-        if tally.sweep(facts, bad(case), s.n, "step", timeout_ms, read_step) == UNKNOWN:
+        if tally.sweep(facts, bad(case), s.n, "step", budget, read_step) == UNKNOWN:
             tally.mark_unknown("step")
 
     facts = model.facts
@@ -383,12 +395,12 @@ def prove_property(
         _prove_tree(model, prop, tally, timeout_ms, chunk, ask)
         return tally.result(prop, players_label(cfg), time.perf_counter() - started)
     if chunk is None:
-        quick = min(QUICK_MS, timeout_ms)
+        quick = Budget.nominal(min(QUICK_MS, prop.budget_ms), timeout_ms)
         either = z3.Or(*(bad(case) for case in cases))
         verdict = tally.sweep(facts, either, s.n, "step", quick, read_step)
         if verdict != UNKNOWN:
             return tally.result(prop, players_label(cfg), time.perf_counter() - started)
-        if timeout_ms <= QUICK_MS:
+        if prop.budget_ms <= QUICK_MS:
             tally.mark_unknown("step")
             return tally.result(prop, players_label(cfg), time.perf_counter() - started)
     for case in cases:
@@ -421,7 +433,7 @@ def _prove_tree(
     nodes = model.tree if chunk is None else model.tree[chunk[0] :: chunk[1]]
     abstract = abstraction(model, prop, timeout_ms)
     sem, s, inp = model.sem, model.s, model.inp
-    limit = min(ABSTRACT_MS, timeout_ms)
+    limit = Budget.nominal(min(ABSTRACT_MS, prop.budget_ms), timeout_ms)
 
     def visit(node: Branch) -> None:
         if abstract is not None:
@@ -475,6 +487,24 @@ def merge_chunks(parts: Sequence[ProofResult]) -> ProofResult:
     )
 
 
+def _prove_progress(model: ProofModel, prop: Property, tally: _Tally, budget: Budget) -> None:
+    """Ask for a stuck state (:func:`.progress.stuck`) satisfying the assumptions, for every
+    count, each counterexample re-checked on the executable spec (no legal input there)."""
+    cfg, spec, s = model.cfg, model.spec, model.s
+
+    def read_stuck(m: Any) -> Counterexample:
+        state = read_state(cfg, m, s)
+        legal = spec.legal_inputs(state)
+        top = spec.top(state)
+        note = f"stuck: no legal input in {top.frame}:{top.id}"
+        confirmed = not legal and not spec.is_terminal(state)
+        return Counterexample(None, None, state, confirmed, note, stuck=True)
+
+    goal = stuck(model)
+    if tally.sweep(model.facts, goal, s.n, "state", budget, read_stuck, logic=None) != PROVED:
+        tally.mark_unknown("state")
+
+
 def _goal(sem: Any, prop: Property, s: Any, inp: Any, case: Branch) -> Any:
     """The property's state part after the branch, and its step part over it."""
     goals = []
@@ -483,14 +513,6 @@ def _goal(sem: Any, prop: Property, s: Any, inp: Any, case: Branch) -> Any:
     if prop.step is not None:
         goals.append(prop.step(sem, s, inp, case.result))
     return z3.And(*goals)
-
-
-def _solver(timeout_ms: int, facts: list[Any]) -> Any:
-    """A fresh one-shot QF_BV solver holding ``facts`` (one-shot keeps Z3's preprocessing)."""
-    solver = z3.SolverFor("QF_BV")
-    solver.set("timeout", timeout_ms)
-    solver.add(*facts)
-    return solver
 
 
 def _verdict(outcome: Any) -> str:

@@ -9,7 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from buckshot.spec.rulebook import FrameKind
-from buckshot.verification.model.layout import DRAWN, NONE, RUNNING, SEATS, WON, kind_code
+from buckshot.verification.model.layout import (
+    DRAWN,
+    NONE,
+    RUNNING,
+    SEATS,
+    WON,
+    kind_code,
+    layout,
+)
 from buckshot.verification.model.state import Input
 from buckshot.verification.proofs.properties import (
     Property,
@@ -25,6 +33,13 @@ from buckshot.verification.proofs.properties import (
     items_in_play,
     on_stack,
     over_cap,
+    rule_holds,
+    rule_owner_over_cap,
+    rule_poll_next,
+    rule_seat_flag,
+    rule_seat_value,
+    rule_top_flags,
+    rule_top_state,
     slot_is,
     someone_at_zero,
     top_in,
@@ -46,12 +61,55 @@ OWNER_ACTS = (
 """Turn states in which the owner acts or is about to (they must be alive there)."""
 
 
+OWNER_ASKED = (
+    (FrameKind.TURN, "awaiting_action"),
+    (FrameKind.TURN, "shooting_locked"),
+    (FrameKind.DISCARD, "choosing"),
+)
+"""Decision states in which the rules ask the turn owner (S4.2.0, S4.4.2; R12)."""
+POLL_ASKED = ((FrameKind.SHOT_WINDOW, "asking"), (FrameKind.COUNTER_RESPONSE, "asking"))
+"""Decision states in which a poll asks the next player of its order (S6.2.1; R17)."""
+
+
+def should_be_asked(m: Sem, s: S) -> list[tuple[Any, Any]]:
+    """For each decision state, (the top frame is in it, what the rules say of the player
+    asked there), the latter as a function of the asked seat. Written from the rule text
+    alone: the owner in the main phase and at discard (S4.2.0, S4.4.2), the next player of
+    the poll order in a response window (S6.2.1), a living player at 0 HP in a dying frame
+    (S4.3.1), a living player at 1 HP who is not a traitor in a conversion frame (S4.3.2)."""
+    b = m.b
+    top = rule_top_state(m, s)
+    poll_next = rule_poll_next(m, s, rule_top_flags(m, s))
+    rules: list[tuple[Any, Any]] = []
+    for frame, state_id in OWNER_ASKED:
+        rules.append((b.eqn(top, code(frame, state_id)), lambda who: b.eq(who, s.owner)))
+    for frame, state_id in POLL_ASKED:
+        rules.append((b.eqn(top, code(frame, state_id)), lambda who: b.eq(who, poll_next)))
+
+    def dying(who: Any) -> Any:
+        return b.and_(rule_seat_flag(m, s.alive, who), b.eqn(rule_seat_value(m, s.hp, who), 0))
+
+    def converting(who: Any) -> Any:
+        return b.and_(
+            rule_seat_flag(m, s.alive, who),
+            b.eqn(rule_seat_value(m, s.hp, who), 1),
+            b.not_(rule_seat_flag(m, s.traitor, who)),
+        )
+
+    rules.append((b.eqn(top, code(FrameKind.DYING, "asking")), dying))
+    rules.append((b.eqn(top, code(FrameKind.CONVERSION, "choosing")), converting))
+    return rules
+
+
 def _i1(m: Sem, s: S) -> Any:
     b = m.b
     who = m.asked(s)
+    rules = should_be_asked(m, s)
     return b.and_(
-        b.or_(b.eqn(who, NONE), m.bseat(s.alive, who)),
-        b.implies(turn_in(m, s, *OWNER_ACTS), m.bseat(s.alive, s.owner)),
+        b.or_(b.eqn(who, NONE), rule_seat_flag(m, s.alive, who)),
+        *(b.implies(here, b.and_(b.ne(who, b.num(NONE)), right(who))) for here, right in rules),
+        b.implies(b.not_(b.or_(*(here for here, _ in rules))), b.eqn(who, NONE)),
+        b.implies(turn_in(m, s, *OWNER_ACTS), rule_seat_flag(m, s.alive, s.owner)),
     )
 
 
@@ -90,21 +148,64 @@ def _i2(m: Sem, s: S) -> Any:
     return b.and_(*terms)
 
 
+def resume_targets() -> dict[int, int]:
+    """Each suspension state's code and the code of the state its chart names as the
+    target of its resume event (read from the charts' transitions, S6.1.3)."""
+    lay = layout()
+    out: dict[int, int] = {}
+    for edge in lay.edges:
+        if edge.edge.trigger.value == "resume":
+            out[edge.source] = lay.state(edge.frame, edge.edge.entry).code
+    return out
+
+
+def _i2_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    """A pop hands control to the state the suspended frame's chart names as its resume
+    target, one slot lower, the frame's kind and player and the turn owner unchanged."""
+    b = m.b
+    nxt = r.next
+    targets = resume_targets()
+    terms = []
+    for i in range(m.cfg.depth - 1):
+        here = b.and_(r.popped, b.eqn(s.depth, i + 2))
+        target = b.num(0)
+        for source, entry in targets.items():
+            target = b.ite(b.eqn(s.fstate[i], source), b.num(entry), target)
+        terms.append(
+            b.implies(
+                here,
+                b.and_(
+                    b.eqn(nxt.depth, i + 1),
+                    b.eq(nxt.fstate[i], target),
+                    b.eq(nxt.fkind[i], s.fkind[i]),
+                    b.eq(nxt.fwho[i], s.fwho[i]),
+                    b.eq(nxt.owner, s.owner),
+                ),
+            )
+        )
+    return b.and_(*terms)
+
+
 def _i3_state(m: Sem, s: S) -> Any:
     b = m.b
     at_end = b.or_(
-        b.and_(turn_in(m, s, "clearing"), m.bseat(s.alive, s.owner)),
+        b.and_(turn_in(m, s, "clearing"), rule_seat_flag(m, s.alive, s.owner)),
         top_in(m, s, FrameKind.DISCARD, "within_cap"),
     )
     choosing = top_in(m, s, FrameKind.DISCARD, "choosing")
+    others_cap = b.num(m.rules.hp.max + m.rules.traitor.cap_bonus)
     return b.and_(
-        b.implies(at_end, b.not_(over_cap(m, s, s.owner))),
-        b.implies(choosing, over_cap(m, s, s.owner)),
+        b.implies(at_end, b.not_(rule_owner_over_cap(m, s))),
+        b.implies(choosing, rule_owner_over_cap(m, s)),
+        *(
+            b.implies(b.ne(s.owner, b.num(p)), b.le(rule_holds(m, s, p), others_cap))
+            for p in range(SEATS)
+        ),
     )
 
 
 def _i3_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
-    return m.b.implies(fired_action(m, r, "discard_one"), over_cap(m, s, s.owner))
+    return m.b.implies(fired_action(m, r, "discard_one"), rule_owner_over_cap(m, s))
 
 
 def _rank_of(m: Sem, start: Any, seat: Any) -> Any:
@@ -201,7 +302,6 @@ def _i8(m: Sem, s: S) -> Any:
     b = m.b
     cleared = b.or_(turn_in(m, s, "reloading", "drawing", "previewing"), b.eqn(s.result, DRAWN))
     return b.and_(
-        *(b.le(s.shield[p], b.num(m.cfg.shield_cap)) for p in range(SEATS)),
         *(b.le(s.rage[p], b.num(m.cfg.rage_max)) for p in range(SEATS)),
         *(b.implies(cleared, b.eqn(s.rage[p], 0)) for p in range(SEATS)),
         *(b.implies(b.ne(s.owner, b.num(p)), b.eqn(s.rage[p], 0)) for p in range(SEATS)),
@@ -212,16 +312,53 @@ def _i9(m: Sem, s: S) -> Any:
     b = m.b
     over = turn_in(m, s, "game_over")
     cond = game_over_condition(m, s)
+    need = b.num(m.rules.traitor.kills_to_win)
+    w = s.winner
+    traitor_won = b.or_(*(b.and_(s.traitor[p], b.ge(s.kills[p], need)) for p in range(SEATS)))
+    rightful = b.ite(
+        traitor_won,
+        b.and_(rule_seat_flag(m, s.traitor, w), b.ge(rule_seat_value(m, s.kills, w), need)),
+        b.and_(b.eqn(m.living(s), 1), rule_seat_flag(m, s.alive, w)),
+    )
     return b.and_(
         b.implies(over, b.and_(b.ne(s.result, b.num(RUNNING)), b.eqn(s.depth, 1))),
         b.implies(b.not_(over), b.eqn(s.result, RUNNING)),
-        b.implies(b.eqn(s.result, WON), cond),
-        b.implies(
-            b.eqn(s.result, DRAWN),
-            b.ge(s.turn_no, b.num(min(m.cfg.max_turns, m.cfg.turn_cap))),
-        ),
+        b.implies(b.eqn(s.result, WON), b.and_(cond, rightful)),
+        b.implies(b.ne(s.result, b.num(WON)), b.eqn(w, NONE)),
+        b.le(s.turn_no, b.num(m.cfg.max_turns)),
+        b.implies(b.eqn(s.result, DRAWN), b.eqn(s.turn_no, m.cfg.max_turns)),
         b.implies(cond, b.eqn(m.asked(s), NONE)),
     )
+
+
+def _i9_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    """The game is drawn exactly when turn limits.max_turns ends with no winner (R21): the
+    turn passes on only before it, and its end draws."""
+    b = m.b
+    last = b.eqn(s.turn_no, m.cfg.max_turns)
+    return b.and_(
+        b.implies(fired(m, r, "turn:clearing:pass_turn:0"), last),
+        b.implies(fired(m, r, "turn:clearing:pass_turn:1"), b.not_(last)),
+    )
+
+
+def _i8_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    """A step takes at most one block from a seat and only from a positive count (never
+    below zero), and adds at most one grant of blocks (S3.4; R14)."""
+    b = m.b
+    grant = b.num(max(m.rules.shield.blocks, m.rules.shield.medic_blocks))
+    terms = []
+    for p in range(SEATS):
+        before, after = s.shield[p], r.next.shield[p]
+        terms.append(
+            b.or_(
+                b.eq(after, before),
+                b.and_(b.gt(before, b.num(0)), b.eq(b.addn(after, 1), before)),
+                b.and_(b.gt(after, before), b.le(after, b.add(before, grant))),
+                b.eqn(after, 0),
+            )
+        )
+    return b.and_(*terms)
 
 
 PHASE_RANK = {
@@ -361,22 +498,27 @@ def _i13(m: Sem, s: S) -> Any:
 INVARIANTS: tuple[Property, ...] = (
     Property(
         "I1",
-        ("S1.2", "S5.2", "S6.2.2"),
-        "No eliminated player is asked in any frame, nor acts as turn owner.",
+        ("S1.2", "S5.2", "S6.2.1", "S6.2.2", "S4.3.1", "S4.3.2", "S4.4.2"),
+        "The player asked is the one the rules name (the owner in the main phase and at "
+        "discard, the next of the poll order in a window, the dying player, the player who "
+        "fell to 1 HP) and is alive; no eliminated player acts as turn owner.",
         state=_i1,
     ),
     Property(
         "I2",
         ("S1.3", "S1.4", "S6.1.3", "S5.3"),
         "Every frame below the top equals its snapshot from its suspension and waits for the "
-        "frame it pushed; the owner is unchanged while a frame is pushed.",
+        "frame it pushed; the owner is unchanged while a frame is pushed; every pop resumes "
+        "the frame below at the target its chart names for the resume event.",
         state=_i2,
+        step=_i2_step,
     ),
     Property(
         "I3",
         ("S4.4.2", "S5.1"),
         "At the end of discard and at turn end the owner holds at most HP (+ cap bonus for a "
-        "traitor) items, and discards only while over that cap.",
+        "traitor) items, and discards only while over that cap; every other seat holds at "
+        "most hp.max + traitor.cap_bonus (R12).",
         state=_i3_state,
         step=_i3_step,
     ),
@@ -412,16 +554,21 @@ INVARIANTS: tuple[Property, ...] = (
     Property(
         "I8",
         ("S3.3", "S3.4", "S4.5.1"),
-        "Shield and rage charges are never negative; rage is 0 after turn end and for every "
-        "player but the owner.",
+        "Shield and rage charges are never negative (a block is taken only from a positive "
+        "count, at most one grant is added per step); rage is bounded, 0 after turn end and "
+        "for every player but the owner.",
         state=_i8,
+        step=_i8_step,
     ),
     Property(
         "I9",
         ("S5.1",),
         "The game is won exactly when at most one player lives or a traitor has "
-        "traitor.kills_to_win kills (or drawn at the turn limit, R21); then no one is asked.",
+        "traitor.kills_to_win kills, by that traitor or else the last living player; it is "
+        "drawn exactly when turn limits.max_turns ends with no winner (R21); then no one is "
+        "asked.",
         state=_i9,
+        step=_i9_step,
     ),
     Property(
         "I10",

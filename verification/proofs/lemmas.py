@@ -49,7 +49,7 @@ def _l1_bounds(m: Sem, s: S) -> Any:
         b.le(s.n, b.num(cfg.players_hi)),
         b.lt(s.owner, s.n),
         b.le(b.num(1), s.turn_no),
-        b.le(s.turn_no, b.num(min(cfg.max_turns, cfg.turn_cap))),
+        b.le(s.turn_no, b.num(cfg.max_turns)),
         b.le(s.last_step, b.num(LAST_SHOT)),
         b.le(s.result, b.num(WON + 1)),
         b.le(s.shot_flips, b.num(SEATS)),
@@ -271,6 +271,16 @@ def _l7_end(m: Sem, s: S) -> Any:
     )
 
 
+def _l8_fall(m: Sem, s: S) -> Any:
+    b = m.b
+    pending = b.and_(b.ne(s.fell, b.num(NONE)), m.bseat(s.alive, s.fell))
+    converting = top_in(m, s, FrameKind.CONVERSION, "choosing")
+    return b.and_(
+        b.implies(pending, b.eqn(m.seat(s.hp, s.fell), 1)),
+        b.implies(converting, b.eqn(m.seat(s.hp, m.top_who(s)), 1)),
+    )
+
+
 LEMMAS: tuple[Property, ...] = (
     Property(
         "L1",
@@ -321,6 +331,13 @@ LEMMAS: tuple[Property, ...] = (
         "When the end condition holds and the game is not over, only automatic steps remain "
         "before game over.",
         state=_l7_end,
+    ),
+    Property(
+        "L8",
+        ("S4.3.2",),
+        "A first fall to 1 HP that waits for its conversion, and the player a conversion "
+        "frame asks, are at 1 HP.",
+        state=_l8_fall,
     ),
 )
 """The strengthening lemmas, in ID order."""

@@ -22,6 +22,14 @@ class Mutant:
     bug: str
     caught_by: tuple[str, ...]
     """The invariant expected to catch it, then the lemmas that strengthen that invariant."""
+    switch: str = ""
+    """The switch the model reads, when it is not ``name`` (a chart mutant ``drop:<edge>``
+    removes that transition)."""
+
+    @property
+    def inject(self) -> frozenset[str]:
+        """The switches that turn this bug on in the model."""
+        return frozenset({self.switch or self.name})
 
 
 MUTANTS: tuple[Mutant, ...] = (
@@ -42,7 +50,27 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("no_game_over_check", "the end condition is never checked", ("I9",)),
     Mutant("shell_not_removed", "a fired shell stays in the chamber", ("I10",)),
     Mutant("item_not_spent", "a used item is not spent", ("I10",)),
-    Mutant("pop_wrong_resume", "a pop resumes the frame below at its initial state", ("I10",)),
+    Mutant("pop_wrong_resume", "a pop resumes the frame below at its initial state", ("I2",)),
+    Mutant(
+        "stuck_after_kill",
+        "chart: shooting_locked loses its end_main edge (an owner who killed and holds no "
+        "item can never move)",
+        ("P1",),
+        switch="drop:turn:shooting_locked:end_main:0",
+    ),
+    Mutant(
+        "window_resumes_to_action",
+        "a closed shot window resumes the turn at awaiting_action, not settling",
+        ("I2",),
+    ),
+    Mutant("traitor_win_ignored", "a traitor's kills_to_win kills do not end the game", ("I9",)),
+    Mutant(
+        "shared_cap_off_by_one",
+        "the cap helper shared by the discard guard is one too high",
+        ("I3",),
+    ),
+    Mutant("conversion_asks_owner", "a conversion prompt goes to the turn owner", ("I1",)),
+    Mutant("early_draw", "the game is drawn one turn before limits.max_turns", ("I9",)),
 )
 """The catalogue of deliberate bugs."""
 
@@ -65,7 +93,7 @@ def run_mutant(cfg: Config, mutant: Mutant, timeout_ms: int = 60_000) -> MutantR
     proofs: list[ProofResult] = []
     for pid in mutant.caught_by:
         props = [p for p in all_properties() if p.id == pid]
-        (proof,) = prove(cfg, props, frozenset({mutant.name}), timeout_ms)
+        (proof,) = prove(cfg, props, mutant.inject, timeout_ms)
         proofs.append(proof)
         cex = proof.counterexample
         if proof.verdict == VIOLATED and cex is not None and cex.confirmed:

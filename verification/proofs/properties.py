@@ -57,6 +57,14 @@ class Property:
     the assumptions. The query is then about the sums' changes, not the sums; when it cannot
     refute the branch, the plain query decides, so the verdict is the plain query's."""
 
+    budget_ms: int = 60_000
+    """The resource budget of each of its solver queries, in nominal milliseconds of solver
+    work (:class:`.limits.Budget`): what decides an ``unknown``, the same on every machine."""
+    progress: bool = False
+    """A progress property (no state and no step part): every state that satisfies the
+    assumptions and is not over has an enabled input, checked with the input quantified
+    (:mod:`buckshot.verification.proofs.progress`)."""
+
     @property
     def lemma(self) -> bool:
         """True for a strengthening lemma (it serves the proofs; the rules do not state it)."""
@@ -166,3 +174,86 @@ def empty_slot(m: Sem, s: S, i: int) -> Any:
     """Slot ``i`` is empty (kind and state 0)."""
     b = m.b
     return b.and_(b.eqn(s.fkind[i], EMPTY), b.eqn(s.fstate[i], EMPTY))
+
+
+# --- readings of the rule text, independent of the step semantics --------------------------
+#
+# The properties below state who should be asked, what the cap is and where a pop lands
+# straight from the rules, the rulings and the charts' data. They read the state's fields
+# through these functions only, never through the model's helpers (``asked``, ``cap``,
+# ``next_seat``, ``top_*``), so that a bug in a helper cannot hide itself from its check.
+
+
+def rule_top_state(m: Sem, s: S) -> Any:
+    """The chart state of the stack's top frame (slot ``depth - 1``), read slot by slot."""
+    b = m.b
+    out = b.num(EMPTY)
+    for i in range(m.cfg.depth):
+        out = b.ite(b.eqn(s.depth, i + 1), s.fstate[i], out)
+    return out
+
+
+def rule_top_flags(m: Sem, s: S) -> tuple[Any, ...]:
+    """The poll flags (asked already) of the top frame, one per seat."""
+    b = m.b
+    flags = []
+    for p in range(SEATS):
+        flag = b.false()
+        for i in range(m.cfg.depth):
+            flag = b.ite(b.eqn(s.depth, i + 1), s.fasked[i][p], flag)
+        flags.append(flag)
+    return tuple(flags)
+
+
+def rule_poll_next(m: Sem, s: S, asked: tuple[Any, ...]) -> Any:
+    """The player a poll asks next (S6.2.1, S4.2.1b; R17): the first living seat not asked
+    yet, clockwise from the turn owner's next seat and ending with the owner; NONE when
+    every living seat has been asked."""
+    b = m.b
+    out = b.num(NONE)
+    for owner in range(SEATS):
+        chain = b.num(NONE)
+        for k in range(SEATS, 0, -1):
+            seat = (owner + k) % SEATS
+            chain = b.ite(b.and_(s.alive[seat], b.not_(asked[seat])), b.num(seat), chain)
+        out = b.ite(b.eqn(s.owner, owner), chain, out)
+    return out
+
+
+def rule_seat_value(m: Sem, values: tuple[Any, ...], p: Any) -> Any:
+    """``values[p]`` for a symbolic seat ``p`` (0 for NONE), by an if-then-else per seat."""
+    b = m.b
+    out = b.num(0)
+    for q in range(SEATS):
+        out = b.ite(b.eqn(p, q), values[q], out)
+    return out
+
+
+def rule_seat_flag(m: Sem, flags: tuple[Any, ...], p: Any) -> Any:
+    """``flags[p]`` for a symbolic seat ``p`` (false for NONE)."""
+    b = m.b
+    return b.or_(*(b.and_(b.eqn(p, q), flags[q]) for q in range(SEATS)))
+
+
+def rule_cap(m: Sem, s: S, p: int) -> Any:
+    """Seat ``p``'s item cap as S4.4.2 and R12 give it: its HP, plus ``traitor.cap_bonus``
+    when it is a traitor."""
+    b = m.b
+    bonus = m.rules.traitor.cap_bonus
+    return b.add(s.hp[p], b.ite(s.traitor[p], b.num(bonus), b.num(0)))
+
+
+def rule_holds(m: Sem, s: S, p: int) -> Any:
+    """How many items seat ``p`` holds: its counts of every kind added up."""
+    return m.b.sum_(list(s.items[p]))
+
+
+def rule_owner_over_cap(m: Sem, s: S) -> Any:
+    """The turn owner holds more items than their cap (:func:`rule_cap`)."""
+    b = m.b
+    return b.or_(
+        *(
+            b.and_(b.eqn(s.owner, p), b.gt(rule_holds(m, s, p), rule_cap(m, s, p)))
+            for p in range(SEATS)
+        )
+    )

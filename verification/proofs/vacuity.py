@@ -142,8 +142,6 @@ def check_vacuity(
             continue
         found = _hits(spec, steps, steps[0].before)
         fresh = {k: v for k, v in found.items() if k in items and items[k].status == NOT_SHOWN}
-        if not cfg.turns_exact:
-            fresh.pop(DRAW, None)  # past the counter's cap the draw is the abstraction's choice
         for at in fresh.values():
             if at > 0:
                 _check_step(checker, steps[at - 1])

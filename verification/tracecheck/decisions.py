@@ -57,7 +57,6 @@ class DecisionMatcher:
             gamble_win=b.false(),
             steal=zero,
             shield_keep=b.false(),
-            limit=b.false(),
         )
         """An input with every chance outcome fixed, for asking which decisions are legal."""
 
@@ -81,7 +80,7 @@ class DecisionMatcher:
                 f"the model asks for a {prompt.kind} decision ({top.frame.value}:{top.id}), "
                 f"the log for {d['prompt']}",
             )
-        turn = min(event.turn, walk.cfg.turn_cap)
+        turn = event.turn
         walk.solver.require(
             walk.pos,
             [

@@ -51,7 +51,7 @@ class Walk:
             self.b.num(self.n), tuple(self.b.num(r) for r in roles[:SEATS])
         )
         self.view = View.start(
-            [seat["hp"] for seat in seats], self.cfg.shield_cap, self.cfg.turn_cap, self.cfg.depth
+            [seat["hp"] for seat in seats], self.cfg.shield_cap, self.cfg.max_turns, self.cfg.depth
         )
         turn = self.lay.chart(FrameKind.TURN)
         self.phase_of = {
@@ -98,7 +98,6 @@ class Walk:
             "gamble_win": z3.Bool(f"s{j}.gamble_win"),
             "steal": z3.BitVec(f"s{j}.steal", w),
             "shield_keep": z3.Bool(f"s{j}.shield_keep"),
-            "limit": z3.Bool(f"s{j}.limit"),
         }
         fields.update(fixed)
         return Input(**fields)
