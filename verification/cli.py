@@ -76,8 +76,14 @@ def main(
         bool, typer.Option("--vacuity/--no-vacuity", help="Show every transition reachable.")
     ] = True,
     timeout: Annotated[
-        int, typer.Option("--timeout", min=1, help="Seconds allowed to each solver query.")
-    ] = 60,
+        int,
+        typer.Option(
+            "--timeout",
+            min=1,
+            help="Wall-clock safety net per solver query, in seconds. Verdicts are decided by "
+            "Z3's resource limit; a query stopped by this net is reported as a timeout.",
+        ),
+    ] = 600,
     only: Annotated[
         str | None,
         typer.Option("--only", help="Comma-separated property IDs to check (default: all)."),

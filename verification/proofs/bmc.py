@@ -23,6 +23,7 @@ from buckshot.verification.model.semantics import StepResult
 from buckshot.verification.model.state import State, differences
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
 from buckshot.verification.model.z3backend import Term
+from buckshot.verification.proofs.limits import Budget, limited
 from buckshot.verification.proofs.properties import Property
 
 
@@ -87,6 +88,11 @@ class BmcResult:
     per_n: tuple[BmcPerN, ...]
 
 
+BMC_QUERY_MS = 300_000
+"""The resource budget of each BMC query, in nominal milliseconds (:class:`.limits.Budget`):
+the limit counts afresh at every check of the incremental solver."""
+
+
 class Unrolling:
     """The incremental unrolling of the step relation from the initial states."""
 
@@ -96,8 +102,7 @@ class Unrolling:
         self.cfg = cfg
         self.symbols = Symbols(cfg, mutants)
         self.spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=mutants)
-        self.solver = z3.SolverFor("QF_BV")
-        self.solver.set("timeout", timeout_ms)
+        self.solver = limited(z3.SolverFor("QF_BV"), Budget.nominal(BMC_QUERY_MS, timeout_ms))
         start, cond = self.symbols.initial("s0")
         self.solver.add(cond)
         self.states: list[State[Term, Term]] = [start]

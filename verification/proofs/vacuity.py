@@ -28,6 +28,7 @@ from buckshot.verification.model.layout import kind_code, layout
 from buckshot.verification.model.symbolic import Symbols
 from buckshot.verification.proofs.bmc import Unrolling, Witness
 from buckshot.verification.proofs.induction import all_properties
+from buckshot.verification.proofs.limits import Budget, one_shot
 
 REACHED_BMC = "reachable (BMC)"
 REACHED_WALK = "reachable (random game)"
@@ -215,9 +216,7 @@ def _prove_unreachable(cfg: Config, open_targets: list[Target]) -> None:
             goal = b.eqn(sem.top_kind(s), kind_code(FrameKind(target.name)))
         else:
             goal = b.eqn(s.depth, int(target.name.split()[1]))
-        solver = z3.SolverFor("QF_BV")
-        solver.set("timeout", 30_000)
-        solver.add(*facts, goal)
+        solver = one_shot(Budget.nominal(30_000, 600_000), [*facts, goal])
         if solver.check() == z3.unsat:
             target.status = UNREACHABLE
             target.note = "no state satisfying the invariants and lemmas shows it"
