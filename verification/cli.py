@@ -317,14 +317,15 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
     show_walks(report, console)
     if report.mutants:
         mtable = Table(title="Deliberate bugs")
-        for column in ("mutant", "bug", "expected", "caught by", "seconds"):
+        for column in ("mutant", "bug", "expected", "caught by", "reachable evidence", "seconds"):
             mtable.add_column(column)
         for result in report.mutants:
             mtable.add_row(
                 result.mutant.name,
                 result.mutant.bug,
                 ", ".join(result.mutant.caught_by),
-                result.caught_by or "[bold red]ESCAPED[/]",
+                result.caught_by if result.caught else f"[bold red]{result.verdict.upper()}[/]",
+                result.evidence.text() if result.evidence is not None else "-",
                 f"{result.seconds:.2f}",
             )
         console.print(mtable)

@@ -31,12 +31,14 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove_property,
 )
+from buckshot.verification.proofs.reach import Evidence, mutant_evidence
 from buckshot.verification.proofs.vacuity import Target, check_vacuity
 
 PROOF = "proof"
 BMC = "bmc"
 VACUITY = "vacuity"
 ENGINE = "engine"
+REACH = "reach"
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ class Task:
     """One independent piece of a run (plain data, so that it can go to another process)."""
 
     kind: str
-    """``proof``, ``bmc``, ``vacuity`` or ``engine``."""
+    """``proof``, ``bmc``, ``vacuity``, ``engine`` or ``reach`` (a mutant's evidence walk)."""
     cfg: Config
     inject: frozenset[str] = frozenset()
     timeout_ms: int = 60_000
@@ -55,7 +57,7 @@ class Task:
     depth: int = 0
     """The bound of a BMC or vacuity task."""
     props: tuple[str, ...] = ()
-    """The properties a BMC task checks."""
+    """The properties a BMC task checks, or a reach task looks for broken."""
     mutant: str = ""
     """For a proof run against a deliberate bug: the mutant's name (also in ``inject``)."""
     steps: int = 0
@@ -78,7 +80,14 @@ class Done:
 def run_task(task: Task) -> Done:
     """Run one task (in whichever process calls it) and return its result."""
     started, cpu = time.perf_counter(), time.process_time()
-    result: ProofResult | BmcResult | tuple[list[Target], dict[str, float]] | WalkResult
+    result: (
+        ProofResult
+        | BmcResult
+        | tuple[list[Target], dict[str, float]]
+        | WalkResult
+        | Evidence
+        | None
+    )
     if task.kind == PROOF:
         model = proof_model(task.cfg, task.inject)
         result = prove_property(model, property_by_id(task.prop), task.timeout_ms, task.chunk)
@@ -87,6 +96,9 @@ def run_task(task: Task) -> Done:
         result = bounded_per_n(task.cfg, props, task.depth, task.inject, task.timeout_ms)
     elif task.kind == VACUITY:
         result = check_vacuity(task.cfg, depth=task.depth)
+    elif task.kind == REACH:
+        expected = [property_by_id(pid) for pid in task.props]
+        result = mutant_evidence(task.cfg, task.inject, expected)
     elif task.kind == ENGINE:
         spec = ExecutableSpec(task.cfg.ruleset, config=task.cfg, mutants=task.inject)
         counts = tuple(range(task.cfg.players_lo, task.cfg.players_hi + 1))

@@ -85,7 +85,7 @@ class Report:
             for t in self.vacuity
             if t.status == NOT_SHOWN
         )
-        out.extend(f"mutant {m.mutant.name} escaped" for m in self.mutants if not m.caught)
+        out.extend(f"mutant {m.mutant.name}: {m.verdict}" for m in self.mutants if not m.caught)
         if self.walks is not None and not self.walks.agreed:
             out.append("engine walks: the engine parted from the model")
         return out
@@ -153,7 +153,9 @@ class Report:
                     "bug": m.mutant.bug,
                     "expected": list(m.mutant.caught_by),
                     "caught": m.caught,
+                    "verdict": m.verdict,
                     "caught_by": m.caught_by,
+                    "evidence": None if m.evidence is None else m.evidence.text(),
                     "seconds": round(m.seconds, 3),
                 }
                 for m in self.mutants

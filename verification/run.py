@@ -18,6 +18,7 @@ from buckshot.verification.parallel import (
     BMC,
     ENGINE,
     PROOF,
+    REACH,
     VACUITY,
     Done,
     Task,
@@ -26,13 +27,12 @@ from buckshot.verification.parallel import (
 )
 from buckshot.verification.proofs.bmc import BmcResult
 from buckshot.verification.proofs.induction import (
-    VIOLATED,
     ProofResult,
     all_properties,
     merge_chunks,
 )
 from buckshot.verification.proofs.invariants import INVARIANTS
-from buckshot.verification.proofs.mutants import MUTANTS, MutantResult
+from buckshot.verification.proofs.mutants import MUTANTS, MutantResult, judge
 from buckshot.verification.proofs.vacuity import Target
 from buckshot.verification.report import Report
 
@@ -93,9 +93,10 @@ def verify(
             tasks.append(Task(PROOF, cfg, inject, timeout_ms, prop=prop.id, chunk=chunk))
     catalogue = list(MUTANTS) if mutants else []
     for mutant in catalogue:
+        bug = mutant.inject
         for pid in mutant.caught_by:
-            bug = mutant.inject
             tasks.append(Task(PROOF, cfg, bug, timeout_ms, prop=pid, mutant=mutant.name))
+        tasks.append(Task(REACH, cfg, bug, mutant=mutant.name, props=mutant.caught_by))
 
     chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in pieces.items()}
     proofs: dict[str, ProofResult] = {}
@@ -113,7 +114,7 @@ def verify(
         stage_seconds[stage] = stage_seconds.get(stage, 0.0) + item.seconds
         stage_cpu[stage] = stage_cpu.get(stage, 0.0) + item.cpu_seconds
         if task.mutant:
-            caught[(task.mutant, task.prop)] = item
+            caught[(task.mutant, task.prop if task.kind == PROOF else REACH)] = item
             tick("mutants", sum(_mutant_done(m.name, caught) for m in catalogue), len(catalogue))
             return
         if task.kind == PROOF:
@@ -151,24 +152,15 @@ def verify(
 
 
 def _mutant_done(name: str, caught: dict[tuple[str, str], Done]) -> bool:
-    """Every proof run for the mutant ``name`` has finished."""
+    """Every proof and the reachability walk run for the mutant ``name`` have finished."""
     mutant = next(m for m in MUTANTS if m.name == name)
-    return all((name, pid) in caught for pid in mutant.caught_by)
+    return all((name, key) in caught for key in (*mutant.caught_by, REACH))
 
 
 def _mutant_result(name: str, caught: dict[tuple[str, str], Done]) -> MutantResult:
-    """The mutant is caught by the first of its expected properties whose proof fails with a
-    counterexample the executable spec confirms (as :func:`.proofs.mutants.run_mutant`
-    decides)."""
+    """The verdict :func:`.proofs.mutants.judge` gives the mutant's proofs and walk."""
     mutant = next(m for m in MUTANTS if m.name == name)
-    proofs: list[ProofResult] = []
-    seconds = 0.0
-    for pid in mutant.caught_by:
-        item = caught[(name, pid)]
-        proof: ProofResult = item.result
-        proofs.append(proof)
-        seconds += item.seconds
-        cex = proof.counterexample
-        if proof.verdict == VIOLATED and cex is not None and cex.confirmed:
-            return MutantResult(mutant, True, pid, tuple(proofs), seconds)
-    return MutantResult(mutant, False, "", tuple(proofs), seconds)
+    proofs: list[ProofResult] = [caught[(name, pid)].result for pid in mutant.caught_by]
+    walk = caught[(name, REACH)]
+    seconds = sum(caught[(name, key)].seconds for key in (*mutant.caught_by, REACH))
+    return judge(mutant, proofs, walk.result, seconds)

@@ -285,6 +285,12 @@ def walk_game(
     lock.check_prompt(game)
     while game.prompt is not None and lock.decisions < max_decisions:
         prompt = game.prompt
+        if not prompt.options:
+            raise lock.part(
+                f"stuck: no legal input at step {lock.steps + 1} (the engine asks "
+                f"P{prompt.player} and offers no option)",
+                [],
+            )
         game.decide(prompt.player, rng.choice(prompt.options))
         lock.decisions += 1
         lock.check_prompt(game)

@@ -40,6 +40,14 @@ Concrete = State[int, bool]
 ConcreteInput = Input[int, bool]
 
 
+class Stuck(ValueError):
+    """A game that is not over has no legal input (a progress violation, P1)."""
+
+    def __init__(self, message: str, state: Concrete) -> None:
+        super().__init__(message)
+        self.state = state
+
+
 class IllegalStep(ValueError):
     """The input is not legal in the state (no transition enabled, or impossible chance)."""
 
@@ -227,7 +235,8 @@ class ExecutableSpec:
             res = self.sem.step(s, inp)
             if res.ok:
                 return self.take(s, inp)
-        raise IllegalStep(f"no legal input in {self.top(s).frame}:{self.top(s).id}")
+        top = self.top(s)
+        raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
 
     def decide(self, s: Concrete, event: str, **fields: object) -> Step:
         """The top frame's decision ``event`` with input ``fields`` (target, item, pay...)."""
@@ -258,8 +267,11 @@ class ExecutableSpec:
         chosen = list(roles) if roles is not None else [rng.randrange(len(Role)) for _ in range(n)]
         s = self.initial(n, chosen)
         steps: list[Step] = []
-        for _ in range(max_steps):
-            step = self.random_step(s, rng)
+        for index in range(max_steps):
+            try:
+                step = self.random_step(s, rng)
+            except Stuck as stuck:
+                raise Stuck(f"stuck at step {index + 1}: {stuck}", stuck.state) from None
             if step is None:
                 break
             steps.append(step)

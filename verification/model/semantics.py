@@ -21,6 +21,7 @@ from buckshot.verification.model.backend import B, I
 from buckshot.verification.model.helpers import Effects
 from buckshot.verification.model.layout import (
     EMPTY,
+    KINDS,
     LAST_NONE,
     NONE,
     RUNNING,
@@ -72,7 +73,7 @@ class Semantics(Actions[I, B]):
             n=n,
             alive=seated,
             hp=tuple(b.ite(c, b.num(self.rules.hp.start), zero) for c in seated),
-            items=tuple(tuple(zero for _ in range(len(roles))) for _ in range(SEATS)),
+            items=tuple(tuple(zero for _ in range(KINDS)) for _ in range(SEATS)),
             role=tuple(b.ite(c, r, zero) for c, r in zip(seated, roles, strict=True)),
             traitor=tuple(no for _ in range(SEATS)),
             conv_used=tuple(no for _ in range(SEATS)),

@@ -1,8 +1,12 @@
 """Teeth: deliberate bugs in the model, each of which the invariant it breaks must catch.
 
-A mutant is switched on by name in the step semantics (a static setting, not a state value).
-Running one re-proves the invariant it is expected to break, assuming every other property;
-it is caught when that proof fails with a counterexample the executable spec confirms.
+A mutant is switched on by name in the step semantics (a static setting, not a state value),
+or, for a chart mutant, by removing one transition of a chart. Running one re-proves the
+property it is expected to break, assuming every other property. It counts as caught only
+with real evidence: that proof fails with a counterexample the executable spec confirms,
+*and* a seeded random game of the executable spec with the bug reaches a state or step that
+breaks an expected property (:mod:`.reach`). A proof failure from an unreachable state
+alone is reported (``cti only``) and does not count.
 """
 
 from __future__ import annotations
@@ -11,7 +15,14 @@ import time
 from dataclasses import dataclass
 
 from buckshot.verification.model.config import Config
-from buckshot.verification.proofs.induction import VIOLATED, ProofResult, all_properties, prove
+from buckshot.verification.proofs.induction import (
+    VIOLATED,
+    ProofResult,
+    all_properties,
+    property_by_id,
+    prove,
+)
+from buckshot.verification.proofs.reach import Evidence, mutant_evidence
 
 
 @dataclass(frozen=True)
@@ -81,10 +92,39 @@ class MutantResult:
 
     mutant: Mutant
     caught: bool
+    """A proof failed with a confirmed counterexample and the bug was reached (evidence)."""
     caught_by: str
     """The property whose proof failed ("" when none did)."""
     proofs: tuple[ProofResult, ...]
     seconds: float
+    evidence: Evidence | None = None
+    """A path from an initial state that breaks an expected property, if one was found."""
+
+    @property
+    def cti_only(self) -> bool:
+        """A proof failed, but no path from an initial state shows the bug: not a catch."""
+        return bool(self.caught_by) and self.evidence is None
+
+    @property
+    def verdict(self) -> str:
+        """``caught``, ``cti only`` (not counted) or ``escaped``."""
+        if self.caught:
+            return "caught"
+        return "cti only" if self.cti_only else "escaped"
+
+
+def judge(
+    mutant: Mutant, proofs: list[ProofResult], evidence: Evidence | None, seconds: float
+) -> MutantResult:
+    """The verdict on a mutant from its proofs (in the order of ``caught_by``) and the walk's
+    evidence: caught by the first proof that fails with a confirmed counterexample, counted
+    only with evidence that the bug is reachable."""
+    for proof in proofs:
+        cex = proof.counterexample
+        if proof.verdict == VIOLATED and cex is not None and cex.confirmed:
+            caught = evidence is not None
+            return MutantResult(mutant, caught, proof.id, tuple(proofs), seconds, evidence)
+    return MutantResult(mutant, False, "", tuple(proofs), seconds, evidence)
 
 
 def run_mutant(cfg: Config, mutant: Mutant, timeout_ms: int = 60_000) -> MutantResult:
@@ -97,9 +137,10 @@ def run_mutant(cfg: Config, mutant: Mutant, timeout_ms: int = 60_000) -> MutantR
         proofs.append(proof)
         cex = proof.counterexample
         if proof.verdict == VIOLATED and cex is not None and cex.confirmed:
-            seconds = time.perf_counter() - started
-            return MutantResult(mutant, True, pid, tuple(proofs), seconds)
-    return MutantResult(mutant, False, "", tuple(proofs), time.perf_counter() - started)
+            break
+    expected = [property_by_id(pid) for pid in mutant.caught_by]
+    evidence = mutant_evidence(cfg, mutant.inject, expected)
+    return judge(mutant, proofs, evidence, time.perf_counter() - started)
 
 
 def run_mutants(cfg: Config, timeout_ms: int = 60_000) -> list[MutantResult]:

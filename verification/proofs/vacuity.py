@@ -23,7 +23,7 @@ from buckshot.spec.rulebook import FrameKind
 from buckshot.spec.ruleset import Limits
 from buckshot.verification.model.branches import branches
 from buckshot.verification.model.config import Config, make_config
-from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step, Stuck
 from buckshot.verification.model.layout import kind_code, layout
 from buckshot.verification.model.symbolic import Symbols
 from buckshot.verification.proofs.bmc import Unrolling, Witness
@@ -51,6 +51,10 @@ class Target:
     steps: int = 0
     """Length of the witness path that reaches it."""
     note: str = ""
+
+
+STUCK = Target("a random game that cannot go on", "progress")
+"""The finding of a seeded random game stuck before its end (a progress violation, P1)."""
 
 
 def targets(cfg: Config) -> list[Target]:
@@ -138,7 +142,11 @@ def check_vacuity(
         if all(t.status != NOT_SHOWN for t in items.values()):
             break
         n = min(cfg.players_lo + game % 3, cfg.players_hi)
-        steps = spec.random_game(n, rng, max_steps=800)
+        try:
+            steps = spec.random_game(n, rng, max_steps=800)
+        except Stuck as stuck:
+            items[STUCK.name] = Target(STUCK.name, STUCK.kind, NOT_SHOWN, 0, f"N={n}: {stuck}")
+            break
         if not steps:
             continue
         found = _hits(spec, steps, steps[0].before)
@@ -155,7 +163,10 @@ def check_vacuity(
         short = replace(cfg.ruleset, limits=Limits(cfg.ruleset.limits.max_stack_depth, 1))
         short_cfg = make_config(short, (cfg.players_lo, cfg.players_lo))
         short_spec = ExecutableSpec(short, config=short_cfg)
-        steps = short_spec.random_game(cfg.players_lo, rng, max_steps=500)
+        try:
+            steps = short_spec.random_game(cfg.players_lo, rng, max_steps=500)
+        except Stuck:
+            steps = []
         found = _hits(short_spec, steps, steps[0].before if steps else short_spec.initial(2, []))
         if draw.name in found:
             draw.status, draw.steps = REACHED_VARIANT, found[draw.name]
