@@ -238,3 +238,48 @@ def test_random_games_end_and_every_step_is_legal() -> None:
         assert SPEC.is_terminal(steps[-1].after)
         for before, after in itertools.pairwise(steps):
             assert before.after == after.before
+
+
+def _load_model_with(guards_text: str) -> None:
+    """Import a copy of the model's guards and semantics with ``guards_text`` as the guards,
+    under fresh module names, binding into a fresh registry side."""
+    import sys
+    import types
+    from pathlib import Path
+
+    from buckshot.spec.bindings import Bindings
+    from buckshot.verification.model import binding
+
+    folder = Path(binding.__file__).parent
+    fresh = Bindings("a test copy of the model")
+    saved = binding.MODEL
+    binding.MODEL = fresh
+    names = ("guards", "actions", "semantics")
+    try:
+        for name in names:
+            text = guards_text if name == "guards" else (folder / f"{name}.py").read_text()
+            for other in names:
+                text = text.replace(f"buckshot.verification.model.{other} ", f"test_copy_{other} ")
+            module = types.ModuleType(f"test_copy_{name}")
+            sys.modules[module.__name__] = module
+            exec(compile(text, f"test_copy_{name}.py", "exec"), module.__dict__)
+    finally:
+        binding.MODEL = saved
+        for name in names:
+            sys.modules.pop(f"test_copy_{name}", None)
+
+
+def test_model_bindings_fail_at_import_when_misspelt_or_missing() -> None:
+    """A misspelt ``@MODEL.implements`` name, or a removed one, stops the model's import."""
+    from pathlib import Path
+
+    from buckshot.spec.bindings import BindingError
+    from buckshot.verification.model import guards
+
+    text = Path(guards.__file__).read_text()
+    assert '@MODEL.implements("can_shoot")' in text
+    _load_model_with(text)  # the copy as it is binds every name
+    with pytest.raises(BindingError, match="can_shot"):
+        _load_model_with(text.replace('implements("can_shoot")', 'implements("can_shot")'))
+    with pytest.raises(BindingError, match="can_shoot"):
+        _load_model_with(text.replace('@MODEL.implements("can_shoot")', ""))

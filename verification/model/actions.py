@@ -1,6 +1,7 @@
 """The registry's actions (``buckshot.spec.registry``), one method per name.
 
-An action ``name`` is the method ``action_name(state, input, effects)`` returning the next
+Each is registered for its name with ``@MODEL.implements(name)`` (checked against the
+registry at import, :mod:`.binding`); it takes ``(state, input, effects)`` and returns the next
 state; chance outcomes it reads are constrained to be legal through ``effects.require``.
 """
 
@@ -10,6 +11,7 @@ from fractions import Fraction
 
 from buckshot.spec.rulebook import FrameKind, Item, Role
 from buckshot.verification.model.backend import B, I
+from buckshot.verification.model.binding import MODEL
 from buckshot.verification.model.guards import Guards
 from buckshot.verification.model.helpers import Effects
 from buckshot.verification.model.layout import (
@@ -113,6 +115,7 @@ class Actions(Guards[I, B]):
 
     # --- phase 1 -------------------------------------------------------------------------
 
+    @MODEL.implements("load_chamber")
     def action_load_chamber(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -133,6 +136,7 @@ class Actions(Guards[I, B]):
         fx.require(self._head_possible(total, live, inp.head_live))
         return s.set(shells=total, live=live, head_live=inp.head_live)
 
+    @MODEL.implements("draw_turn_items")
     def action_draw_turn_items(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -140,6 +144,7 @@ class Actions(Guards[I, B]):
         amounts = self._draw_amounts(fx, inp, self.rules.items.per_turn, self.b.true())
         return s.set(items=self.add_counts(s.items, s.owner, amounts))
 
+    @MODEL.implements("prophet_preview")
     def action_prophet_preview(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -150,6 +155,7 @@ class Actions(Guards[I, B]):
 
     # --- phase 2: shooting ---------------------------------------------------------------
 
+    @MODEL.implements("declare_shot")
     def action_declare_shot(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -161,6 +167,7 @@ class Actions(Guards[I, B]):
             shot_flips=self.b.num(0),
         )
 
+    @MODEL.implements("open_shot_window")
     def action_open_shot_window(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -171,6 +178,7 @@ class Actions(Guards[I, B]):
             pushed = pushed.set(owner=cursor)
         return pushed
 
+    @MODEL.implements("settle_shot")
     def action_settle_shot(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -218,6 +226,7 @@ class Actions(Guards[I, B]):
 
     # --- phase 2: items ------------------------------------------------------------------
 
+    @MODEL.implements("apply_item")
     def action_apply_item(self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]) -> State[I, B]:
         """Spend the item and apply its effect to its target (S3, S4.2.2; R9, R10, R22, R23)."""
         b = self.b
@@ -291,6 +300,7 @@ class Actions(Guards[I, B]):
 
     # --- phase 2/3: dying, conversion, the end of the game -------------------------------
 
+    @MODEL.implements("open_dying")
     def action_open_dying(self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]) -> State[I, B]:
         """Push a dying frame for the living player at HP 0 (S4.3.1; R5)."""
         b = self.b
@@ -299,6 +309,7 @@ class Actions(Guards[I, B]):
             who = b.ite(b.and_(s.alive[p], b.eqn(s.hp[p], 0)), b.num(p), who)
         return self.push(s, FrameKind.DYING, who, b.num(NONE))
 
+    @MODEL.implements("open_conversion")
     def action_open_conversion(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -308,6 +319,7 @@ class Actions(Guards[I, B]):
         used = s.set(conv_used=b.bupdate(s.conv_used, p, b.true()), fell=b.num(NONE))
         return self.push(used, FrameKind.CONVERSION, p, b.num(NONE))
 
+    @MODEL.implements("declare_winner")
     def action_declare_winner(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -321,6 +333,7 @@ class Actions(Guards[I, B]):
             winner = b.ite(b.and_(s.traitor[p], b.ge(s.kills[p], need)), b.num(p), winner)
         return s.set(result=b.num(WON), winner=winner)
 
+    @MODEL.implements("eliminate_dying")
     def action_eliminate_dying(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -349,6 +362,7 @@ class Actions(Guards[I, B]):
             kill_lock=lock,
         )
 
+    @MODEL.implements("apply_rescue_item")
     def action_apply_rescue_item(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -358,6 +372,7 @@ class Actions(Guards[I, B]):
         new_hp = self._medicine(spent, inp, fx, p, p, self.b.true())
         return self._set_hp(spent, p, new_hp, p)
 
+    @MODEL.implements("make_traitor")
     def action_make_traitor(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -366,24 +381,28 @@ class Actions(Guards[I, B]):
 
     # --- phases 3 to 5 -------------------------------------------------------------------
 
+    @MODEL.implements("report_tally")
     def action_report_tally(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """Report the turn's tally (S4.3.0; R5): nothing left to settle, no state change."""
         return s
 
+    @MODEL.implements("open_discard")
     def action_open_discard(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """Push a discard frame for the turn owner (S4.4.3; R12)."""
         return self.push(s, FrameKind.DISCARD, s.owner, self.b.num(NONE))
 
+    @MODEL.implements("discard_one")
     def action_discard_one(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """The owner discards the given item (S4.4.3; R12)."""
         return s.set(items=self.change_item(s.items, s.owner, inp.item, plus=False))
 
+    @MODEL.implements("clear_turn_effects")
     def action_clear_turn_effects(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -403,12 +422,14 @@ class Actions(Guards[I, B]):
             fell=none,
         )
 
+    @MODEL.implements("declare_draw")
     def action_declare_draw(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """End the game in a draw (S4.5.3; R21)."""
         return s.set(result=self.b.num(DRAWN))
 
+    @MODEL.implements("pass_to_next_seat")
     def action_pass_to_next_seat(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -424,6 +445,7 @@ class Actions(Guards[I, B]):
 
     # --- the poll frames -----------------------------------------------------------------
 
+    @MODEL.implements("advance_poll")
     def action_advance_poll(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -437,12 +459,14 @@ class Actions(Guards[I, B]):
             moved = moved.set(fcursor=b.update(moved.fcursor, b.num(0), nxt))
         return moved
 
+    @MODEL.implements("pay_flip_cost")
     def action_pay_flip_cost(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """The asked Magician discards the given magician.cost items (S2.6; R8)."""
         return s.set(items=self.add_counts(s.items, self.top_cursor(s), list(inp.pay), plus=False))
 
+    @MODEL.implements("flip_shot_shell")
     def action_flip_shot_shell(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
@@ -450,12 +474,14 @@ class Actions(Guards[I, B]):
         fx.skill_by = self.top_cursor(s)
         return s.set(shot_live=self.b.not_(s.shot_live), shot_flips=self.b.addn(s.shot_flips, 1))
 
+    @MODEL.implements("open_counter_response")
     def action_open_counter_response(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """Push a counter-response frame polling from the owner's next seat (S6.3.1; R18)."""
         return self.push(s, FrameKind.COUNTER_RESPONSE, s.owner, self.next_seat(s, s.owner))
 
+    @MODEL.implements("negate_response")
     def action_negate_response(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:

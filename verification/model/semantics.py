@@ -15,9 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic
 
+from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.actions import Actions
 from buckshot.verification.model.backend import B, I
+from buckshot.verification.model.binding import MODEL
 from buckshot.verification.model.helpers import Effects
 from buckshot.verification.model.layout import (
     EMPTY,
@@ -114,7 +116,7 @@ class Semantics(Actions[I, B]):
 
     def guard(self, name: str, s: State[I, B], inp: Input[I, B]) -> B:
         """The registry guard ``name`` on ``s`` with the decision ``inp``."""
-        result: B = getattr(self, f"guard_{name}")(s, inp)
+        result: B = GUARDS[name](self, s, inp)
         return result
 
     def guards_hold(self, edge: EdgeCode, s: State[I, B], inp: Input[I, B]) -> B:
@@ -135,7 +137,7 @@ class Semantics(Actions[I, B]):
 
     def selector(self, name: str, s: State[I, B]) -> I:
         """The registry selector ``name``: the player asked."""
-        result: I = getattr(self, f"select_{name}")(s)
+        result: I = SELECTORS[name](self, s)
         return result
 
     def apply(self, edge: EdgeCode, s: State[I, B], inp: Input[I, B]) -> Applied:
@@ -150,7 +152,7 @@ class Semantics(Actions[I, B]):
         if not (self.mutant("pop_no_resume") and self.layout.is_resume(edge)):
             t = self.set_top(s, fstate=self.b.num(entry))
         for action in edge.edge.actions:
-            t = getattr(self, f"action_{action}")(t, inp, fx)
+            t = ACTIONS[action](self, t, inp, fx)
         return t, fx
 
     def firing(
@@ -320,5 +322,10 @@ class Semantics(Actions[I, B]):
         nxt_state: State[I, B] = unflatten_state(cfg, merged)
         return StepResult(nxt_state, b.or_(*oks), fired, popped, skill, asked)
 
+
+MODEL.check()
+GUARDS = MODEL.by_kind[Kind.GUARD]
+ACTIONS = MODEL.by_kind[Kind.ACTION]
+SELECTORS = MODEL.by_kind[Kind.SELECTOR]
 
 __all__ = ["Semantics", "StepResult"]

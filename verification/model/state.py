@@ -27,46 +27,87 @@ W = TypeVar("W")
 
 @dataclass(frozen=True)
 class State(Generic[I, B]):
-    """One state of the game model (see the module docstring for the fields' meaning)."""
+    """One state of the game model; each field says what it holds."""
 
     n: I
+    """Players at the table (2..8); seats at and beyond it are dead from the start."""
     alive: tuple[B, ...]
+    """Per seat: still in the game (S1.2)."""
     hp: tuple[I, ...]
+    """Per seat: health points, 0..hp.max (R2)."""
     items: tuple[tuple[I, ...], ...]
+    """Per seat, per item kind (:data:`.layout.ITEM_KINDS`): how many are held."""
     role: tuple[I, ...]
+    """Per seat: the role's code (:data:`.layout.ROLES`)."""
     traitor: tuple[B, ...]
+    """Per seat: converted to a traitor (S4.3.2); their role skill is lost (S5.1)."""
     conv_used: tuple[B, ...]
+    """Per seat: conversion has been offered once already (R6)."""
     shield: tuple[I, ...]
+    """Per seat: shield blocks (S3.4; saturates at ``Config.shield_cap``, reported)."""
     rage: tuple[I, ...]
+    """Per seat: rage charges for the current turn (S3.3; R9)."""
     kills: tuple[I, ...]
+    """Per seat: kills credited (R7)."""
     shells: I
+    """Shells left in the chamber (S4.1.3)."""
     live: I
+    """Live shells among those left."""
     head_live: B
+    """The chamber's head shell (the next to fire) is live."""
     owner: I
+    """The turn owner's seat (S1.1)."""
     turn_no: I
+    """The turn's number, 1..limits.max_turns, exact (R21)."""
     kill_lock: B
+    """The owner has killed this turn: no more shots (S4.2.1e)."""
     last_step: I
+    """The turn's last main-phase step: none, an item or a shot (``main_continues``)."""
     shot_shooter: I
+    """The shot in flight: its shooter, or NONE outside a shot."""
     shot_target: I
+    """The shot in flight: its target, or NONE."""
     shot_live: B
+    """The shot in flight: its shell's type, locked at the shot (S4.2.1c)."""
     shot_flips: I
+    """How many times responses flipped the shot's shell in its window (S6.2)."""
     hit_src: I
+    """Ghost: the seat whose action last lowered someone's HP, credited with a kill if that player
+    is eliminated (R7); NONE when no HP loss is pending."""
     fell: I
+    """Ghost: the player whose first fall to 1 HP waits for the conversion prompt (S4.3.2; R6), or
+    NONE."""
     k0: I
+    """Ghost: the owner's kills at the start of the turn; more now means they killed this turn (the
+    kill lock, S4.2.1e)."""
     result: I
+    """The game's result: running, won or drawn (:data:`.layout.RUNNING` ...)."""
     winner: I
+    """The winning seat, or NONE until the game is won (S5.1)."""
     depth: I
+    """Frames on the stack, 1..limits.max_stack_depth (S6.1)."""
     fkind: tuple[I, ...]
+    """Per stack slot: the frame's kind code (0 for an empty slot)."""
     fstate: tuple[I, ...]
+    """Per stack slot: the frame's chart state code."""
     fwho: tuple[I, ...]
+    """Per stack slot: the player the frame is for (the owner, the dying, the converting)."""
     fcursor: tuple[I, ...]
+    """Per stack slot: a poll frame's cursor, the player asked next (S6.2.1), or NONE."""
     fasked: tuple[tuple[B, ...], ...]
+    """Per stack slot, per seat: a poll frame has asked that player already."""
     skind: tuple[I, ...]
+    """Per stack slot: the kind the slot had when the frame above it was pushed."""
     sstate: tuple[I, ...]
+    """Per stack slot: its state when the frame above it was pushed (checked by I2)."""
     swho: tuple[I, ...]
+    """Per stack slot: its player when the frame above it was pushed."""
     scursor: tuple[I, ...]
+    """Per stack slot: its cursor when the frame above it was pushed."""
     sasked: tuple[tuple[B, ...], ...]
+    """Per stack slot: its poll flags when the frame above it was pushed."""
     snap_owner: I
+    """The owner when the first frame above the turn was pushed (checked by I2)."""
 
     def set(self, **changes: Any) -> State[I, B]:
         """A copy with ``changes``."""

@@ -101,7 +101,7 @@ def should_be_asked(m: Sem, s: S) -> list[tuple[Any, Any]]:
     return rules
 
 
-def _i1(m: Sem, s: S) -> Any:
+def right_living_player_is_asked(m: Sem, s: S) -> Any:
     b = m.b
     who = m.asked(s)
     rules = should_be_asked(m, s)
@@ -128,7 +128,7 @@ def _suspended(m: Sem, state: Any) -> Any:
     return b.or_(*(b.eqn(state, st.code) for st in m.layout.suspended_states()))
 
 
-def _i2(m: Sem, s: S) -> Any:
+def suspended_frames_are_untouched(m: Sem, s: S) -> Any:
     b = m.b
     terms = [b.implies(b.gt(s.depth, b.num(1)), b.eq(s.owner, s.snap_owner))]
     for i in range(m.cfg.depth):
@@ -159,7 +159,7 @@ def resume_targets() -> dict[int, int]:
     return out
 
 
-def _i2_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+def pop_lands_on_resume_target(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     """A pop hands control to the state the suspended frame's chart names as its resume
     target, one slot lower, the frame's kind and player and the turn owner unchanged."""
     b = m.b
@@ -186,7 +186,7 @@ def _i2_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     return b.and_(*terms)
 
 
-def _i3_state(m: Sem, s: S) -> Any:
+def item_cap_holds_after_discard(m: Sem, s: S) -> Any:
     b = m.b
     at_end = b.or_(
         b.and_(turn_in(m, s, "clearing"), rule_seat_flag(m, s.alive, s.owner)),
@@ -204,7 +204,7 @@ def _i3_state(m: Sem, s: S) -> Any:
     )
 
 
-def _i3_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+def discards_only_over_cap(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     return m.b.implies(fired_action(m, r, "discard_one"), rule_owner_over_cap(m, s))
 
 
@@ -212,7 +212,7 @@ def _rank_of(m: Sem, start: Any, seat: Any) -> Any:
     return m.b.select([m.rank(start, p) for p in range(SEATS)], seat)
 
 
-def _i4(m: Sem, s: S) -> Any:
+def shot_window_polls_in_order(m: Sem, s: S) -> Any:
     b = m.b
     terms = []
     for i in range(m.cfg.depth):
@@ -250,7 +250,7 @@ def _i4(m: Sem, s: S) -> Any:
     return b.and_(*terms)
 
 
-def _i5_state(m: Sem, s: S) -> Any:
+def conversion_at_most_once(m: Sem, s: S) -> Any:
     b = m.b
     return b.and_(
         *(b.implies(s.traitor[p], s.conv_used[p]) for p in range(SEATS)),
@@ -261,7 +261,7 @@ def _i5_state(m: Sem, s: S) -> Any:
     )
 
 
-def _i5_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+def traitor_uses_no_skill(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     b = m.b
     return b.and_(
         b.implies(fired_action(m, r, "open_conversion"), b.not_(m.bseat(s.conv_used, s.fell))),
@@ -270,7 +270,7 @@ def _i5_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     )
 
 
-def _i6(m: Sem, s: S) -> Any:
+def stack_is_bounded_turn_at_bottom(m: Sem, s: S) -> Any:
     b = m.b
     turn = kind_code(FrameKind.TURN)
     terms = [
@@ -286,19 +286,19 @@ def _i6(m: Sem, s: S) -> Any:
     return b.and_(*terms)
 
 
-def _i7_state(m: Sem, s: S) -> Any:
+def kill_locks_shooting(m: Sem, s: S) -> Any:
     b = m.b
     kills = m.seat(s.kills, s.owner)
     running = b.eqn(s.result, RUNNING)
     return b.implies(b.and_(running, b.ne(kills, s.k0), m.bseat(s.alive, s.owner)), s.kill_lock)
 
 
-def _i7_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+def no_shot_after_kill(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     b = m.b
     return b.implies(fired_action(m, r, "declare_shot"), b.eq(m.seat(s.kills, s.owner), s.k0))
 
 
-def _i8(m: Sem, s: S) -> Any:
+def rage_is_bounded_and_cleared(m: Sem, s: S) -> Any:
     b = m.b
     cleared = b.or_(turn_in(m, s, "reloading", "drawing", "previewing"), b.eqn(s.result, DRAWN))
     return b.and_(
@@ -308,7 +308,7 @@ def _i8(m: Sem, s: S) -> Any:
     )
 
 
-def _i9(m: Sem, s: S) -> Any:
+def game_ends_with_rightful_result(m: Sem, s: S) -> Any:
     b = m.b
     over = turn_in(m, s, "game_over")
     cond = game_over_condition(m, s)
@@ -331,7 +331,7 @@ def _i9(m: Sem, s: S) -> Any:
     )
 
 
-def _i9_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+def draw_exactly_at_turn_limit(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     """The game is drawn exactly when turn limits.max_turns ends with no winner (R21): the
     turn passes on only before it, and its end draws."""
     b = m.b
@@ -342,7 +342,7 @@ def _i9_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     )
 
 
-def _i8_step(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+def shields_never_negative(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     """A step takes at most one block from a seat and only from a positive count (never
     below zero), and adds at most one grant of blocks (S3.4; R14)."""
     b = m.b
@@ -451,13 +451,13 @@ def lex_less(m: Sem, left: list[Any], right: list[Any]) -> Any:
     return result
 
 
-def _i10(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+def every_turn_ends(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     b = m.b
     new_turn = fired(m, r, "turn:clearing:pass_turn:1")
     return b.implies(b.not_(new_turn), lex_less(m, ranking(m, r.next), ranking(m, s)))
 
 
-def _i11(m: Sem, s: S) -> Any:
+def hp_in_range_dead_hold_nothing(m: Sem, s: S) -> Any:
     b = m.b
     zero = b.num(0)
     terms = []
@@ -477,7 +477,7 @@ def _i11(m: Sem, s: S) -> Any:
     return b.and_(*terms)
 
 
-def _i12(m: Sem, s: S) -> Any:
+def chamber_is_consistent(m: Sem, s: S) -> Any:
     b = m.b
     loaded = b.gt(s.shells, b.num(0))
     return b.and_(
@@ -489,7 +489,7 @@ def _i12(m: Sem, s: S) -> Any:
     )
 
 
-def _i13(m: Sem, s: S) -> Any:
+def kills_never_exceed_eliminations(m: Sem, s: S) -> Any:
     b = m.b
     dead = b.sub(s.n, m.living(s))
     return b.le(b.sum_(list(s.kills)), dead)
@@ -502,7 +502,7 @@ INVARIANTS: tuple[Property, ...] = (
         "The player asked is the one the rules name (the owner in the main phase and at "
         "discard, the next of the poll order in a window, the dying player, the player who "
         "fell to 1 HP) and is alive; no eliminated player acts as turn owner.",
-        state=_i1,
+        state=right_living_player_is_asked,
     ),
     Property(
         "I2",
@@ -510,8 +510,8 @@ INVARIANTS: tuple[Property, ...] = (
         "Every frame below the top equals its snapshot from its suspension and waits for the "
         "frame it pushed; the owner is unchanged while a frame is pushed; every pop resumes "
         "the frame below at the target its chart names for the resume event.",
-        state=_i2,
-        step=_i2_step,
+        state=suspended_frames_are_untouched,
+        step=pop_lands_on_resume_target,
     ),
     Property(
         "I3",
@@ -519,37 +519,37 @@ INVARIANTS: tuple[Property, ...] = (
         "At the end of discard and at turn end the owner holds at most HP (+ cap bonus for a "
         "traitor) items, and discards only while over that cap; every other seat holds at "
         "most hp.max + traitor.cap_bonus (R12).",
-        state=_i3_state,
-        step=_i3_step,
+        state=item_cap_holds_after_discard,
+        step=discards_only_over_cap,
     ),
     Property(
         "I4",
         ("S4.2.1b", "S6.2.1", "S6.2.3"),
         "A shot window asks every living player exactly once, clockwise from the shooter's "
         "next seat, the shooter last.",
-        state=_i4,
+        state=shot_window_polls_in_order,
     ),
     Property(
         "I5",
         ("S4.3.2", "S5.1"),
         "A player is offered conversion at most once, converts at most once, and a traitor "
         "never uses a role skill.",
-        state=_i5_state,
-        step=_i5_step,
+        state=conversion_at_most_once,
+        step=traitor_uses_no_skill,
     ),
     Property(
         "I6",
         ("S6.1.1", "S6.1.4"),
         "The stack is never empty, its bottom is the turn, its depth stays within "
         "limits.max_stack_depth.",
-        state=_i6,
+        state=stack_is_bounded_turn_at_bottom,
     ),
     Property(
         "I7",
         ("S4.2.1e",),
         "After the owner's kill shooting stays locked: no shot in the same turn.",
-        state=_i7_state,
-        step=_i7_step,
+        state=kill_locks_shooting,
+        step=no_shot_after_kill,
     ),
     Property(
         "I8",
@@ -557,8 +557,8 @@ INVARIANTS: tuple[Property, ...] = (
         "Shield and rage charges are never negative (a block is taken only from a positive "
         "count, at most one grant is added per step); rage is bounded, 0 after turn end and "
         "for every player but the owner.",
-        state=_i8,
-        step=_i8_step,
+        state=rage_is_bounded_and_cleared,
+        step=shields_never_negative,
     ),
     Property(
         "I9",
@@ -567,15 +567,15 @@ INVARIANTS: tuple[Property, ...] = (
         "traitor.kills_to_win kills, by that traitor or else the last living player; it is "
         "drawn exactly when turn limits.max_turns ends with no winner (R21); then no one is "
         "asked.",
-        state=_i9,
-        step=_i9_step,
+        state=game_ends_with_rightful_result,
+        step=draw_exactly_at_turn_limit,
     ),
     Property(
         "I10",
         ("S1.1", "S4.0", "S4.2.0"),
         "Every turn ends: every step inside a turn decreases (living players, phase, shells, "
         "items in play, pending pauses, frame progress) lexicographically (R21).",
-        step=_i10,
+        step=every_turn_ends,
         per_branch=True,
         opaque=item_sums,
     ),
@@ -584,20 +584,20 @@ INVARIANTS: tuple[Property, ...] = (
         ("S3.5", "S3.6", "S4.3.1", "S1.2"),
         "HP stays within 0..hp.max (R2); an eliminated player holds no items, shields or rage "
         "(R13).",
-        state=_i11,
+        state=hp_in_range_dead_hold_nothing,
     ),
     Property(
         "I12",
         ("S4.1.3", "S3.2", "S3.8"),
         "The chamber is consistent: live <= shells <= shells.max_per_load, and the head shell "
         "is one of those left (R1, R22).",
-        state=_i12,
+        state=chamber_is_consistent,
     ),
     Property(
         "I13",
         ("S5.1", "S4.2.1e"),
         "Kills credited never exceed players eliminated (R7).",
-        state=_i13,
+        state=kills_never_exceed_eliminations,
     ),
 )
 """The invariants, in ID order."""
