@@ -31,7 +31,8 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove_property,
 )
-from buckshot.verification.proofs.reach import Evidence, mutant_evidence
+from buckshot.verification.proofs.mutants import mutant_by_name, mutant_evidence
+from buckshot.verification.proofs.reach import Evidence
 from buckshot.verification.proofs.vacuity import Target, check_vacuity
 
 PROOF = "proof"
@@ -97,8 +98,7 @@ def run_task(task: Task) -> Done:
     elif task.kind == VACUITY:
         result = check_vacuity(task.cfg, depth=task.depth)
     elif task.kind == REACH:
-        expected = [property_by_id(pid) for pid in task.props]
-        result = mutant_evidence(task.cfg, task.inject, expected)
+        result = mutant_evidence(task.cfg, mutant_by_name(task.mutant))
     elif task.kind == ENGINE:
         spec = ExecutableSpec(task.cfg.ruleset, config=task.cfg, mutants=task.inject)
         counts = tuple(range(task.cfg.players_lo, task.cfg.players_hi + 1))

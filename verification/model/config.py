@@ -40,6 +40,11 @@ class Config:
     """Draw weight of each item code."""
 
     @property
+    def players(self) -> tuple[int, int]:
+        """The player-count range (lo, hi)."""
+        return (self.players_lo, self.players_hi)
+
+    @property
     def max_turns(self) -> int:
         """``limits.max_turns``."""
         return self.ruleset.limits.max_turns

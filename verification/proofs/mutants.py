@@ -12,9 +12,12 @@ alone is reported (``cti only``) and does not count.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-from buckshot.verification.model.config import Config
+from buckshot.spec.rulebook import Role
+from buckshot.spec.ruleset import Ruleset
+from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.proofs.induction import (
     VIOLATED,
     ProofResult,
@@ -22,7 +25,15 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove,
 )
-from buckshot.verification.proofs.reach import Evidence, mutant_evidence
+from buckshot.verification.proofs.reach import Evidence, Table, find_reachable, short_game
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A change of the ruleset for an evidence walk, and how the evidence names it."""
+
+    label: str
+    change: Callable[[Ruleset], Ruleset]
 
 
 @dataclass(frozen=True)
@@ -36,6 +47,12 @@ class Mutant:
     switch: str = ""
     """The switch the model reads, when it is not ``name`` (a chart mutant ``drop:<edge>``
     removes that transition)."""
+    table: Table | None = None
+    """Where the evidence walk looks, when the bug needs a table random play rarely deals
+    (several traitors, say); None: every player count, random roles."""
+    variant: Variant | None = None
+    """A neighbouring ruleset the evidence walk tries when the ruleset's own paths to the bug
+    are longer than the walks (besides the short-game variant); the evidence names it."""
 
     @property
     def inject(self) -> frozenset[str]:
@@ -53,7 +70,12 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("traitor_cap_forgotten", "a traitor's cap forgets the +1", ("I3",)),
     Mutant("poll_owner_first", "the shot window asks the shooter first", ("I4",)),
     Mutant("second_conversion", "a second conversion is offered", ("I5",)),
-    Mutant("traitor_keeps_skill", "a traitor Magician may still flip", ("I5",)),
+    Mutant(
+        "traitor_keeps_skill",
+        "a traitor Magician may still flip",
+        ("I5",),
+        table=Table(3, Role.MAGICIAN),
+    ),
     Mutant("counter_unbounded", "counter responses ignore the stack bound", ("I6", "L4")),
     Mutant("kill_lock_never_set", "a kill never locks shooting", ("I7",)),
     Mutant("rage_not_cleared", "rage charges survive the turn end", ("I8",)),
@@ -74,7 +96,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "a closed shot window resumes the turn at awaiting_action, not settling",
         ("I2",),
     ),
-    Mutant("traitor_win_ignored", "a traitor's kills_to_win kills do not end the game", ("I9",)),
+    Mutant(
+        "traitor_win_ignored",
+        "a traitor's kills_to_win kills do not end the game",
+        ("I9",),
+        table=Table(6, prefer=frozenset({"give_up"})),
+        variant=Variant(
+            "traitor.kills_to_win = 1",
+            lambda r: replace(r, traitor=replace(r.traitor, kills_to_win=1)),
+        ),
+    ),
     Mutant(
         "shared_cap_off_by_one",
         "the cap helper shared by the discard guard is one too high",
@@ -138,9 +169,35 @@ def run_mutant(cfg: Config, mutant: Mutant, timeout_ms: int = 60_000) -> MutantR
         cex = proof.counterexample
         if proof.verdict == VIOLATED and cex is not None and cex.confirmed:
             break
-    expected = [property_by_id(pid) for pid in mutant.caught_by]
-    evidence = mutant_evidence(cfg, mutant.inject, expected)
+    evidence = mutant_evidence(cfg, mutant)
     return judge(mutant, proofs, evidence, time.perf_counter() - started)
+
+
+def mutant_evidence(cfg: Config, mutant: Mutant) -> Evidence | None:
+    """Reachable evidence of a deliberate bug (:mod:`.reach`): a path under the ruleset
+    itself, else under its short-game variant (labelled as such); None when neither shows
+    one."""
+    expected = [property_by_id(pid) for pid in mutant.caught_by]
+    found = find_reachable(cfg, mutant.inject, expected, table=mutant.table)
+    if found is not None:
+        return found
+    variants: list[tuple[str, Config]] = []
+    short = short_game(cfg)
+    if short is not None:
+        variants.append((f"limits.max_turns = {short.max_turns}", short))
+    if mutant.variant is not None:
+        changed = mutant.variant.change(cfg.ruleset)
+        variants.append((mutant.variant.label, make_config(changed, cfg.players)))
+    for label, other in variants:
+        found = find_reachable(other, mutant.inject, expected, table=mutant.table)
+        if found is not None:
+            return replace(found, variant=label)
+    return None
+
+
+def mutant_by_name(name: str) -> Mutant:
+    """The catalogue's mutant ``name``."""
+    return next(m for m in MUTANTS if m.name == name)
 
 
 def run_mutants(cfg: Config, timeout_ms: int = 60_000) -> list[MutantResult]:

@@ -18,11 +18,22 @@ from dataclasses import dataclass, replace
 
 from buckshot.spec.rulebook import Role
 from buckshot.verification.model.config import Config, make_config
-from buckshot.verification.model.executable import Concrete, ExecutableSpec, Stuck
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step, Stuck
+from buckshot.verification.model.layout import role_code
 from buckshot.verification.proofs.properties import Property
 
 WALK_STEPS = 6_000
 """Steps of random play given to each mutant before its bug is declared not reached."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where a walk looks: a player count, and one role at every seat (None: random)."""
+
+    players: int
+    role: Role | None = None
+    prefer: frozenset[str] = frozenset()
+    """Decisions taken whenever legal, in every game, besides :data:`PREFERRED`."""
 
 
 @dataclass(frozen=True)
@@ -62,12 +73,16 @@ def find_reachable(
     props: Sequence[Property],
     steps: int = WALK_STEPS,
     seed: int = 0,
+    table: Table | None = None,
 ) -> Evidence | None:
     """A seeded random path of the executable spec, with ``inject`` switched on, that breaks
-    one of ``props``; None when ``steps`` steps of play show none."""
+    one of ``props``; None when ``steps`` steps of play show none. ``table`` fixes the player
+    count and gives every seat one role (default: every count, random roles)."""
     spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=inject)
     rng = random.Random(seed)
     counts = list(range(cfg.players_lo, cfg.players_hi + 1))
+    if table is not None:
+        counts = [min(max(table.players, cfg.players_lo), cfg.players_hi)]
     progress = any(p.progress for p in props)
     taken = 0
     game = 0
@@ -78,14 +93,19 @@ def find_reachable(
         roles = [play.randrange(len(Role)) for _ in range(n)]
         if game % 2:
             roles = [roles[0]] * n
+        if table is not None and table.role is not None:
+            roles = [role_code(table.role)] * n
         game += 1
         s = spec.initial(n, roles)
         bad = _broken(spec, props, s)
         if bad is not None:
             return Evidence(bad, n, game_seed, 0, _where(spec, s))
+        prefer = PREFERRED if game % 2 == 0 else frozenset()
+        if table is not None and table.prefer:
+            prefer = PREFERRED | table.prefer
         for index in range(1, 2_001):
             try:
-                step = spec.random_step(s, play)
+                step = _random_step(spec, s, play, prefer)
             except Stuck:
                 if progress:
                     return Evidence("P1", n, game_seed, index - 1, _where(spec, s))
@@ -106,6 +126,38 @@ def find_reachable(
     return None
 
 
+PREFERRED = frozenset({"convert"})
+"""Decisions that every other game takes whenever they are legal: converting makes traitors,
+whose rules (lost skills, the cap bonus, winning by kills) a uniform walk rarely reaches."""
+
+
+def _random_step(
+    spec: ExecutableSpec, s: Concrete, rng: random.Random, prefer: frozenset[str]
+) -> Step | None:
+    """A random legal step from ``s`` (a preferred decision when one is legal); None when the
+    game is over; :class:`Stuck` when nothing is legal."""
+    if spec.is_terminal(s):
+        return None
+    top = spec.top(s)
+    offered = {e.edge.event for e in spec.layout.edges if e.source == top.code}
+    if not prefer & offered:
+        return spec.random_step(s, rng)
+    options = list(spec.candidates(s))
+    rng.shuffle(options)
+    chosen = None
+    for inp in options:
+        if not spec.sem.step(s, inp).ok:
+            continue
+        edge = spec.layout.edges[inp.edge]
+        if edge.edge.trigger.value == "decision" and edge.edge.event in prefer:
+            return spec.take(s, inp)
+        if chosen is None:
+            chosen = inp
+    if chosen is None:
+        raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
+    return spec.take(s, chosen)
+
+
 def _where(spec: ExecutableSpec, s: Concrete) -> str:
     try:
         top = spec.top(s)
@@ -119,19 +171,11 @@ SHORT_GAME_TURNS = 3
 long for the walks to reach the turn limit."""
 
 
-def mutant_evidence(
-    cfg: Config, inject: frozenset[str], props: Sequence[Property], steps: int = WALK_STEPS
-) -> Evidence | None:
-    """Reachable evidence of a deliberate bug: a path under the ruleset itself, else a path
-    under its short-game variant (``limits.max_turns`` = 3, every other value the same),
-    which is labelled as such; None when neither shows one."""
-    found = find_reachable(cfg, inject, props, steps)
-    if found is not None or cfg.max_turns <= SHORT_GAME_TURNS:
-        return found
+def short_game(cfg: Config) -> Config | None:
+    """The configuration of ``cfg``'s short-game variant (``limits.max_turns`` = 3, every
+    other value the same), or None when ``cfg`` is no longer."""
+    if cfg.max_turns <= SHORT_GAME_TURNS:
+        return None
     rules = cfg.ruleset
     short = replace(rules, limits=replace(rules.limits, max_turns=SHORT_GAME_TURNS))
-    short_cfg = make_config(short, (cfg.players_lo, cfg.players_hi))
-    found = find_reachable(short_cfg, inject, props, steps // 4)
-    if found is None:
-        return None
-    return replace(found, variant=f"limits.max_turns = {SHORT_GAME_TURNS}")
+    return make_config(short, (cfg.players_lo, cfg.players_hi))
