@@ -24,9 +24,10 @@ GAVE_UP = "the solver gave up"
 """Why a query is unknown when the solver answered unknown for another reason."""
 
 STEPS_PER_MS = 10_000
-"""Resource units granted per millisecond of a budget's nominal time. Measured on the queries
-of the default ruleset: Z3 spends roughly 1,000-5,000 units per millisecond on them, so a
-budget in units is several times the time the query takes on an idle machine."""
+"""Resource units granted per millisecond of a budget's nominal time. Measured on this
+project's queries (P1 under the default ruleset: 3.6 million units in 4.8 s on a loaded
+2-core machine, about 750 units per ms), a budget in units is several times the time the
+query takes: generous enough that no proof of the default ruleset comes near it."""
 
 
 @dataclass(frozen=True)
