@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -141,24 +143,30 @@ def main(
         transient=True,
     ) as bar:
         tasks: dict[str, TaskID] = {}
+        plain = PlainProgress(console)
 
         def tick(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
                 tasks[stage] = bar.add_task(stage, total=total)
             bar.update(tasks[stage], completed=done, total=total)
+            plain.tick(stage, done, total)
 
-        report = verify(
-            cfg,
-            depth=depth,
-            vacuity=vacuity,
-            mutants=mutants,
-            timeout_ms=timeout * 1000,
-            progress=tick,
-            only=chosen,
-            inject=switches,
-            jobs=jobs,
-            walk_steps=walk_steps,
-        )
+        try:
+            report = verify(
+                cfg,
+                depth=depth,
+                vacuity=vacuity,
+                mutants=mutants,
+                timeout_ms=timeout * 1000,
+                progress=tick,
+                only=chosen,
+                inject=switches,
+                jobs=jobs,
+                walk_steps=walk_steps,
+            )
+        except KeyboardInterrupt:
+            typer.echo("verify: interrupted; nothing written", err=True)
+            raise typer.Exit(130) from None
     spec = ExecutableSpec(ruleset, config=cfg)
     out = Console()
     if not out.is_terminal:
@@ -173,6 +181,28 @@ def main(
         typer.echo(f"wrote {json_out}", err=True)
     if report.failed:
         raise typer.Exit(1)
+
+
+class PlainProgress:
+    """Progress as plain lines for a log or a pipe (where the bar shows nothing): each stage
+    when it starts and ends, and its count at most every ``every`` seconds in between."""
+
+    def __init__(self, console: Console, every: float = 10.0) -> None:
+        self.console = console
+        self.every = every
+        self.last: dict[str, float] = {}
+        self.started = time.monotonic()
+
+    def tick(self, stage: str, done: int, total: int) -> None:
+        """Note that ``stage`` has ``done`` of ``total`` parts finished."""
+        if self.console.is_terminal:
+            return
+        now = time.monotonic()
+        first = stage not in self.last
+        if first or done >= total or now - self.last[stage] >= self.every:
+            self.last[stage] = now
+            elapsed = now - self.started
+            print(f"[verify {elapsed:6.0f}s] {stage}: {done}/{total}", file=sys.stderr, flush=True)
 
 
 STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow"}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -125,9 +126,31 @@ def execute(tasks: Sequence[Task], jobs: int, on_done: Callable[[Done], None]) -
             on_done(run_task(task))
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_ctrl_c)
+    try:
         pending: set[Future[Done]] = {pool.submit(run_task, task) for task in tasks}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 on_done(future.result())
+    except BaseException:
+        # Ctrl-C (or a failure) stops the run at once: a worker inside a solver call would
+        # only notice at its end, so the workers are terminated rather than waited for
+        _terminate(pool)
+        raise
+    pool.shutdown()
+
+
+def _ignore_ctrl_c() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them (:func:`_terminate`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker of ``pool`` now and drop the tasks not started."""
+    workers = list(getattr(pool, "_processes", {}).values())
+    for worker in workers:
+        worker.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.join(timeout=5)

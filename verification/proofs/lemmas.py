@@ -281,6 +281,11 @@ def _l8_fall(m: Sem, s: S) -> Any:
     )
 
 
+def _l9_shield_encoding(m: Sem, s: S) -> Any:
+    b = m.b
+    return b.and_(*(b.le(s.shield[p], b.num(m.cfg.shield_cap)) for p in range(SEATS)))
+
+
 LEMMAS: tuple[Property, ...] = (
     Property(
         "L1",
@@ -338,6 +343,13 @@ LEMMAS: tuple[Property, ...] = (
         "A first fall to 1 HP that waits for its conversion, and the player a conversion "
         "frame asks, are at 1 HP.",
         state=_l8_fall,
+    ),
+    Property(
+        "L9",
+        ("S3.4",),
+        "The shield counter stays within its saturation point: a fact of the encoding, not a "
+        "bound of the rules (reported as a saturation; see ABSTRACTIONS.md).",
+        state=_l9_shield_encoding,
     ),
 )
 """The strengthening lemmas, in ID order."""
