@@ -9,7 +9,7 @@ Regenerate them with ``buckshot diagrams`` (or ``python -m buckshot.diagrams``),
 :func:`buckshot.diagrams.generate.write_all`; draw any saved log with
 ``buckshot diagrams trace LOG``. The modules, by job: ``catalogue`` (what is drawn),
 ``chart_dot``/``chart_mermaid``, ``stack_model``/``stack_dot``/``stack_mermaid``,
-``tracelog``/``timeline``/``trace_dot``/``trace_mermaid``, ``html``, ``svg`` (runs ``dot``),
-``generate`` (writes files), ``cli``; ``dot``, ``describe``, ``legend`` and ``style`` are
-shared by the rest.
+``tracelog``/``timeline``/``trace_dot``/``trace_mermaid``, ``html``, ``svg`` (renders
+through the ``graphviz`` package), ``generate`` (writes files), ``cli``; ``labels`` (markup
+of HTML-like labels), ``describe``, ``legend`` and ``style`` are shared by the rest.
 """
