@@ -11,24 +11,20 @@ from __future__ import annotations
 import html
 import json
 import re
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from explore_helpers import explorer_view, played_game
 from typer.testing import CliRunner
 
 from buckshot.cli import app
 from buckshot.diagrams.explore_state import LOCKED_STATE, Moment, fold, held_before
 from buckshot.diagrams.svg import dot_installed
 from buckshot.diagrams.tracelog import parse_log, read_log
-from buckshot.reference.agents import HeuristicAgent
-from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import to_jsonl
 from buckshot.reference.examples import EXAMPLES
-from buckshot.reference.game import Game
 from buckshot.spec.model import StateKind, chart_models
-from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset
 
 FIXTURE = Path(__file__).parent / "fixtures" / "s6_3_example.jsonl"
@@ -177,51 +173,13 @@ def test_a_log_in_another_vocabulary_still_shows_the_window() -> None:
 # --- a played game, against the engine's own state at every prompt -----------------------
 
 
-def _engine_view(game: Game) -> dict[str, Any]:
-    state = game.state
-    return {
-        "stack": [(f.kind.value, f.state) for f in state.stack],
-        "polls": [(f.order, f.cursor) for f in state.stack if f.order and f.cursor < len(f.order)],
-        "seats": [
-            (s.hp, s.alive, s.traitor, s.shield, s.rage, {i.value: n for i, n in s.items.items()})
-            for s in state.seats
-        ],
-    }
-
-
-def _explorer_view(moment: Moment) -> dict[str, Any]:
-    return {
-        "stack": _states(moment),
-        "polls": [(f.order, f.cursor) for f in moment.stack if f.order],
-        "seats": [
-            (s["hp"], s["alive"], s["traitor"], s["shield"], s["rage"], s["items"])
-            for s in moment.seats
-        ],
-    }
-
-
-def played_game(seed: int, players: int = 5) -> tuple[Game, dict[int, dict[str, Any]]]:
-    """A seeded bot game, and the engine's view at each prompt, by the number of events."""
-    roles = [list(Role)[(seed + n) % len(Role)] for n in range(players)]
-    game = Game.new(roles, chance=SeededChance(seed))
-    agents = [HeuristicAgent(seed * 10 + n) for n in range(players)]
-    seen = {len(game.events): _engine_view(game)}
-    while not game.over:
-        prompt = game.prompt
-        assert prompt is not None
-        view = partial(game.view, prompt.player)
-        game.decide(prompt.player, agents[prompt.player].choose(prompt, view))
-        seen[len(game.events)] = _engine_view(game)
-    return game, seen
-
-
 @pytest.mark.parametrize("seed", [3, 11])
 def test_the_view_matches_the_engine_at_every_prompt(seed: int) -> None:
     game, seen = played_game(seed)
     moments = fold(parse_log(to_jsonl(game.events)))
     pushed = 0
     for count, engine in seen.items():
-        assert _explorer_view(moments[count - 1]) == engine, f"after event {count}"
+        assert explorer_view(moments[count - 1]) == engine, f"after event {count}"
         pushed += len(engine["stack"]) > 1
     assert pushed > 0, "the game never asked inside a pushed frame"
     assert moments[-1].stack[0].state == "game_over"
