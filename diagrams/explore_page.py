@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from buckshot.diagrams.chart_dot import chart_dot
-from buckshot.diagrams.explore_state import Moment, fold
+from buckshot.diagrams.explore_state import FrameView, fold
 from buckshot.diagrams.style import SEAT_COLORS, STATE_STYLES
 from buckshot.diagrams.svg import render_svg
 from buckshot.diagrams.timeline import Band, Step, StepKind, build_timeline
@@ -59,33 +59,21 @@ def event_texts(events: Sequence[LogEvent]) -> dict[int, str]:
     return texts
 
 
-class _Table:
-    """Distinct values, each stored once; a step refers to them by index."""
-
-    def __init__(self) -> None:
-        self.values: list[Any] = []
-        self.index: dict[str, int] = {}
-
-    def add(self, value: Any) -> int:
-        key = json.dumps(value, sort_keys=True, separators=(",", ":"))
-        if key not in self.index:
-            self.index[key] = len(self.values)
-            self.values.append(value)
-        return self.index[key]
-
-
 def page_data(events: Sequence[LogEvent], title: str) -> dict[str, Any]:
     """What the page's script reads: the events, and the view after each, deduplicated."""
     texts = event_texts(events)
-    stacks, seats, taken = _Table(), _Table(), _Table()
+    stacks: dict[tuple[FrameView, ...], int] = {}
+    taken: dict[tuple[str, ...], int] = {}
+    seats: list[tuple[dict[str, Any], ...]] = []
     steps = []
-    moments: list[Moment] = fold(events)
-    for moment in moments:
+    for moment in fold(events):
+        if not seats or moment.seats is not seats[-1]:  # moments share unchanged seats
+            seats.append(moment.seats)
         steps.append(
             [
-                stacks.add([frame.to_json() for frame in moment.stack]),
-                seats.add(list(moment.seats)),
-                taken.add(list(moment.taken)),
+                stacks.setdefault(moment.stack, len(stacks)),
+                len(seats) - 1,
+                taken.setdefault(moment.taken, len(taken)),
             ]
         )
     return {
@@ -100,9 +88,9 @@ def page_data(events: Sequence[LogEvent], title: str) -> dict[str, Any]:
             }
             for event in events
         ],
-        "stacks": stacks.values,
-        "seats": seats.values,
-        "taken": taken.values,
+        "stacks": [[frame.to_json() for frame in stack] for stack in stacks],
+        "seats": [list(shown) for shown in seats],
+        "taken": [list(edges) for edges in taken],
         "steps": steps,
         "seatColors": list(SEAT_COLORS),
     }
@@ -138,8 +126,10 @@ table.seats tr.out { color: #999; text-decoration: line-through; }
 #events li.current { background: #ffe7a8; font-weight: bold; }
 #events li .seq { color: #888; display: inline-block; min-width: 42px; }
 #events li.private { color: #a00000; }
+#events li.more { color: #888; font-style: italic; cursor: default; }
 #charts { display: flex; flex-direction: column; min-width: 0; }
-.chart { border: 1px solid #ddd; margin: 0 0 12px; overflow: auto; max-height: 85vh; }
+.chart { border: 1px solid #ddd; margin: 0 0 12px; overflow: auto; max-height: 85vh;
+         contain: content; }
 .chart h2 { padding: 4px 8px; background: #f3f3f3; margin: 0; position: sticky; top: 0; }
 .chart svg { display: block; width: 100%; height: auto; }
 g.node.current path, g.node.current polygon, g.node.current ellipse {
@@ -166,17 +156,41 @@ _SCRIPT = """
   const names = {};
   const nameOf = (seat) => (seat in names ? names[seat] : "seat " + seat);
   const list = $("events");
-  const rows = [];
-  const frag = document.createDocumentFragment();
-  D.events.forEach((event, index) => {
+  const WINDOW = 160;  // rows in the list at once: a long log is never laid out whole
+  let lo = 0;
+  let hi = 0;
+  let rows = new Map();
+
+  function row(index) {
+    const event = D.events[index];
     const li = el("li", event.private ? "private" : "");
     li.dataset.index = index;
     li.appendChild(el("span", "seq", String(event.seq)));
     li.appendChild(document.createTextNode(event.text + (event.private ? " (private)" : "")));
-    rows.push(li);
-    frag.appendChild(li);
-  });
-  list.appendChild(frag);
+    return li;
+  }
+
+  function more(count, where) {
+    return el("li", "more", "… " + count + " " + where + " events (PageUp/PageDown, Home/End)");
+  }
+
+  function drawList(index) {
+    const inside = index >= lo && index < hi;
+    if (inside && (index >= lo + 10 || lo === 0) && (index < hi - 10 || hi === N)) return false;
+    lo = Math.max(0, Math.min(index - WINDOW / 2, N - WINDOW));
+    hi = Math.min(N, lo + WINDOW);
+    rows = new Map();
+    const frag = document.createDocumentFragment();
+    if (lo > 0) frag.appendChild(more(lo, "earlier"));
+    for (let i = lo; i < hi; i++) {
+      const li = row(i);
+      rows.set(i, li);
+      frag.appendChild(li);
+    }
+    if (hi < N) frag.appendChild(more(N - hi, "later"));
+    list.replaceChildren(frag);
+    return true;
+  }
   let at = -1;
   let marked = [];
 
@@ -256,8 +270,10 @@ _SCRIPT = """
     const depthOf = new Map(stack.map((f, depth) => [f.kind, depth]));
     for (const section of document.querySelectorAll("section.chart")) {
       const depth = depthOf.get(section.dataset.kind);
-      section.hidden = depth === undefined;
-      section.style.order = depth === undefined ? 0 : stack.length - depth;
+      const hidden = depth === undefined;
+      const order = hidden ? "0" : String(stack.length - depth);
+      if (section.hidden !== hidden) section.hidden = hidden;
+      if (section.style.order !== order) section.style.order = order;
     }
     stack.forEach((f, depth) => {
       const node = $("state-" + f.kind + "-" + f.state);
@@ -281,9 +297,10 @@ _SCRIPT = """
     drawSeats(D.seats[ti]);
     drawStack(D.stacks[si]);
     drawCharts(D.stacks[si], D.taken[ei]);
-    if (at >= 0) rows[at].classList.remove("current");
-    rows[index].classList.add("current");
-    if (scroll !== false) reveal(list, rows[index]);
+    const redrawn = drawList(index);
+    if (!redrawn && rows.has(at)) rows.get(at).classList.remove("current");
+    rows.get(index).classList.add("current");
+    if (scroll !== false || redrawn) reveal(list, rows.get(index));
     at = index;
     $("position").textContent = "event " + (index + 1) + " of " + N + " · seq " + event.seq +
       (event.turn === null ? "" : " · turn " + event.turn);
@@ -310,7 +327,7 @@ _SCRIPT = """
   $("jump").onchange = () => show(indexOfSeq(Number($("jump").value)));
   list.onclick = (e) => {
     const li = e.target.closest("li");
-    if (li) show(Number(li.dataset.index), false);
+    if (li && li.dataset.index !== undefined) show(Number(li.dataset.index), false);
   };
   const keys = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10,
                 PageUp: -10};

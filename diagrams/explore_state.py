@@ -145,10 +145,29 @@ class Moment:
     """SVG ids of the transition edges a ``decided`` event took (all branches of its event)."""
 
 
+ITEM_EVENTS = frozenset({"items_drawn", "item_used", "discarded", "shell_flipped", "item_stolen"})
+"""The event types that move items into or out of a hand (:func:`_item_moves`)."""
+
+SEAT_EVENTS = ITEM_EVENTS | {
+    "game_started",
+    "hp_changed",
+    "shield_gained",
+    "shot_blocked",
+    "rage_gained",
+    "rage_used",
+    "converted",
+    "eliminated",
+    "turn_ended",
+}
+"""The event types that change what a seat shows (``_Fold.seat_effects`` and handlers)."""
+
+
 def _item_moves(event: LogEvent) -> list[tuple[int, str, int]]:
     """(seat, item, +n or -n) for every item an event puts into or takes out of a hand."""
     kind = event.type
     moves: list[tuple[int, str, int]] = []
+    if kind not in ITEM_EVENTS:
+        return moves
     if kind == "items_drawn" and event.int_of("player") is not None:
         moves += [(event.int_of("player") or 0, item, 1) for item in event.strs_of("items")]
     elif kind in ("item_used", "discarded") and event.int_of("player") is not None:
@@ -194,6 +213,7 @@ class _Fold:
         self.before = held_before(events)
         self.owner: int | None = None
         self.locked = False
+        self.shown_seats: tuple[dict[str, Any], ...] = ()
 
     def seat(self, number: int) -> SeatView:
         if number not in self.seats:
@@ -212,15 +232,15 @@ class _Fold:
     def set_state(self, index: int, state: str, **changes: Any) -> None:
         self.stack[index] = replace(self.stack[index], state=state, **changes)
 
-    def moment(self, taken: tuple[str, ...] = ()) -> Moment:
-        seats = tuple(self.seats[n].to_json() for n in sorted(self.seats))
-        return Moment(tuple(self.stack), seats, taken)
-
     def step(self, event: LogEvent) -> Moment:
+        seats = len(self.seats)
         handler = getattr(self, f"on_{event.type}", None)
         taken = handler(event) if handler is not None else None
         self.seat_effects(event)
-        return self.moment(tuple(taken) if taken else ())
+        if event.type in SEAT_EVENTS or len(self.seats) != seats:
+            # a new tuple only when a seat may have changed: moments share it otherwise
+            self.shown_seats = tuple(self.seats[n].to_json() for n in sorted(self.seats))
+        return Moment(tuple(self.stack), self.shown_seats, tuple(taken) if taken else ())
 
     # --- the stack ------------------------------------------------------------------------
 
