@@ -64,7 +64,7 @@ def main() -> int:
     svgs = chart_svgs()
     figures["charts_s"] = time.perf_counter() - tick
     tick = time.perf_counter()
-    page = explore_html(events, "benchmark", svgs)
+    page = explore_html([("benchmark", events)], "benchmark", svgs)
     figures["page_s"] = time.perf_counter() - tick
     figures["page_mb"] = len(page.encode("utf-8")) / 1e6
     print(

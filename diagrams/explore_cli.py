@@ -33,13 +33,13 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _check_out(out: Path, log: Path | None) -> None:
+def _check_out(out: Path, logs: list[Path]) -> None:
     if not out.parent.is_dir():
         _fail("usage.out", f"{out.parent} does not exist: create it first")
     if not os.access(out.parent, os.W_OK):
         _fail("usage.out", f"{out.parent} is not writable")
-    if log is not None and out.resolve() == log.resolve():
-        _fail("usage.out", f"{out} is the log itself: name another file")
+    if any(out.resolve() == log.resolve() for log in logs):
+        _fail("usage.out", f"{out} is a log given: name another file")
 
 
 def explore_command(
@@ -59,17 +59,33 @@ def explore_command(
             dir_okay=False,
         ),
     ] = None,
+    expected: Annotated[
+        Path | None,
+        typer.Option(
+            "--expected",
+            help="Another log of the same game, expected (e.g. the reference engine's): "
+            "both are shown side by side, opened at their first difference.",
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
-    """Write one self-contained HTML page that steps through an event log on the charts."""
+    """Write one self-contained HTML page that steps through an event log on the charts.
+
+    With --expected, the page shows the expected log and LOG side by side and opens at
+    the first event where they differ.
+    """
     from buckshot.diagrams.svg import GraphvizError, dot_installed
     from buckshot.diagrams.tracelog import TraceLogError, parse_log, read_log
 
-    if log is not None and not log.is_file():
-        _fail("usage.log", f"{log}: no such file")
+    for given in (log, expected):
+        if given is not None and not given.is_file():
+            _fail("usage.log", f"{given}: no such file")
+    if expected is not None and log is None:
+        _fail("usage.log", "--expected needs a LOG to compare it with")
     target = (
         out if out is not None else (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
     )
-    _check_out(target, log)
+    _check_out(target, [p for p in (log, expected) if p is not None])
     if not dot_installed():
         _fail(
             "graphviz",
@@ -87,14 +103,19 @@ def explore_command(
         else:
             events = read_log(log)
             title = log.name
+        traces = [(log.name if log else EXAMPLE, events)]
+        if expected is not None:
+            traces.insert(0, (f"expected: {expected.name}", read_log(expected)))
+            title = f"{log.name if log else EXAMPLE} against {expected.name}"
     except TraceLogError as error:
         _fail("trace-log", str(error))
-    if not events:
-        _fail("trace-log", f"{log}: the log holds no event")
+    for name, trace in traces:
+        if not trace:
+            _fail("trace-log", f"{name}: the log holds no event")
     from buckshot.diagrams.explore_page import chart_svgs, explore_html
 
     try:
-        page = explore_html(events, title, chart_svgs())
+        page = explore_html(traces, title, chart_svgs())
     except GraphvizError as error:
         _fail("graphviz", str(error))
     try:

@@ -59,8 +59,12 @@ def event_texts(events: Sequence[LogEvent]) -> dict[int, str]:
     return texts
 
 
-def page_data(events: Sequence[LogEvent], title: str) -> dict[str, Any]:
-    """What the page's script reads: the events, and the view after each, deduplicated."""
+def trace_data(events: Sequence[LogEvent], name: str) -> dict[str, Any]:
+    """One trace as the page's script reads it: its events, and the view after each.
+
+    Stacks and edge lists are stored once each and seats once per change; each step
+    refers to them by index.
+    """
     texts = event_texts(events)
     stacks: dict[tuple[FrameView, ...], int] = {}
     taken: dict[tuple[str, ...], int] = {}
@@ -77,7 +81,7 @@ def page_data(events: Sequence[LogEvent], title: str) -> dict[str, Any]:
             ]
         )
     return {
-        "title": title,
+        "name": name,
         "events": [
             {
                 "seq": event.seq,
@@ -92,6 +96,30 @@ def page_data(events: Sequence[LogEvent], title: str) -> dict[str, Any]:
         "seats": [list(shown) for shown in seats],
         "taken": [list(edges) for edges in taken],
         "steps": steps,
+    }
+
+
+def first_difference(expected: Sequence[LogEvent], actual: Sequence[LogEvent]) -> int | None:
+    """The position of the first event whose type, turn, data or visibility differ, or where
+    one log ends before the other; None when the logs say the same."""
+    for index, (want, got) in enumerate(zip(expected, actual, strict=False)):
+        if (want.type, want.turn, dict(want.data), want.visibility) != (
+            got.type,
+            got.turn,
+            dict(got.data),
+            got.visibility,
+        ):
+            return index
+    return None if len(expected) == len(actual) else min(len(expected), len(actual))
+
+
+def page_data(traces: Sequence[tuple[str, Sequence[LogEvent]]], title: str) -> dict[str, Any]:
+    """What the page's script reads: each trace, and (for two) where they first differ."""
+    difference = first_difference(traces[0][1], traces[1][1]) if len(traces) == 2 else None
+    return {
+        "title": title,
+        "traces": [trace_data(events, name) for name, events in traces],
+        "difference": difference,
         "seatColors": list(SEAT_COLORS),
     }
 
@@ -120,13 +148,18 @@ table.seats td, table.seats th { border: 1px solid #ccc; padding: 3px 5px; text-
                                  vertical-align: top; }
 table.seats tr.out { color: #999; text-decoration: line-through; }
 .before { color: #a00000; }
-#events { list-style: none; margin: 0; padding: 0; max-height: 80vh; overflow-y: auto;
+main.compare { grid-template-columns: 340px minmax(0, 1fr) 620px; }
+#lists { display: flex; gap: 8px; }
+#lists > div { flex: 1; min-width: 0; }
+.events { list-style: none; margin: 0; padding: 0; max-height: 80vh; overflow-y: auto;
           font-size: 12px; border: 1px solid #ddd; }
-#events li { padding: 2px 6px; cursor: pointer; border-bottom: 1px solid #f0f0f0; }
-#events li.current { background: #ffe7a8; font-weight: bold; }
-#events li .seq { color: #888; display: inline-block; min-width: 42px; }
-#events li.private { color: #a00000; }
-#events li.more { color: #888; font-style: italic; cursor: default; }
+.events li { padding: 2px 6px; cursor: pointer; border-bottom: 1px solid #f0f0f0; }
+.events li.current { background: #ffe7a8; font-weight: bold; }
+.events li.differs { outline: 2px solid #d0021b; outline-offset: -2px; }
+#difference { color: #d0021b; font-weight: bold; }
+.events li .seq { color: #888; display: inline-block; min-width: 42px; }
+.events li.private { color: #a00000; }
+.events li.more { color: #888; font-style: italic; cursor: default; }
 #charts { display: flex; flex-direction: column; min-width: 0; }
 .chart { border: 1px solid #ddd; margin: 0 0 12px; overflow: auto; max-height: 85vh;
          contain: content; }
@@ -145,7 +178,6 @@ _SCRIPT = """
   "use strict";
   const started = performance.now();
   const D = JSON.parse(document.getElementById("explorer-data").textContent);
-  const N = D.events.length;
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
     const node = document.createElement(tag);
@@ -155,42 +187,70 @@ _SCRIPT = """
   };
   const names = {};
   const nameOf = (seat) => (seat in names ? names[seat] : "seat " + seat);
-  const list = $("events");
-  const WINDOW = 160;  // rows in the list at once: a long log is never laid out whole
-  let lo = 0;
-  let hi = 0;
-  let rows = new Map();
+  const traces = D.traces;
+  const N = Math.max(0, ...traces.map((trace) => trace.events.length));
+  const WINDOW = 160;  // rows in a list at once: a long log is never laid out whole
+  let view = traces.length - 1;  // the trace whose stack, seats and chart states are shown
 
-  function row(index) {
-    const event = D.events[index];
-    const li = el("li", event.private ? "private" : "");
-    li.dataset.index = index;
-    li.appendChild(el("span", "seq", String(event.seq)));
-    li.appendChild(document.createTextNode(event.text + (event.private ? " (private)" : "")));
-    return li;
-  }
+  function makeList(trace, element) {
+    const count = trace.events.length;
+    let lo = 0;
+    let hi = 0;
+    let rows = new Map();
+    let marked = null;
 
-  function more(count, where) {
-    return el("li", "more", "… " + count + " " + where + " events (PageUp/PageDown, Home/End)");
-  }
-
-  function drawList(index) {
-    const inside = index >= lo && index < hi;
-    if (inside && (index >= lo + 10 || lo === 0) && (index < hi - 10 || hi === N)) return false;
-    lo = Math.max(0, Math.min(index - WINDOW / 2, N - WINDOW));
-    hi = Math.min(N, lo + WINDOW);
-    rows = new Map();
-    const frag = document.createDocumentFragment();
-    if (lo > 0) frag.appendChild(more(lo, "earlier"));
-    for (let i = lo; i < hi; i++) {
-      const li = row(i);
-      rows.set(i, li);
-      frag.appendChild(li);
+    function row(index) {
+      const event = trace.events[index];
+      const li = el("li", event.private ? "private" : "");
+      if (index === D.difference) li.classList.add("differs");
+      li.dataset.index = index;
+      li.appendChild(el("span", "seq", String(event.seq)));
+      li.appendChild(document.createTextNode(event.text + (event.private ? " (private)" : "")));
+      return li;
     }
-    if (hi < N) frag.appendChild(more(N - hi, "later"));
-    list.replaceChildren(frag);
-    return true;
+
+    function more(n, where) {
+      return el("li", "more", "… " + n + " " + where + " events (PageUp/PageDown, Home/End)");
+    }
+
+    function draw(index) {
+      const inside = index >= lo && index < hi;
+      if (inside && (index >= lo + 10 || lo === 0) && (index < hi - 10 || hi === count)) {
+        return false;
+      }
+      lo = Math.max(0, Math.min(index - WINDOW / 2, count - WINDOW));
+      hi = Math.min(count, lo + WINDOW);
+      rows = new Map();
+      const frag = document.createDocumentFragment();
+      if (lo > 0) frag.appendChild(more(lo, "earlier"));
+      for (let i = lo; i < hi; i++) {
+        const li = row(i);
+        rows.set(i, li);
+        frag.appendChild(li);
+      }
+      if (hi < count) frag.appendChild(more(count - hi, "later"));
+      if (!count) frag.appendChild(el("li", "more", "no events"));
+      element.replaceChildren(frag);
+      return true;
+    }
+
+    element.onclick = (e) => {
+      const li = e.target.closest("li");
+      if (li && li.dataset.index !== undefined) show(Number(li.dataset.index), false);
+    };
+    return {
+      mark(index, scroll) {
+        const redrawn = draw(Math.min(index, count - 1));
+        if (marked) marked.classList.remove("current");
+        marked = rows.get(index) || null;
+        if (marked) {
+          marked.classList.add("current");
+          if (scroll !== false || redrawn) reveal(element, marked);
+        }
+      },
+    };
   }
+
   let at = -1;
   let marked = [];
 
@@ -292,32 +352,49 @@ _SCRIPT = """
   function show(index, scroll) {
     if (!N) return;
     index = Math.max(0, Math.min(N - 1, index));
-    const [si, ti, ei] = D.steps[index];
-    const event = D.events[index];
-    drawSeats(D.seats[ti]);
-    drawStack(D.stacks[si]);
-    drawCharts(D.stacks[si], D.taken[ei]);
-    const redrawn = drawList(index);
-    if (!redrawn && rows.has(at)) rows.get(at).classList.remove("current");
-    rows.get(index).classList.add("current");
-    if (scroll !== false || redrawn) reveal(list, rows.get(index));
     at = index;
+    lists.forEach((list) => list.mark(index, scroll));
+    const trace = traces[view];
+    const shown = Math.min(index, trace.events.length - 1);
+    if (shown < 0) return;
+    const [si, ti, ei] = trace.steps[shown];
+    const event = trace.events[shown];
+    drawSeats(trace.seats[ti]);
+    drawStack(trace.stacks[si]);
+    drawCharts(trace.stacks[si], trace.taken[ei]);
+    const ended = shown < index ? " (" + trace.name + " ended at event " + (shown + 1) + ")" : "";
     $("position").textContent = "event " + (index + 1) + " of " + N + " · seq " + event.seq +
-      (event.turn === null ? "" : " · turn " + event.turn);
-    $("current").textContent = event.type + ": " + event.text;
+      (event.turn === null ? "" : " · turn " + event.turn) + ended;
+    $("current").textContent = (traces.length > 1 ? trace.name + ": " : "") + event.type +
+      ": " + event.text;
     $("jump").value = event.seq;
     const hash = "#event=" + event.seq;
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
 
   function indexOfSeq(seq) {
-    const found = D.events.findIndex((event) => event.seq >= seq);
+    const found = traces[view].events.findIndex((event) => event.seq >= seq);
     return found < 0 ? N - 1 : found;
   }
 
   function fromHash() {
     const match = /^#event=(-?\\d+)$/.exec(location.hash);
-    return match ? indexOfSeq(Number(match[1])) : 0;
+    if (match) return indexOfSeq(Number(match[1]));
+    return D.difference === null ? 0 : D.difference;
+  }
+
+  const lists = traces.map((trace, k) => makeList(trace, $("events-" + k)));
+  if (traces.length > 1) {
+    $("view").hidden = false;
+    $("view").onclick = () => {
+      view = (view + 1) % traces.length;
+      $("view").textContent = "viewing: " + traces[view].name + " (switch)";
+      show(at, false);
+    };
+    $("view").textContent = "viewing: " + traces[view].name + " (switch)";
+    if (D.difference !== null) {
+      $("difference").textContent = "first difference at event " + (D.difference + 1);
+    }
   }
 
   $("first").onclick = () => show(0);
@@ -325,10 +402,6 @@ _SCRIPT = """
   $("next").onclick = () => show(at + 1);
   $("last").onclick = () => show(N - 1);
   $("jump").onchange = () => show(indexOfSeq(Number($("jump").value)));
-  list.onclick = (e) => {
-    const li = e.target.closest("li");
-    if (li && li.dataset.index !== undefined) show(Number(li.dataset.index), false);
-  };
   const keys = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10,
                 PageUp: -10};
   document.addEventListener("keydown", (e) => {
@@ -343,6 +416,7 @@ _SCRIPT = """
   show(fromHash());
   window.explorer = {
     get index() { return at; },
+    get view() { return traces[view].name; },
     events: N,
     scriptMs: performance.now() - started,
   };
@@ -350,9 +424,19 @@ _SCRIPT = """
 """
 
 
-def explore_html(events: Sequence[LogEvent], title: str, svgs: dict[str, str]) -> str:
-    """The explorer page for ``events``, titled ``title``, showing the charts ``svgs``."""
-    data = json.dumps(page_data(events, title), separators=(",", ":"), ensure_ascii=False)
+def explore_html(
+    traces: Sequence[tuple[str, Sequence[LogEvent]]], title: str, svgs: dict[str, str]
+) -> str:
+    """The explorer page of one named trace, or of two side by side (the expected one
+    first), titled ``title``, showing the charts ``svgs``."""
+    if not 1 <= len(traces) <= 2:
+        raise ValueError(f"the explorer shows one or two traces, got {len(traces)}")
+    data = json.dumps(page_data(traces, title), separators=(",", ":"), ensure_ascii=False)
+    lists = "\n".join(
+        f'<div><h2>Events: {escape(name)}</h2><ol class="events" id="events-{k}"></ol></div>'
+        for k, (name, _) in enumerate(traces)
+    )
+    compare = ' class="compare"' if len(traces) == 2 else ""
     data = data.replace("</", "<\\/")
     decision = STATE_STYLES[StateKind.DECISION]
     charts = "\n".join(
@@ -376,10 +460,12 @@ def explore_html(events: Sequence[LogEvent], title: str, svgs: dict[str, str]) -
 <button id="next" title="next event (→)">next ▶</button>
 <button id="last" title="last event (End)">last ▶|</button>
 <label>seq <input id="jump" type="number" min="0" style="width: 6em"></label>
+<button id="view" hidden></button>
 <span id="position"></span>
+<span id="difference"></span>
 <div id="current"></div>
 </header>
-<main>
+<main{compare}>
 <div>
 <h2>The stack (top first)</h2>
 <div id="stack"></div>
@@ -398,10 +484,14 @@ Decision states are <span style="background: {decision.fill}">yellow</span>.</p>
 {charts}
 </div>
 <div>
-<h2>Events</h2>
-<ol id="events"></ol>
+<div id="lists">
+{lists}
+</div>
 <p class="note">Keys: → or ↓ next, ← or ↑ previous, PageDown/PageUp ten, Home/End first and
-last. The address <code>#event=SEQ</code> opens at an event. Click an event to go to it.</p>
+last. The address <code>#event=SEQ</code> opens at an event. Click an event to go to it.
+With two traces, the expected one is on the left, the page opens at their first
+difference (outlined), and the button above switches the trace whose stack, seats and
+chart states are shown.</p>
 </div>
 </main>
 <script type="application/json" id="explorer-data">{data}</script>

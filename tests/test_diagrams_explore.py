@@ -19,6 +19,7 @@ from explore_helpers import explorer_view, played_game
 from typer.testing import CliRunner
 
 from buckshot.cli import app
+from buckshot.diagrams.explore_page import first_difference
 from buckshot.diagrams.explore_state import LOCKED_STATE, Moment, fold, held_before
 from buckshot.diagrams.svg import dot_installed
 from buckshot.diagrams.tracelog import parse_log, read_log
@@ -188,6 +189,14 @@ def test_the_view_matches_the_engine_at_every_prompt(seed: int) -> None:
 # --- the command -------------------------------------------------------------------------
 
 
+def _page_data(page: Path) -> dict[str, Any]:
+    """The JSON the page's script reads, taken out of the page."""
+    text = page.read_text(encoding="utf-8")
+    data = text.split('<script type="application/json" id="explorer-data">', 1)[1]
+    loaded: dict[str, Any] = json.loads(data.split("</script>", 1)[0].replace("<\\/", "</"))
+    return loaded
+
+
 @needs_dot
 def test_explore_writes_a_self_contained_page_of_the_example(tmp_path: Path) -> None:
     out = tmp_path / "example.html"
@@ -195,10 +204,11 @@ def test_explore_writes_a_self_contained_page_of_the_example(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     ids = set(re.findall(r'id="([^"]+)"', html.unescape(page)))
-    data = page.split('<script type="application/json" id="explorer-data">', 1)[1]
-    data = json.loads(data.split("</script>", 1)[0].replace("<\\/", "</"))
+    data = _page_data(out)
     events = parse_log(_example_log())
-    assert [e["seq"] for e in data["events"]] == [e.seq for e in events]
+    (trace,) = data["traces"]
+    assert [e["seq"] for e in trace["events"]] == [e.seq for e in events]
+    assert data["difference"] is None
     for model in chart_models():  # every state of every chart can be highlighted
         assert {
             f"state-{model.kind.value}-{s.id}" for s in model.states if s.kind != StateKind.COMPOUND
@@ -226,7 +236,7 @@ def test_explore_reads_a_log_and_writes_beside_it(tmp_path: Path) -> None:
         ("", "page.html", "holds no event"),
         ('{"seq": 1, "type": "x"}\n', "missing/page.html", "does not exist"),
         ('{"seq": 1, "type": "x"}\n', "sub", "is a directory"),
-        ('{"seq": 1, "type": "x"}\n', "log.jsonl", "the log itself"),
+        ('{"seq": 1, "type": "x"}\n', "log.jsonl", "is a log given"),
     ],
 )
 def test_explore_refuses_bad_input_with_a_message(
@@ -252,3 +262,45 @@ def test_explore_without_dot_says_how_to_install_it(
     assert result.exit_code == 2
     assert "apt-get install graphviz" in result.output
     assert not (tmp_path / "page.html").exists()
+
+
+def _with_hp(text: str, hp: int) -> str:
+    """The log with C's hit (the first hp_changed) leaving C at ``hp``: a wrong damage."""
+    lines = [json.loads(line) for line in text.splitlines()]
+    hit = next(line for line in lines if line["type"] == "hp_changed")
+    hit["data"]["hp"] = hp
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def test_first_difference_finds_the_first_event_that_differs() -> None:
+    expected = parse_log(_example_log())
+    wrong = parse_log(_with_hp(_example_log(), 1))
+    hit = next(i for i, event in enumerate(expected) if event.type == "hp_changed")
+    assert first_difference(expected, expected) is None
+    assert first_difference(expected, wrong) == hit
+    assert first_difference(expected, expected[:5]) == 5
+    assert first_difference(expected[:5], expected) == 5
+
+
+@needs_dot
+def test_explore_compares_a_log_with_the_expected_one(tmp_path: Path) -> None:
+    (tmp_path / "expected.jsonl").write_text(_example_log(), encoding="utf-8")
+    (tmp_path / "adapter.jsonl").write_text(_with_hp(_example_log(), 1), encoding="utf-8")
+    out = tmp_path / "case.html"
+    result = runner.invoke(
+        app,
+        [
+            "explore",
+            str(tmp_path / "adapter.jsonl"),
+            "--expected",
+            str(tmp_path / "expected.jsonl"),
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = _page_data(out)
+    names = [trace["name"] for trace in data["traces"]]
+    assert names == ["expected: expected.jsonl", "adapter.jsonl"]
+    hit = next(i for i, e in enumerate(parse_log(_example_log())) if e.type == "hp_changed")
+    assert data["difference"] == hit

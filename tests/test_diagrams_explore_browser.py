@@ -61,7 +61,7 @@ _SHOWN = """() => ({
   hp: Array.from(document.querySelectorAll("#seats tr")).map(
     (tr) => [tr.querySelector("[data-field=name]").textContent,
              tr.querySelector("[data-field=hp]").textContent]),
-  marked: Array.from(document.querySelectorAll("#events li.current .seq")).map(
+  marked: Array.from(document.querySelectorAll("#events-0 li.current .seq")).map(
     (s) => s.textContent),
 })"""
 
@@ -120,7 +120,7 @@ def browser(tmp_path: Path) -> Iterator[Browser]:
 
 def _page(tmp_path: Path, log: str, name: str) -> tuple[Path, list[dict[str, Any]]]:
     path = tmp_path / f"{name}.html"
-    path.write_text(explore_html(parse_log(log), name, chart_svgs()), encoding="utf-8")
+    path.write_text(explore_html([(name, parse_log(log))], name, chart_svgs()), encoding="utf-8")
     return path, [json.loads(line) for line in log.splitlines()]
 
 
@@ -212,3 +212,33 @@ def test_stepping_through_a_seeded_game_follows_the_engine(
     browser.page.screenshot(path=str(ARTIFACTS / "explorer-seeded.png"))
     assert browser.problems == []
     assert {url.split("#")[0] for url in browser.requests} == {page.as_uri()}
+
+
+def test_two_traces_open_side_by_side_at_their_first_difference(
+    tmp_path: Path, browser: Browser
+) -> None:
+    expected_log = to_jsonl(EXAMPLES["s6_3_example"]())
+    events = [json.loads(line) for line in expected_log.splitlines()]
+    hit = _index(events, "hp_changed", player=2)
+    wrong = [json.loads(line) for line in expected_log.splitlines()]
+    wrong[hit]["data"]["hp"] = START_HP - 2 * LIVE_DAMAGE  # an adapter that hits twice
+    adapter_log = "".join(json.dumps(line) + "\n" for line in wrong)
+    page = tmp_path / "case.html"
+    traces = [("expected", parse_log(expected_log)), ("adapter", parse_log(adapter_log))]
+    page.write_text(explore_html(traces, "case", chart_svgs()), encoding="utf-8")
+    browser.open(page)
+    marked = browser.page.evaluate(
+        """() => ["events-0", "events-1"].map((id) => Array.from(
+             document.querySelectorAll("#" + id + " li.current.differs .seq")).map(
+             (s) => s.textContent))"""
+    )
+    assert marked == [[str(events[hit]["seq"])]] * 2
+    assert browser.page.evaluate("window.explorer.view") == "adapter"
+    assert dict(browser.shown()["hp"])["C"] == str(START_HP - 2 * LIVE_DAMAGE)
+    browser.page.click("#view")
+    assert browser.page.evaluate("window.explorer.view") == "expected"
+    assert dict(browser.shown()["hp"])["C"] == str(START_HP - LIVE_DAMAGE)
+    assert browser.page.text_content("#difference") == f"first difference at event {hit + 1}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.page.screenshot(path=str(ARTIFACTS / "explorer-compare.png"))
+    assert browser.problems == []
