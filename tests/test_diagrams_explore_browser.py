@@ -11,12 +11,12 @@ state (a seeded five-player game). Screenshots are saved in ``artifacts/``.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import chromium_page, needs_chromium
 from explore_helpers import played_game
 
 from buckshot.diagrams.explore_page import chart_svgs, explore_html
@@ -28,24 +28,11 @@ from buckshot.spec.ruleset import load_ruleset
 
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "artifacts"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 START_HP = load_ruleset().hp.start
 LIVE_DAMAGE = load_ruleset().shot.live_damage
 
 pytestmark = [
-    pytest.mark.skipif(
-        CHROMIUM is None,
-        reason="Chromium is not installed (apt-get install chromium): the explorer was not "
-        "checked in a browser",
-    ),
+    needs_chromium,
     pytest.mark.skipif(not dot_installed(), reason="Graphviz's dot is not installed"),
 ]
 
@@ -66,13 +53,13 @@ _SHOWN = """() => ({
 })"""
 
 
-class Browser:
-    """A page of headless Chromium that records console errors and any request made."""
+class Explorer:
+    """The explorer page in a browser: opened by path and fragment, driven by keys."""
 
-    def __init__(self, page: Any, problems: list[str], requests: list[str]) -> None:
-        self.page = page
-        self.problems = problems
-        self.requests = requests
+    def __init__(self, browser: Explorer) -> None:
+        self.page = browser.page
+        self.problems = browser.problems
+        self.requests = browser.requests
 
     def open(self, path: Path, fragment: str = "") -> None:
         self.page.goto(path.as_uri() + fragment, wait_until="load")
@@ -87,35 +74,9 @@ class Browser:
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Browser]:
-    try:
-        from playwright.sync_api import ConsoleMessage, sync_playwright
-    except ImportError:  # pragma: no cover - a set-up error, reported as a failure
-        pytest.fail("the playwright package is missing: install the dev dependencies")
-    assert CHROMIUM is not None
-    problems: list[str] = []
-    requests: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type in ("error", "warning"):
-            problems.append(f"console {message.type}: {message.text}")
-
-    with sync_playwright() as driver:
-        context = driver.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=FLAGS,
-            viewport={"width": 1600, "height": 1000},
-        )
-        try:
-            page = context.new_page()
-            page.on("console", on_console)
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on("request", lambda request: requests.append(request.url))
-            yield Browser(page, problems, requests)
-        finally:
-            context.close()
+def browser(tmp_path: Path) -> Iterator[Explorer]:
+    with chromium_page(tmp_path / "profile", width=1600) as opened:
+        yield Explorer(opened)
 
 
 def _page(tmp_path: Path, log: str, name: str) -> tuple[Path, list[dict[str, Any]]]:
@@ -134,7 +95,7 @@ def _index(events: list[dict[str, Any]], kind: str, **data: Any) -> int:
 
 
 def test_stepping_through_the_s6_3_example_shows_what_the_rules_say(
-    tmp_path: Path, browser: Browser
+    tmp_path: Path, browser: Explorer
 ) -> None:
     page, events = _page(tmp_path, to_jsonl(EXAMPLES["s6_3_example"]()), "s6_3_example")
     browser.open(page)
@@ -182,7 +143,7 @@ def test_stepping_through_the_s6_3_example_shows_what_the_rules_say(
 
 
 def test_stepping_through_a_seeded_game_follows_the_engine(
-    tmp_path: Path, browser: Browser
+    tmp_path: Path, browser: Explorer
 ) -> None:
     game, seen = played_game(seed=11)
     page, events = _page(tmp_path, to_jsonl(game.events), "seeded")
@@ -215,7 +176,7 @@ def test_stepping_through_a_seeded_game_follows_the_engine(
 
 
 def test_two_traces_open_side_by_side_at_their_first_difference(
-    tmp_path: Path, browser: Browser
+    tmp_path: Path, browser: Explorer
 ) -> None:
     expected_log = to_jsonl(EXAMPLES["s6_3_example"]())
     events = [json.loads(line) for line in expected_log.splitlines()]
