@@ -27,12 +27,14 @@ from buckshot.spec.model import StateKind, chart_models
 _SVG_START = re.compile(r"^.*?(?=<svg)", re.DOTALL)
 
 
+def inline_svg(svg: str) -> str:
+    """An SVG document as an element to inline in HTML: without its XML prolog or doctype."""
+    return _SVG_START.sub("", svg, count=1)
+
+
 def chart_svgs() -> dict[str, str]:
-    """Each chart's SVG, by frame kind, ready to be inlined (no XML prolog or doctype)."""
-    return {
-        model.kind.value: _SVG_START.sub("", render_svg(chart_dot(model)), count=1)
-        for model in chart_models()
-    }
+    """Each chart's SVG, by frame kind, ready to be inlined."""
+    return {model.kind.value: inline_svg(render_svg(chart_dot(model))) for model in chart_models()}
 
 
 def _steps(band: Band) -> list[Step]:

@@ -105,7 +105,8 @@ def write_all(
     ``logs`` are the event logs drawn as traces (by default the engine's example games,
     whose logs are written to ``traces/`` first),
     and ``ruleset`` bounds the stack (by default the packaged one). Without ``dot`` the
-    SVGs are skipped and ``err`` (standard error) is told how to install it. Files of
+    SVGs and the logs' explorer pages (which inline the charts' SVGs) are skipped and
+    ``err`` (standard error) is told how to install it. Files of
     ``charts/`` that no chart produces any more are removed.
     """
     err = err if err is not None else sys.stderr
@@ -122,11 +123,34 @@ def write_all(
         _warn_missing_dot(err)
     for diagram in diagrams:
         written.extend(write_diagram(diagram, out_dir, with_svg))
+    if with_svg:
+        written.extend(write_explorer_pages(logs, diagrams, out_dir))
     charts = {p for p in written if p.parent == out_dir / Section.CHARTS.value}
     keep = charts | {_file(out_dir / d.stem, ".svg") for d in diagrams}
     _remove_stale(out_dir / Section.CHARTS.value, keep)
     written.append(_write_text(out_dir / "index.html", index_html(diagrams)))
     return written
+
+
+def write_explorer_pages(
+    logs: Sequence[Path], diagrams: Sequence[Diagram], out_dir: Path
+) -> list[Path]:
+    """Write an explorer page (``traces/<log>.html``) for each log, with the charts' SVGs
+    as ``diagrams`` just drew them into ``out_dir``."""
+    from buckshot.diagrams.explore_page import explore_html, inline_svg
+
+    svgs = {
+        diagram.stem.name: inline_svg(_file(out_dir / diagram.stem, ".svg").read_text("utf-8"))
+        for diagram in diagrams
+        if diagram.section is Section.CHARTS
+    }
+    return [
+        _write_text(
+            out_dir / Section.TRACES.value / f"{log.stem}.html",
+            explore_html([(log.stem, read_log(log))], log.stem, svgs),
+        )
+        for log in logs
+    ]
 
 
 def write_trace(log: Path, out_dir: Path, err: TextIO | None = None) -> list[Path]:

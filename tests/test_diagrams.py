@@ -200,7 +200,12 @@ def _generated(folder: Path) -> dict[str, bytes]:
     files = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder).as_posix()
-        if path.suffix in (".dot", ".mmd", ".svg", ".jsonl") or relative == "index.html":
+        explorer = relative.startswith("traces/") and path.suffix == ".html"
+        if (
+            path.suffix in (".dot", ".mmd", ".svg", ".jsonl")
+            or relative == "index.html"
+            or explorer
+        ):
             files[relative] = path.read_bytes()
     return files
 
@@ -210,7 +215,9 @@ def test_committed_diagrams_are_fresh(tmp_path: Path) -> None:
     fresh = _generated(tmp_path)
     committed = _generated(COMMITTED)
     has_dot = dot_installed()
-    compared = [name for name in fresh if has_dot or not name.endswith(".svg")]
+    # the SVGs, and the explorer pages that inline the charts' SVGs, need dot
+    drawn = (".svg", ".html")
+    compared = [n for n in fresh if has_dot or not n.endswith(drawn) or n == "index.html"]
     assert compared, "nothing was generated"
     stale = [name for name in compared if committed.get(name) != fresh[name]]
     assert stale == [], f"stale or missing: {stale}; {REGENERATE}"
@@ -305,4 +312,5 @@ def test_index_links_every_diagram() -> None:
             assert f'href="{diagram.stem}{suffix}"' in index
         assert f'<img src="{diagram.stem}.svg"' in index
     assert 'src="traces/s6_3_example.svg"' in index
+    assert 'href="traces/s6_3_example.html"' in index
     assert "http://" not in index and "https://" not in index
