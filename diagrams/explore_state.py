@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from buckshot.diagrams.tracelog import LogEvent
+from buckshot.reference.events import EventType
 from buckshot.spec.model import ChartModel, StateKind, chart_models
 from buckshot.spec.polling import poll_order
 from buckshot.spec.rulebook import FrameKind
@@ -370,6 +371,18 @@ class _Fold:
             seat.alive = False
             seat.items.clear()
             seat.shield = seat.rage = 0
+
+
+def _check_event_names() -> None:
+    """Every event type the view reads is one the engine writes (a binding by name)."""
+    known = {event.value for event in EventType}
+    handled = {name.removeprefix("on_") for name in vars(_Fold) if name.startswith("on_")}
+    unknown = sorted((handled | SEAT_EVENTS) - known)
+    if unknown:
+        raise AssertionError(f"the explorer reads event types the engine never writes: {unknown}")
+
+
+_check_event_names()
 
 
 def fold(events: Sequence[LogEvent]) -> list[Moment]:
