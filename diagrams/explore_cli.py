@@ -46,8 +46,8 @@ def explore_command(
     log: Annotated[
         Path | None,
         typer.Argument(
-            help="An event log (JSON lines) from play --log, simulate, a conformance case or "
-            "another implementation; none plays the S6.3 worked example.",
+            help="An event log (JSON lines): saved by play --log, a conformance adapter's "
+            "trace, or another implementation's; none plays the S6.3 worked example.",
             dir_okay=False,
         ),
     ] = None,
@@ -71,8 +71,7 @@ def explore_command(
 ) -> None:
     """Write one self-contained HTML page that steps through an event log on the charts.
 
-    With --expected, the page shows the expected log and LOG side by side and opens at
-    the first event where they differ.
+    With --expected: both logs side by side, opened at their first difference.
     """
     from buckshot.diagrams.svg import GraphvizError, dot_installed
     from buckshot.diagrams.tracelog import TraceLogError, parse_log, read_log
