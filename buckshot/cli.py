@@ -12,6 +12,7 @@ import typer
 from buckshot import __version__
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
+from buckshot.diagrams.explore_cli import explore_command
 from buckshot.verification.cli import app as verify_app
 from buckshot.verification.tracecheck.cli import verify_trace_command
 
@@ -29,6 +30,7 @@ spec_app = typer.Typer(
 )
 app.add_typer(spec_app, name="spec")
 app.add_typer(diagrams_app, name="diagrams")
+app.command("explore")(explore_command)
 app.add_typer(conformance_app, name="conformance")
 app.add_typer(verify_app, name="verify")
 app.command("verify-trace")(verify_trace_command)

@@ -3,13 +3,16 @@
 The files beside this package's modules are generated; never edit them by hand:
 ``charts/<frame kind>.{dot,svg,mmd}`` (one per chart), ``stack.{dot,svg,mmd}`` (which
 transition pushes which frame, and where each frame resumes), ``traces/<log>.{dot,svg,mmd}``
-(played fragments drawn from event logs) and ``index.html`` (a page that shows them all).
+(played fragments drawn from event logs), ``traces/<log>.html`` (the explorer page of each
+log) and ``index.html`` (a page that shows them all).
 
 Regenerate them with ``buckshot diagrams`` (or ``python -m buckshot.diagrams``), which calls
 :func:`buckshot.diagrams.generate.write_all`; draw any saved log with
-``buckshot diagrams trace LOG``. The modules, by job: ``catalogue`` (what is drawn),
-``chart_dot``/``chart_mermaid``, ``stack_model``/``stack_dot``/``stack_mermaid``,
-``tracelog``/``timeline``/``trace_dot``/``trace_mermaid``, ``html``, ``svg`` (runs ``dot``),
-``generate`` (writes files), ``cli``; ``dot``, ``describe``, ``legend`` and ``style`` are
-shared by the rest.
+``buckshot diagrams trace LOG``, and write any log's explorer page with ``buckshot explore``.
+The modules, by job: ``catalogue`` (what is drawn), ``chart_dot``/``chart_mermaid``,
+``stack_model``/``stack_dot``/``stack_mermaid``, ``tracelog``/``timeline``/``trace_dot``/
+``trace_mermaid``, ``explore_state``/``explore_page``/``explore_cli`` (the explorer),
+``html``, ``svg`` (renders through the ``graphviz`` package), ``generate`` (writes files),
+``cli``; ``labels`` (markup of HTML-like labels), ``describe``, ``legend`` and ``style``
+are shared by the rest.
 """

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 
-from buckshot.diagrams import dot
+import graphviz
+
+from buckshot.diagrams import labels
 from buckshot.diagrams.describe import (
     EventGroup,
     action_text,
@@ -39,15 +41,21 @@ def edge_id(transition_id: str) -> str:
     return transition_id.replace(":", "-")
 
 
-def _state_node(model: ChartModel, state: StateNode) -> str:
+def state_node_id(model: ChartModel, state_id: str) -> str:
+    """The DOT (and SVG) ``id`` of a state's node: ``state-<frame kind>-<state>``."""
+    return f"state-{model.kind.value}-{state_id}"
+
+
+def _state_node(graph: graphviz.Digraph, model: ChartModel, state: StateNode) -> None:
     style = STATE_STYLES[state.kind]
-    rows = [dot.bold(state.name), dot.font(state_role(model, state), 9)]
+    rows = [labels.bold(state.name), labels.font(state_role(model, state), 9)]
     cited = citation(state.clauses, state.rulings)
     if cited:
-        rows.append(dot.font(cited, 8, dot.MUTED))
+        rows.append(labels.font(cited, 8, labels.MUTED))
     styles = ["rounded", "filled"] + (["dashed"] if style.dashed else [])
     values = {
-        "label": dot.html(dot.table(rows)),
+        "id": state_node_id(model, state.id),
+        "label": labels.html(labels.table(rows)),
         "fillcolor": style.fill,
         "color": style.stroke,
         "style": ",".join(styles),
@@ -57,15 +65,14 @@ def _state_node(model: ChartModel, state: StateNode) -> str:
         values["penwidth"] = "1.6"
     if style.double:
         values["peripheries"] = "2"
-    return f"{dot.quote(state.id)}{dot.attrs(values)};"
+    graph.node(state.id, **values)
 
 
-def _initial_node(node_id: str) -> str:
-    values = {"shape": "point", "width": "0.14", "label": "", "tooltip": "initial state"}
-    return f"{dot.quote(node_id)}{dot.attrs(values)};"
+def _initial_node(graph: graphviz.Digraph, node_id: str) -> None:
+    graph.node(node_id, shape="point", width="0.14", label="", tooltip="initial state")
 
 
-def _choice_node(group: EventGroup) -> str:
+def _choice_node(graph: graphviz.Digraph, group: EventGroup) -> None:
     values = {
         "shape": "diamond",
         "width": "0.3",
@@ -76,7 +83,7 @@ def _choice_node(group: EventGroup) -> str:
         "fillcolor": "#ffffff",
         "tooltip": f"choice: {group.event} from {group.source}, {len(group.edges)} branches",
     }
-    return f"{dot.quote(group.choice_id)}{dot.attrs(values)};"
+    graph.node(group.choice_id, **values)
 
 
 class _Layout:
@@ -126,16 +133,16 @@ def _edge_attrs(trigger: Trigger) -> dict[str, str]:
 
 
 def _caption(event: str, guards: str, actions: str, cited: str) -> str:
-    first = dot.bold(event) + (f" {dot.escape(guards)}" if guards else "")
+    first = labels.bold(event) + (f" {labels.escape(guards)}" if guards else "")
     rows = [first]
     if actions:
-        rows.append(dot.escape(actions))
+        rows.append(labels.escape(actions))
     if cited:
-        rows.append(dot.font(cited, 8, dot.MUTED))
-    return dot.html(dot.lines(rows))
+        rows.append(labels.font(cited, 8, labels.MUTED))
+    return labels.html(labels.lines(rows))
 
 
-def _plain_edge(layout: _Layout, edge: TransitionEdge) -> str:
+def _plain_edge(graph: graphviz.Digraph, layout: _Layout, edge: TransitionEdge) -> None:
     head, extra = layout.head(layout.ancestors(edge.source), edge.target)
     cited = citation(edge.clauses, edge.rulings)
     values = {
@@ -145,10 +152,10 @@ def _plain_edge(layout: _Layout, edge: TransitionEdge) -> str:
         **_edge_attrs(edge.trigger),
         **extra,
     }
-    return f"{dot.quote(edge.source)} -> {dot.quote(head)}{dot.attrs(values)};"
+    graph.edge(edge.source, head, **values)
 
 
-def _choice_edges(layout: _Layout, group: EventGroup) -> list[str]:
+def _choice_edges(graph: graphviz.Digraph, layout: _Layout, group: EventGroup) -> None:
     first = group.edges[0]
     cited = citation(first.clauses, first.rulings)
     into = {
@@ -159,63 +166,63 @@ def _choice_edges(layout: _Layout, group: EventGroup) -> list[str]:
         "weight": "8",
         **_edge_attrs(first.trigger),
     }
-    out = [f"{dot.quote(group.source)} -> {dot.quote(group.choice_id)}{dot.attrs(into)};"]
+    graph.edge(group.source, group.choice_id, **into)
     for edge in group.edges:
         head, extra = layout.head(layout.ancestors(edge.source), edge.target)
         values = {
             "id": edge_id(edge.id),
-            "label": dot.html(dot.escape(branch_text(edge))),
+            "label": labels.html(labels.escape(branch_text(edge))),
             "tooltip": f"{edge.id}: {edge.source} -> {edge.target}; {cited}",
             **_edge_attrs(edge.trigger),
             **extra,
         }
-        out.append(f"{dot.quote(group.choice_id)} -> {dot.quote(head)}{dot.attrs(values)};")
-    return out
+        graph.edge(group.choice_id, head, **values)
 
 
 def _cluster(
-    model: ChartModel, layout: _Layout, state: StateNode, choices: list[EventGroup], indent: str
-) -> list[str]:
+    graph: graphviz.Digraph,
+    model: ChartModel,
+    layout: _Layout,
+    state: StateNode,
+    choices: list[EventGroup],
+) -> None:
     style = STATE_STYLES[StateKind.COMPOUND]
-    rows = [f"<B>{dot.font(state_title(state), 12)}</B>"]
+    rows = [f"<B>{labels.font(state_title(state), 12)}</B>"]
     cited = citation(state.clauses, state.rulings)
     if cited:
-        rows.append(dot.font(cited, 8, dot.MUTED))
+        rows.append(labels.font(cited, 8, labels.MUTED))
     label = "".join(f'<TR><TD ALIGN="LEFT">{row}</TD></TR>' for row in rows)
-    values = {
-        "id": cluster_id(state.id),
-        "label": dot.html(
-            f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{label}</TABLE>'
-        ),
-        "style": "rounded,filled",
-        "fillcolor": style.fill,
-        "color": style.stroke,
-        "labeljust": "l",
-        "tooltip": f"{state.id} (phase): {cited}",
-    }
-    out = [f"{indent}subgraph {dot.quote(cluster_id(state.id))} {{"]
-    out.extend(f"{indent}    {line}" for line in dot.assignments(values))
-    out.append(f"{indent}    {_initial_node(initial_id(state.id))}")
-    out.extend(_members(model, layout, state.id, choices, indent + "    "))
-    out.append(f"{indent}}}")
-    return out
+    with graph.subgraph(name=cluster_id(state.id)) as cluster:
+        cluster.attr(
+            id=cluster_id(state.id),
+            label=labels.html(
+                f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{label}</TABLE>'
+            ),
+            style="rounded,filled",
+            fillcolor=style.fill,
+            color=style.stroke,
+            labeljust="l",
+            tooltip=f"{state.id} (phase): {cited}",
+        )
+        _initial_node(cluster, initial_id(state.id))
+        _members(cluster, model, layout, state.id, choices)
 
 
 def _members(
+    graph: graphviz.Digraph,
     model: ChartModel,
     layout: _Layout,
     parent: str | None,
     choices: list[EventGroup],
-    indent: str,
-) -> list[str]:
-    out: list[str] = []
+) -> None:
     for state in layout.children.get(parent, []):
         if state.kind is StateKind.COMPOUND:
-            out.extend(_cluster(model, layout, state, choices, indent))
+            _cluster(graph, model, layout, state, choices)
         else:
-            out.append(indent + _state_node(model, state))
-            out.extend(indent + _choice_node(g) for g in choices if g.source == state.id)
-    return out
+            _state_node(graph, model, state)
+            for group in choices:
+                if group.source == state.id:
+                    _choice_node(graph, group)
 
 
 def _leaves(layout: _Layout, state_id: str) -> list[str]:
@@ -228,28 +235,28 @@ def _leaves(layout: _Layout, state_id: str) -> list[str]:
     return leaves
 
 
-def _phase_order(layout: _Layout) -> list[str]:
+def _phase_order(graph: graphviz.Digraph, layout: _Layout) -> None:
     """Invisible edges that stack the top-level compound states in declaration order."""
     phases = [s.id for s in layout.children.get(None, []) if s.kind is StateKind.COMPOUND]
-    out = []
     for upper, lower in itertools.pairwise(phases):
         for leaf in _leaves(layout, upper):
-            out.append(f"{dot.quote(leaf)} -> {dot.quote(initial_id(lower))} [style=invis];")
-    return out
+            graph.edge(leaf, initial_id(lower), style="invis")
 
 
 def _graph_label(model: ChartModel, choices: bool) -> str:
     kinds = [state.kind for state in model.states]
     triggers = [edge.trigger for edge in model.transitions]
-    doc = dot.lines(dot.escape(line) for line in dot.wrap(model.doc.replace("``", ""), 110))
+    doc = labels.lines(
+        labels.escape(line) for line in labels.wrap(model.doc.replace("``", ""), 110)
+    )
     subtitle = f"chart {model.class_name}, frame kind {model.kind.value}"
     rows = [
-        f"<TR><TD>{dot.font(model.title, 18)}</TD></TR>",
-        f"<TR><TD>{dot.font(subtitle, 10, dot.MUTED)}</TD></TR>",
+        f"<TR><TD>{labels.font(model.title, 18)}</TD></TR>",
+        f"<TR><TD>{labels.font(subtitle, 10, labels.MUTED)}</TD></TR>",
         f"<TR><TD>{doc}</TD></TR>",
         f"<TR><TD>{legend_table(legend_entries(kinds, triggers, choices))}</TD></TR>",
     ]
-    return dot.html(
+    return labels.html(
         '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
         + "".join(rows)
         + "</TABLE>"
@@ -265,7 +272,7 @@ def chart_dot(model: ChartModel) -> str:
         "id": f"chart-{model.kind.value}",
         "label": _graph_label(model, bool(choices)),
         "labelloc": "t",
-        "fontname": dot.FONT,
+        "fontname": labels.FONT,
         "fontsize": "11",
         "rankdir": "TB",
         "compound": "true",
@@ -274,32 +281,26 @@ def chart_dot(model: ChartModel) -> str:
         "ranksep": "0.5",
         "pad": "0.3",
     }
-    node = {"fontname": dot.FONT, "fontsize": "11", "shape": "box", "margin": "0.12,0.06"}
-    edge = {"fontname": dot.FONT, "fontsize": "9", "arrowsize": "0.8"}
-    out = [f"digraph {dot.quote(model.kind.value)} {{"]
-    out.append(f"    graph{dot.attrs(graph)};")
-    out.append(f"    node{dot.attrs(node)};")
-    out.append(f"    edge{dot.attrs(edge)};")
-    out.extend(_members(model, layout, None, choices, "    "))
+    node = {"fontname": labels.FONT, "fontsize": "11", "shape": "box", "margin": "0.12,0.06"}
+    edge = {"fontname": labels.FONT, "fontsize": "9", "arrowsize": "0.8"}
+    out = graphviz.Digraph(model.kind.value, graph_attr=graph, node_attr=node, edge_attr=edge)
+    _members(out, model, layout, None, choices)
     top = next(s for s in layout.children[None] if s.initial)
     if top.kind is not StateKind.COMPOUND:
         # a compound initial state shows the chart's start with its own initial marker
-        out.append(f"    {_initial_node(START)}")
-        out.append(f"    {dot.quote(START)} -> {dot.quote(top.id)};")
+        _initial_node(out, START)
+        out.edge(START, top.id)
     for state in model.states:
         if state.kind is StateKind.COMPOUND:
             child = next(c for c in layout.children[state.id] if c.initial)
             inside = [state.id, *layout.ancestors(state.id)]
             inner, inner_extra = layout.head(inside, child.id)
-            out.append(
-                f"    {dot.quote(initial_id(state.id))} -> {dot.quote(inner)}"
-                f"{dot.attrs(inner_extra)};"
-            )
-    out.extend("    " + line for line in _phase_order(layout))
+            out.edge(initial_id(state.id), inner, **inner_extra)
+    _phase_order(out, layout)
     for group in groups:
         if group.is_choice:
-            out.extend("    " + line for line in _choice_edges(layout, group))
+            _choice_edges(out, layout, group)
         else:
-            out.append("    " + _plain_edge(layout, group.edges[0]))
-    out.append("}")
-    return "\n".join(out) + "\n"
+            _plain_edge(out, layout, group.edges[0])
+    source: str = out.source  # the package types its properties loosely
+    return source

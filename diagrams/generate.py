@@ -1,4 +1,4 @@
-"""Write the diagrams: DOT, SVG (through ``dot``) and Mermaid for each, and the index page.
+"""Write the diagrams: DOT, SVG (through the ``graphviz`` package), Mermaid, the index page.
 
 ``write_all`` writes the committed set into a folder laid out as ``charts/<kind>.*``,
 ``stack.*``, ``traces/<log>.*`` and ``index.html``; ``write_trace`` draws one saved log.
@@ -19,7 +19,7 @@ from buckshot.diagrams.catalogue import (
     trace_diagram,
 )
 from buckshot.diagrams.html import index_html
-from buckshot.diagrams.svg import INSTALL_HINT, find_dot, render_svg
+from buckshot.diagrams.svg import INSTALL_HINT, dot_installed, render_svg
 from buckshot.diagrams.tracelog import read_log
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
@@ -62,15 +62,15 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
-def write_diagram(diagram: Diagram, out_dir: Path, dot_binary: str | None) -> list[Path]:
-    """Write one diagram's DOT, Mermaid and (when ``dot_binary`` is given) SVG files."""
+def write_diagram(diagram: Diagram, out_dir: Path, with_svg: bool) -> list[Path]:
+    """Write one diagram's DOT, Mermaid and (when ``with_svg``) SVG files."""
     base = out_dir / diagram.stem
     written = [
         _write_text(_file(base, ".dot"), diagram.dot),
         _write_text(_file(base, ".mmd"), diagram.mermaid),
     ]
-    if dot_binary is not None:
-        written.append(_write_text(_file(base, ".svg"), render_svg(diagram.dot, dot_binary)))
+    if with_svg:
+        written.append(_write_text(_file(base, ".svg"), render_svg(diagram.dot)))
     return written
 
 
@@ -105,7 +105,8 @@ def write_all(
     ``logs`` are the event logs drawn as traces (by default the engine's example games,
     whose logs are written to ``traces/`` first),
     and ``ruleset`` bounds the stack (by default the packaged one). Without ``dot`` the
-    SVGs are skipped and ``err`` (standard error) is told how to install it. Files of
+    SVGs and the logs' explorer pages (which inline the charts' SVGs) are skipped and
+    ``err`` (standard error) is told how to install it. Files of
     ``charts/`` that no chart produces any more are removed.
     """
     err = err if err is not None else sys.stderr
@@ -117,16 +118,39 @@ def write_all(
         logs,
         ruleset if ruleset is not None else load_ruleset(),
     )
-    dot_binary = find_dot()
-    if dot_binary is None:
+    with_svg = dot_installed()
+    if not with_svg:
         _warn_missing_dot(err)
     for diagram in diagrams:
-        written.extend(write_diagram(diagram, out_dir, dot_binary))
+        written.extend(write_diagram(diagram, out_dir, with_svg))
+    if with_svg:
+        written.extend(write_explorer_pages(logs, diagrams, out_dir))
     charts = {p for p in written if p.parent == out_dir / Section.CHARTS.value}
     keep = charts | {_file(out_dir / d.stem, ".svg") for d in diagrams}
     _remove_stale(out_dir / Section.CHARTS.value, keep)
     written.append(_write_text(out_dir / "index.html", index_html(diagrams)))
     return written
+
+
+def write_explorer_pages(
+    logs: Sequence[Path], diagrams: Sequence[Diagram], out_dir: Path
+) -> list[Path]:
+    """Write an explorer page (``traces/<log>.html``) for each log, with the charts' SVGs
+    as ``diagrams`` just drew them into ``out_dir``."""
+    from buckshot.diagrams.explore_page import explore_html, inline_svg
+
+    svgs = {
+        diagram.stem.name: inline_svg(_file(out_dir / diagram.stem, ".svg").read_text("utf-8"))
+        for diagram in diagrams
+        if diagram.section is Section.CHARTS
+    }
+    return [
+        _write_text(
+            out_dir / Section.TRACES.value / f"{log.stem}.html",
+            explore_html([(log.stem, read_log(log))], log.stem, svgs),
+        )
+        for log in logs
+    ]
 
 
 def write_trace(log: Path, out_dir: Path, err: TextIO | None = None) -> list[Path]:
@@ -141,7 +165,7 @@ def write_trace(log: Path, out_dir: Path, err: TextIO | None = None) -> list[Pat
         diagram.dot,
         diagram.mermaid,
     )
-    dot_binary = find_dot()
-    if dot_binary is None:
+    with_svg = dot_installed()
+    if not with_svg:
         _warn_missing_dot(err)
-    return write_diagram(flat, out_dir, dot_binary)
+    return write_diagram(flat, out_dir, with_svg)

@@ -76,6 +76,15 @@ def _legend() -> list[str]:
 def _figure(diagram: Diagram) -> list[str]:
     stem = str(diagram.stem)
     anchor = stem.replace("/", "-")
+    explore = (
+        [
+            f'<p><a href="{escape(stem)}.html">Step through this log in the explorer</a>: '
+            "the state of every frame on the stack in its chart, the seats, event by event."
+            "</p>"
+        ]
+        if diagram.section is Section.TRACES
+        else []
+    )
     return [
         f'<figure id="{escape(anchor)}">',
         f"<h3>{escape(diagram.title)}</h3>",
@@ -85,6 +94,7 @@ def _figure(diagram: Diagram) -> list[str]:
         f'<figcaption>Open <a href="{escape(stem)}.svg">the SVG</a> alone for tooltips; '
         f'sources: <a href="{escape(stem)}.dot">DOT</a> · '
         f'<a href="{escape(stem)}.mmd">Mermaid</a></figcaption>',
+        *explore,
         "</figure>",
     ]
 
@@ -102,7 +112,8 @@ _SECTIONS = {
     ),
     Section.TRACES: (
         "Traces",
-        "Played fragments drawn from event logs (JSON lines).",
+        "Played fragments drawn from event logs (JSON lines). `buckshot explore LOG` writes "
+        "an explorer page for any log.",
     ),
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from buckshot.diagrams import dot
+from buckshot.diagrams import labels
 from buckshot.diagrams.style import CHOICE_LEGEND, EDGE_STYLES, STATE_STYLES
 from buckshot.spec.charts import Trigger
 from buckshot.spec.model import StateKind
@@ -17,7 +17,7 @@ def _state_swatch(kind: StateKind) -> str:
     border = "2" if style.double else "1"
     return (
         f'<TD BGCOLOR="{style.fill}" COLOR="{style.stroke}" BORDER="{border}" STYLE="rounded">'
-        f"{dot.font(style.name, 9)}</TD>"
+        f"{labels.font(style.name, 9)}</TD>"
     )
 
 
@@ -29,7 +29,7 @@ def _edge_swatch(trigger: Trigger) -> str:
 
 
 def _text(text: str) -> str:
-    return f'<TD ALIGN="LEFT">{dot.font(text, 9)}</TD>'
+    return f'<TD ALIGN="LEFT">{labels.font(text, 9)}</TD>'
 
 
 def legend_entries(
@@ -44,9 +44,9 @@ def legend_entries(
         if kind in shown_kinds
     ]
     if initial:
-        entries.append(f"<TD>{dot.font('●', 12)}</TD>" + _text("initial state"))
+        entries.append(f"<TD>{labels.font('●', 12)}</TD>" + _text("initial state"))
     if choice:
-        entries.append(f"<TD>{dot.font('◇', 12)}</TD>" + _text("choice: " + CHOICE_LEGEND))
+        entries.append(f"<TD>{labels.font('◇', 12)}</TD>" + _text("choice: " + CHOICE_LEGEND))
     entries.extend(
         _edge_swatch(trigger) + _text(f"{EDGE_STYLES[trigger].name}: {EDGE_STYLES[trigger].legend}")
         for trigger in EDGE_STYLES

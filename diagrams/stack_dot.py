@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from buckshot.diagrams import dot
+import graphviz
+
+from buckshot.diagrams import labels
 from buckshot.diagrams.describe import action_text, citation, guard_text
 from buckshot.diagrams.stack_model import StackLink, StackModel, final_states
 from buckshot.diagrams.style import EDGE_STYLES, PUSH_COLOR, STATE_STYLES
@@ -28,35 +30,37 @@ def _row(port: str | None, markup: str, fill: str | None = None) -> str:
     return f"<TR><TD{attrs}>{markup}</TD></TR>"
 
 
-def _frame_node(stack: StackModel, model: ChartModel, depth: int | None) -> str:
+def _frame_node(
+    graph: graphviz.Digraph, stack: StackModel, model: ChartModel, depth: int | None
+) -> None:
     where = "bottom of the stack, depth 0" if depth == 0 else f"pushed, least depth {depth}"
     rows = [
-        _row(None, dot.bold(model.kind.value) + dot.escape(f"  {model.title}"), _HEADER),
-        _row(None, dot.font(f"{where} · asks {_asks(model)}", 9)),
-        _row("in", dot.escape(f"▶ starts in {model.initial}")),
+        _row(None, labels.bold(model.kind.value) + labels.escape(f"  {model.title}"), _HEADER),
+        _row(None, labels.font(f"{where} · asks {_asks(model)}", 9)),
+        _row("in", labels.escape(f"▶ starts in {model.initial}")),
     ]
     for link in stack.links_from(model.kind):
         targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
         text = [
-            dot.bold(link.state),
-            dot.font(f"pushes {link.pushed.value}; on {link.resume_event} → {targets}", 9),
+            labels.bold(link.state),
+            labels.font(f"pushes {link.pushed.value}; on {link.resume_event} → {targets}", 9),
         ]
-        rows.append(_row(link.state, dot.lines(text), STATE_STYLES[StateKind.SUSPENDED].fill))
+        rows.append(_row(link.state, labels.lines(text), STATE_STYLES[StateKind.SUSPENDED].fill))
     ends = ", ".join(final_states(model))
     sends = f"popped, sends {model.resume_event}" if model.resume_event else "the game ends"
     rows.append(
-        _row("out", dot.escape(f"■ ends in {ends}: {sends}"), STATE_STYLES[StateKind.FINAL].fill)
+        _row("out", labels.escape(f"■ ends in {ends}: {sends}"), STATE_STYLES[StateKind.FINAL].fill)
     )
     table = (
         '<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="5" STYLE="rounded" '
         f'COLOR="#777777" BGCOLOR="#ffffff">{"".join(rows)}</TABLE>'
     )
-    values = {
-        "label": dot.html(table),
-        "tooltip": f"{model.kind.value}: {model.title}",
-        "id": f"frame-{model.kind.value}",
-    }
-    return f"{dot.quote(model.kind.value)}{dot.attrs(values)};"
+    graph.node(
+        model.kind.value,
+        label=labels.html(table),
+        tooltip=f"{model.kind.value}: {model.title}",
+        id=f"frame-{model.kind.value}",
+    )
 
 
 def nested_id(link: StackLink) -> str:
@@ -68,27 +72,27 @@ def _pushed_node(link: StackLink) -> str:
     return nested_id(link) if link.pushed is link.frame else link.pushed.value
 
 
-def _nested_node(stack: StackModel, link: StackLink, depth: int) -> str:
+def _nested_node(graph: graphviz.Digraph, stack: StackModel, link: StackLink, depth: int) -> None:
     model = stack.chart(link.pushed)
     deepest = stack.max_depth - 1
     levels = f"depth {depth}" if depth >= deepest else f"depth {depth} to {deepest}"
     rows = [
-        _row(None, dot.bold(model.kind.value) + dot.escape("  nested in itself"), _HEADER),
+        _row(None, labels.bold(model.kind.value) + labels.escape("  nested in itself"), _HEADER),
         _row(
             None,
-            dot.lines(
-                dot.font(line, 9)
-                for line in dot.wrap(
+            labels.lines(
+                labels.font(line, 9)
+                for line in labels.wrap(
                     f"the same chart again, {levels}; it pushes once more only while the "
                     f"stack holds fewer than {stack.depth_key} = {stack.max_depth} frames",
                     48,
                 )
             ),
         ),
-        _row("in", dot.escape(f"▶ starts in {model.initial}")),
+        _row("in", labels.escape(f"▶ starts in {model.initial}")),
         _row(
             "out",
-            dot.escape(
+            labels.escape(
                 f"■ ends in {', '.join(final_states(model))}: popped, sends {model.resume_event}"
             ),
             STATE_STYLES[StateKind.FINAL].fill,
@@ -98,49 +102,59 @@ def _nested_node(stack: StackModel, link: StackLink, depth: int) -> str:
         '<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="5" STYLE="rounded,dashed" '
         f'COLOR="#777777" BGCOLOR="#ffffff">{"".join(rows)}</TABLE>'
     )
-    values = {
-        "label": dot.html(table),
-        "tooltip": f"{model.kind.value} pushed on a {model.kind.value} frame",
-        "id": f"frame-{nested_id(link)}",
-    }
-    return f"{dot.quote(nested_id(link))}{dot.attrs(values)};"
+    graph.node(
+        nested_id(link),
+        label=labels.html(table),
+        tooltip=f"{model.kind.value} pushed on a {model.kind.value} frame",
+        id=f"frame-{nested_id(link)}",
+    )
 
 
-def _push_edge(link: StackLink) -> str:
-    rows = [dot.bold("push")]
+def _port(node: str, port: str, compass: str) -> str:
+    """An edge end at ``port`` of the record-like node ``node``, on its ``compass`` side."""
+    return f"{node}:{port}:{compass}"
+
+
+def _push_edge(graph: graphviz.Digraph, link: StackLink) -> None:
+    rows = [labels.bold("push")]
     for edge in link.pushers:
-        rows.append(dot.escape(f"{edge.event} {guard_text(edge.guards)}".strip()))
+        rows.append(labels.escape(f"{edge.event} {guard_text(edge.guards)}".strip()))
         if edge.actions:
-            rows.append(dot.escape(action_text(edge.actions)))
-        rows.append(dot.font(f"from {edge.source}", 8))
+            rows.append(labels.escape(action_text(edge.actions)))
+        rows.append(labels.font(f"from {edge.source}", 8))
     values = {
         "id": f"push-{link.frame.value}-{link.state}",
-        "label": dot.html(dot.lines(rows)),
+        "label": labels.html(labels.lines(rows)),
         "color": PUSH_COLOR,
         "fontcolor": PUSH_COLOR,
         "penwidth": "1.8",
         "tooltip": f"{link.frame.value}.{link.state} pushes {link.pushed.value}",
     }
-    tail = f"{dot.quote(link.frame.value)}:{dot.quote(link.state)}:e"
-    return f"{tail} -> {dot.quote(_pushed_node(link))}:in:w{dot.attrs(values)};"
+    graph.edge(
+        _port(link.frame.value, link.state, "e"), _port(_pushed_node(link), "in", "w"), **values
+    )
 
 
-def _pop_edge(link: StackLink) -> str:
+def _pop_edge(graph: graphviz.Digraph, link: StackLink) -> None:
     style = EDGE_STYLES[Trigger.RESUME]
     targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
     actions = action_text(tuple(a for e in link.resumes for a in e.actions))
-    rows = [dot.bold(f"pop: {link.resume_event}"), dot.escape(f"→ {targets} {actions}".strip())]
+    rows = [
+        labels.bold(f"pop: {link.resume_event}"),
+        labels.escape(f"→ {targets} {actions}".strip()),
+    ]
     values = {
         "id": f"pop-{link.pushed.value}-{link.frame.value}-{link.state}",
-        "label": dot.html(dot.lines(rows)),
+        "label": labels.html(labels.lines(rows)),
         "color": style.color,
         "fontcolor": style.color,
         "penwidth": style.width,
         "style": "dashed",
         "tooltip": f"{link.pushed.value} popped: {link.resume_event} resumes {link.state}",
     }
-    head = f"{dot.quote(link.frame.value)}:{dot.quote(link.state)}:e"
-    return f"{dot.quote(_pushed_node(link))}:out:w -> {head}{dot.attrs(values)};"
+    graph.edge(
+        _port(_pushed_node(link), "out", "w"), _port(link.frame.value, link.state, "e"), **values
+    )
 
 
 def _graph_label(stack: StackModel) -> str:
@@ -152,16 +166,16 @@ def _graph_label(stack: StackModel) -> str:
         "there."
     )
     rows = [
-        dot.font("The stack: pushes and resume points", 18),
-        dot.lines(dot.escape(line) for line in dot.wrap(text, 110)),
-        dot.bold(
+        labels.font("The stack: pushes and resume points", 18),
+        labels.lines(labels.escape(line) for line in labels.wrap(text, 110)),
+        labels.bold(
             f"At most {stack.depth_key} = {stack.max_depth} frames, the turn included; "
             f"deepest chain: {chain}"
         ),
-        dot.font(citation(stack.clauses, stack.rulings), 9, dot.MUTED),
+        labels.font(citation(stack.clauses, stack.rulings), 9, labels.MUTED),
     ]
     body = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
-    return dot.html(
+    return labels.html(
         f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">{body}</TABLE>'
     )
 
@@ -173,33 +187,34 @@ def stack_dot(stack: StackModel) -> str:
         "id": "stack",
         "label": _graph_label(stack),
         "labelloc": "t",
-        "fontname": dot.FONT,
+        "fontname": labels.FONT,
         "fontsize": "11",
         "rankdir": "LR",
         "nodesep": "0.35",
         "ranksep": "1.1",
         "pad": "0.3",
     }
-    node = {"fontname": dot.FONT, "fontsize": "11", "shape": "plain"}
-    edge = {"fontname": dot.FONT, "fontsize": "9", "arrowsize": "0.8"}
-    out = ["digraph stack {", f"    graph{dot.attrs(graph)};"]
-    out.append(f"    node{dot.attrs(node)};")
-    out.append(f"    edge{dot.attrs(edge)};")
+    node = {"fontname": labels.FONT, "fontsize": "11", "shape": "plain"}
+    edge = {"fontname": labels.FONT, "fontsize": "9", "arrowsize": "0.8"}
+    out = graphviz.Digraph("stack", graph_attr=graph, node_attr=node, edge_attr=edge)
     for model in stack.charts:
-        out.append("    " + _frame_node(stack, model, depth.get(model.kind)))
+        _frame_node(out, stack, model, depth.get(model.kind))
     levels: dict[int, list[str]] = {}
     for model in stack.charts:
         if model.kind in depth:
-            levels.setdefault(depth[model.kind], []).append(dot.quote(model.kind.value))
+            levels.setdefault(depth[model.kind], []).append(model.kind.value)
     for link in stack.links:
         if link.pushed is link.frame and link.frame in depth:
             nested_depth = depth[link.frame] + 1
-            out.append("    " + _nested_node(stack, link, nested_depth))
-            levels.setdefault(nested_depth, []).append(dot.quote(nested_id(link)))
+            _nested_node(out, stack, link, nested_depth)
+            levels.setdefault(nested_depth, []).append(nested_id(link))
     for _, members in sorted(levels.items()):
-        out.append(f"    {{rank=same; {'; '.join(members)};}}")
+        with out.subgraph() as level:
+            level.attr(rank="same")
+            for member in members:
+                level.node(member)
     for link in stack.links:
-        out.append("    " + _push_edge(link))
-        out.append("    " + _pop_edge(link))
-    out.append("}")
-    return "\n".join(out) + "\n"
+        _push_edge(out, link)
+        _pop_edge(out, link)
+    source: str = out.source  # the package types its properties loosely
+    return source

@@ -1,10 +1,10 @@
-"""SVG through Graphviz's ``dot`` binary, made the same bytes on every run of one Graphviz."""
+"""SVG through the ``graphviz`` package's ``dot`` renderer, the same bytes on every run."""
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
+
+import graphviz
 
 INSTALL_HINT = (
     "Graphviz's `dot` was not found, so no SVG was drawn (the DOT and Mermaid files were). "
@@ -20,9 +20,13 @@ class GraphvizError(RuntimeError):
     """``dot`` refused a DOT source or failed; the message carries its standard error."""
 
 
-def find_dot() -> str | None:
-    """The path of the ``dot`` binary on ``PATH``, or None when Graphviz is not installed."""
-    return shutil.which("dot")
+def dot_installed() -> bool:
+    """True when the ``graphviz`` package finds Graphviz's ``dot`` binary on ``PATH``."""
+    try:
+        graphviz.version()
+    except (graphviz.ExecutableNotFound, graphviz.CalledProcessError, RuntimeError):
+        return False
+    return True
 
 
 def strip_version(svg: str) -> str:
@@ -30,16 +34,16 @@ def strip_version(svg: str) -> str:
     return _VERSION_COMMENT.sub("", svg, count=1)
 
 
-def render_svg(source: str, dot_binary: str, timeout: float = 60.0) -> str:
-    """The SVG that ``dot_binary`` draws from the DOT ``source``, without its version comment."""
-    result = subprocess.run(
-        [dot_binary, "-Tsvg"],
-        input=source.encode("utf-8"),
-        capture_output=True,
-        timeout=timeout,
-        check=False,
-    )
-    if result.returncode != 0:
-        message = result.stderr.decode("utf-8", "replace").strip()
-        raise GraphvizError(f"dot failed (exit {result.returncode}): {message}")
-    return strip_version(result.stdout.decode("utf-8"))
+def render_svg(source: str) -> str:
+    """The SVG that ``dot`` draws from the DOT ``source``, without its version comment."""
+    try:
+        svg = graphviz.pipe_string("dot", "svg", source, encoding="utf-8", quiet=True)
+    except graphviz.ExecutableNotFound as error:
+        raise GraphvizError(f"dot is not installed: {error}") from None
+    except graphviz.CalledProcessError as error:
+        stderr = error.stderr
+        message = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
+        raise GraphvizError(
+            f"dot failed (exit {error.returncode}): {message or ''}".strip()
+        ) from None
+    return strip_version(svg)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import graphviz
 import pydot
 import pytest
 
@@ -17,7 +18,7 @@ from buckshot.diagrams.catalogue import chart_diagrams, stack_diagram
 from buckshot.diagrams.chart_dot import cluster_id, edge_id
 from buckshot.diagrams.describe import event_groups
 from buckshot.diagrams.stack_model import stack_model
-from buckshot.diagrams.svg import find_dot, strip_version
+from buckshot.diagrams.svg import GraphvizError, dot_installed, render_svg, strip_version
 from buckshot.spec.model import ChartModel, StateKind, chart_models
 from buckshot.spec.ruleset import load_ruleset
 
@@ -177,7 +178,7 @@ def test_stack_shows_every_push_and_resume_point_and_the_bound() -> None:
     for link in stack.links:
         push = edges[f"push-{link.frame.value}-{link.state}"]
         pop = edges[f"pop-{link.pushed.value}-{link.frame.value}-{link.state}"]
-        port = f'{link.frame.value}":"{link.state}":e'
+        port = f"{link.frame.value}:{link.state}:e"
         assert push[0] == pop[1] == port
         assert all(e.event in _text(push[2]["label"]) for e in link.pushers)
         pop_label = _text(pop[2]["label"])
@@ -199,7 +200,12 @@ def _generated(folder: Path) -> dict[str, bytes]:
     files = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder).as_posix()
-        if path.suffix in (".dot", ".mmd", ".svg", ".jsonl") or relative == "index.html":
+        explorer = relative.startswith("traces/") and path.suffix == ".html"
+        if (
+            path.suffix in (".dot", ".mmd", ".svg", ".jsonl")
+            or relative == "index.html"
+            or explorer
+        ):
             files[relative] = path.read_bytes()
     return files
 
@@ -208,8 +214,10 @@ def test_committed_diagrams_are_fresh(tmp_path: Path) -> None:
     generate.write_all(tmp_path, err=io.StringIO())
     fresh = _generated(tmp_path)
     committed = _generated(COMMITTED)
-    has_dot = find_dot() is not None
-    compared = [name for name in fresh if has_dot or not name.endswith(".svg")]
+    has_dot = dot_installed()
+    # the SVGs, and the explorer pages that inline the charts' SVGs, need dot
+    drawn = (".svg", ".html")
+    compared = [n for n in fresh if has_dot or not n.endswith(drawn) or n == "index.html"]
     assert compared, "nothing was generated"
     stale = [name for name in compared if committed.get(name) != fresh[name]]
     assert stale == [], f"stale or missing: {stale}; {REGENERATE}"
@@ -255,7 +263,7 @@ def test_sources_are_the_same_in_fresh_interpreters() -> None:
 def test_without_dot_the_sources_are_written_and_the_fix_is_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(generate, "find_dot", lambda: None)
+    monkeypatch.setattr(generate, "dot_installed", lambda: False)
     err = io.StringIO()
     written = generate.write_all(tmp_path, err=err)
     assert "apt-get install graphviz" in err.getvalue()
@@ -278,16 +286,22 @@ def test_stale_chart_files_are_removed(tmp_path: Path) -> None:
     assert "None drawn." in index
 
 
-@pytest.mark.skipif(find_dot() is None, reason="Graphviz's dot is not installed")
-def test_dot_accepts_every_generated_source() -> None:
-    dot_binary = find_dot()
-    assert dot_binary is not None
+@pytest.mark.skipif(not dot_installed(), reason="Graphviz's dot is not installed")
+def test_dot_accepts_every_generated_source(capsys: pytest.CaptureFixture[str]) -> None:
     for path in sorted(COMMITTED.rglob("*.dot")):
-        result = subprocess.run(
-            [dot_binary, "-Tcanon"], input=path.read_bytes(), capture_output=True, check=False
-        )
-        assert result.returncode == 0, (path, result.stderr)
-        assert result.stderr == b"", (path, result.stderr.decode())
+        source = path.read_text(encoding="utf-8")
+        try:
+            graphviz.pipe_string("dot", "canon", source, encoding="utf-8")
+        except graphviz.CalledProcessError as error:
+            pytest.fail(f"{path}: {error.stderr!r}")
+        warnings = capsys.readouterr().err  # the package passes dot's warnings on
+        assert warnings == "", (path, warnings)
+
+
+@pytest.mark.skipif(not dot_installed(), reason="Graphviz's dot is not installed")
+def test_a_source_dot_refuses_is_a_graphviz_error_naming_the_line() -> None:
+    with pytest.raises(GraphvizError, match=r"dot failed \(exit 1\):.*line 1"):
+        render_svg("digraph { a -> }\n")
 
 
 def test_index_links_every_diagram() -> None:
@@ -298,4 +312,5 @@ def test_index_links_every_diagram() -> None:
             assert f'href="{diagram.stem}{suffix}"' in index
         assert f'<img src="{diagram.stem}.svg"' in index
     assert 'src="traces/s6_3_example.svg"' in index
+    assert 'href="traces/s6_3_example.html"' in index
     assert "http://" not in index and "https://" not in index

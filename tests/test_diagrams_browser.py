@@ -7,31 +7,17 @@ not installed. A screenshot of the whole page is saved as ``artifacts/diagrams-i
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pytest
+from browser_helpers import chromium_page, needs_chromium
 
 from buckshot.diagrams.catalogue import chart_diagrams
 
 REPO = Path(__file__).resolve().parents[1]
 INDEX = REPO / "diagrams" / "index.html"
 SCREENSHOT = REPO / "artifacts" / "diagrams-index.png"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (apt-get install chromium): the index page was not "
-    "checked in a browser",
-)
+pytestmark = needs_chromium
 
 _IMAGES = """() => Array.from(document.images).map((img) => {
     const box = img.getBoundingClientRect();
@@ -41,39 +27,12 @@ _IMAGES = """() => Array.from(document.images).map((img) => {
 
 
 def test_index_page_shows_every_svg_without_errors(tmp_path: Path) -> None:
-    try:
-        from playwright.sync_api import ConsoleMessage, Request, sync_playwright
-    except ImportError:  # pragma: no cover - a set-up error, reported as a failure
-        pytest.fail("the playwright package is missing: install the dev dependencies")
-    assert CHROMIUM is not None
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type in ("error", "warning"):
-            problems.append(f"console {message.type}: {message.text}")
-
-    def on_failed(request: Request) -> None:
-        problems.append(f"request failed: {request.url}: {request.failure}")
-
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=FLAGS,
-            viewport={"width": 1400, "height": 1000},
-        )
-        try:
-            page = browser.new_page()
-            page.on("console", on_console)
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on("requestfailed", on_failed)
-            page.goto(INDEX.as_uri(), wait_until="load")
-            images = page.evaluate(_IMAGES)
-            SCREENSHOT.parent.mkdir(exist_ok=True)
-            page.screenshot(path=str(SCREENSHOT), full_page=True)
-        finally:
-            browser.close()
+    with chromium_page(tmp_path / "profile") as browser:
+        browser.page.goto(INDEX.as_uri(), wait_until="load")
+        images = browser.page.evaluate(_IMAGES)
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        browser.page.screenshot(path=str(SCREENSHOT), full_page=True)
+        problems = browser.problems
 
     assert problems == []
     sources = [image["src"] for image in images]

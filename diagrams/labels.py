@@ -1,12 +1,14 @@
-"""Graphviz DOT text primitives: quoting, escaping, attribute lists and HTML-like labels.
+"""HTML-like label markup for the Graphviz diagrams: fonts, bold text, line breaks, tables.
 
-Every function here returns text and nothing else; the diagrams build their DOT source
-from these so that quoting is done once and the output is the same on every run.
+The ``graphviz`` package quotes IDs and attribute values and passes a value written as
+``<...>`` through as an HTML-like label; the markup inside such a label is built here, its
+text escaped by :func:`html.escape`, so that every diagram marks text up the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from html import escape as _escape
 
 FONT = "DejaVu Sans"
 """The font every diagram names: Debian's fontconfig always brings it (fonts-dejavu-core),
@@ -16,39 +18,14 @@ MUTED = "#555555"
 """Colour of secondary text: clause and ruling IDs, notes."""
 
 
-def quote(text: str) -> str:
-    """``text`` as a double-quoted DOT ID."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
-
-
 def escape(text: str) -> str:
-    """``text`` escaped for use inside an HTML-like label."""
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+    """``text`` escaped for use inside an HTML-like label (``&``, ``<``, ``>`` and ``"``)."""
+    return _escape(text, quote=False).replace('"', "&quot;")
 
 
 def html(markup: str) -> str:
     """An HTML-like label value (``<...>``) holding ``markup``, which must be escaped already."""
     return f"<{markup}>"
-
-
-def value(text: str) -> str:
-    """An attribute value: an HTML-like label as it is (``<...>``), anything else quoted."""
-    return text if text.startswith("<") and text.endswith(">") else quote(text)
-
-
-def attrs(values: Mapping[str, str]) -> str:
-    """A DOT attribute list, ``[a="1", b=<...>]``, in the mapping's order; empty for none."""
-    if not values:
-        return ""
-    return " [" + ", ".join(f"{key}={value(text)}" for key, text in values.items()) + "]"
-
-
-def assignments(values: Mapping[str, str]) -> list[str]:
-    """One ``key=value;`` statement per entry, for the attributes of a subgraph."""
-    return [f"{key}={value(text)};" for key, text in values.items()]
 
 
 def font(text: str, size: int | None = None, color: str | None = None) -> str:
