@@ -11,7 +11,7 @@ import random
 import time
 
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.engine.counterexample import Counterexample, PathStep, replay
+from buckshot.verification.engine.counterexample import CounterexamplePath, PathStep, replay
 from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.render import action
@@ -43,7 +43,7 @@ def main() -> None:
     started, total = time.perf_counter(), 0
     for seed in range(14):
         steps = spec.random_game(2 + seed % 7, random.Random(args.seed + seed), max_steps=500)
-        path = Counterexample(
+        path = CounterexamplePath(
             "walk",
             "",
             rules,

@@ -24,8 +24,8 @@ from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
 from buckshot.verification.engine.counterexample import (
     FORMAT,
-    Counterexample,
     CounterexampleError,
+    CounterexamplePath,
     PathStep,
     induction_document,
     load_document,
@@ -194,8 +194,8 @@ def test_an_option_and_the_model_input_it_comes_from_have_one_key() -> None:
 # --- the model drives, the engine follows ---------------------------------------------------
 
 
-def _path(steps: Any, property_id: str = "walk") -> Counterexample:
-    return Counterexample(
+def _path(steps: Any, property_id: str = "walk") -> CounterexamplePath:
+    return CounterexamplePath(
         property_id,
         "",
         RULES,
@@ -332,7 +332,7 @@ def test_a_state_no_engine_can_hold_is_reported_not_replayed() -> None:
     steps = SPEC.random_game(3, random.Random(1), max_steps=40)
     begin = steps[10].before
     ghost_seat = begin.set(alive=(*begin.alive[:5], True, *begin.alive[6:]))
-    path = Counterexample("odd", "", RULES, SPEC.cfg, ghost_seat, _path(steps[10:12]).steps)
+    path = CounterexamplePath("odd", "", RULES, SPEC.cfg, ghost_seat, _path(steps[10:12]).steps)
     result = replay(path)
     assert not result.followed
     assert "seats beyond them alive" in result.verdict()

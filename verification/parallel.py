@@ -34,7 +34,7 @@ from buckshot.verification.proofs.induction import (
 )
 from buckshot.verification.proofs.mutants import mutant_by_name, mutant_evidence
 from buckshot.verification.proofs.reach import Evidence
-from buckshot.verification.proofs.vacuity import Target, check_vacuity
+from buckshot.verification.proofs.vacuity import VacuityTarget, check_vacuity
 
 PROOF = "proof"
 BMC = "bmc"
@@ -85,7 +85,7 @@ def run_task(task: Task) -> Done:
     result: (
         ProofResult
         | BmcResult
-        | tuple[list[Target], dict[str, float]]
+        | tuple[list[VacuityTarget], dict[str, float]]
         | WalkResult
         | Evidence
         | None

@@ -12,14 +12,14 @@ from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import BmcPerN, DepthTime, Violation, Witness
 from buckshot.verification.proofs.induction import (
     PROVED,
-    Counterexample,
     PerN,
+    ProofCounterexample,
     ProofResult,
     all_properties,
 )
 from buckshot.verification.proofs.mutants import MutantResult
 from buckshot.verification.proofs.properties import Property
-from buckshot.verification.proofs.vacuity import NOT_SHOWN, Target
+from buckshot.verification.proofs.vacuity import NOT_SHOWN, VacuityTarget
 from buckshot.verification.render import action, stack, state
 
 
@@ -34,7 +34,7 @@ class Report:
     bmc_times: list[DepthTime] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     bmc_per_n: list[BmcPerN] = field(default_factory=list)
-    vacuity: list[Target] = field(default_factory=list)
+    vacuity: list[VacuityTarget] = field(default_factory=list)
     vacuity_times: dict[str, float] = field(default_factory=dict)
     mutants: list[MutantResult] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -208,7 +208,7 @@ def witness_json(spec: ExecutableSpec, witness: Witness) -> dict[str, Any]:
     }
 
 
-def cex_json(spec: ExecutableSpec, cex: Counterexample | None) -> dict[str, Any] | None:
+def cex_json(spec: ExecutableSpec, cex: ProofCounterexample | None) -> dict[str, Any] | None:
     """A counterexample to induction as JSON, with readable states."""
     if cex is None:
         return None
@@ -223,7 +223,7 @@ def cex_json(spec: ExecutableSpec, cex: Counterexample | None) -> dict[str, Any]
     return out
 
 
-def cex_text(cex: Counterexample) -> str:
+def cex_text(cex: ProofCounterexample) -> str:
     """A counterexample to induction as readable text."""
     parts = []
     if cex.before is not None:

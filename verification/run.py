@@ -33,7 +33,7 @@ from buckshot.verification.proofs.induction import (
 )
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.mutants import MUTANTS, MutantResult, judge
-from buckshot.verification.proofs.vacuity import Target
+from buckshot.verification.proofs.vacuity import VacuityTarget
 from buckshot.verification.report import Report
 
 Progress = Callable[[str, int, int], None]
@@ -134,7 +134,7 @@ def verify(
             report.walks = item.result
             tick("engine", 1, 1)
         else:
-            targets: list[Target]
+            targets: list[VacuityTarget]
             targets, report.vacuity_times = item.result
             report.vacuity = targets
             tick("vacuity", 1, 1)

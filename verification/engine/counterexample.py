@@ -80,7 +80,7 @@ class PathStep:
 
 
 @dataclass(frozen=True)
-class Counterexample:
+class CounterexamplePath:
     """A saved path from an initial state that breaks a property."""
 
     property_id: str
@@ -185,7 +185,7 @@ def _step_json(spec: ExecutableSpec, step: Step) -> dict[str, Any]:
     }
 
 
-def load_document(data: Any) -> Counterexample:
+def load_document(data: Any) -> CounterexamplePath:
     """The counterexample in ``data``; :class:`CounterexampleError` naming what is wrong."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CounterexampleError(f"not a counterexample document (format {FORMAT!r} expected)")
@@ -210,7 +210,7 @@ def load_document(data: Any) -> Counterexample:
             _check_values(cfg, flatten(cfg, state), leaves(cfg, State))
         for step in steps:
             _check_values(cfg, flatten(cfg, step.input), leaves(cfg, Input))
-        return Counterexample(
+        return CounterexamplePath(
             str(data["property"]), str(data.get("statement", "")), ruleset, cfg, start, steps
         )
     except (KeyError, TypeError, ValueError, IndexError, StopIteration) as error:
@@ -258,7 +258,7 @@ def exposed_heads(
     return heads
 
 
-def shell_orders(cex: Counterexample, edges: dict[str, Any]) -> dict[int, tuple[Shell, ...]]:
+def shell_orders(cex: CounterexamplePath, edges: dict[str, Any]) -> dict[int, tuple[Shell, ...]]:
     """For each step that loads the chamber, the full shell order the path implies.
 
     Shells the path never exposes are filled with the load's remaining live shells first.
@@ -338,7 +338,7 @@ class StepOutcome:
 class ReplayResult:
     """The replay of a counterexample in the engine."""
 
-    cex: Counterexample
+    cex: CounterexamplePath
     outcomes: list[StepOutcome] = field(default_factory=list)
     start_details: tuple[str, ...] = ()
 
@@ -407,7 +407,7 @@ class _Stop(Exception):
     pass
 
 
-def replay(cex: Counterexample) -> ReplayResult:
+def replay(cex: CounterexamplePath) -> ReplayResult:
     """Play the counterexample in the reference engine, comparing every step."""
     spec = ExecutableSpec(cex.ruleset, config=cex.cfg)
     edges = {edge.edge.id: edge for edge in spec.layout.edges}
@@ -507,8 +507,8 @@ def replay(cex: Counterexample) -> ReplayResult:
 
 __all__ = [
     "FORMAT",
-    "Counterexample",
     "CounterexampleError",
+    "CounterexamplePath",
     "PathChance",
     "ReplayResult",
     "StepOutcome",

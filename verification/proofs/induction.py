@@ -32,7 +32,7 @@ UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
-class Counterexample:
+class ProofCounterexample:
     """A state, the input of one step and its result, where a property fails."""
 
     before: Concrete | None
@@ -57,7 +57,7 @@ class PerN:
     its counterexample; otherwise every query that covered this N and found none."""
     part: str
     """``base`` or ``step``: where a violation (or an unknown) was found."""
-    counterexample: Counterexample | None = None
+    counterexample: ProofCounterexample | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class ProofResult:
     seconds: float
     part: str
     """``base`` (initial states) or ``step`` (induction step), where a failure was found."""
-    counterexample: Counterexample | None = None
+    counterexample: ProofCounterexample | None = None
     per_n: tuple[PerN, ...] = ()
     """One verdict per player count of the range (see :class:`PerN`)."""
     queries: int = 0
@@ -248,7 +248,7 @@ class _Tally:
     def __init__(self, model: ProofModel) -> None:
         self.model = model
         self.ns = list(range(model.cfg.players_lo, model.cfg.players_hi + 1))
-        self.violated: dict[int, tuple[float, str, Counterexample | None]] = {}
+        self.violated: dict[int, tuple[float, str, ProofCounterexample | None]] = {}
         """Each player count shown violated: the query's time, the part, the counterexample."""
         self.unknown: dict[int, str] = {}
         self.covered = {n: 0.0 for n in self.ns}
@@ -267,7 +267,7 @@ class _Tally:
         n_term: Any,
         part: str,
         budget: Budget,
-        read: Callable[[Any], Counterexample],
+        read: Callable[[Any], ProofCounterexample],
         logic: str | None = "QF_BV",
     ) -> str:
         """Ask for ``facts`` and ``goal`` with every count shown violated excluded, again and
@@ -372,7 +372,7 @@ def prove_property(
     if prop.state is not None and (chunk is None or chunk[0] == 0):
         init = model.init
 
-        def read_base(m: Any) -> Counterexample:
+        def read_base(m: Any) -> ProofCounterexample:
             return _confirm(spec, prop, None, None, read_state(cfg, m, init))
 
         bad_init = z3.Not(prop.state(sem, init))
@@ -380,7 +380,7 @@ def prove_property(
             tally.mark_unknown("base")
     s, inp = model.s, model.inp
 
-    def read_step(m: Any) -> Counterexample:
+    def read_step(m: Any) -> ProofCounterexample:
         return _confirm(spec, prop, read_state(cfg, m, s), read_input(cfg, m, inp), None)
 
     def bad(case: Branch) -> Any:
@@ -492,13 +492,13 @@ def _prove_progress(model: ProofModel, prop: Property, tally: _Tally, budget: Bu
     count, each counterexample re-checked on the executable spec (no legal input there)."""
     cfg, spec, s = model.cfg, model.spec, model.s
 
-    def read_stuck(m: Any) -> Counterexample:
+    def read_stuck(m: Any) -> ProofCounterexample:
         state = read_state(cfg, m, s)
         legal = spec.legal_inputs(state)
         top = spec.top(state)
         note = f"stuck: no legal input in {top.frame}:{top.id}"
         confirmed = not legal and not spec.is_terminal(state)
-        return Counterexample(None, None, state, confirmed, note, stuck=True)
+        return ProofCounterexample(None, None, state, confirmed, note, stuck=True)
 
     goal = stuck(model)
     if tally.sweep(model.facts, goal, s.n, "state", budget, read_stuck, logic=None) != PROVED:
@@ -529,20 +529,22 @@ def _confirm(
     before: Concrete | None,
     given: ConcreteInput | None,
     after: Concrete | None,
-) -> Counterexample:
+) -> ProofCounterexample:
     """Re-run the counterexample on the executable spec and say whether it shows the failure."""
     sem = spec.sem
     if before is None or given is None:
         assert after is not None
         holds = prop.state(sem, after) if prop.state is not None else True
-        return Counterexample(None, None, after, not holds, "initial state")
+        return ProofCounterexample(None, None, after, not holds, "initial state")
     res = spec.result(before, given)
     if not res.ok:
-        return Counterexample(before, given, res.next, False, "the spec finds the input illegal")
+        return ProofCounterexample(
+            before, given, res.next, False, "the spec finds the input illegal"
+        )
     holds = True
     if prop.state is not None:
         holds = bool(prop.state(sem, res.next))
     if prop.step is not None:
         holds = holds and bool(prop.step(sem, before, given, res))
     note = "re-checked on the executable spec"
-    return Counterexample(before, given, res.next, not holds, note)
+    return ProofCounterexample(before, given, res.next, not holds, note)

@@ -41,7 +41,7 @@ DRAW = "turn:clearing:pass_turn:0"
 
 
 @dataclass
-class Target:
+class VacuityTarget:
     """Something that must be reachable: a transition, a frame kind on top, a stack depth."""
 
     name: str
@@ -53,16 +53,16 @@ class Target:
     note: str = ""
 
 
-STUCK = Target("a random game that cannot go on", "progress")
+STUCK = VacuityTarget("a random game that cannot go on", "progress")
 """The finding of a seeded random game stuck before its end (a progress violation, P1)."""
 
 
-def targets(cfg: Config) -> list[Target]:
+def targets(cfg: Config) -> list[VacuityTarget]:
     """Every transition of the charts, every frame kind and every depth up to the bound."""
     lay = layout()
-    out = [Target(edge.edge.id, "transition") for edge in lay.edges]
-    out += [Target(kind.value, "frame") for kind in FrameKind]
-    out += [Target(f"depth {d}", "depth") for d in range(1, cfg.depth + 1)]
+    out = [VacuityTarget(edge.edge.id, "transition") for edge in lay.edges]
+    out += [VacuityTarget(kind.value, "frame") for kind in FrameKind]
+    out += [VacuityTarget(f"depth {d}", "depth") for d in range(1, cfg.depth + 1)]
     return out
 
 
@@ -86,7 +86,7 @@ def _hits(
     return found
 
 
-def _goal(unroll: Unrolling, target: Target, j: int) -> Any:
+def _goal(unroll: Unrolling, target: VacuityTarget, j: int) -> Any:
     """The path's step ``j`` (1-based) takes the target transition, or its state ``j`` shows it."""
     sem = unroll.symbols.sem
     b = unroll.symbols.backend
@@ -105,7 +105,7 @@ def check_vacuity(
     games: int = 24,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
-) -> tuple[list[Target], dict[str, float]]:
+) -> tuple[list[VacuityTarget], dict[str, float]]:
     """Classify every target; returns the targets and the time of each stage."""
     spec = ExecutableSpec(cfg.ruleset, config=cfg)
     items = {t.name: t for t in targets(cfg)}
@@ -145,7 +145,9 @@ def check_vacuity(
         try:
             steps = spec.random_game(n, rng, max_steps=800)
         except Stuck as stuck:
-            items[STUCK.name] = Target(STUCK.name, STUCK.kind, NOT_SHOWN, 0, f"N={n}: {stuck}")
+            items[STUCK.name] = VacuityTarget(
+                STUCK.name, STUCK.kind, NOT_SHOWN, 0, f"N={n}: {stuck}"
+            )
             break
         if not steps:
             continue
@@ -204,7 +206,7 @@ def _lift(checker: Symbols, value: Any) -> Any:
     return type(value)(**fields)
 
 
-def _prove_unreachable(cfg: Config, open_targets: list[Target]) -> None:
+def _prove_unreachable(cfg: Config, open_targets: list[VacuityTarget]) -> None:
     """Prove from the invariants and lemmas that the open targets cannot be reached."""
     if not open_targets:
         return
@@ -233,4 +235,4 @@ def _prove_unreachable(cfg: Config, open_targets: list[Target]) -> None:
             target.note = "no state satisfying the invariants and lemmas shows it"
 
 
-__all__ = ["Target", "Witness", "check_vacuity", "targets"]
+__all__ = ["VacuityTarget", "Witness", "check_vacuity", "targets"]
