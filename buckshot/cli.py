@@ -122,6 +122,21 @@ def spec_rulings(
     _write(render_markdown(), out)
 
 
+@spec_app.command("schema")
+def spec_schema(
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Write the schema to this file (spec/schemas/ruleset.schema.json)."
+        ),
+    ] = None,
+) -> None:
+    """Write the ruleset's JSON Schema, derived from the declared keys, as committed in spec/."""
+    from buckshot.spec.ruleset import ruleset_schema_json
+
+    _write(ruleset_schema_json(), out)
+
+
 def _ruleset(rules: Path | None) -> Ruleset:
     from buckshot.spec.ruleset import RulesetError, load_ruleset
 

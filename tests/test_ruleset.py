@@ -495,6 +495,42 @@ def test_schema_lists_every_item_and_every_table() -> None:
     assert _SCHEMA["required"] == list(EXPECTED_DEFAULT)
 
 
+def test_committed_schema_is_derived_from_the_declared_keys() -> None:
+    assert ruleset_module.ruleset_schema() == _SCHEMA, (
+        "spec/schemas/ruleset.schema.json is stale: run "
+        "`buckshot spec schema --out spec/schemas/ruleset.schema.json`"
+    )
+    committed = (files("buckshot.spec") / "schemas/ruleset.schema.json").read_text("utf-8")
+    assert committed == ruleset_module.ruleset_schema_json()
+
+
+def test_schema_defaults_are_the_default_rulesets_values() -> None:
+    for table, table_schema in _SCHEMA["properties"].items():
+        for key, field in table_schema["properties"].items():
+            if "default" in field:
+                assert field["default"] == _DEFAULT_DOC[table][key], f"{table}.{key}"
+    assert _SCHEMA["properties"]["hp"]["properties"]["start"]["default"] == 4
+
+
+def test_every_integer_key_is_read_and_written_back_in_its_own_place() -> None:
+    """Each integer of the default, moved by one alone, lands in that key and no other."""
+    fixed: list[tuple[str, ...]] = []
+    for path, _ in _schema_minimums():
+        for step in (1, -1):
+            doc = default_doc()
+            put(*path, value=_at(doc, path) + step)(doc)
+            try:
+                rules = parse_ruleset(doc)
+            except RulesetError:
+                continue
+            assert rules.to_dict() == doc, ".".join(path)
+            break
+        else:
+            fixed.append(path)
+    # players.max cannot move alone: 9 is above the spec's limit, 7 leaves the table for 8
+    assert fixed == [("players", "max")]
+
+
 def test_schema_accepts_the_default_and_to_dict() -> None:
     validator = Draft202012Validator(_SCHEMA)
     assert list(validator.iter_errors(_DEFAULT_DOC)) == []
