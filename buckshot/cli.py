@@ -5,18 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from buckshot import __version__
+from buckshot.command import fail, load_rules, write_atomic
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.verification.cli import app as verify_app
 from buckshot.verification.tracecheck.cli import verify_trace_command
-
-if TYPE_CHECKING:
-    from buckshot.spec.ruleset import Ruleset
 
 app = typer.Typer(
     help="The game's formal specification, its reference engine and its verification.",
@@ -43,18 +41,11 @@ RulesOption = Annotated[
 ]
 
 
-def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
-    """Print ``error [code]: message`` on standard error and exit with ``exit_code``."""
-    typer.echo(f"error [{code}]: {message}", err=True)
-    raise typer.Exit(exit_code)
-
-
 def _write(text: str, out: Path | None) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    write_atomic(out, text)
     typer.echo(f"wrote {out}", err=True)
 
 
@@ -84,13 +75,8 @@ def spec_export(
 ) -> None:
     """Write the whole spec (charts, rulebook, ruleset, rulings, registry) as one JSON document."""
     from buckshot.spec.export import export_json
-    from buckshot.spec.ruleset import RulesetError, load_ruleset
 
-    try:
-        ruleset = load_ruleset(rules)
-    except RulesetError as error:
-        fail(error.code, str(error))
-    _write(export_json(ruleset), json_out)
+    _write(export_json(load_rules(rules)), json_out)
 
 
 @spec_app.command("trace")
@@ -137,15 +123,6 @@ def spec_schema(
     _write(ruleset_schema_json(), out)
 
 
-def _ruleset(rules: Path | None) -> Ruleset:
-    from buckshot.spec.ruleset import RulesetError, load_ruleset
-
-    try:
-        return load_ruleset(rules)
-    except RulesetError as error:
-        fail(error.code, str(error))
-
-
 @app.command("simulate")
 def simulate_command(
     games: Annotated[int, typer.Option("--games", min=1, help="How many games to play.")] = 1000,
@@ -171,7 +148,7 @@ def simulate_command(
 
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
-    ruleset = _ruleset(rules)
+    ruleset = load_rules(rules)
     if not ruleset.players.min <= players <= ruleset.players.max:
         fail(
             "usage.players",
@@ -204,7 +181,7 @@ def simulate_command(
         f"deepest stack reached: {summary.deepest_stack} frames"
     )
     if json_out is not None:
-        json_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        write_atomic(json_out, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 @app.command("play")
@@ -239,7 +216,7 @@ def play_command(
     from buckshot.reference.terminal import HumanAgent
     from buckshot.spec.rulebook import Role
 
-    ruleset = _ruleset(rules)
+    ruleset = load_rules(rules)
     rng = random.Random(seed)
     if roles is not None:
         try:
@@ -267,7 +244,7 @@ def play_command(
         console.print("\nGame abandoned.")
     finally:
         if log is not None:
-            log.write_text(to_jsonl(game.events), encoding="utf-8")
+            write_atomic(log, to_jsonl(game.events))
     if game.over:
         watcher = seat if not hotseat else None
         events = [e for e in game.events if watcher is None or e.visible_to(watcher)]
@@ -338,6 +315,6 @@ def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None
     for line in result.lines():
         typer.echo(line)
     if json_out is not None:
-        json_out.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+        write_atomic(json_out, json.dumps(result.to_dict(), indent=2) + "\n")
     if not result.followed:
         raise typer.Exit(1)
