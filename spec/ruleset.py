@@ -31,6 +31,7 @@ from buckshot.spec.ruleset_keys import (
     Key,
     Pair,
     Shape,
+    check_declarations,
     integer,
     keys,
     odds,
@@ -713,3 +714,5 @@ _TABLE_RULES: Final[dict[str, Callable[[Ruleset], Iterator[tuple[str, str]]]]] =
     "items": _items_problems,
 }
 """The rules between the values of a table, checked after its values' bounds."""
+
+check_declarations(Ruleset)

@@ -17,7 +17,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Final, get_type_hints
 
-from buckshot.spec.rulebook import ITEMS
+from buckshot.spec.rulebook import ITEMS, Item
 
 _KEY: Final = "buckshot.ruleset.key"
 """The metadata entry of a dataclass field that holds its :class:`Key`."""
@@ -76,7 +76,7 @@ def key_of(spec: Field[Any]) -> Key:
     """The :class:`Key` declared on the dataclass field ``spec``."""
     found = spec.metadata.get(_KEY)
     if not isinstance(found, Key):
-        raise TypeError(f"field {spec.name!r} declares no ruleset key")  # pragma: no cover
+        raise TypeError(f"field {spec.name!r} declares no ruleset key")
     return found
 
 
@@ -97,6 +97,18 @@ def tables(root: type) -> tuple[tuple[str, type], ...]:
             raise TypeError(f"{root.__name__}.{spec.name} is not a table")  # pragma: no cover
         found.append((spec.name, table))
     return tuple(found)
+
+
+def check_declarations(root: type) -> None:
+    """Raise TypeError naming the first field of ``root``'s tables or rows that declares no key."""
+    pending = [table for _, table in tables(root)]
+    while pending:
+        table = pending.pop()
+        for name, key in keys(table):
+            if key.shape is Shape.ROWS and key.row is None:
+                raise TypeError(f"{table.__name__}.{name}: rows of no dataclass")
+            if key.row is not None:
+                pending.append(key.row)
 
 
 def description(table: type) -> str:
@@ -150,14 +162,7 @@ def schema_of(
 def _table(
     table: type, text: str, defaults: Mapping[str, Any], defs: dict[str, Any]
 ) -> dict[str, Any]:
-    properties = {name: _value(key, defaults.get(name), defs) for name, key in keys(table)}
-    return {
-        "type": "object",
-        "description": text,
-        "additionalProperties": False,
-        "required": list(properties),
-        "properties": properties,
-    }
+    return _closed(text, {name: _value(key, defaults.get(name), defs) for name, key in keys(table)})
 
 
 def _value(key: Key, default: Any, defs: dict[str, Any]) -> dict[str, Any]:
@@ -169,16 +174,18 @@ def _value(key: Key, default: Any, defs: dict[str, Any]) -> dict[str, Any]:
     elif key.shape is Shape.ODDS:
         schema = {"$ref": "#/$defs/odds"}
     elif key.shape is Shape.WEIGHTS:
-        weight = {spec.item.value: spec for spec in ITEMS}
+        clause = {spec.item: spec.clauses[0] for spec in ITEMS}
         return _closed(
             key.description,
             {
-                name: _value(
-                    Key(Shape.INTEGER, f"Weight of the {name} ({spec.clauses[0]}).", key.minimum),
-                    (default or {}).get(name),
+                kind.value: _value(
+                    Key(
+                        Shape.INTEGER, f"Weight of the {kind.value} ({clause[kind]}).", key.minimum
+                    ),
+                    (default or {}).get(kind.value),
                     defs,
                 )
-                for name, spec in weight.items()
+                for kind in Item
             },
         )
     else:

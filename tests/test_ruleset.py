@@ -6,6 +6,7 @@ import copy
 import json
 import tomllib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from buckshot.spec import ruleset as ruleset_module
+from buckshot.spec import ruleset_keys
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import Load, Ruleset, RulesetError, load_ruleset, parse_ruleset
 
@@ -529,6 +531,26 @@ def test_every_integer_key_is_read_and_written_back_in_its_own_place() -> None:
             fixed.append(path)
     # players.max cannot move alone: 9 is above the spec's limit, 7 leaves the table for 8
     assert fixed == [("players", "max")]
+
+
+@dataclass(frozen=True)
+class _Toy:
+    """A table with one undeclared key."""
+
+    heal: int = ruleset_keys.integer("HP healed.", 0)
+    loss: int = 1
+
+
+@dataclass(frozen=True)
+class _ToyRules:
+    """A ruleset of one table."""
+
+    toy: _Toy
+
+
+def test_a_table_field_without_a_declared_key_is_refused() -> None:
+    with pytest.raises(TypeError, match="'loss' declares no ruleset key"):
+        ruleset_keys.check_declarations(_ToyRules)
 
 
 def test_schema_accepts_the_default_and_to_dict() -> None:
