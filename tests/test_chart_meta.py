@@ -86,6 +86,43 @@ def test_a_prompt_asking_an_unknown_selector_fails_at_definition() -> None:
         _define(replace(_TOY, prompts=prompts))
 
 
+def _define_guarded(cond: str, on: str) -> type[Chart]:
+    """Define the toy chart with ``go`` guarded by ``cond`` and running ``on``."""
+
+    class GuardedChart(Chart):
+        """A chart for these tests."""
+
+        waiting = State(initial=True)
+        done = State(final=True)
+
+        go = waiting.to(done, cond=cond, on=on)
+
+        META = _TOY
+
+    return GuardedChart
+
+
+def test_registry_guards_and_actions_define_the_chart() -> None:
+    _define_guarded("item_held", "discard_one")
+
+
+@pytest.mark.parametrize(
+    ("cond", "on", "message"),
+    [
+        ("item_hld", "discard_one", "'item_hld' is not a guard of the registry (did you mean"),
+        ("item_held", "discard_on", "'discard_on' is not an action of the registry (did you"),
+        ("discard_one", "discard_one", "'discard_one' is not a guard of the registry"),
+    ],
+)
+def test_a_guard_or_action_the_registry_lacks_fails_at_definition(
+    cond: str, on: str, message: str
+) -> None:
+    with pytest.raises(SpecError) as caught:
+        _define_guarded(cond, on)
+    assert str(caught.value).startswith("GuardedChart: 'go' from 'waiting': ")
+    assert message in str(caught.value)
+
+
 def test_the_turn_chart_with_a_misspelt_rulings_key_fails_at_import() -> None:
     """The turn chart's own source, with R1's key misspelt, is refused as it is imported."""
     source = (files("buckshot.spec") / "charts/turn.py").read_text(encoding="utf-8")

@@ -7,8 +7,9 @@ which suspension states push which frame.
 
 These facts are bound to states and events by name, so every :class:`Chart` checks its
 ``META`` when the class is defined: a key that names no state or event of the chart, an
-event without a trigger, or a prompt naming no selector of the registry raises
-:class:`SpecError` at import, naming the chart, the table and the key.
+event without a trigger, a prompt naming no selector of the registry, or a transition
+citing a guard or action the registry does not define raises :class:`SpecError` at
+import, naming the chart and the name at fault.
 """
 
 from __future__ import annotations
@@ -91,6 +92,34 @@ class _CheckedChart(StateMachineMetaclass):
         problem = next(_meta_problems(meta, states, events), None)
         if problem is not None:
             raise SpecError(f"{name}.META.{problem}")
+        for state in cls.states_map.values():
+            for transition in state.transitions:
+                for unbound in _registry_problems(transition):
+                    raise SpecError(f"{name}: {transition.event!r} from {state.id!r}: {unbound}")
+
+
+def guards_of(transition: Any) -> tuple[tuple[str, bool], ...]:
+    """The named guards of a chart transition, each with the value it must have.
+
+    A ``cond`` guard must be True and an ``unless`` guard False.
+    """
+    return tuple((spec.attr_name, bool(spec.expected_value)) for spec in transition.cond)
+
+
+def actions_of(transition: Any) -> tuple[str, ...]:
+    """The named actions a chart transition runs, in order."""
+    return tuple(spec.func for spec in transition.on if not spec.is_convention)
+
+
+def _registry_problems(transition: Any) -> Iterator[str]:
+    """The guard and action names of ``transition`` that the registry does not define."""
+    guards, actions = names(Kind.GUARD), names(Kind.ACTION)
+    for guard, _ in guards_of(transition):
+        if guard not in guards:
+            yield f"{guard!r} is not a guard of the registry{_did_you_mean(guard, guards)}"
+    for action in actions_of(transition):
+        if action not in actions:
+            yield f"{action!r} is not an action of the registry{_did_you_mean(action, actions)}"
 
 
 def _meta_problems(meta: ChartMeta, states: list[str], events: list[str]) -> Iterator[str]:
