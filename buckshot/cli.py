@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from buckshot import __version__
-from buckshot.command import fail, load_rules, write_atomic
+from buckshot.command import check_output, fail, load_rules, save
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.verification.cli import app as verify_app
@@ -45,7 +45,7 @@ def _write(text: str, out: Path | None) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    write_atomic(out, text)
+    save(out, text)
     typer.echo(f"wrote {out}", err=True)
 
 
@@ -76,6 +76,7 @@ def spec_export(
     """Write the whole spec (charts, rulebook, ruleset, rulings, registry) as one JSON document."""
     from buckshot.spec.export import export_json
 
+    check_output(json_out)
     _write(export_json(load_rules(rules)), json_out)
 
 
@@ -105,6 +106,7 @@ def spec_rulings(
     """Render the rulings as Markdown, the text committed as spec/RULINGS.md."""
     from buckshot.spec.rulings import render_markdown
 
+    check_output(out)
     _write(render_markdown(), out)
 
 
@@ -120,6 +122,7 @@ def spec_schema(
     """Write the ruleset's JSON Schema, derived from the declared keys, as committed in spec/."""
     from buckshot.spec.ruleset import ruleset_schema_json
 
+    check_output(out)
     _write(ruleset_schema_json(), out)
 
 
@@ -148,6 +151,7 @@ def simulate_command(
 
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
+    check_output(json_out)
     ruleset = load_rules(rules)
     if not ruleset.players.min <= players <= ruleset.players.max:
         fail(
@@ -181,7 +185,7 @@ def simulate_command(
         f"deepest stack reached: {summary.deepest_stack} frames"
     )
     if json_out is not None:
-        write_atomic(json_out, json.dumps(data, indent=2, sort_keys=True) + "\n")
+        save(json_out, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 @app.command("play")
@@ -216,6 +220,7 @@ def play_command(
     from buckshot.reference.terminal import HumanAgent
     from buckshot.spec.rulebook import Role
 
+    check_output(log)
     ruleset = load_rules(rules)
     rng = random.Random(seed)
     if roles is not None:
@@ -244,7 +249,7 @@ def play_command(
         console.print("\nGame abandoned.")
     finally:
         if log is not None:
-            write_atomic(log, to_jsonl(game.events))
+            save(log, to_jsonl(game.events))
     if game.over:
         watcher = seat if not hotseat else None
         events = [e for e in game.events if watcher is None or e.visible_to(watcher)]
@@ -274,6 +279,7 @@ def replay_command(
     played in the reference engine step by step; exit 0 when the engine follows it (the
     bug is in the spec), 1 when it departs (the bug is in the model or the engine there).
     """
+    check_output(json_out)
     text = log.read_text(encoding="utf-8")
     if _is_document(text):
         _replay_counterexample(text, log, json_out)
@@ -315,6 +321,6 @@ def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None
     for line in result.lines():
         typer.echo(line)
     if json_out is not None:
-        write_atomic(json_out, json.dumps(result.to_dict(), indent=2) + "\n")
+        save(json_out, json.dumps(result.to_dict(), indent=2) + "\n")
     if not result.followed:
         raise typer.Exit(1)

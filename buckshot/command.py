@@ -36,6 +36,25 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def check_output(path: Path | None) -> None:
+    """Refuse, before any work, an output path that cannot be written (None: no output)."""
+    if path is None:
+        return
+    folder = next((p for p in (path.parent, *path.parent.parents) if p.exists()), Path("."))
+    if path.is_dir():
+        fail("output.unwritable", f"{path} is a folder, not a file")
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        fail("output.unwritable", f"cannot write {path}: {folder} is not a writable folder")
+
+
+def save(path: Path, text: str) -> None:
+    """:func:`write_atomic`, refused with an error message (not a traceback) when it fails."""
+    try:
+        write_atomic(path, text)
+    except OSError as error:
+        fail("output.unwritable", f"cannot write {path}: {error.strerror or error}")
+
+
 def load_rules(rules: Path | None) -> Ruleset:
     """The ruleset of ``--rules`` (the packaged default when None); refused with its error."""
     from buckshot.spec.ruleset import RulesetError, load_ruleset
