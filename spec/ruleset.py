@@ -400,33 +400,63 @@ def _explain(error: ValidationError) -> Iterator[tuple[tuple[_Step, ...], str]]:
 
 
 def _name(steps: tuple[_Step, ...], validator: str, reason: str, data: object) -> tuple[str, str]:
-    """The dotted key and final reason to report for a schema error at ``steps``."""
+    """The dotted key and final reason to report for a schema error at ``steps``.
+
+    An error inside a pair (a load ``[live, blank]``) is reported at the pair, naming the
+    cell by its declared description.
+    """
     key = _dotted(steps, data)
     value = _lookup(steps, data)
     if key in _odds_keys() and validator in ("minimum", "maximum"):
         return key, f"must be between 0 and 1, got {_show(value)}"
     if key in _odds_keys() and validator == "pattern":
         return key, _odds_reason(value)
-    if len(steps) >= 5 and steps[:2] == ("shells", "loads") and steps[3] == "options":
-        key = _dotted(steps[:5], data)
-        if len(steps) == 5 and validator in ("minItems", "maxItems"):
-            return key, f"must be a pair [live, blank], got {_show(value)}"
-        if len(steps) == 6 and steps[5] in (0, 1):
-            return key, f"{fields(Load)[int(steps[5])].name} shells: {reason}"
+    entered = _entered(steps)
+    at = next((i for i, row in enumerate(entered) if row and issubclass(row, Pair)), None)
+    if at is not None:
+        pair = entered[at]
+        assert pair is not None
+        key = _dotted(steps[: at + 1], data)
+        cells = list(keys(pair))
+        if len(steps) == at + 1 and validator in ("minItems", "maxItems"):
+            names = ", ".join(name for name, _ in cells)
+            return key, f"must be a pair [{names}], got {_show(value)}"
+        cell = steps[at + 1] if len(steps) == at + 2 else None
+        if isinstance(cell, int) and 0 <= cell < len(cells):
+            return key, f"{cells[cell][1].description.rstrip('.').lower()}: {reason}"
     return key, reason
 
 
+def _entered(steps: Sequence[_Step]) -> list[type | None]:
+    """For each step of ``steps``, the row dataclass that an array index there enters."""
+    entered: list[type | None] = []
+    current: type | None = None
+    """The dataclass whose key the next name step is."""
+    rows_of: type | None = None
+    """The row dataclass of the array the next index step is into."""
+    for depth, step in enumerate(steps):
+        if isinstance(step, int):
+            entered.append(rows_of)
+            current, rows_of = rows_of, None
+            continue
+        entered.append(None)
+        if depth == 0:
+            current, rows_of = dict(tables(Ruleset)).get(step), None
+            continue
+        key = dict(keys(current)).get(step) if current is not None else None
+        current, rows_of = None, key.row if key is not None and key.shape is Shape.ROWS else None
+    return entered
+
+
 def _dotted(steps: Sequence[_Step], data: object) -> str:
-    """``steps`` as a dotted key; a load table is named by its player count when it has one."""
+    """``steps`` as a dotted key; a row that is a table is named as :func:`_row_label` says."""
     text = ""
     node: object = data
-    for depth, step in enumerate(steps):
+    for step, row in zip(steps, _entered(steps), strict=True):
         child = _child(node, step)
         if isinstance(step, int):
-            players = child.get("players") if isinstance(child, Mapping) else None
-            by_count = depth == 2 and tuple(steps[:2]) == ("shells", "loads")
-            if by_count and isinstance(players, int) and not isinstance(players, bool):
-                text += f"[players={players}]"
+            if row is not None and not issubclass(row, Pair):
+                text += _row_label(row, child, step)
             else:
                 text += f"[{step}]"
         else:
