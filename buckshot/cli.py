@@ -5,19 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from buckshot import __version__
+from buckshot.command import check_output, fail, load_rules, save
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.diagrams.explore_cli import explore_command
 from buckshot.verification.cli import app as verify_app
 from buckshot.verification.tracecheck.cli import verify_trace_command
-
-if TYPE_CHECKING:
-    from buckshot.spec.ruleset import Ruleset
 
 app = typer.Typer(
     help="The game's formal specification, its reference engine and its verification.",
@@ -45,18 +43,11 @@ RulesOption = Annotated[
 ]
 
 
-def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
-    """Print ``error [code]: message`` on standard error and exit with ``exit_code``."""
-    typer.echo(f"error [{code}]: {message}", err=True)
-    raise typer.Exit(exit_code)
-
-
 def _write(text: str, out: Path | None) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    save(out, text)
     typer.echo(f"wrote {out}", err=True)
 
 
@@ -86,13 +77,9 @@ def spec_export(
 ) -> None:
     """Write the whole spec (charts, rulebook, ruleset, rulings, registry) as one JSON document."""
     from buckshot.spec.export import export_json
-    from buckshot.spec.ruleset import RulesetError, load_ruleset
 
-    try:
-        ruleset = load_ruleset(rules)
-    except RulesetError as error:
-        fail(error.code, str(error))
-    _write(export_json(ruleset), json_out)
+    check_output(json_out)
+    _write(export_json(load_rules(rules)), json_out)
 
 
 @spec_app.command("trace")
@@ -121,16 +108,24 @@ def spec_rulings(
     """Render the rulings as Markdown, the text committed as spec/RULINGS.md."""
     from buckshot.spec.rulings import render_markdown
 
+    check_output(out)
     _write(render_markdown(), out)
 
 
-def _ruleset(rules: Path | None) -> Ruleset:
-    from buckshot.spec.ruleset import RulesetError, load_ruleset
+@spec_app.command("schema")
+def spec_schema(
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Write the schema to this file (spec/schemas/ruleset.schema.json)."
+        ),
+    ] = None,
+) -> None:
+    """Write the ruleset's JSON Schema, derived from the declared keys, as committed in spec/."""
+    from buckshot.spec.ruleset import ruleset_schema_json
 
-    try:
-        return load_ruleset(rules)
-    except RulesetError as error:
-        fail(error.code, str(error))
+    check_output(out)
+    _write(ruleset_schema_json(), out)
 
 
 @app.command("simulate")
@@ -158,7 +153,8 @@ def simulate_command(
 
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
-    ruleset = _ruleset(rules)
+    check_output(json_out)
+    ruleset = load_rules(rules)
     if not ruleset.players.min <= players <= ruleset.players.max:
         fail(
             "usage.players",
@@ -191,7 +187,7 @@ def simulate_command(
         f"deepest stack reached: {summary.deepest_stack} frames"
     )
     if json_out is not None:
-        json_out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        save(json_out, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 @app.command("play")
@@ -226,7 +222,8 @@ def play_command(
     from buckshot.reference.terminal import HumanAgent
     from buckshot.spec.rulebook import Role
 
-    ruleset = _ruleset(rules)
+    check_output(log)
+    ruleset = load_rules(rules)
     rng = random.Random(seed)
     if roles is not None:
         try:
@@ -254,7 +251,7 @@ def play_command(
         console.print("\nGame abandoned.")
     finally:
         if log is not None:
-            log.write_text(to_jsonl(game.events), encoding="utf-8")
+            save(log, to_jsonl(game.events))
     if game.over:
         watcher = seat if not hotseat else None
         events = [e for e in game.events if watcher is None or e.visible_to(watcher)]
@@ -284,6 +281,7 @@ def replay_command(
     played in the reference engine step by step; exit 0 when the engine follows it (the
     bug is in the spec), 1 when it departs (the bug is in the model or the engine there).
     """
+    check_output(json_out)
     text = log.read_text(encoding="utf-8")
     if _is_document(text):
         _replay_counterexample(text, log, json_out)
@@ -325,6 +323,6 @@ def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None
     for line in result.lines():
         typer.echo(line)
     if json_out is not None:
-        json_out.write_text(json.dumps(result.to_dict(), indent=2) + "\n", encoding="utf-8")
+        save(json_out, json.dumps(result.to_dict(), indent=2) + "\n")
     if not result.followed:
         raise typer.Exit(1)

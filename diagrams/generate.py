@@ -21,18 +21,11 @@ from buckshot.diagrams.catalogue import (
 from buckshot.diagrams.html import index_html
 from buckshot.diagrams.svg import INSTALL_HINT, dot_installed, render_svg
 from buckshot.diagrams.tracelog import read_log
+from buckshot.paths import checkout_root
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
 SUFFIXES = (".dot", ".svg", ".mmd")
 """The files each diagram is written as."""
-
-
-def checkout_root() -> Path | None:
-    """The root of the source checkout this package runs from; None for an installed copy."""
-    root = Path(__file__).resolve().parent.parent
-    if (root / "pyproject.toml").is_file() and (root / "diagrams").is_dir():
-        return root
-    return None
 
 
 def default_out_dir() -> Path | None:

@@ -1,6 +1,7 @@
 """The charts read back as plain data: states, transitions, prompts, pushes and resume points.
 
-This is the one place that introspects python-statemachine. The export, the engine's
+This and the charts' metaclass (:mod:`.charts.meta`) are the only places that introspect
+python-statemachine. The export, the engine's
 compiled tables, the formal model and the diagrams all start from :func:`chart_models`.
 """
 
@@ -13,12 +14,9 @@ from typing import Any
 
 from statemachine import State
 
-from buckshot.spec.charts import CHARTS, Chart, ChartMeta, Prompt, Trigger
+from buckshot.spec.charts import CHARTS, Chart, ChartMeta, Prompt, SpecError, Trigger
+from buckshot.spec.charts.meta import actions_of, guards_of
 from buckshot.spec.rulebook import FrameKind
-
-
-class SpecError(Exception):
-    """A chart breaks one of the spec's structural rules (a mixed state, a missing citation)."""
 
 
 class StateKind(StrEnum):
@@ -125,10 +123,6 @@ class ChartModel:
         return tuple(seen)
 
 
-def _callback_names(specs: Any) -> tuple[str, ...]:
-    return tuple(spec.func for spec in specs if not spec.is_convention)
-
-
 def _initial_leaf(state: State) -> State:
     while state.states:
         state = next(child for child in state.states if child.initial)
@@ -182,8 +176,6 @@ def _build(kind: FrameKind, chart: type[Chart]) -> ChartModel:
             event = transition.event
             priority = rank.get(event, 0)
             rank[event] = priority + 1
-            if event not in meta.triggers:
-                raise SpecError(f"{chart.__name__}: event {event!r} has no trigger")
             edges.append(
                 TransitionEdge(
                     id=f"{kind.value}:{state.id}:{event}:{priority}",
@@ -192,10 +184,8 @@ def _build(kind: FrameKind, chart: type[Chart]) -> ChartModel:
                     target=transition.target.id,
                     entry=_initial_leaf(transition.target).id,
                     priority=priority,
-                    guards=tuple(
-                        Guard(c.attr_name, bool(c.expected_value)) for c in transition.cond
-                    ),
-                    actions=_callback_names(transition.on),
+                    guards=tuple(Guard(*guard) for guard in guards_of(transition)),
+                    actions=actions_of(transition),
                     trigger=meta.triggers[event],
                     clauses=meta.clauses.get(event, ()),
                     rulings=meta.rulings.get(event, ()),

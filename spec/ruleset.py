@@ -1,7 +1,10 @@
 """The ruleset: every number of the game that a designer may vary, read from TOML and checked.
 
-The default is ``rulesets/default.toml`` in this package; its structure is described by the
-JSON Schema ``schemas/ruleset.schema.json``. A ruleset is refused with a
+The default is ``rulesets/default.toml`` in this package. Each table is a dataclass below
+and each key a field of it, declared once with its meaning and bounds
+(:mod:`buckshot.spec.ruleset_keys`); the JSON Schema (:func:`ruleset_schema`, committed as
+``schemas/ruleset.schema.json``), the reading of a document and :meth:`Ruleset.to_dict`
+are derived from these declarations. A ruleset is refused with a
 :class:`RulesetError` naming the offending key when it breaks the schema or one of the
 consistency rules that a schema cannot state (:func:`parse_ruleset`). Which rule uses which
 number is said by the rulings (``rulings.toml``, their ``parameters``).
@@ -11,19 +14,32 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeVar
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .rulebook import Item
+from buckshot.spec.rulebook import Item
+from buckshot.spec.ruleset_keys import (
+    Key,
+    Pair,
+    Shape,
+    check_declarations,
+    integer,
+    keys,
+    odds,
+    rows,
+    schema_of,
+    tables,
+    weights,
+)
 
 DEFAULT_SOURCE: Final = "<default>"
 """The ``source`` of errors about the packaged default ruleset."""
@@ -35,11 +51,10 @@ PLAYERS_HIGHEST: Final = 8
 
 _PACKAGE: Final = "buckshot.spec"
 _DEFAULT_RESOURCE: Final = "rulesets/default.toml"
-_SCHEMA_RESOURCE: Final = "schemas/ruleset.schema.json"
-_ODDS_KEYS: Final = frozenset({"pills.heal_chance", "gambler.bonus_chance"})
 
 _Step = str | int
 """One step of a path into a ruleset document: a key of a table or an index of an array."""
+_Row = TypeVar("_Row")
 
 
 class RulesetError(ValueError):
@@ -65,26 +80,31 @@ class RulesetError(ValueError):
 
 @dataclass(frozen=True)
 class Players:
-    """How many seats a game may have (R16)."""
+    """Seats at the table (R16); 2 <= min <= max <= 8."""
 
-    min: int
-    max: int
+    min: int = integer("Fewest seats a game may have.", PLAYERS_LOWEST, PLAYERS_HIGHEST)
+    max: int = integer(
+        "Most seats a game may have; at least players.min.", PLAYERS_LOWEST, PLAYERS_HIGHEST
+    )
 
 
 @dataclass(frozen=True)
 class Hp:
-    """Starting HP and the HP that healing never exceeds (R2)."""
+    """Starting HP and the cap on healing (R2; S3.5, S3.6, S4.4.2)."""
 
-    start: int
-    max: int
+    start: int = integer("HP of every player when the game starts.", 1)
+    max: int = integer("HP that healing never exceeds; at least hp.start.", 1)
 
 
 @dataclass(frozen=True)
-class Load:
-    """One load of the chamber: its live and blank shell counts (R1)."""
+class Load(Pair):
+    """One load: [live, blank], at least 1 live shell, at most shells.max_per_load shells.
 
-    live: int
-    blank: int
+    The chamber is loaded with ``live`` live and ``blank`` blank shells (R1).
+    """
+
+    live: int = integer("Live shells.", 1)
+    blank: int = integer("Blank shells.", 0)
 
     @property
     def total(self) -> int:
@@ -94,104 +114,119 @@ class Load:
 
 @dataclass(frozen=True)
 class LoadTable:
-    """The loads drawn from, with equal chance, when ``players`` players are alive (R1)."""
+    """The loads for one number of living players (R1).
 
-    players: int
-    options: tuple[Load, ...]
+    A load is drawn from ``options``, with equal chance, when ``players`` players are alive.
+    """
+
+    players: int = integer(
+        "Number of living players this table is for.", PLAYERS_LOWEST, PLAYERS_HIGHEST
+    )
+    options: tuple[Load, ...] = rows(Load, "Loads drawn with equal chance, each [live, blank].")
 
 
 @dataclass(frozen=True)
 class Shells:
-    """The loads of the chamber (R1): one table per number of living players, by count."""
+    """Shell loads (R1; S4.1.3)."""
 
-    max_per_load: int
-    loads: tuple[LoadTable, ...]
+    max_per_load: int = integer("Most shells one load may hold.", 1)
+    loads: tuple[LoadTable, ...] = rows(
+        LoadTable, "One table per number of living players, from 2 to players.max (R1)."
+    )
 
 
 @dataclass(frozen=True)
 class Items:
-    """Random item draws (R15): items per turn start, and the weight of each kind."""
+    """Random items (R15; S4.1.1)."""
 
-    per_turn: int
-    weights: tuple[tuple[Item, int], ...]
+    per_turn: int = integer("Items the turn owner draws at turn start (S4.1.1).", 0)
+    weights: tuple[tuple[Item, int], ...] = weights(
+        "Relative chance of each item kind on a draw (R15); at least one is positive."
+    )
     """One weight per item kind, in the order of :class:`Item`."""
 
 
 @dataclass(frozen=True)
 class Shot:
-    """What a live shell does (R3)."""
+    """What a live shell does (R3; S4.2.1c)."""
 
-    live_damage: int
+    live_damage: int = integer("Damage of a live shell.", 1)
 
 
 @dataclass(frozen=True)
 class MilkTea:
-    """What milk tea heals (R10, S3.5)."""
+    """Milk tea (R10; S3.5)."""
 
-    heal: int
+    heal: int = integer("HP milk tea heals.", 1)
 
 
 @dataclass(frozen=True)
 class Pills:
-    """The expired pills' roll, and the Doctor's sure heal (R10, S3.6, S2.5)."""
+    """Expired pills (R10; S3.6, S2.5)."""
 
-    heal_chance: Fraction
-    heal: int
-    loss: int
-    doctor_heal: int
+    heal_chance: Fraction = odds("Chance that the pills heal (S3.6).")
+    heal: int = integer("HP healed on a successful roll (S3.6).", 0)
+    loss: int = integer("HP lost on a failed roll (S3.6).", 0)
+    doctor_heal: int = integer(
+        "HP a Doctor heals using the pills on themself, with no roll (S2.5).", 0
+    )
 
 
 @dataclass(frozen=True)
 class Gambler:
-    """The Gambler's Lucky Streak (R20, S2.1)."""
+    """Gambler's Lucky Streak (R20; S2.1)."""
 
-    bonus_chance: Fraction
-    bonus_items: int
+    bonus_chance: Fraction = odds("Chance of the bonus after a blank shot at oneself.")
+    bonus_items: int = integer("Random items the bonus gives.", 0)
 
 
 @dataclass(frozen=True)
 class Magician:
-    """The items a Magician spends to flip a shell (R8, S2.6)."""
+    """Magician's Ballistic Control (R8; S2.6)."""
 
-    cost: int
+    cost: int = integer("Items spent to flip the shell of a shot.", 1)
 
 
 @dataclass(frozen=True)
 class Shield:
-    """The blocks an amulet gives, and a Medic's (R9, S3.4, S2.2)."""
+    """Amulet shield blocks (R9; S3.4, S2.2)."""
 
-    blocks: int
-    medic_blocks: int
+    blocks: int = integer("Blocks an amulet gives (S3.4).", 1)
+    medic_blocks: int = integer("Blocks an amulet gives a Medic (S2.2).", 1)
 
 
 @dataclass(frozen=True)
 class Rage:
-    """The rage potion's charges, a Mercenary's, and its extra damage (R9, S3.3, S2.4)."""
+    """Rage potion (R9; S3.3, S2.4)."""
 
-    charges: int
-    mercenary_charges: int
-    bonus_damage: int
+    charges: int = integer("Shots a rage potion lasts (S3.3).", 1)
+    mercenary_charges: int = integer("Shots a rage potion lasts for a Mercenary (S2.4).", 1)
+    bonus_damage: int = integer("Extra damage of a live shot that uses a charge (S3.3).", 0)
 
 
 @dataclass(frozen=True)
 class Traitor:
-    """A traitor's extra item cap and the kills that make them win (R6, R7, S5.1)."""
+    """Traitor (R6, R7, R12; S5.1, S4.4.2)."""
 
-    cap_bonus: int
-    kills_to_win: int
+    cap_bonus: int = integer("Extra item cap of a traitor (S4.4.2).", 0)
+    kills_to_win: int = integer("Kills that make a traitor win (S5.1).", 1)
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds that keep every game finite (R18, R21)."""
+    """Bounds that keep every game finite (R18, R21; S6.1.4)."""
 
-    max_stack_depth: int
-    max_turns: int
+    max_stack_depth: int = integer("Most frames the stack holds, the turn included (R18).", 2)
+    max_turns: int = integer("Turns after which the game ends in a draw (R21).", 1)
 
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A complete, checked set of the game's variable numbers; one field per TOML table."""
+    """A complete, checked set of the game's variable numbers; one field per TOML table.
+
+    The tables and their keys are the fields of the table dataclasses, in TOML order; each
+    key is declared once there (:mod:`buckshot.spec.ruleset_keys`).
+    """
 
     players: Players
     hp: Hp
@@ -223,51 +258,7 @@ class Ruleset:
 
     def to_dict(self) -> dict[str, object]:
         """The ruleset as a JSON-ready dict shaped like its TOML; parse_ruleset reads it back."""
-        return {
-            "players": {"min": self.players.min, "max": self.players.max},
-            "hp": {"start": self.hp.start, "max": self.hp.max},
-            "shells": {
-                "max_per_load": self.shells.max_per_load,
-                "loads": [
-                    {
-                        "players": table.players,
-                        "options": [[load.live, load.blank] for load in table.options],
-                    }
-                    for table in self.shells.loads
-                ],
-            },
-            "items": {
-                "per_turn": self.items.per_turn,
-                "weights": {kind.value: weight for kind, weight in self.items.weights},
-            },
-            "shot": {"live_damage": self.shot.live_damage},
-            "milk_tea": {"heal": self.milk_tea.heal},
-            "pills": {
-                "heal_chance": _fraction_text(self.pills.heal_chance),
-                "heal": self.pills.heal,
-                "loss": self.pills.loss,
-                "doctor_heal": self.pills.doctor_heal,
-            },
-            "gambler": {
-                "bonus_chance": _fraction_text(self.gambler.bonus_chance),
-                "bonus_items": self.gambler.bonus_items,
-            },
-            "magician": {"cost": self.magician.cost},
-            "shield": {"blocks": self.shield.blocks, "medic_blocks": self.shield.medic_blocks},
-            "rage": {
-                "charges": self.rage.charges,
-                "mercenary_charges": self.rage.mercenary_charges,
-                "bonus_damage": self.rage.bonus_damage,
-            },
-            "traitor": {
-                "cap_bonus": self.traitor.cap_bonus,
-                "kills_to_win": self.traitor.kills_to_win,
-            },
-            "limits": {
-                "max_stack_depth": self.limits.max_stack_depth,
-                "max_turns": self.limits.max_turns,
-            },
-        }
+        return {name: _to_plain(table, getattr(self, name)) for name, table in tables(Ruleset)}
 
 
 def parse_ruleset(data: Mapping[str, object], source: str = "<data>") -> Ruleset:
@@ -324,10 +315,47 @@ def _parse_toml(text: str, source: str) -> Ruleset:
 # --- structure: the JSON Schema -------------------------------------------------------------
 
 
+_SCHEMA_HEADER: Final = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "urn:buckshot:schema:ruleset",
+    "title": "Buckshot ruleset",
+    "description": "Every number of the game that a designer may vary "
+    "(spec/rulesets/default.toml). All tables and keys are required; no other key is allowed. "
+    "Consistency between keys (hp.max >= hp.start, players.min <= players.max, one load table "
+    "per player count, loads within shells.max_per_load, at least one positive item weight, "
+    "odds within 0..1) is checked by buckshot.spec.ruleset.parse_ruleset. Generated from the "
+    "declarations in buckshot.spec.ruleset: `buckshot spec schema`.",
+}
+
+
+@cache
+def ruleset_schema() -> dict[str, Any]:
+    """The JSON Schema of a ruleset document, derived from the declared tables and keys.
+
+    Each key's ``default`` is its value in the packaged default ruleset.
+    """
+    text = (files(_PACKAGE) / _DEFAULT_RESOURCE).read_text(encoding="utf-8")
+    return schema_of(Ruleset, _SCHEMA_HEADER, tomllib.loads(text))
+
+
+def ruleset_schema_json() -> str:
+    """:func:`ruleset_schema` as the text committed in ``schemas/ruleset.schema.json``."""
+    return json.dumps(ruleset_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
 @cache
 def _validator() -> Draft202012Validator:
-    schema = json.loads((files(_PACKAGE) / _SCHEMA_RESOURCE).read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return Draft202012Validator(ruleset_schema())
+
+
+@cache
+def _odds_keys() -> frozenset[str]:
+    return frozenset(
+        f"{name}.{key_name}"
+        for name, table in tables(Ruleset)
+        for key_name, key in keys(table)
+        if key.shape is Shape.ODDS
+    )
 
 
 def _check_structure(data: object, source: str) -> None:
@@ -372,33 +400,63 @@ def _explain(error: ValidationError) -> Iterator[tuple[tuple[_Step, ...], str]]:
 
 
 def _name(steps: tuple[_Step, ...], validator: str, reason: str, data: object) -> tuple[str, str]:
-    """The dotted key and final reason to report for a schema error at ``steps``."""
+    """The dotted key and final reason to report for a schema error at ``steps``.
+
+    An error inside a pair (a load ``[live, blank]``) is reported at the pair, naming the
+    cell by its declared description.
+    """
     key = _dotted(steps, data)
     value = _lookup(steps, data)
-    if key in _ODDS_KEYS and validator in ("minimum", "maximum"):
+    if key in _odds_keys() and validator in ("minimum", "maximum"):
         return key, f"must be between 0 and 1, got {_show(value)}"
-    if key in _ODDS_KEYS and validator == "pattern":
+    if key in _odds_keys() and validator == "pattern":
         return key, _odds_reason(value)
-    if len(steps) >= 5 and steps[:2] == ("shells", "loads") and steps[3] == "options":
-        key = _dotted(steps[:5], data)
-        if len(steps) == 5 and validator in ("minItems", "maxItems"):
-            return key, f"must be a pair [live, blank], got {_show(value)}"
-        if len(steps) == 6 and steps[5] in (0, 1):
-            return key, f"{('live', 'blank')[int(steps[5])]} shells: {reason}"
+    entered = _entered(steps)
+    at = next((i for i, row in enumerate(entered) if row and issubclass(row, Pair)), None)
+    if at is not None:
+        pair = entered[at]
+        assert pair is not None
+        key = _dotted(steps[: at + 1], data)
+        cells = list(keys(pair))
+        if len(steps) == at + 1 and validator in ("minItems", "maxItems"):
+            names = ", ".join(name for name, _ in cells)
+            return key, f"must be a pair [{names}], got {_show(value)}"
+        cell = steps[at + 1] if len(steps) == at + 2 else None
+        if isinstance(cell, int) and 0 <= cell < len(cells):
+            return key, f"{cells[cell][1].description.rstrip('.').lower()}: {reason}"
     return key, reason
 
 
+def _entered(steps: Sequence[_Step]) -> list[type | None]:
+    """For each step of ``steps``, the row dataclass that an array index there enters."""
+    entered: list[type | None] = []
+    current: type | None = None
+    """The dataclass whose key the next name step is."""
+    rows_of: type | None = None
+    """The row dataclass of the array the next index step is into."""
+    for depth, step in enumerate(steps):
+        if isinstance(step, int):
+            entered.append(rows_of)
+            current, rows_of = rows_of, None
+            continue
+        entered.append(None)
+        if depth == 0:
+            current, rows_of = dict(tables(Ruleset)).get(step), None
+            continue
+        key = dict(keys(current)).get(step) if current is not None else None
+        current, rows_of = None, key.row if key is not None and key.shape is Shape.ROWS else None
+    return entered
+
+
 def _dotted(steps: Sequence[_Step], data: object) -> str:
-    """``steps`` as a dotted key; a load table is named by its player count when it has one."""
+    """``steps`` as a dotted key; a row that is a table is named as :func:`_row_label` says."""
     text = ""
     node: object = data
-    for depth, step in enumerate(steps):
+    for step, row in zip(steps, _entered(steps), strict=True):
         child = _child(node, step)
         if isinstance(step, int):
-            players = child.get("players") if isinstance(child, Mapping) else None
-            by_count = depth == 2 and tuple(steps[:2]) == ("shells", "loads")
-            if by_count and isinstance(players, int) and not isinstance(players, bool):
-                text += f"[players={players}]"
+            if row is not None and not issubclass(row, Pair):
+                text += _row_label(row, child, step)
             else:
                 text += f"[{step}]"
         else:
@@ -472,99 +530,74 @@ def _plain(value: object) -> object:
 
 def _build(data: Mapping[str, object], source: str) -> Ruleset:
     """The ruleset of a document that has the schema's structure; loads in document order."""
-
-    def table(name: str) -> Mapping[str, object]:
-        value = data.get(name)
-        if not isinstance(value, Mapping):
-            raise RulesetError(name, f"must be a table, got {_show(value)}", source)
-        return value
-
-    def whole(key: str, value: object) -> int:
-        number = _as_int(value)
-        if number is None:
-            raise RulesetError(key, f"must be an integer, got {_show(value)}", source)
-        return number
-
-    def integer(name: str, key: str) -> int:
-        return whole(f"{name}.{key}", table(name).get(key))
-
-    def odds(name: str, key: str) -> Fraction:
-        return _odds(table(name).get(key), f"{name}.{key}", source)
-
-    weights = table("items").get("weights")
-    if not isinstance(weights, Mapping):
-        raise RulesetError("items.weights", f"must be a table, got {_show(weights)}", source)
-
     return Ruleset(
-        players=Players(min=integer("players", "min"), max=integer("players", "max")),
-        hp=Hp(start=integer("hp", "start"), max=integer("hp", "max")),
-        shells=Shells(
-            max_per_load=integer("shells", "max_per_load"),
-            loads=_load_tables(table("shells").get("loads"), source),
-        ),
-        items=Items(
-            per_turn=integer("items", "per_turn"),
-            weights=tuple(
-                (kind, whole(f"items.weights.{kind.value}", weights.get(kind.value)))
-                for kind in Item
-            ),
-        ),
-        shot=Shot(live_damage=integer("shot", "live_damage")),
-        milk_tea=MilkTea(heal=integer("milk_tea", "heal")),
-        pills=Pills(
-            heal_chance=odds("pills", "heal_chance"),
-            heal=integer("pills", "heal"),
-            loss=integer("pills", "loss"),
-            doctor_heal=integer("pills", "doctor_heal"),
-        ),
-        gambler=Gambler(
-            bonus_chance=odds("gambler", "bonus_chance"),
-            bonus_items=integer("gambler", "bonus_items"),
-        ),
-        magician=Magician(cost=integer("magician", "cost")),
-        shield=Shield(
-            blocks=integer("shield", "blocks"), medic_blocks=integer("shield", "medic_blocks")
-        ),
-        rage=Rage(
-            charges=integer("rage", "charges"),
-            mercenary_charges=integer("rage", "mercenary_charges"),
-            bonus_damage=integer("rage", "bonus_damage"),
-        ),
-        traitor=Traitor(
-            cap_bonus=integer("traitor", "cap_bonus"),
-            kills_to_win=integer("traitor", "kills_to_win"),
-        ),
-        limits=Limits(
-            max_stack_depth=integer("limits", "max_stack_depth"),
-            max_turns=integer("limits", "max_turns"),
-        ),
+        **{name: _read_row(table, data.get(name), name, source) for name, table in tables(Ruleset)}
     )
 
 
-def _load_tables(value: object, source: str) -> tuple[LoadTable, ...]:
+def _read_row(row: type[_Row], value: object, key: str, source: str) -> _Row:
+    """The ``row`` dataclass (a table, or a :class:`Pair`) read from ``value`` at ``key``."""
+    declared = list(keys(row))
+    if issubclass(row, Pair):
+        if not isinstance(value, list) or len(value) != len(declared):
+            names = ", ".join(name for name, _ in declared)
+            raise RulesetError(key, f"must be a pair [{names}], got {_show(value)}", source)
+        cells = dict(zip((name for name, _ in declared), value, strict=True))
+        return row(**{name: _read(k, cells[name], key, source) for name, k in declared})
+    if not isinstance(value, Mapping):
+        raise RulesetError(key, f"must be a table, got {_show(value)}", source)
+    return row(**{name: _read(k, value.get(name), f"{key}.{name}", source) for name, k in declared})
+
+
+def _read(key: Key, value: object, path: str, source: str) -> object:
+    """The value of the key declared as ``key``, read from ``value`` at ``path``."""
+    if key.shape is Shape.INTEGER:
+        number = _as_int(value)
+        if number is None:
+            raise RulesetError(path, f"must be an integer, got {_show(value)}", source)
+        return number
+    if key.shape is Shape.ODDS:
+        return _odds(value, path, source)
+    if key.shape is Shape.WEIGHTS:
+        if not isinstance(value, Mapping):
+            raise RulesetError(path, f"must be a table, got {_show(value)}", source)
+        weight = Key(Shape.INTEGER, key.description, key.minimum)
+        return tuple(
+            (kind, _read(weight, value.get(kind.value), f"{path}.{kind.value}", source))
+            for kind in Item
+        )
+    assert key.row is not None
     if not isinstance(value, list):
-        raise RulesetError("shells.loads", f"must be an array, got {_show(value)}", source)
-    tables: list[LoadTable] = []
-    for index, entry in enumerate(value):
-        key = f"shells.loads[{index}]"
-        if not isinstance(entry, Mapping):
-            raise RulesetError(key, f"must be a table, got {_show(entry)}", source)
-        players, options = _as_int(entry.get("players")), entry.get("options")
-        if players is None or not isinstance(options, list):
-            raise RulesetError(key, "must have an integer players and an array options", source)
-        loads: list[Load] = []
-        for number, pair in enumerate(options):
-            counts = [_as_int(n) for n in pair] if isinstance(pair, list) else []
-            live, blank = counts if len(counts) == 2 else (None, None)
-            if live is None or blank is None:
-                raise RulesetError(
-                    f"shells.loads[players={players}].options[{number}]",
-                    f"must be a pair [live, blank], got {_show(pair)}",
-                    source,
-                )
-            loads.append(Load(live=live, blank=blank))
-        tables.append(LoadTable(players=players, options=tuple(loads)))
-    return tuple(tables)
+        raise RulesetError(path, f"must be an array, got {_show(value)}", source)
+    return tuple(
+        _read_row(key.row, entry, path + _row_label(key.row, entry, index), source)
+        for index, entry in enumerate(value)
+    )
+
+
+def _row_label(row: type, entry: object, index: int) -> str:
+    """How a row is named in a key: by its first key when that holds an integer (a load
+    table by its player count, ``[players=3]``), else by its index (``[1]``)."""
+    first = fields(row)[0].name
+    number = _as_int(entry.get(first)) if isinstance(entry, Mapping) else None
+    return f"[{first}={number}]" if number is not None else f"[{index}]"
+
+
+def _to_plain(row: type, value: object) -> object:
+    """``value``, a ``row`` dataclass, as JSON-ready data shaped like its TOML."""
+    cells = {name: _plain_value(key, getattr(value, name)) for name, key in keys(row)}
+    return list(cells.values()) if issubclass(row, Pair) else cells
+
+
+def _plain_value(key: Key, value: Any) -> object:
+    if key.shape is Shape.ODDS:
+        return _fraction_text(value)
+    if key.shape is Shape.WEIGHTS:
+        return {kind.value: weight for kind, weight in value}
+    if key.shape is Shape.ROWS:
+        assert key.row is not None
+        return [_to_plain(key.row, entry) for entry in value]
+    return value
 
 
 def _as_int(value: object) -> int | None:
@@ -604,42 +637,44 @@ def _fraction_text(value: Fraction) -> str:
 def _problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
     """Every (key, reason) that makes ``ruleset`` inconsistent, in document order.
 
-    The per-value minimums repeat the schema's, so that the rules hold here on their own.
+    Each table's values are held to their declared bounds (the schema's, so that the rules
+    hold here on their own), then to the rules between its values.
     """
-    r = ruleset
-    for key, value in (("players.min", r.players.min), ("players.max", r.players.max)):
-        if not PLAYERS_LOWEST <= value <= PLAYERS_HIGHEST:
-            yield key, f"must be between {PLAYERS_LOWEST} and {PLAYERS_HIGHEST}, got {value}"
-    if r.players.min > r.players.max:
-        yield "players.min", f"must not exceed players.max ({r.players.max}), got {r.players.min}"
-    yield from _below("hp.start", r.hp.start, 1)
-    if r.hp.max < r.hp.start:
-        yield "hp.max", f"must be at least hp.start ({r.hp.start}), got {r.hp.max}"
-    yield from _below("shells.max_per_load", r.shells.max_per_load, 1)
-    yield from _load_problems(r)
-    yield from _below("items.per_turn", r.items.per_turn, 0)
-    for kind, weight in r.items.weights:
-        yield from _below(f"items.weights.{kind.value}", weight, 0)
-    if all(weight <= 0 for _, weight in r.items.weights):
+    for name, table in tables(Ruleset):
+        yield from _out_of_bounds(table, getattr(ruleset, name), name)
+        rule = _TABLE_RULES.get(name)
+        if rule is not None:
+            yield from rule(ruleset)
+
+
+def _out_of_bounds(table: type, value: object, path: str) -> Iterator[tuple[str, str]]:
+    """The keys of a table (not of its rows) whose values break their declared bounds."""
+    for name, key in keys(table):
+        held = getattr(value, name)
+        if key.shape is Shape.INTEGER:
+            yield from _within(f"{path}.{name}", held, key.minimum, key.maximum)
+        elif key.shape is Shape.ODDS:
+            yield from _chance(f"{path}.{name}", held)
+        elif key.shape is Shape.WEIGHTS:
+            for kind, weight in held:
+                yield from _within(f"{path}.{name}.{kind.value}", weight, key.minimum, None)
+
+
+def _players_problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
+    players = ruleset.players
+    if players.min > players.max:
+        yield "players.min", f"must not exceed players.max ({players.max}), got {players.min}"
+
+
+def _hp_problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
+    hp = ruleset.hp
+    if hp.max < hp.start:
+        yield "hp.max", f"must be at least hp.start ({hp.start}), got {hp.max}"
+
+
+def _items_problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
+    if all(weight <= 0 for _, weight in ruleset.items.weights):
         yield "items.weights", "must give at least one item kind a positive weight"
-    yield from _below("shot.live_damage", r.shot.live_damage, 1)
-    yield from _below("milk_tea.heal", r.milk_tea.heal, 1)
-    yield from _chance("pills.heal_chance", r.pills.heal_chance)
-    yield from _below("pills.heal", r.pills.heal, 0)
-    yield from _below("pills.loss", r.pills.loss, 0)
-    yield from _below("pills.doctor_heal", r.pills.doctor_heal, 0)
-    yield from _chance("gambler.bonus_chance", r.gambler.bonus_chance)
-    yield from _below("gambler.bonus_items", r.gambler.bonus_items, 0)
-    yield from _below("magician.cost", r.magician.cost, 1)
-    yield from _below("shield.blocks", r.shield.blocks, 1)
-    yield from _below("shield.medic_blocks", r.shield.medic_blocks, 1)
-    yield from _below("rage.charges", r.rage.charges, 1)
-    yield from _below("rage.mercenary_charges", r.rage.mercenary_charges, 1)
-    yield from _below("rage.bonus_damage", r.rage.bonus_damage, 0)
-    yield from _below("traitor.cap_bonus", r.traitor.cap_bonus, 0)
-    yield from _below("traitor.kills_to_win", r.traitor.kills_to_win, 1)
-    yield from _below("limits.max_stack_depth", r.limits.max_stack_depth, 2)
-    yield from _below("limits.max_turns", r.limits.max_turns, 1)
 
 
 def _load_problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
@@ -682,9 +717,15 @@ def _load_problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
             )
 
 
-def _below(key: str, value: int, minimum: int) -> Iterator[tuple[str, str]]:
-    if value < minimum:
+def _within(
+    key: str, value: int, minimum: int | None, maximum: int | None
+) -> Iterator[tuple[str, str]]:
+    if minimum is not None and maximum is not None and not minimum <= value <= maximum:
+        yield key, f"must be between {minimum} and {maximum}, got {value}"
+    elif minimum is not None and value < minimum:
         yield key, f"must be at least {minimum}, got {value}"
+    elif maximum is not None and value > maximum:
+        yield key, f"must be at most {maximum}, got {value}"
 
 
 def _chance(key: str, value: Fraction) -> Iterator[tuple[str, str]]:
@@ -694,3 +735,14 @@ def _chance(key: str, value: Fraction) -> Iterator[tuple[str, str]]:
 
 def _entries(count: int) -> str:
     return f"{count} entry" if count == 1 else f"{count} entries"
+
+
+_TABLE_RULES: Final[dict[str, Callable[[Ruleset], Iterator[tuple[str, str]]]]] = {
+    "players": _players_problems,
+    "hp": _hp_problems,
+    "shells": _load_problems,
+    "items": _items_problems,
+}
+"""The rules between the values of a table, checked after its values' bounds."""
+
+check_declarations(Ruleset)

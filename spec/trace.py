@@ -14,6 +14,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from buckshot.paths import CONFORMANCE_CASES
 from buckshot.spec.clauses import CLAUSES, find_clause_ids
 from buckshot.spec.model import chart_models
 from buckshot.spec.registry import ENTRIES
@@ -117,9 +118,7 @@ def _case_citations(case_dirs: Iterable[Path]) -> Iterable[tuple[str, Iterable[s
 
 def default_case_dirs() -> list[Path]:
     """Where conformance cases live when the repository is at hand (empty when installed)."""
-    repo = Path(__file__).resolve().parents[1]
-    candidate = repo / "tests" / "conformance" / "cases"
-    return [candidate] if candidate.is_dir() else []
+    return [CONFORMANCE_CASES] if CONFORMANCE_CASES.is_dir() else []
 
 
 def build_matrix(case_dirs: Iterable[Path] | None = None) -> TraceMatrix:

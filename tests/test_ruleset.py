@@ -6,6 +6,7 @@ import copy
 import json
 import tomllib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from buckshot.spec import ruleset as ruleset_module
+from buckshot.spec import ruleset_keys
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import Load, Ruleset, RulesetError, load_ruleset, parse_ruleset
 
@@ -493,6 +495,62 @@ def test_schema_lists_every_item_and_every_table() -> None:
     weights = _SCHEMA["properties"]["items"]["properties"]["weights"]
     assert list(weights["properties"]) == [kind.value for kind in Item]
     assert _SCHEMA["required"] == list(EXPECTED_DEFAULT)
+
+
+def test_committed_schema_is_derived_from_the_declared_keys() -> None:
+    assert ruleset_module.ruleset_schema() == _SCHEMA, (
+        "spec/schemas/ruleset.schema.json is stale: run "
+        "`buckshot spec schema --out spec/schemas/ruleset.schema.json`"
+    )
+    committed = (files("buckshot.spec") / "schemas/ruleset.schema.json").read_text("utf-8")
+    assert committed == ruleset_module.ruleset_schema_json()
+
+
+def test_schema_defaults_are_the_default_rulesets_values() -> None:
+    for table, table_schema in _SCHEMA["properties"].items():
+        for key, field in table_schema["properties"].items():
+            if "default" in field:
+                assert field["default"] == _DEFAULT_DOC[table][key], f"{table}.{key}"
+    assert _SCHEMA["properties"]["hp"]["properties"]["start"]["default"] == 4
+
+
+def test_every_integer_key_is_read_and_written_back_in_its_own_place() -> None:
+    """Each integer of the default, moved by one alone, lands in that key and no other."""
+    fixed: list[tuple[str, ...]] = []
+    for path, _ in _schema_minimums():
+        for step in (1, -1):
+            doc = default_doc()
+            put(*path, value=_at(doc, path) + step)(doc)
+            try:
+                rules = parse_ruleset(doc)
+            except RulesetError:
+                continue
+            assert rules.to_dict() == doc, ".".join(path)
+            break
+        else:
+            fixed.append(path)
+    # players.max cannot move alone: 9 is above the spec's limit, 7 leaves the table for 8
+    assert fixed == [("players", "max")]
+
+
+@dataclass(frozen=True)
+class _Toy:
+    """A table with one undeclared key."""
+
+    heal: int = ruleset_keys.integer("HP healed.", 0)
+    loss: int = 1
+
+
+@dataclass(frozen=True)
+class _ToyRules:
+    """A ruleset of one table."""
+
+    toy: _Toy
+
+
+def test_a_table_field_without_a_declared_key_is_refused() -> None:
+    with pytest.raises(TypeError, match="'loss' declares no ruleset key"):
+        ruleset_keys.check_declarations(_ToyRules)
 
 
 def test_schema_accepts_the_default_and_to_dict() -> None:

@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
+from buckshot.paths import CONFORMANCE_CASES
 
 app = typer.Typer(
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
@@ -20,7 +21,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-DEFAULT_CASES = Path(__file__).resolve().parents[2] / "tests" / "conformance" / "cases"
+DEFAULT_CASES = CONFORMANCE_CASES
 """The repository's cases, when the package runs from a checkout."""
 
 

@@ -11,7 +11,7 @@ from buckshot.spec.charts.conversion import ConversionChart
 from buckshot.spec.charts.counter_response import CounterResponseChart
 from buckshot.spec.charts.discard import DiscardChart
 from buckshot.spec.charts.dying import DyingChart
-from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, Trigger
+from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, SpecError, Trigger
 from buckshot.spec.charts.shot_window import ShotWindowChart
 from buckshot.spec.charts.turn import TurnChart
 from buckshot.spec.rulebook import FrameKind
@@ -25,6 +25,25 @@ CHARTS: dict[FrameKind, type[Chart]] = {
     FrameKind.COUNTER_RESPONSE: CounterResponseChart,
 }
 """Every chart, by the frame kind it implements, in the order of :class:`FrameKind`."""
+
+
+def _check_resumes() -> None:
+    """Each pushed frame resumes its pusher with a resume event of the pushing chart.
+
+    Every event of a chart has a trigger (checked when the chart is defined), so the
+    triggers' keys are the chart's events.
+    """
+    for chart in CHARTS.values():
+        for push in chart.META.pushes:
+            resume = CHARTS[push.frame].META.resume_event
+            if resume is None or chart.META.triggers.get(resume) is not Trigger.RESUME:
+                raise SpecError(
+                    f"{chart.__name__}.META.pushes: the {push.frame.value} frame resumes with "
+                    f"{resume!r}, which is not a resume event of {chart.__name__}"
+                )
+
+
+_check_resumes()
 
 
 def chart_meta(kind: FrameKind) -> ChartMeta:
@@ -43,6 +62,7 @@ __all__ = [
     "Prompt",
     "Push",
     "ShotWindowChart",
+    "SpecError",
     "Trigger",
     "TurnChart",
     "chart_meta",

@@ -1,0 +1,90 @@
+"""What the commands share: a coded refusal, whole output files, the ``--rules`` ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+
+from buckshot.command import check_output, fail, load_rules, save, write_atomic
+from buckshot.spec.ruleset import load_ruleset
+
+
+def test_fail_prints_the_code_and_exits_with_the_given_status(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(typer.Exit) as caught:
+        fail("usage.seat", "seat 9 is not one of the 4 seats", exit_code=3)
+    assert caught.value.exit_code == 3
+    assert capsys.readouterr().err == "error [usage.seat]: seat 9 is not one of the 4 seats\n"
+
+
+def test_write_atomic_replaces_the_file_and_leaves_nothing_else(tmp_path: Path) -> None:
+    out = tmp_path / "deep" / "out.json"
+    write_atomic(out, "first\n")
+    write_atomic(out, "second ✓\n")
+    assert out.read_text(encoding="utf-8") == "second ✓\n"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["out.json"]
+
+
+def test_a_failed_write_keeps_the_old_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    write_atomic(out, "old\n")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(out, "half \ud800 written")
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_load_rules_reads_the_default_and_refuses_a_bad_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert load_rules(None) == load_ruleset()
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[players]\nmin = 1\n", encoding="utf-8")
+    with pytest.raises(typer.Exit) as caught:
+        load_rules(bad)
+    assert caught.value.exit_code == 2
+    assert capsys.readouterr().err.startswith(f"error [ruleset.invalid]: ruleset {bad}: key ")
+
+
+def test_an_unwritable_output_is_refused_before_the_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check_output(None)
+    check_output(tmp_path / "new" / "deeper" / "out.json")  # folders are created on write
+    for path, reason in [
+        (tmp_path, "is a folder"),
+        (tmp_path / "file.txt" / "out.json", "is not a writable folder"),
+    ]:
+        (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+        with pytest.raises(typer.Exit):
+            check_output(path)
+        assert reason in capsys.readouterr().err
+
+
+def test_save_refuses_with_a_message_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(typer.Exit) as caught:
+        save(blocker / "out.json", "text")
+    assert caught.value.exit_code == 2
+    assert capsys.readouterr().err.startswith(f"error [output.unwritable]: cannot write {blocker}")
+
+
+def test_the_schema_command_refuses_an_unwritable_out(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from buckshot.cli import app
+
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(app, ["spec", "schema", "--out", str(tmp_path / "file.txt" / "s")])
+    assert result.exit_code == 2
+    assert "error [output.unwritable]" in result.output
+    assert "Traceback" not in result.output
+    fresh = tmp_path / "schema.json"
+    assert CliRunner().invoke(app, ["spec", "schema", "--out", str(fresh)]).exit_code == 0
+    assert fresh.read_text(encoding="utf-8").startswith('{\n  "$schema"')
