@@ -1,0 +1,53 @@
+"""One side's implementations of the registry's names, registered once and checked at import.
+
+An implementing side (the reference engine, the formal model) creates a :class:`Bindings`,
+marks each implementation with ``@bindings.implements("can_shoot")`` and calls
+:meth:`Bindings.check` once every implementation is defined: a name the registry does not
+know, a name implemented twice, or a name left unimplemented raises :class:`BindingError`,
+so a misspelling fails at import instead of silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from buckshot.spec.registry import ENTRIES, Entry, Kind
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class BindingError(Exception):
+    """An implementation is bound to a name the registry lacks, twice, or not at all."""
+
+
+class Bindings:
+    """The implementations of one side, by registry name, split by kind."""
+
+    def __init__(self, side: str, entries: tuple[Entry, ...] = ENTRIES) -> None:
+        self.side = side
+        self._entries = {entry.name: entry for entry in entries}
+        self.by_kind: dict[Kind, dict[str, Callable[..., Any]]] = {kind: {} for kind in Kind}
+
+    def implements(self, name: str) -> Callable[[F], F]:
+        """Register the decorated function as this side's implementation of ``name``."""
+        entry = self._entries.get(name)
+        if entry is None:
+            raise BindingError(f"{self.side}: {name!r} is not a name of the registry")
+
+        def register(fn: F) -> F:
+            table = self.by_kind[entry.kind]
+            if name in table:
+                raise BindingError(f"{self.side}: {name!r} is implemented twice")
+            table[name] = fn
+            return fn
+
+        return register
+
+    def check(self) -> None:
+        """Raise :class:`BindingError` naming every registry name left unimplemented."""
+        missing = [
+            name for name, entry in self._entries.items() if name not in self.by_kind[entry.kind]
+        ]
+        if missing:
+            raise BindingError(f"{self.side} implements no {', '.join(missing)}")
