@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -29,19 +29,12 @@ __all__ = ["SNAPSHOT_FORMAT", "Game", "Prompt"]
 _TEXT_OR_OPTION = (str, Option)
 
 
-def _ignore(*args: Any, **kwargs: Any) -> None:
-    """The event sink of a game that records no events."""
-
-
 class Game:
     """One game of 2-8 players, run by the spec's charts; ``decide`` answers the pending prompt.
 
     With ``record=False`` the game writes no events (for simulations and walks that read
     none); its decisions, chance draws and states are the same as with them.
     """
-
-    emit: Callable[..., None]
-    """``emit(type, visibility=None, **data)`` appends an event to the log (see :meth:`_record`)."""
 
     def __init__(
         self,
@@ -63,7 +56,6 @@ class Game:
         self.rules = rules
         self.chance: Chance = chance if chance is not None else SeededChance(0)
         self.record = record
-        self.emit = self._record if record else _ignore
         self._events: list[Event] = []
         self._pending: list[tuple[int, EventType, tuple[int, ...] | None, dict[str, Any]]] = []
         self.state = GameState(
@@ -129,11 +121,13 @@ class Game:
 
     # --- the pieces effects use -------------------------------------------------------------
 
-    def _record(
-        self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any
-    ) -> None:
-        """Append an event to the log (built into an :class:`Event` when the log is read)."""
-        self._pending.append((self.state.turn, type, visibility, data))
+    def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
+        """Append an event to the log (built into an :class:`Event` when the log is read).
+
+        A game that records no events ignores it.
+        """
+        if self.record:
+            self._pending.append((self.state.turn, type, visibility, data))
 
     def push_frame(
         self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
