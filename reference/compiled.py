@@ -39,6 +39,9 @@ Ask = Callable[["Game", "Frame"], Prompt]
 
 PHASE_IDS = frozenset(phase.value for phase in Phase)
 
+_enumerators = {event: enumerator(event) for event in PARAMS_OF}
+"""Each decision event's candidate enumerator, which the programs call by name."""
+
 
 @dataclass(frozen=True)
 class Program:
@@ -190,9 +193,6 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
         f"{row.prompt_kind!r}, tuple(options))",
     )
     w.line(0, "")
-
-
-_enumerators = {event: enumerator(event) for event in PARAMS_OF}
 
 
 def generate(hooked: bool = False) -> tuple[str, dict[str, Any]]:
