@@ -3,13 +3,16 @@
 Usage::
 
     .venv/bin/python benchmarks/engine.py [--games N] [--seconds S] [--seed K]
+                                          [--results FILE] [--update-readme]
 
 For random 4-player and 8-player games of the reference engine (random roles, seeded
-chance, random legal decisions among each prompt's options) it prints decisions per second
-and games per second; a decision is any answer to a prompt, shot-window passes and flips,
-rescues, conversions and discards included. It also prints the turn owner's main-phase
-actions (shots, item uses, end_main) per second, which is the unit that compares with a
-"move" of the two-player ``buckshot-roulette`` engine (version 0.1.1): a shot or an item.
+chance, random legal decisions among each prompt's options), in both of its modes (the
+full one, with the typed event log, and ``record=False``, without it), it prints
+decisions per second and games per second; a decision is any answer to a prompt,
+shot-window passes and flips, rescues, conversions and discards included. It also prints
+the turn owner's main-phase actions (shots, item uses, end_main) per second, which is the
+unit that compares with a "move" of the two-player ``buckshot-roulette`` engine (version
+0.1.1): a shot or an item.
 
 In the same run it plays random games of that package (``random.choice(board.moves())``
 until ``board.winner()``), prints its moves per second, and the ratios. If the package
@@ -19,21 +22,33 @@ with ``pip install buckshot-roulette==0.1.1``; it is not a dependency of the pro
 Each configuration plays ``--games`` games, stopping early when ``--seconds`` have passed
 (after one game at least), and going on past ``--games`` until ``--min-seconds`` have
 passed, so that the package's very short games are timed over a measurable span. Timings
-include creating each game and picking the random decisions, as a client would. Nothing
-here asserts on time.
+include creating each game and picking the random decisions, as a client would; the
+process's CPU time is recorded beside the wall-clock time, since the machine may be shared.
+Nothing here asserts on time.
+
+The figures, with the date, the machine and its load, are written to ``--results``
+(``benchmarks/results.json`` by default, under the key ``"engine"``; other keys are kept);
+``--update-readme`` also rewrites the README's table of engine figures from them.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import datetime
+import json
+import os
 import platform
+import pstats
 import random
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from buckshot.command import write_atomic
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import FrameKind, Role
@@ -43,6 +58,11 @@ PACKAGE = "buckshot-roulette"
 PACKAGE_VERSION = "0.1.1"
 PACKAGE_MOVE_LIMIT = 100_000
 """A package game still running after this many moves is cut off (and counted as such)."""
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results.json"
+README = ROOT / "README.md"
+README_BEGIN = "<!-- engine figures: written by benchmarks/engine.py --update-readme -->"
+README_END = "<!-- end of engine figures -->"
 
 
 @dataclass
@@ -54,6 +74,7 @@ class Figures:
     decisions: int = 0
     actions: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     cut_off: int = 0
     failed: int = 0
     note: str = ""
@@ -61,6 +82,25 @@ class Figures:
     def per_second(self, count: int) -> float:
         """``count`` divided by the time taken."""
         return count / self.seconds if self.seconds > 0 else float("nan")
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts and the rates, JSON-ready (rates rounded to whole units per second)."""
+        return {
+            "label": self.label,
+            "games": self.games,
+            "decisions": self.decisions,
+            "actions": self.actions,
+            "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
+            "decisions_per_s": round(self.per_second(self.decisions)),
+            "decisions_per_cpu_s": round(self.decisions / self.cpu_seconds)
+            if self.cpu_seconds > 0
+            else None,
+            "actions_per_s": round(self.per_second(self.actions)),
+            "games_per_s": round(self.per_second(self.games), 1),
+            "cut_off": self.cut_off,
+            "failed": self.failed,
+        }
 
 
 @dataclass(frozen=True)
@@ -79,6 +119,7 @@ class Budget:
 
 def _run(label: str, budget: Budget, play_one: Callable[[int, Figures], None]) -> Figures:
     figures = Figures(label)
+    cpu = time.process_time()
     start = time.perf_counter()
     while True:
         elapsed = time.perf_counter() - start
@@ -89,19 +130,25 @@ def _run(label: str, budget: Budget, play_one: Callable[[int, Figures], None]) -
         play_one(figures.games, figures)
         figures.games += 1
     figures.seconds = time.perf_counter() - start
+    figures.cpu_seconds = time.process_time() - cpu
     return figures
 
 
-def bench_engine(players: int, budget: Budget, seed: int) -> Figures:
-    """Random ``players``-seat games of the reference engine under the default ruleset."""
-    rules: Ruleset = load_ruleset()
+def bench_engine(
+    players: int, budget: Budget, seed: int, record: bool, rules: Ruleset | None = None
+) -> Figures:
+    """Random ``players``-seat games of the reference engine (default ruleset unless given)."""
+    rules = rules or load_ruleset()
     roles = tuple(Role)
 
     def play_one(index: int, figures: Figures) -> None:
         game_seed = seed * 1_000_003 + index
         rng = random.Random(game_seed)
         game = Game.new(
-            [rng.choice(roles) for _ in range(players)], rules=rules, chance=SeededChance(game_seed)
+            [rng.choice(roles) for _ in range(players)],
+            rules=rules,
+            chance=SeededChance(game_seed),
+            record=record,
         )
         while (prompt := game.prompt) is not None:
             game.decide(prompt.player, rng.choice(prompt.options))
@@ -110,7 +157,8 @@ def bench_engine(players: int, budget: Budget, seed: int) -> Figures:
         if game.state.end_reason == "turn_limit":
             figures.cut_off += 1
 
-    return _run(f"reference engine, {players} players", budget, play_one)
+    mode = "full" if record else "record=False"
+    return _run(f"reference engine, {players} players, {mode}", budget, play_one)
 
 
 def load_package() -> tuple[Any, str]:
@@ -159,7 +207,8 @@ def _print_engine(figures: Figures) -> None:
     print(f"{figures.label}:")
     print(
         f"  {figures.games} games, {figures.decisions} decisions "
-        f"({figures.actions} main-phase actions) in {figures.seconds:.2f} s"
+        f"({figures.actions} main-phase actions) in {figures.seconds:.2f} s "
+        f"({figures.cpu_seconds:.2f} s of CPU)"
     )
     print(f"  decisions/s     {figures.per_second(figures.decisions):>12,.0f}")
     print(f"  actions/s       {figures.per_second(figures.actions):>12,.0f}")
@@ -169,8 +218,136 @@ def _print_engine(figures: Figures) -> None:
         print(f"  ({figures.cut_off} games ended by the turn limit)")
 
 
+PROFILE_PARTS = (
+    ("guards and actions (reference/effects.py)", "/reference/effects.py"),
+    ("compiled control flow (reference/compiled.py's program)", "<compiled charts"),
+    ("candidate options and prompts (reference/options.py)", "/reference/options.py"),
+    ("game loop, decide, events (reference/game.py, events.py)", "/reference/game.py"),
+    ("game loop, decide, events (reference/game.py, events.py)", "/reference/events.py"),
+    ("chance draws (reference/chance.py, random)", "/reference/chance.py"),
+    ("chance draws (reference/chance.py, random)", "/random.py"),
+    ("state helpers (reference/state.py, spec/)", "/reference/state.py"),
+    ("state helpers (reference/state.py, spec/)", "/spec/"),
+    ("this benchmark's loop", "/benchmarks/engine.py"),
+)
+
+
+def profile(players: int, games: int, seed: int, record: bool) -> dict[str, float]:
+    """Where the time of ``games`` random games goes: share of the profiled time by part.
+
+    Built-in functions count towards the part that calls them; the shares are of the
+    profiler's total, which the profiler itself inflates evenly per call.
+    """
+    rules = load_ruleset()
+    bench_engine(players, Budget(1, float("inf"), 0.0), seed, record, rules)  # warm up
+    profiler = cProfile.Profile()
+    budget = Budget(games, float("inf"), 0.0)
+    profiler.runcall(bench_engine, players, budget, seed, record, rules)
+    stats = pstats.Stats(profiler)
+    shares: dict[str, float] = {}
+    total = 0.0
+    for (filename, _, _), row in stats.stats.items():  # type: ignore[attr-defined]
+        own = row[2]
+        total += own
+        if filename == "~":  # a built-in: charge its callers
+            callers = row[4]
+            weight = sum(caller[2] for caller in callers.values()) or 1.0
+            for (caller_file, _, _), caller in callers.items():
+                part = _part(caller_file)
+                shares[part] = shares.get(part, 0.0) + own * caller[2] / weight
+            continue
+        part = _part(filename)
+        shares[part] = shares.get(part, 0.0) + own
+    return {
+        part: round(100 * t / total, 1) for part, t in sorted(shares.items(), key=lambda x: -x[1])
+    }
+
+
+def _part(filename: str) -> str:
+    return next((part for part, mark in PROFILE_PARTS if mark in filename), "other")
+
+
+def machine() -> dict[str, Any]:
+    """The machine the figures were measured on, and how busy it was when they began."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = []
+    return {
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.machine()}",
+        "cpu": cpu,
+        "cores": cores,
+        "load_average": load,
+    }
+
+
+def markdown_table(engine: dict[str, Any]) -> str:
+    """The README's table of engine figures, from the ``"engine"`` entry of the results."""
+    lines = [
+        f"Measured on {engine['date']} with `benchmarks/engine.py` in one run "
+        f"({engine['machine']['cores']} cores of an {engine['machine']['cpu']}, Python "
+        f"{engine['machine']['python']}, load average {engine['machine']['load_average']} "
+        "at the start), random legal decisions:",
+        "",
+        "| | decisions/s | per CPU-second | games/s | package / engine per decision |",
+        "|---|---|---|---|---|",
+    ]
+    for config in engine["configurations"]:
+        ratio = engine["ratios"].get(config["label"])
+        lines.append(
+            f"| {config['label']} | {config['decisions_per_s']:,} "
+            f"| {config['decisions_per_cpu_s']:,} | {config['games_per_s']:,} "
+            f"| {'-' if ratio is None else f'{ratio:.2f}x'} |"
+        )
+    package = engine.get("package")
+    if package is not None:
+        lines.append(
+            f"| `{PACKAGE}` {PACKAGE_VERSION} (two players, original rules) "
+            f"| {package['decisions_per_s']:,} moves/s | {package['decisions_per_cpu_s']:,} "
+            f"| {package['games_per_s']:,} | 1x |"
+        )
+    profile = engine.get("profile")
+    if profile:
+        modes = list(profile)
+        lines += [
+            "",
+            "Where the time of 4-player games goes (cProfile, share of the profiled time):",
+            "",
+            "| part | " + " | ".join(modes) + " |",
+            "|---|" + "---|" * len(modes),
+        ]
+        parts = sorted(
+            {part for mode in modes for part in profile[mode]},
+            key=lambda part: (-profile[modes[0]].get(part, 0.0), part),
+        )
+        for part in parts:
+            shares = " | ".join(f"{profile[mode].get(part, 0.0):.1f}%" for mode in modes)
+            lines.append(f"| {part} | {shares} |")
+    return "\n".join(lines)
+
+
+def update_readme(readme: Path, engine: dict[str, Any]) -> None:
+    """Replace the README's block of engine figures with the table of ``engine``."""
+    text = readme.read_text(encoding="utf-8")
+    start, end = text.index(README_BEGIN) + len(README_BEGIN), text.index(README_END)
+    write_atomic(readme, text[:start] + "\n" + markdown_table(engine) + "\n" + text[end:])
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print the figures."""
+    """Run the benchmark, print the figures and write them to the results file."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per configuration")
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget per configuration")
@@ -181,49 +358,103 @@ def main(argv: list[str] | None = None) -> int:
         help="keep playing short games until this long (within --seconds)",
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed of every game")
+    parser.add_argument(
+        "--results", type=Path, default=RESULTS, help="JSON file the figures are written to"
+    )
+    parser.add_argument(
+        "--update-readme", action="store_true", help="rewrite the README's engine figures"
+    )
+    parser.add_argument(
+        "--profile-games",
+        type=int,
+        default=40,
+        help="4-player games of each mode profiled for where the time goes (0: none)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or args.min_seconds < 0:
         parser.error("--games must be at least 1, --seconds positive, --min-seconds >= 0")
+    if not args.results.parent.is_dir():
+        parser.error(f"--results: no folder {args.results.parent}")
+    if args.update_readme and README_BEGIN not in README.read_text(encoding="utf-8"):
+        parser.error(f"--update-readme: {README} has no block of engine figures")
     budget = Budget(args.games, args.seconds, min(args.min_seconds, args.seconds))
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
+    started = datetime.datetime.now(datetime.UTC)
+    host = machine()
+    print(f"Python {host['python']} on {host['system']}, {host['cores']} cores of {host['cpu']}")
+    print(f"load average at the start: {host['load_average']}")
     print(
         f"{args.games} games per configuration (at least {budget.min_seconds:g} s, "
         f"at most {args.seconds:g} s), seed {args.seed}"
     )
     print()
-    engine = [bench_engine(n, budget, args.seed) for n in (4, 8)]
+    engine = [
+        bench_engine(players, budget, args.seed, record)
+        for players in (4, 8)
+        for record in (True, False)
+    ]
     for figures in engine:
         _print_engine(figures)
     print()
 
+    results: dict[str, Any] = {
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": host,
+        "arguments": {"games": args.games, "seconds": args.seconds, "seed": args.seed},
+        "configurations": [figures.to_json() for figures in engine],
+        "package": None,
+        "ratios": {},
+    }
     board_class, found = load_package()
     if board_class is None:
         print(f"{PACKAGE}: {found}; showing the reference engine's figures alone.")
         print(f"(install it with: pip install {PACKAGE}=={PACKAGE_VERSION})")
-        return 0
-    if found != PACKAGE_VERSION:
-        print(
-            f"note: {PACKAGE} {found} is installed; these figures were meant for {PACKAGE_VERSION}"
-        )
-    package = bench_package(board_class, budget, args.seed)
-    moves_per_second = package.per_second(package.decisions)
-    print(f"{package.label}:")
-    print(f"  {package.games} games, {package.decisions} moves in {package.seconds:.2f} s")
-    print(f"  moves/s         {moves_per_second:>12,.0f}")
-    print(f"  games/s         {package.per_second(package.games):>12,.1f}")
-    print(f"  moves/game      {package.decisions / max(package.games, 1):>12,.1f}")
-    if package.failed or package.cut_off:
-        print(f"  ({package.failed} games raised, {package.cut_off} cut off)")
-    print()
-    print("ratios (package / engine; above 1 means the package is faster):")
-    for figures in engine:
-        per_decision = moves_per_second / figures.per_second(figures.decisions)
-        per_action = moves_per_second / figures.per_second(figures.actions)
-        print(
-            f"  {figures.label}: {per_decision:.1f}x per decision, "
-            f"{per_action:.1f}x per main-phase action"
-        )
+    else:
+        if found != PACKAGE_VERSION:
+            print(
+                f"note: {PACKAGE} {found} is installed; "
+                f"these figures were meant for {PACKAGE_VERSION}"
+            )
+        package = bench_package(board_class, budget, args.seed)
+        moves_per_second = package.per_second(package.decisions)
+        print(f"{package.label}:")
+        print(f"  {package.games} games, {package.decisions} moves in {package.seconds:.2f} s")
+        print(f"  moves/s         {moves_per_second:>12,.0f}")
+        print(f"  games/s         {package.per_second(package.games):>12,.1f}")
+        print(f"  moves/game      {package.decisions / max(package.games, 1):>12,.1f}")
+        if package.failed or package.cut_off:
+            print(f"  ({package.failed} games raised, {package.cut_off} cut off)")
+        print()
+        print("ratios (package / engine; above 1 means the package is faster):")
+        for figures in engine:
+            per_decision = moves_per_second / figures.per_second(figures.decisions)
+            per_action = moves_per_second / figures.per_second(figures.actions)
+            print(
+                f"  {figures.label}: {per_decision:.2f}x per decision, "
+                f"{per_action:.2f}x per main-phase action"
+            )
+            results["ratios"][figures.label] = round(per_decision, 2)
+        results["package"] = {"version": found, **package.to_json()}
+
+    if args.profile_games > 0:
+        results["profile"] = {}
+        for record in (True, False):
+            mode = "full" if record else "record=False"
+            shares = profile(4, args.profile_games, args.seed, record)
+            results["profile"][mode] = shares
+            print(f"\nwhere the time goes, {mode}, {args.profile_games} 4-player games (cProfile):")
+            for part, share in shares.items():
+                print(f"  {share:5.1f}%  {part}")
+
+    stored: dict[str, Any] = {}
+    if args.results.exists():
+        stored = json.loads(args.results.read_text(encoding="utf-8"))
+    stored["engine"] = results
+    write_atomic(args.results, json.dumps(stored, indent=2, sort_keys=True) + "\n")
+    print(f"\nfigures written to {args.results}")
+    if args.update_readme:
+        update_readme(README, results)
+        print(f"README figures rewritten in {README}")
     return 0
 
 

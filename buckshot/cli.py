@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -138,7 +139,7 @@ def simulate_command(
         str, typer.Option("--agent", help="The bots: heuristic or random.")
     ] = "heuristic",
     jobs: Annotated[
-        int, typer.Option("--jobs", min=0, help="Worker processes (0: 2 from 200 games on).")
+        int, typer.Option("--jobs", min=0, help="Worker processes (0: one per core given).")
     ] = 0,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON to this file.")
@@ -149,7 +150,7 @@ def simulate_command(
     from rich.progress import Progress
     from rich.table import Table
 
-    from buckshot.reference.simulate import AGENTS, simulate
+    from buckshot.reference.simulate import AGENTS, available_cores, simulate
 
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
@@ -160,13 +161,15 @@ def simulate_command(
             "usage.players",
             f"the ruleset allows {ruleset.players.min}..{ruleset.players.max} players",
         )
-    workers = jobs or (2 if games >= 200 else 1)
+    workers = min(jobs or available_cores(), games)
     console = Console(stderr=True)
+    started = time.perf_counter()
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("playing", total=games)
         summary = simulate(
             ruleset, games, players, seed, agent, workers, lambda n: bar.advance(task, n)
         )
+    seconds = time.perf_counter() - started
     data = summary.to_json()
     table = Table(title=f"{games} games, {players} players, {agent} bots, seed {seed}")
     for column in ("role", "seats", "wins", "win rate", "95% CI"):
@@ -184,7 +187,9 @@ def simulate_command(
         f"{data['mean_decisions']:.1f} decisions\n"
         f"games won by a traitor: {data['traitor_win_share']:.3f}\n"
         f"draws (turn limit): {summary.draws}\n"
-        f"deepest stack reached: {summary.deepest_stack} frames"
+        f"deepest stack reached: {summary.deepest_stack} frames\n"
+        f"{games / seconds:,.1f} games/s ({games} games in {seconds:.2f} s, "
+        f"{workers} process{'es' if workers > 1 else ''})"
     )
     if json_out is not None:
         save(json_out, json.dumps(data, indent=2, sort_keys=True) + "\n")

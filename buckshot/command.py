@@ -24,12 +24,16 @@ def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` whole: a reader sees the old file or the new one."""
+    """Write ``text`` (UTF-8) to ``path`` whole: a reader sees the old file or the new one.
+    The file gets the usual permissions (0666 less the umask), like any file a command writes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    mask = os.umask(0)
+    os.umask(mask)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
+        os.chmod(temporary, 0o666 & ~mask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

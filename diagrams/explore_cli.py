@@ -3,43 +3,24 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
+
+from buckshot.command import fail, write_atomic
 
 EXAMPLE = "s6_3_example"
 """The example game played when no log is given (S6.3's worked example)."""
 
 
-def _fail(code: str, message: str) -> NoReturn:
-    typer.echo(f"error [{code}]: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside it, then rename."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    mask = os.umask(0)
-    os.umask(mask)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, 0o666 & ~mask)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _check_out(out: Path, logs: list[Path]) -> None:
     if not out.parent.is_dir():
-        _fail("usage.out", f"{out.parent} does not exist: create it first")
+        fail("usage.out", f"{out.parent} does not exist: create it first")
     if not os.access(out.parent, os.W_OK):
-        _fail("usage.out", f"{out.parent} is not writable")
+        fail("usage.out", f"{out.parent} is not writable")
     if any(out.resolve() == log.resolve() for log in logs):
-        _fail("usage.out", f"{out} is a log given: name another file")
+        fail("usage.out", f"{out} is a log given: name another file")
 
 
 def explore_command(
@@ -78,15 +59,15 @@ def explore_command(
 
     for given in (log, expected):
         if given is not None and not given.is_file():
-            _fail("usage.log", f"{given}: no such file")
+            fail("usage.log", f"{given}: no such file")
     if expected is not None and log is None:
-        _fail("usage.log", "--expected needs a LOG to compare it with")
+        fail("usage.log", "--expected needs a LOG to compare it with")
     target = (
         out if out is not None else (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
     )
     _check_out(target, [p for p in (log, expected) if p is not None])
     if not dot_installed():
-        _fail(
+        fail(
             "graphviz",
             "the explorer draws the charts with Graphviz's `dot`, which was not found: "
             "install it with `apt-get install graphviz` (Debian, Ubuntu) or your system's "
@@ -107,18 +88,18 @@ def explore_command(
             traces.insert(0, (f"expected: {expected.name}", read_log(expected)))
             title = f"{log.name if log else EXAMPLE} against {expected.name}"
     except TraceLogError as error:
-        _fail("trace-log", str(error))
+        fail("trace-log", str(error))
     for name, trace in traces:
         if not trace:
-            _fail("trace-log", f"{name}: the log holds no event")
+            fail("trace-log", f"{name}: the log holds no event")
     from buckshot.diagrams.explore_page import chart_svgs, explore_html
 
     try:
         page = explore_html(traces, title, chart_svgs())
     except GraphvizError as error:
-        _fail("graphviz", str(error))
+        fail("graphviz", str(error))
     try:
-        _write_atomically(target, page)
+        write_atomic(target, page)
     except OSError as error:
-        _fail("write", f"{target}: cannot write: {error.strerror}")
+        fail("write", f"{target}: cannot write: {error.strerror}")
     typer.echo(f"wrote {target} ({len(events)} events)", err=True)

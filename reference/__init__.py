@@ -1,5 +1,9 @@
 """The deterministic reference engine that plays the game by the spec of ``buckshot.spec``.
 
-Not built yet: the engine arrives with its own issue. The package exists so that the
-distribution's layout, and the traceability matrix's "engine" column, are in place.
+``game`` runs games (prompts, decisions, snapshots) on the program that ``compiled``
+generates from the transition tables of ``tables``; ``effects`` implements the registry's
+guards, actions and selectors; ``options`` lists and parses decision options; ``events``,
+``state``, ``chance`` and ``errors`` hold the log, the state, the chance port and the error
+codes; ``setup`` starts a game from a given position. ``simulate``, ``agents``,
+``terminal``, ``narrate``, ``examples`` and ``adapter`` (the conformance adapter) use it.
 """

@@ -1,18 +1,21 @@
 """The registry's guards, actions and selectors, implemented once for the engine.
 
 Each function here implements the entry of ``buckshot.spec.registry`` with the same name,
-and cites the clauses and rulings it follows. :data:`GUARDS`, :data:`ACTIONS` and
-:data:`SELECTORS` map the registry's names to them; a test checks they match exactly.
+and cites the clauses and rulings it follows. Each is registered with ``@implements(name)``;
+at import :data:`ENGINE` checks that every registry name is implemented exactly once, and
+:data:`GUARDS`, :data:`ACTIONS` and :data:`SELECTORS` map the names to the functions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from buckshot.reference.events import EventType
 from buckshot.reference.state import Frame, Seat, Shot
+from buckshot.spec.bindings import Bindings
 from buckshot.spec.polling import next_living_seat, poll_order
+from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import FrameKind, Item, Role, Shell, Target, item_spec
 
 if TYPE_CHECKING:
@@ -22,6 +25,10 @@ Params = dict[str, Any]
 Guard = Callable[["Game", Params], bool]
 Action = Callable[["Game", Params], None]
 Selector = Callable[["Game"], int]
+
+ENGINE = Bindings("the reference engine")
+"""The engine's implementations of the registry's names."""
+implements = ENGINE.implements
 
 RESCUE_ITEMS = (Item.MILK_TEA, Item.EXPIRED_PILLS)
 COUNTER_ROLES: frozenset[Role] = frozenset()
@@ -129,22 +136,26 @@ def _converting_seat(g: Game) -> Seat | None:
 # --- selectors -----------------------------------------------------------------------------
 
 
+@implements("turn_owner")
 def turn_owner(g: Game) -> int:
     """The player whose turn it is (S1.1)."""
     return g.state.owner
 
 
+@implements("poll_cursor")
 def poll_cursor(g: Game) -> int:
     """The seat the top poll frame asks now (S6.2.1)."""
     frame = _top(g)
     return frame.order[frame.cursor]
 
 
+@implements("dying_player")
 def dying_player(g: Game) -> int:
     """The player the dying frame is for (S4.3.1)."""
     return _frame_player(g).seat
 
 
+@implements("converting_player")
 def converting_player(g: Game) -> int:
     """The player the conversion frame is for (S4.3.2)."""
     return _frame_player(g).seat
@@ -153,16 +164,19 @@ def converting_player(g: Game) -> int:
 # --- guards --------------------------------------------------------------------------------
 
 
+@implements("chamber_empty")
 def chamber_empty(g: Game, p: Params) -> bool:
     """The chamber holds no shell (S4.1.3, R1)."""
     return not g.state.shells
 
 
+@implements("can_shoot")
 def can_shoot(g: Game, p: Params) -> bool:
     """A shell is loaded and no kill has locked shooting (S4.2.1e, R4, R25)."""
     return bool(g.state.shells) and not g.state.kill_lock
 
 
+@implements("shot_target_valid")
 def shot_target_valid(g: Game, p: Params) -> bool:
     """The target is a living seat, the shooter included (S4.2.1a, R19)."""
     target = p.get("target")
@@ -171,6 +185,7 @@ def shot_target_valid(g: Game, p: Params) -> bool:
     )
 
 
+@implements("item_usable")
 def item_usable(g: Game, p: Params) -> bool:
     """The owner holds the item, its target suits it, and a chamber item finds a shell (S4.2.2).
 
@@ -196,16 +211,19 @@ def item_usable(g: Game, p: Params) -> bool:
     return True
 
 
+@implements("someone_dying")
 def someone_dying(g: Game, p: Params) -> bool:
     """Some living player has HP 0 (S4.3.1, R5)."""
     return _dying_seat(g) is not None
 
 
+@implements("conversion_due")
 def conversion_due(g: Game, p: Params) -> bool:
     """A living player's HP has just fallen to exactly 1 for the first time (S4.3.2, R6)."""
     return _converting_seat(g) is not None
 
 
+@implements("game_is_over")
 def game_is_over(g: Game, p: Params) -> bool:
     """At most one player lives, or a traitor has enough kills (S5.1, R7)."""
     living = [seat for seat in g.state.seats if seat.alive]
@@ -214,16 +232,19 @@ def game_is_over(g: Game, p: Params) -> bool:
     return any(s.traitor and s.kills >= g.rules.traitor.kills_to_win for s in g.state.seats)
 
 
+@implements("owner_eliminated")
 def owner_eliminated(g: Game, p: Params) -> bool:
     """The turn owner was eliminated during this turn (S5.2, R13)."""
     return not _owner(g).alive
 
 
+@implements("kill_locked")
 def kill_locked(g: Game, p: Params) -> bool:
     """The owner has made a kill this turn (S4.2.1e, R25)."""
     return g.state.kill_lock
 
 
+@implements("main_continues")
 def main_continues(g: Game, p: Params) -> bool:
     """The last main-phase step was an item, or a blank at oneself (S4.2.1d, R4, R19).
 
@@ -233,23 +254,27 @@ def main_continues(g: Game, p: Params) -> bool:
     return g.state.last_step in ("item", "self_blank")
 
 
+@implements("over_cap")
 def over_cap(g: Game, p: Params) -> bool:
     """The owner holds more items than the cap (S4.4.1, S4.4.2, R12)."""
     owner = _owner(g)
     return owner.total_items() > item_cap(g, owner)
 
 
+@implements("turn_limit_reached")
 def turn_limit_reached(g: Game, p: Params) -> bool:
     """This is turn number limits.max_turns (R21)."""
     return g.state.turn >= g.rules.limits.max_turns
 
 
+@implements("poll_complete")
 def poll_complete(g: Game, p: Params) -> bool:
     """Every seat of the top poll frame's order has been asked (S6.2.2, R17)."""
     frame = _top(g)
     return frame.cursor >= len(frame.order)
 
 
+@implements("can_flip")
 def can_flip(g: Game, p: Params) -> bool:
     """The asked non-traitor Magician pays magician.cost items they hold (S2.6, R8)."""
     seat = g.state.seats[poll_cursor(g)]
@@ -261,6 +286,7 @@ def can_flip(g: Game, p: Params) -> bool:
     return all(seat.count(item) >= items.count(item) for item in set(items))
 
 
+@implements("counter_possible")
 def counter_possible(g: Game, p: Params) -> bool:
     """A living counter-skill holder exists and the stack has room (S6.3.1, R18)."""
     room = len(g.state.stack) < g.rules.limits.max_stack_depth
@@ -269,29 +295,34 @@ def counter_possible(g: Game, p: Params) -> bool:
     )
 
 
+@implements("can_counter")
 def can_counter(g: Game, p: Params) -> bool:
     """The asked player holds a counter skill (none of S2 does, R18)."""
     seat = g.state.seats[poll_cursor(g)]
     return seat.role in COUNTER_ROLES and not seat.traitor
 
 
+@implements("dying_hp_restored")
 def dying_hp_restored(g: Game, p: Params) -> bool:
     """The dying player's HP is 1 or more (S4.3.1)."""
     return _frame_player(g).hp >= 1
 
 
+@implements("holds_rescue_item")
 def holds_rescue_item(g: Game, p: Params) -> bool:
     """The dying player holds milk tea or expired pills (S4.3.1, R10)."""
     seat = _frame_player(g)
     return any(seat.count(item) for item in RESCUE_ITEMS)
 
 
+@implements("rescue_usable")
 def rescue_usable(g: Game, p: Params) -> bool:
     """The given item is a rescue item the dying player holds (S4.3.1, R10)."""
     item = p.get("item")
     return item in RESCUE_ITEMS and _frame_player(g).count(item) > 0
 
 
+@implements("item_held")
 def item_held(g: Game, p: Params) -> bool:
     """The owner holds the given item (S4.4.3)."""
     item = p.get("item")
@@ -301,6 +332,7 @@ def item_held(g: Game, p: Params) -> bool:
 # --- actions -------------------------------------------------------------------------------
 
 
+@implements("load_chamber")
 def load_chamber(g: Game, p: Params) -> None:
     """Load for the living players, announce the counts; Dealers see the first (R1, R11)."""
     living = sum(g.state.alive())
@@ -313,11 +345,13 @@ def load_chamber(g: Game, p: Params) -> None:
             _preview(g, seat)
 
 
+@implements("draw_turn_items")
 def draw_turn_items(g: Game, p: Params) -> None:
     """The owner draws items.per_turn items (S4.1.1, R15)."""
     _draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
 
 
+@implements("prophet_preview")
 def prophet_preview(g: Game, p: Params) -> None:
     """A Dealer owner sees the first shell, unless the load just showed it (S2.3, S4.1.2, R11)."""
     owner = _owner(g)
@@ -325,6 +359,7 @@ def prophet_preview(g: Game, p: Params) -> None:
         _preview(g, owner)
 
 
+@implements("declare_shot")
 def declare_shot(g: Game, p: Params) -> None:
     """The owner shoots the target; the first shell's type is locked (S4.2.1a)."""
     head = g.state.shells[0]
@@ -332,11 +367,13 @@ def declare_shot(g: Game, p: Params) -> None:
     g.emit(EventType.SHOT_DECLARED, shooter=g.state.owner, target=p["target"])
 
 
+@implements("open_shot_window")
 def open_shot_window(g: Game, p: Params) -> None:
     """Push a window polling every living seat from the owner's next, owner last (S4.2.1b)."""
     _push(g, FrameKind.SHOT_WINDOW, order=poll_order(g.state.alive(), g.state.owner))
 
 
+@implements("apply_item")
 def apply_item(g: Game, p: Params) -> None:
     """Spend the item and apply its effect (S3.1, S3.2, S3.3, S3.4, S3.5, S3.6, S3.7, S3.8).
 
@@ -384,6 +421,7 @@ def apply_item(g: Game, p: Params) -> None:
         g.emit(EventType.CHAMBER_INVERTED, player=owner.seat)
 
 
+@implements("settle_shot")
 def settle_shot(g: Game, p: Params) -> None:
     """Fire the shell as its final type: rage, shield, damage, Gambler's roll (S4.2.1c, R3)."""
     state, rules = g.state, g.rules
@@ -421,6 +459,7 @@ def settle_shot(g: Game, p: Params) -> None:
             _draw(g, shooter, rules.gambler.bonus_items, "lucky_streak")
 
 
+@implements("open_dying")
 def open_dying(g: Game, p: Params) -> None:
     """Push a dying frame for the player at HP 0 (S4.3.1)."""
     seat = _dying_seat(g)
@@ -428,6 +467,7 @@ def open_dying(g: Game, p: Params) -> None:
     _push(g, FrameKind.DYING, player=seat.seat)
 
 
+@implements("open_conversion")
 def open_conversion(g: Game, p: Params) -> None:
     """Use up the player's conversion chance and ask them (S4.3.2, R6)."""
     seat = _converting_seat(g)
@@ -437,6 +477,7 @@ def open_conversion(g: Game, p: Params) -> None:
     _push(g, FrameKind.CONVERSION, player=seat.seat)
 
 
+@implements("declare_winner")
 def declare_winner(g: Game, p: Params) -> None:
     """End the game for the last player standing or the traitor with enough kills (S5.1, R7)."""
     state = g.state
@@ -450,6 +491,7 @@ def declare_winner(g: Game, p: Params) -> None:
     g.emit(EventType.GAME_OVER, winners=state.winners, reason=state.end_reason)
 
 
+@implements("report_tally")
 def report_tally(g: Game, p: Params) -> None:
     """Report the turn's shots, items used and kills (S4.3.0, R5)."""
     tally = g.state.tally
@@ -463,11 +505,13 @@ def report_tally(g: Game, p: Params) -> None:
     )
 
 
+@implements("open_discard")
 def open_discard(g: Game, p: Params) -> None:
     """Push a discard frame for the turn owner (S4.4.3, R12)."""
     _push(g, FrameKind.DISCARD, player=g.state.owner)
 
 
+@implements("clear_turn_effects")
 def clear_turn_effects(g: Game, p: Params) -> None:
     """Rage to 0 for all, the kill lock and the turn's marks cleared; shields stay (S4.5.1).
 
@@ -484,12 +528,14 @@ def clear_turn_effects(g: Game, p: Params) -> None:
     g.emit(EventType.TURN_ENDED, owner=state.owner)
 
 
+@implements("declare_draw")
 def declare_draw(g: Game, p: Params) -> None:
     """The turn limit is reached: a draw among the living (R21)."""
     g.state.winners, g.state.end_reason = [], "turn_limit"
     g.emit(EventType.GAME_OVER, winners=[], reason="turn_limit")
 
 
+@implements("pass_to_next_seat")
 def pass_to_next_seat(g: Game, p: Params) -> None:
     """The next living seat clockwise owns the next turn (S4.5.3, R16)."""
     state = g.state
@@ -500,11 +546,13 @@ def pass_to_next_seat(g: Game, p: Params) -> None:
     g.emit(EventType.TURN_STARTED, owner=following)
 
 
+@implements("advance_poll")
 def advance_poll(g: Game, p: Params) -> None:
     """Move the poll cursor on: each seat of the poll answers once (S6.2.1, S6.2.3, S6.3)."""
     _top(g).cursor += 1
 
 
+@implements("pay_flip_cost")
 def pay_flip_cost(g: Game, p: Params) -> None:
     """The Magician discards the items they chose (S2.6, R8)."""
     seat = g.state.seats[poll_cursor(g)]
@@ -512,6 +560,7 @@ def pay_flip_cost(g: Game, p: Params) -> None:
         seat.remove(item)
 
 
+@implements("flip_shot_shell")
 def flip_shot_shell(g: Game, p: Params) -> None:
     """The shot's shell changes type; the fact is public, the type is not (S2.6, R8, R14)."""
     _flip_shot(g)
@@ -523,6 +572,7 @@ def flip_shot_shell(g: Game, p: Params) -> None:
     )
 
 
+@implements("open_counter_response")
 def open_counter_response(g: Game, p: Params) -> None:
     """Push a counter-response frame polling the counter-skill holders (S6.3.1, R18)."""
     below = _top(g)
@@ -530,11 +580,13 @@ def open_counter_response(g: Game, p: Params) -> None:
     _push(g, FrameKind.COUNTER_RESPONSE, order=holders)
 
 
+@implements("negate_response")
 def negate_response(g: Game, p: Params) -> None:
     """Undo the response below: the shell is flipped back (S6.3.1, R18)."""
     _flip_shot(g)
 
 
+@implements("eliminate_dying")
 def eliminate_dying(g: Game, p: Params) -> None:
     """The dying player is out (S1.2), items gone; the kill credited and locked (S4.3.1, R7)."""
     state = g.state
@@ -553,6 +605,7 @@ def eliminate_dying(g: Game, p: Params) -> None:
             g.emit(EventType.SHOOTING_LOCKED, player=credited)
 
 
+@implements("apply_rescue_item")
 def apply_rescue_item(g: Game, p: Params) -> None:
     """The dying player uses milk tea or pills on themself (S4.3.1, S3.5, S3.6, R10)."""
     seat, item = _frame_player(g), p["item"]
@@ -564,6 +617,7 @@ def apply_rescue_item(g: Game, p: Params) -> None:
         _pills(g, seat, seat)
 
 
+@implements("make_traitor")
 def make_traitor(g: Game, p: Params) -> None:
     """The player becomes a traitor: skills lost, cap + traitor.cap_bonus (S4.3.2, S5.1, R6)."""
     seat = _frame_player(g)
@@ -571,71 +625,20 @@ def make_traitor(g: Game, p: Params) -> None:
     g.emit(EventType.CONVERTED, player=seat.seat)
 
 
+@implements("discard_one")
 def discard_one(g: Game, p: Params) -> None:
     """The owner discards the chosen item (S4.4.3, R12)."""
     _owner(g).remove(p["item"])
     g.emit(EventType.DISCARDED, player=g.state.owner, item=p["item"].value)
 
 
-GUARDS: dict[str, Guard] = {
-    fn.__name__: fn
-    for fn in (
-        chamber_empty,
-        can_shoot,
-        shot_target_valid,
-        item_usable,
-        someone_dying,
-        conversion_due,
-        game_is_over,
-        owner_eliminated,
-        kill_locked,
-        main_continues,
-        over_cap,
-        turn_limit_reached,
-        poll_complete,
-        can_flip,
-        counter_possible,
-        can_counter,
-        dying_hp_restored,
-        holds_rescue_item,
-        rescue_usable,
-        item_held,
-    )
-}
+ENGINE.check()
+
+GUARDS = cast(dict[str, Guard], ENGINE.by_kind[Kind.GUARD])
 """Every guard of the registry, by name."""
 
-ACTIONS: dict[str, Action] = {
-    fn.__name__: fn
-    for fn in (
-        load_chamber,
-        draw_turn_items,
-        prophet_preview,
-        declare_shot,
-        open_shot_window,
-        apply_item,
-        settle_shot,
-        open_dying,
-        open_conversion,
-        declare_winner,
-        report_tally,
-        open_discard,
-        clear_turn_effects,
-        declare_draw,
-        pass_to_next_seat,
-        advance_poll,
-        pay_flip_cost,
-        flip_shot_shell,
-        open_counter_response,
-        negate_response,
-        eliminate_dying,
-        apply_rescue_item,
-        make_traitor,
-        discard_one,
-    )
-}
+ACTIONS = cast(dict[str, Action], ENGINE.by_kind[Kind.ACTION])
 """Every action of the registry, by name."""
 
-SELECTORS: dict[str, Selector] = {
-    fn.__name__: fn for fn in (turn_owner, poll_cursor, dying_player, converting_player)
-}
+SELECTORS = cast(dict[str, Selector], ENGINE.by_kind[Kind.SELECTOR])
 """Every selector of the registry, by name."""

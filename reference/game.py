@@ -5,70 +5,36 @@ from __future__ import annotations
 import copy
 import string
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
 from buckshot.reference.chance import Chance, ScriptedChance, SeededChance, restore_chance
-from buckshot.reference.effects import Guard
+from buckshot.reference.compiled import PHASE_IDS, program
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType
-from buckshot.reference.options import Option, candidates, parse_option
+from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
 from buckshot.reference.tables import TABLES, Edge, StateRow
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.model import StateKind
-from buckshot.spec.rulebook import FrameKind, Phase, Role, Shell
+from buckshot.spec.rulebook import FrameKind, Role, Shell
 from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator
 
 SNAPSHOT_FORMAT = "buckshot-snapshot/1"
-PHASE_IDS = frozenset(phase.value for phase in Phase)
+
+__all__ = ["SNAPSHOT_FORMAT", "Game", "Prompt"]
 
 
-@dataclass(frozen=True)
-class Prompt:
-    """What the game waits for: who is asked, in which frame, of what kind, with which options."""
-
-    player: int
-    frame_id: int
-    frame: FrameKind
-    state: str
-    kind: str
-    options: tuple[Option, ...]
-
-    def option_ids(self) -> list[str]:
-        """The options' text forms, in order."""
-        return [option.id for option in self.options]
-
-    def to_json(self) -> dict[str, Any]:
-        """The prompt as JSON-ready data."""
-        return {
-            "player": self.player,
-            "frame_id": self.frame_id,
-            "frame": self.frame.value,
-            "state": self.state,
-            "kind": self.kind,
-            "options": self.option_ids(),
-        }
-
-
-def _passes(
-    game: Game, guards: tuple[tuple[str, Guard, bool], ...], params: dict[str, Any]
-) -> bool:
-    # a plain loop: this is the engine's hottest function, and all() over a generator is slower
-    for _, fn, expected in guards:  # noqa: SIM110
-        if fn(game, params) is not expected:
-            return False
-    return True
-
-
-def _guards_pass(game: Game, edge: Edge, params: dict[str, Any]) -> bool:
-    return _passes(game, edge.guards, params)
+_TEXT_OR_OPTION = (str, Option)
 
 
 class Game:
-    """One game of 2-8 players, run by the spec's charts; ``decide`` answers the pending prompt."""
+    """One game of 2-8 players, run by the spec's charts; ``decide`` answers the pending prompt.
+
+    With ``record=False`` the game writes no events (for simulations and walks that read
+    none); its decisions, chance draws and states are the same as with them.
+    """
 
     def __init__(
         self,
@@ -76,6 +42,7 @@ class Game:
         roles: Sequence[Role],
         chance: Chance | None = None,
         names: Sequence[str] | None = None,
+        record: bool = True,
     ) -> None:
         players = len(roles)
         if not rules.players.min <= players <= rules.players.max:
@@ -88,15 +55,37 @@ class Game:
             raise GameError(Code.BAD_SETUP, f"need {players} distinct names, got {names}")
         self.rules = rules
         self.chance: Chance = chance if chance is not None else SeededChance(0)
-        self.events: list[Event] = []
+        self.record = record
+        self._events: list[Event] = []
+        self._pending: list[tuple[int, EventType, tuple[int, ...] | None, dict[str, Any]]] = []
         self.state = GameState(
             seats=[
                 Seat(seat=i, name=names[i], role=Role(role), hp=rules.hp.start)
                 for i, role in enumerate(roles)
             ]
         )
+        self.deepest_stack = 0
+        """The most frames the stack has held at once."""
         self._prompt: Prompt | None = None
         self._phase_of_turn = ""
+        # a subclass that overrides _take sees every transition through it
+        self._program = program(hooked=type(self)._take is not Game._take)
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log, oldest first (empty when the game records no events)."""
+        if self._pending:
+            events, seq = self._events, len(self._events)
+            for turn, type_, visibility, data in self._pending:
+                seq += 1
+                events.append(Event(seq, turn, type_, data, visibility))
+            self._pending.clear()
+        return self._events
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._events = events
+        self._pending.clear()
 
     # --- starting ---------------------------------------------------------------------------
 
@@ -107,9 +96,10 @@ class Game:
         rules: Ruleset | None = None,
         chance: Chance | None = None,
         names: Sequence[str] | None = None,
+        record: bool = True,
     ) -> Game:
         """A game with the turn pushed and run to its first prompt."""
-        game = cls(rules or load_ruleset(), roles, chance, names)
+        game = cls(rules or load_ruleset(), roles, chance, names, record)
         game.start()
         return game
 
@@ -132,8 +122,12 @@ class Game:
     # --- the pieces effects use -------------------------------------------------------------
 
     def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
-        """Append an event to the log."""
-        self.events.append(Event(len(self.events) + 1, self.state.turn, type, data, visibility))
+        """Append an event to the log (built into an :class:`Event` when the log is read).
+
+        A game that records no events ignores it.
+        """
+        if self.record:
+            self._pending.append((self.state.turn, type, visibility, data))
 
     def push_frame(
         self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
@@ -145,13 +139,16 @@ class Game:
         frame = Frame(state.next_frame_id, kind, TABLES[kind].initial, player, order)
         state.next_frame_id += 1
         state.stack.append(frame)
-        self.emit(
-            EventType.FRAME_PUSHED,
-            frame_id=frame.id,
-            kind=kind.value,
-            depth=len(state.stack),
-            player=player,
-        )
+        if len(state.stack) > self.deepest_stack:
+            self.deepest_stack = len(state.stack)
+        if self.record:
+            self.emit(
+                EventType.FRAME_PUSHED,
+                frame_id=frame.id,
+                kind=kind.value,
+                depth=len(state.stack),
+                player=player,
+            )
 
     # --- running ----------------------------------------------------------------------------
 
@@ -172,15 +169,12 @@ class Game:
         """
         phase = TABLES[FrameKind.TURN].states[state_id].parent or state_id
         if phase != self._phase_of_turn:
-            self._phase_of_turn = phase
-            if phase in PHASE_IDS:
-                self.emit(EventType.PHASE, owner=self.state.owner, phase=phase)
+            self._enter_phase(phase, phase in PHASE_IDS)
 
-    def _first_passing(self, edges: tuple[Edge, ...], params: dict[str, Any]) -> Edge:
-        for edge in edges:
-            if _guards_pass(self, edge, params):
-                return edge
-        raise AssertionError(f"no branch of {edges[0].event} passes")  # the charts end in else
+    def _enter_phase(self, phase: str, announce: bool) -> None:
+        self._phase_of_turn = phase
+        if announce and self.record:
+            self.emit(EventType.PHASE, owner=self.state.owner, phase=phase)
 
     def _advance(self) -> None:
         """Run automatic steps, pushes and pops until a prompt is due or the game is over.
@@ -189,69 +183,38 @@ class Game:
         frame below resumes from its suspension state by the popped chart's resume event
         (S6.1.3, S5.3), so nested frames settle last in, first out (S6.1.4, S1.4). Frames
         never change the turn's owner (S1.3); the phases follow from the turn chart (S4.0).
+        Each state's step is compiled from the charts (:mod:`buckshot.reference.compiled`).
         """
         state = self.state
-        while not state.over:
-            frame = state.stack[-1]
-            row = self._row(frame)
-            if row.kind is StateKind.AUTO:
-                (edges,) = row.edges.values()
-                self._take(frame, self._first_passing(edges, {}), {})
-            elif row.kind is StateKind.FINAL:
-                state.stack.pop()
-                self.emit(
-                    EventType.FRAME_POPPED,
-                    frame_id=frame.id,
-                    kind=frame.kind.value,
-                    depth=len(state.stack) + 1,
-                    outcome=frame.state,
-                )
-                below = state.stack[-1]
-                resume = TABLES[frame.kind].resume_event
-                assert resume is not None
-                edges = self._row(below).edges[resume]
-                self._take(below, self._first_passing(edges, {}), {})
-            elif row.kind is StateKind.DECISION:
-                self._prompt = self._compute_prompt()
-                self.emit(
-                    EventType.ASKED,
-                    player=self._prompt.player,
-                    frame_id=self._prompt.frame_id,
-                    prompt=self._prompt.kind,
-                    options=self._prompt.option_ids(),
-                )
+        stack = state.stack
+        steps = self._program.steps
+        while state.winners is None:
+            frame = stack[-1]
+            if steps[frame.kind][frame.state](self, frame):
                 return
-            else:
-                raise AssertionError(
-                    f"{frame.kind.value} frame on top in {row.kind} state {row.id}"
-                )
         self._prompt = None
+
+    def _ask(self, prompt: Prompt) -> None:
+        """Make ``prompt`` the pending one and announce it."""
+        self._prompt = prompt
+        if self.record:
+            self._pending.append(
+                (
+                    self.state.turn,
+                    EventType.ASKED,
+                    None,
+                    {
+                        "player": prompt.player,
+                        "frame_id": prompt.frame_id,
+                        "prompt": prompt.kind,
+                        "options": prompt.option_ids(),
+                    },
+                )
+            )
 
     def _compute_prompt(self) -> Prompt:
         frame = self.state.stack[-1]
-        row = self._row(frame)
-        assert row.asked is not None and row.prompt_kind is not None
-        player = row.asked(self)
-        hand = self.state.seats[player]
-        options: list[Option] = []
-        for event, edges in row.edges.items():
-            # guards that read no parameter are the same for every candidate: test them once
-            open_edges = [edge for edge in edges if _passes(self, edge.static_guards, {})]
-            if not open_edges:
-                continue
-            found = candidates(event, self.state.seats, hand, self.rules.magician.cost)
-            if len(open_edges) == 1:
-                guards = open_edges[0].param_guards
-                if not guards:
-                    options.extend(found)
-                    continue
-                options.extend(o for o in found if _passes(self, guards, o.kwargs()))
-                continue
-            for option in found:
-                params = option.kwargs()
-                if any(_passes(self, edge.param_guards, params) for edge in open_edges):
-                    options.append(option)
-        return Prompt(player, frame.id, frame.kind, frame.state, row.prompt_kind, tuple(options))
+        return self._program.prompts[frame.kind][frame.state](self, frame)
 
     # --- the public interface ---------------------------------------------------------------
 
@@ -271,9 +234,9 @@ class Game:
         Raises :class:`GameError` with a stable code, leaving the game exactly as it was, when
         the game is over, ``player`` is not the one asked, or the option is not legal.
         """
-        if isinstance(player, bool) or not isinstance(player, int):
+        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
             raise GameError(Code.MALFORMED, f"a player is a seat number, got {player!r}")
-        if not isinstance(option, str | Option):
+        if not isinstance(option, _TEXT_OR_OPTION):
             raise GameError(Code.MALFORMED, f"an option is its text or an Option, got {option!r}")
         prompt = self._prompt
         if prompt is None:
@@ -287,16 +250,19 @@ class Game:
                 f"seat {player} decided, but seat {prompt.player} is asked ({prompt.kind})",
             )
         chosen = parse_option(option) if isinstance(option, str) else option
-        if chosen not in prompt.options:
-            self._refuse(prompt, chosen)
+        for offered in prompt.options:
+            if offered is chosen:
+                break
+        else:
+            if chosen not in prompt.options:
+                self._refuse(prompt, chosen)
         frame = self.state.stack[-1]
-        edges = self._row(frame).edges[chosen.event]
-        params = chosen.kwargs()
         saved = self._save() if isinstance(self.chance, ScriptedChance) else None
         try:
-            self.emit(EventType.DECIDED, player=player, frame_id=frame.id, option=chosen.id)
-            self._take(frame, self._first_passing(edges, params), params)
-            self._advance()
+            self.emit(EventType.DECIDED, player=player, frame_id=frame.id, option=chosen._id)
+            take = self._program.takes[frame.kind][frame.state][chosen.event]
+            if not take(self, frame, chosen._kwargs):
+                self._advance()
         except GameError:
             if saved is not None:
                 self._load(saved)

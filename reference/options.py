@@ -1,4 +1,4 @@
-"""Decision options: their stable text form, parsing, and the candidates a prompt may offer.
+"""Decision options and prompts: their stable text form, parsing, and the candidates offered.
 
 An option reads ``event`` or ``event:name=value,...`` with parameters in a fixed order:
 ``shoot:target=2``, ``use_item:item=expired_pills,target=1``,
@@ -8,16 +8,16 @@ items their names, an item multiset names joined by ``+`` in canonical item orde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, NamedTuple
 
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.state import ITEM_ORDER, Seat
 from buckshot.spec.registry import DECISIONS
-from buckshot.spec.rulebook import Item, Target, item_spec
+from buckshot.spec.rulebook import FrameKind, Item, Target, item_spec
 
 PARAMS_OF: dict[str, tuple[str, ...]] = {
     shape.event: tuple(name for name, _ in shape.params) for shape in DECISIONS
@@ -58,6 +58,32 @@ class Option:
 
     def __str__(self) -> str:
         return self.id
+
+
+class Prompt(NamedTuple):
+    """What the game waits for: who is asked, in which frame, of what kind, with which options."""
+
+    player: int
+    frame_id: int
+    frame: FrameKind
+    state: str
+    kind: str
+    options: tuple[Option, ...]
+
+    def option_ids(self) -> list[str]:
+        """The options' text forms, in order."""
+        return [option._id for option in self.options]
+
+    def to_json(self) -> dict[str, Any]:
+        """The prompt as JSON-ready data."""
+        return {
+            "player": self.player,
+            "frame_id": self.frame_id,
+            "frame": self.frame.value,
+            "state": self.state,
+            "kind": self.kind,
+            "options": self.option_ids(),
+        }
 
 
 @cache
@@ -112,32 +138,66 @@ def parse_option(text: str) -> Option:
     return _option(event, tuple((name, params[name]) for name in allowed if name in params))
 
 
-def candidates(event: str, seats: list[Seat], hand: Seat, cost: int) -> Iterator[Option]:
-    """Every option of ``event`` worth trying against its guards, for the player ``hand``.
+Enumerate = Callable[[list[Seat], Seat, int], Sequence[Option]]
+"""Lists a decision's candidate options from the seats, the asked hand and magician.cost."""
 
-    Only the parameter shapes an item's target kind admits are generated (no target for
-    an item that takes none); whether each candidate is legal is for the guards to say.
+
+def enumerator(event: str) -> Enumerate:
+    """The function listing every option of ``event`` worth trying against its guards.
+
+    It takes the seats, the asked player's hand and the magician.cost, and lists only the
+    parameter shapes an item's target kind admits (no target for an item that takes none),
+    in a fixed order: seats by number, items in canonical order. Whether each candidate is
+    legal is for the guards to say.
     """
-    if event == "shoot":
-        for seat in seats:
-            yield _option(event, (("target", seat.seat),))
-    elif event == "use_item":
-        for item in ITEM_ORDER:
-            if not hand.items.get(item):
-                continue
-            if item_spec(item).target in (Target.NONE, Target.SELF):
-                yield _option(event, (("item", item),))
-            else:
-                for seat in seats:
-                    yield _option(event, (("item", item), ("target", seat.seat)))
-    elif event in ("use_rescue", "discard_item"):
-        for item in ITEM_ORDER:
-            if hand.items.get(item):
-                yield _option(event, (("item", item),))
-    elif event == "flip_shell":
-        kinds = [item for item in ITEM_ORDER if hand.items.get(item)]
-        for combo in combinations_with_replacement(kinds, cost):
-            if all(hand.count(item) >= combo.count(item) for item in set(combo)):
-                yield _option(event, (("items", combo),))
-    else:
-        yield _option(event)
+    shape = PARAMS_OF[event]
+    if shape == ():
+        alone = (_option(event),)
+        return lambda seats, hand, cost: alone
+    if shape == ("target",):
+        return lambda seats, hand, cost: _seat_options(event, len(seats))
+    if shape in (("item", "target"), ("item",)):
+        return lambda seats, hand, cost: (
+            _held_options(event, frozenset(hand.items.items()), len(seats)) if hand.items else ()
+        )
+    if shape == ("items",):
+        return lambda seats, hand, cost: _multiset_options(
+            event, frozenset(hand.items.items()), cost
+        )
+    raise ValueError(f"no enumerator for {event} with parameters {shape}")
+
+
+@cache
+def _seat_options(event: str, seats: int) -> tuple[Option, ...]:
+    return tuple(_option(event, (("target", seat),)) for seat in range(seats))
+
+
+@cache
+def _held_options(event: str, hand: frozenset[tuple[Item, int]], seats: int) -> tuple[Option, ...]:
+    """The options of an item decision for the hand ``hand`` (kind, count)."""
+    counts = dict(hand)
+    options: list[Option] = []
+    for item in ITEM_ORDER:
+        if not counts.get(item):
+            continue
+        if PARAMS_OF[event] == ("item",) or item_spec(item).target in (Target.NONE, Target.SELF):
+            options.append(_option(event, (("item", item),)))
+        else:
+            options.extend(
+                _option(event, (("item", item), ("target", seat))) for seat in range(seats)
+            )
+    return tuple(options)
+
+
+@cache
+def _multiset_options(
+    event: str, hand: frozenset[tuple[Item, int]], cost: int
+) -> tuple[Option, ...]:
+    """The options naming ``cost`` items of the hand ``hand`` (kind, count), as a multiset."""
+    counts = dict(hand)
+    kinds = [item for item in ITEM_ORDER if counts.get(item)]
+    return tuple(
+        _option(event, (("items", combo),))
+        for combo in combinations_with_replacement(kinds, cost)
+        if all(counts[item] >= combo.count(item) for item in set(combo))
+    )

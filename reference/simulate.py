@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -11,7 +12,6 @@ from typing import Any
 
 from buckshot.reference.agents import Agent, HeuristicAgent, RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
-from buckshot.reference.events import EventType
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
@@ -98,10 +98,9 @@ def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
     """One game from ``seed``: roles, chance and bots all derived from it."""
     rng = random.Random(seed)
     roles = [rng.choice(list(Role)) for _ in range(players)]
-    game = Game.new(roles, rules, SeededChance(rng.randrange(2**32)))
+    game = Game.new(roles, rules, SeededChance(rng.randrange(2**32)), record=False)
     bots = [AGENTS[agent](rng.randrange(2**32)) for _ in range(players)]
     decisions = play_out(game, bots)
-    deepest = max(e.data["depth"] for e in game.events if e.type is EventType.FRAME_PUSHED)
     winners = list(game.state.winners or [])
     return GameRecord(
         roles=[r.value for r in roles],
@@ -110,7 +109,7 @@ def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
         traitor_won=any(game.state.seats[s].traitor for s in winners),
         turns=game.state.turn,
         decisions=decisions,
-        deepest_stack=deepest,
+        deepest_stack=game.deepest_stack,
     )
 
 
@@ -122,6 +121,14 @@ def _play_batch(args: tuple[dict[str, Any], int, list[int], str]) -> list[GameRe
     return [play_one(rules, players, seed, agent) for seed in seeds]
 
 
+def available_cores() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def simulate(
     rules: Ruleset,
     games: int,
@@ -131,9 +138,14 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> Summary:
-    """Play ``games`` games and sum them up; the same arguments give the same summary."""
+    """Play ``games`` games and sum them up; the same arguments give the same summary.
+
+    With ``jobs`` above 1 the games are played by that many worker processes, in batches
+    small enough to keep every worker busy; each game depends only on its own seed, and the
+    batches are summed in order, so the summary is the one a single process gives.
+    """
     seeds = [seed * 1_000_003 + i for i in range(games)]
-    batch = 50
+    batch = max(1, min(50, math.ceil(games / (4 * jobs))))
     batches = [seeds[i : i + batch] for i in range(0, len(seeds), batch)]
     summary = Summary()
     results: Iterable[list[GameRecord]]

@@ -1,8 +1,9 @@
 """The charts' transition tables, compiled once at import from ``buckshot.spec.model``.
 
-The engine runs from these tables instead of python-statemachine instances (whose
-``send()`` costs about 170 µs); a test proves the tables equal the charts, transition
-for transition. Guard and action names are bound here to the engine's implementations.
+The engine runs from these tables (through the program :mod:`buckshot.reference.compiled`
+generates from them) instead of python-statemachine instances (whose ``send()`` costs
+about 170 µs); a test proves the tables equal the charts, transition for transition.
+Guard and action names are bound here to the engine's implementations.
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ def test_simulate_command_prints_figures_and_writes_json(tmp_path: Path) -> None
     )
     assert result.exit_code == 0, result.output
     assert "win rate" in result.output and "deepest stack reached" in result.output
+    assert "games/s (20 games in" in result.output
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["games"] == 20 and set(data["roles"]) >= {"magician", "dealer"}
 

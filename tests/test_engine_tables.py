@@ -1,12 +1,18 @@
 """The engine's compiled tables equal the charts, transition for transition, and the
-engine implements exactly the registry's guards, actions and selectors."""
+engine implements exactly the registry's guards, actions and selectors: a misspelt,
+missing or doubled ``@implements`` fails at import."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from statemachine import State
 
+from buckshot.reference import effects
 from buckshot.reference.effects import ACTIONS, GUARDS, SELECTORS
 from buckshot.reference.tables import TABLES
+from buckshot.spec.bindings import BindingError, Bindings
 from buckshot.spec.charts import CHARTS
 from buckshot.spec.registry import Kind, names
 
@@ -80,3 +86,29 @@ def test_engine_implements_exactly_the_registry() -> None:
     assert set(GUARDS) == set(names(Kind.GUARD))
     assert set(ACTIONS) == set(names(Kind.ACTION))
     assert set(SELECTORS) == set(names(Kind.SELECTOR))
+
+
+def _import_effects_as(source: str) -> None:
+    """Run ``source`` as a fresh copy of the engine's effects module."""
+    exec(compile(source, "effects_copy.py", "exec"), {"__name__": "effects_copy"})
+
+
+def test_a_misspelt_implementation_fails_at_import() -> None:
+    source = Path(effects.__file__).read_text(encoding="utf-8")
+    assert source.count('@implements("can_shoot")\n') == 1
+    _import_effects_as(source)  # the module as it is imports
+    with pytest.raises(BindingError, match="'can_shot' is not a name of the registry"):
+        _import_effects_as(source.replace('@implements("can_shoot")', '@implements("can_shot")'))
+
+
+def test_a_missing_implementation_fails_at_import() -> None:
+    source = Path(effects.__file__).read_text(encoding="utf-8")
+    with pytest.raises(BindingError, match=r"implements no settle_shot$"):
+        _import_effects_as(source.replace('@implements("settle_shot")\n', ""))
+
+
+def test_an_implementation_bound_twice_fails() -> None:
+    bindings = Bindings("a test side")
+    bindings.implements("can_shoot")(effects.can_shoot)
+    with pytest.raises(BindingError, match="'can_shoot' is implemented twice"):
+        bindings.implements("can_shoot")(effects.can_flip)

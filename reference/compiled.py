@@ -1,0 +1,275 @@
+"""The charts' control flow compiled into specialised Python, generated from the tables.
+
+:func:`generate` writes one function per state and per (state, event) of
+:data:`~buckshot.reference.tables.TABLES`: the branches in priority order with their guards
+and actions called directly, the candidate options of each decision enumerated by the
+decision's own enumerator and filtered by exactly the guards of the branches they may take.
+:func:`program` executes that source and returns the functions by frame kind and state.
+
+The tables stay the source: the program is rebuilt whenever they change (a conformance
+mutant edits them in place), and a test checks that the program takes the branches and
+offers the options the tables give. A *hooked* program takes each transition through
+``Game._take`` (so a subclass can observe it, as the lockstep walks do); the plain program
+runs the actions inline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import is_
+from typing import TYPE_CHECKING, Any
+
+from buckshot.reference.events import EventType
+from buckshot.reference.options import PARAMS_OF, Prompt, enumerator
+from buckshot.reference.tables import TABLES, Edge, StateRow
+from buckshot.spec.model import StateKind
+from buckshot.spec.rulebook import FrameKind, Phase
+
+if TYPE_CHECKING:
+    from buckshot.reference.game import Game
+    from buckshot.reference.state import Frame
+
+Step = Callable[["Game", "Frame"], bool]
+"""Runs the top frame's state once; True when a prompt is now pending."""
+Take = Callable[["Game", "Frame", dict[str, Any]], bool]
+"""Takes the first passing branch of one event from one state; True when a prompt is due."""
+Ask = Callable[["Game", "Frame"], Prompt]
+"""Builds a decision state's prompt: who is asked and every legal option."""
+
+PHASE_IDS = frozenset(phase.value for phase in Phase)
+
+_enumerators = {event: enumerator(event) for event in PARAMS_OF}
+"""Each decision event's candidate enumerator, which the programs call by name."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """The compiled charts: per frame kind and state, its step, its takes and its prompt."""
+
+    steps: dict[FrameKind, dict[str, Step]]
+    takes: dict[FrameKind, dict[str, dict[str, Take]]]
+    prompts: dict[FrameKind, dict[str, Ask]]
+    source: str
+
+
+class _Writer:
+    """Collects the generated source and the objects it names."""
+
+    def __init__(self, hooked: bool) -> None:
+        self.hooked = hooked
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = {
+            "Prompt": Prompt,
+            "FRAME_POPPED": EventType.FRAME_POPPED,
+            "NO_PARAMS": {},
+        }
+
+    def bind(self, name: str, value: Any) -> str:
+        """Name ``value`` in the program; one name stands for one object."""
+        if name in self.names and self.names[name] is not value:
+            raise ValueError(f"{name} is bound to two different objects")
+        self.names[name] = value
+        return name
+
+    def line(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+
+
+def _function(kind: FrameKind, state: str, what: str) -> str:
+    return f"{what}__{kind.value}__{state}"
+
+
+def _conditions(w: _Writer, guards: tuple[tuple[str, Any, bool], ...], params: str) -> str:
+    tests = [
+        f"{w.bind('G_' + name, fn)}(g, {params}) is {expected}" for name, fn, expected in guards
+    ]
+    return " and ".join(tests) or "True"
+
+
+def _take_edge(w: _Writer, indent: int, kind: FrameKind, edge: Edge, index: str) -> None:
+    """The lines taking ``edge`` from ``frame`` with parameters ``p``, then returning.
+
+    The plain program goes straight on into the state entered (unless it waits for a
+    pushed frame, or the game is over): True when that reaches a prompt.
+    """
+    if w.hooked:
+        w.line(indent, f"g._take(frame, {w.bind(index, edge)}, p)")
+        w.line(indent, "return False")
+        return
+    for name, fn in edge.actions:
+        w.line(indent, f"{w.bind('A_' + name, fn)}(g, p)")
+    w.line(indent, f"frame.state = {edge.entry!r}")
+    if kind is FrameKind.TURN:
+        phase = TABLES[FrameKind.TURN].states[edge.entry].parent or edge.entry
+        w.line(indent, f"if g._phase_of_turn != {phase!r}:")
+        w.line(indent + 1, f"g._enter_phase({phase!r}, {phase in PHASE_IDS})")
+    if TABLES[kind].states[edge.entry].kind is not StateKind.SUSPENDED:
+        w.line(indent, "if g.state.winners is None:")
+        w.line(indent + 1, f"return {_function(kind, edge.entry, 'step')}(g, frame)")
+    w.line(indent, "return False")
+
+
+def _branches(w: _Writer, indent: int, kind: FrameKind, row: StateRow, event: str) -> None:
+    """The lines trying each branch of ``event`` in priority order (``p`` the parameters)."""
+    for rank, edge in enumerate(row.edges[event]):
+        w.line(indent, f"if {_conditions(w, edge.guards, 'p')}:")
+        _take_edge(w, indent + 1, kind, edge, f"E__{kind.value}__{row.id}__{event}__{rank}")
+    w.line(indent, f"raise AssertionError('no branch of {event} passes')")
+
+
+def _write_take(w: _Writer, kind: FrameKind, row: StateRow, event: str) -> None:
+    w.line(0, f"def {_function(kind, row.id, 'take__' + event)}(g, frame, p):")
+    _branches(w, 1, kind, row, event)
+    w.line(0, "")
+
+
+def _write_step(w: _Writer, kind: FrameKind, row: StateRow, resume: dict[FrameKind, str]) -> None:
+    name = _function(kind, row.id, "step")
+    w.line(0, f"def {name}(g, frame):")
+    if row.kind is StateKind.AUTO:
+        ((event, _),) = row.edges.items()
+        w.line(1, f"return {_function(kind, row.id, 'take__' + event)}(g, frame, {{}})")
+    elif row.kind is StateKind.FINAL and kind not in resume:
+        w.line(1, f"raise AssertionError('{kind.value} finished, but it resumes no frame')")
+    elif row.kind is StateKind.FINAL:
+        w.line(1, "stack = g.state.stack")
+        w.line(1, "stack.pop()")
+        w.line(
+            1,
+            f"g.emit(FRAME_POPPED, frame_id=frame.id, kind={kind.value!r}, "
+            f"depth=len(stack) + 1, outcome={row.id!r})",
+        )
+        w.line(1, "below = stack[-1]")
+        w.line(1, f"return RESUME[below.kind][below.state][{resume[kind]!r}](g, below, {{}})")
+    elif row.kind is StateKind.DECISION:
+        w.line(1, f"g._ask({_function(kind, row.id, 'ask')}(g, frame))")
+        w.line(1, "return True")
+    else:
+        w.line(
+            1,
+            f"raise AssertionError('{kind.value} frame on top in {row.kind} state {row.id}')",
+        )
+    w.line(0, "")
+
+
+def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
+    """The prompt of a decision state: each event's candidates filtered by its branches."""
+    assert row.asked is not None
+    w.line(0, f"def {_function(kind, row.id, 'ask')}(g, frame):")
+    w.line(1, f"player = {w.bind(f'ASKED__{kind.value}__{row.id}', row.asked)}(g)")
+    w.line(1, "seats = g.state.seats")
+    w.line(1, "hand = seats[player]")
+    w.line(1, "options = []")
+    for event, edges in row.edges.items():
+        enumerate_ = w.bind(f"C__{event}", _enumerators[event])
+        cost = "g.rules.magician.cost" if PARAMS_OF[event] == ("items",) else "0"
+        found = f"{enumerate_}(seats, hand, {cost})"
+        if len(edges) == 1:
+            (edge,) = edges
+            w.line(1, f"if {_conditions(w, edge.static_guards, 'NO_PARAMS')}:")
+            if not edge.param_guards:
+                w.line(2, f"options.extend({found})")
+                continue
+            w.line(2, f"for o in {found}:")
+            w.line(3, f"if {_conditions(w, edge.param_guards, 'o._kwargs')}:")
+            w.line(4, "options.append(o)")
+            continue
+        opened = []
+        for rank, edge in enumerate(edges):
+            w.line(1, f"open{rank} = {_conditions(w, edge.static_guards, 'NO_PARAMS')}")
+            opened.append(f"open{rank}")
+        w.line(1, f"if {' or '.join(opened)}:")
+        w.line(2, f"for o in {found}:")
+        legal = " or ".join(
+            f"({flag} and {_conditions(w, edge.param_guards, 'o._kwargs')})"
+            for flag, edge in zip(opened, edges, strict=True)
+        )
+        w.line(3, f"if {legal}:")
+        w.line(4, "options.append(o)")
+    w.line(
+        1,
+        f"return Prompt(player, frame.id, {w.bind('K__' + kind.value, kind)}, {row.id!r}, "
+        f"{row.prompt_kind!r}, tuple(options))",
+    )
+    w.line(0, "")
+
+
+def generate(hooked: bool = False) -> tuple[str, dict[str, Any]]:
+    """The program's source for the current tables, and the objects its names stand for."""
+    w = _Writer(hooked)
+    resume = {kind: table.resume_event for kind, table in TABLES.items() if table.resume_event}
+    tables: list[str] = []
+    for kind, table in TABLES.items():
+        for row in table.states.values():
+            for event in row.edges:
+                _write_take(w, kind, row, event)
+            if row.kind is StateKind.DECISION:
+                _write_ask(w, kind, row)
+            _write_step(w, kind, row, resume)
+        k = w.bind("K__" + kind.value, kind)
+        tables.append(
+            f"STEPS[{k}] = {{"
+            + ", ".join(f"{s!r}: {_function(kind, s, 'step')}" for s in table.states)
+            + "}"
+        )
+        tables.append(
+            f"RESUME[{k}] = {{"
+            + ", ".join(
+                f"{s!r}: {{"
+                + ", ".join(
+                    f"{e!r}: {_function(kind, s, 'take__' + e)}" for e in table.states[s].edges
+                )
+                + "}"
+                for s in table.states
+            )
+            + "}"
+        )
+        tables.append(
+            f"ASKS[{k}] = {{"
+            + ", ".join(
+                f"{s!r}: {_function(kind, s, 'ask')}"
+                for s, row in table.states.items()
+                if row.kind is StateKind.DECISION
+            )
+            + "}"
+        )
+    w.line(0, "STEPS = {}")
+    w.line(0, "RESUME = {}")
+    w.line(0, "ASKS = {}")
+    w.lines.extend(tables)
+    return "\n".join(w.lines) + "\n", w.names
+
+
+def build(hooked: bool = False) -> Program:
+    """Generate and execute the program for the current tables."""
+    source, names = generate(hooked)
+    namespace = dict(names)
+    exec(compile(source, f"<compiled charts, hooked={hooked}>", "exec"), namespace)
+    return Program(namespace["STEPS"], namespace["RESUME"], namespace["ASKS"], source)
+
+
+def _fingerprint() -> list[object]:
+    """Every object of the tables a program is generated from (compared by identity)."""
+    parts: list[object] = []
+    for table in TABLES.values():
+        parts.append(table)
+        for row in table.states.values():
+            parts.extend(row.edges.values())
+    return parts
+
+
+_built: dict[bool, tuple[list[object], Program]] = {}
+
+
+def program(hooked: bool = False) -> Program:
+    """The program for the tables as they are now, rebuilt only when they have changed."""
+    current = _fingerprint()
+    cached = _built.get(hooked)
+    if cached is not None:
+        seen, built = cached
+        if len(seen) == len(current) and all(map(is_, seen, current)):
+            return built
+    built = build(hooked)
+    _built[hooked] = (current, built)
+    return built
