@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, RulesetError, load_ruleset
+from buckshot.command import check_output, fail, load_rules, save
+from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
@@ -119,11 +120,9 @@ def main(
 ) -> None:
     """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset."""
     console = Console(stderr=True)
-    try:
-        ruleset = load_ruleset(rules)
-    except RulesetError as exc:
-        typer.echo(f"error [{exc.code}]: {exc}", err=True)
-        raise typer.Exit(2) from None
+    ruleset = load_rules(rules)
+    check_output(json_out)
+    check_folder(counterexamples)
     lo, hi = parse_players(players)
     cfg = make_config(ruleset, (lo, hi))
     known = {p.id for p in all_properties()}
@@ -176,8 +175,7 @@ def main(
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(report.to_dict(spec), indent=2) + "\n", encoding="utf-8")
+        save(json_out, json.dumps(report.to_dict(spec), indent=2) + "\n")
         typer.echo(f"wrote {json_out}", err=True)
     if report.failed:
         raise typer.Exit(1)
@@ -203,6 +201,13 @@ class PlainProgress:
             self.last[stage] = now
             elapsed = now - self.started
             print(f"[verify {elapsed:6.0f}s] {stage}: {done}/{total}", file=sys.stderr, flush=True)
+
+
+def check_folder(folder: Path) -> None:
+    """Refuse, before any work, an output folder that cannot be made or written."""
+    if folder.exists() and not folder.is_dir():
+        fail("output.unwritable", f"{folder} is a file, not a folder")
+    check_output(folder / "counterexample.json")
 
 
 STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow"}
@@ -240,9 +245,8 @@ def save_counterexamples(report: Report, inject: frozenset[str], folder: Path) -
             documents.append((f"{proof.id}-induction-N{verdict.n}.json", doc))
     written = []
     for name, doc in documents:
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / name
-        path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        save(path, json.dumps(doc, indent=1) + "\n")
         written.append(path)
     return written
 

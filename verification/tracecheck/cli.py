@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
@@ -31,18 +31,12 @@ def verify_trace_command(
     ] = False,
 ) -> None:
     """Check that model steps match a saved event log, or name the first event none can."""
-    from buckshot.spec.ruleset import RulesetError, load_ruleset
+    from buckshot.command import check_output, fail, load_rules, save
     from buckshot.verification.tracecheck.log import UNREADABLE, TraceLogError
     from buckshot.verification.tracecheck.validate import validate_log
 
-    def fail(code: str, message: str) -> NoReturn:
-        typer.echo(f"error [{code}]: {message}", err=True)
-        raise typer.Exit(2)
-
-    try:
-        ruleset = load_ruleset(rules)
-    except RulesetError as error:
-        fail(error.code, str(error))
+    ruleset = load_rules(rules)
+    check_output(json_out)
     try:
         text = log.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -54,7 +48,6 @@ def verify_trace_command(
     typer.echo(result.summary())
     if json_out is not None:
         data = {"log": str(log), **result.to_json()}
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        save(json_out, json.dumps(data, indent=2) + "\n")
         typer.echo(f"wrote {json_out}", err=True)
     raise typer.Exit(0 if result.matched else 1)
