@@ -105,7 +105,7 @@ def find_reachable(
             prefer = PREFERRED | table.prefer
         for index in range(1, 2_001):
             try:
-                step = _random_step(spec, s, play, prefer)
+                step = random_step_preferring(spec, s, play, prefer)
             except Stuck:
                 if progress:
                     return Evidence("P1", n, game_seed, index - 1, _where(spec, s))
@@ -131,7 +131,26 @@ PREFERRED = frozenset({"convert"})
 whose rules (lost skills, the cap bonus, winning by kills) a uniform walk rarely reaches."""
 
 
-def _random_step(
+def random_game_preferring(
+    spec: ExecutableSpec, n: int, rng: random.Random, prefer: frozenset[str], max_steps: int
+) -> list[Step]:
+    """A seeded random game of ``n`` players (random roles) that takes a decision named in
+    ``prefer`` whenever one is legal; :class:`Stuck` when it cannot go on."""
+    s = spec.initial(n, [rng.randrange(len(Role)) for _ in range(n)])
+    steps: list[Step] = []
+    for index in range(max_steps):
+        try:
+            step = random_step_preferring(spec, s, rng, prefer)
+        except Stuck as stuck:
+            raise Stuck(f"stuck at step {index + 1}: {stuck}", stuck.state) from None
+        if step is None:
+            break
+        steps.append(step)
+        s = step.after
+    return steps
+
+
+def random_step_preferring(
     spec: ExecutableSpec, s: Concrete, rng: random.Random, prefer: frozenset[str]
 ) -> Step | None:
     """A random legal step from ``s`` (a preferred decision when one is legal); None when the

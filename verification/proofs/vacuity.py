@@ -29,6 +29,7 @@ from buckshot.verification.model.symbolic import Symbols
 from buckshot.verification.proofs.bmc import Unrolling, Witness
 from buckshot.verification.proofs.induction import all_properties
 from buckshot.verification.proofs.limits import Budget, one_shot
+from buckshot.verification.proofs.reach import random_game_preferring
 
 REACHED_BMC = "reachable (BMC)"
 REACHED_WALK = "reachable (random game)"
@@ -138,12 +139,37 @@ def check_vacuity(
     started = time.perf_counter()
     rng = random.Random(seed)
     checker = Symbols(cfg)
-    for game in range(games):
+    _mark_never_enabled([t for t in items.values() if t.status == NOT_SHOWN], cfg)
+    sources = {edge.edge.id: edge.source for edge in layout().edges}
+    visited: set[int] = set()
+
+    def promising() -> bool:
+        """Some transition not shown yet leaves a state the games have been in (the draw
+        at the turn limit aside: the short-game variant below shows it)."""
+        return any(
+            t.status == NOT_SHOWN and t.name != DRAW and sources.get(t.name) in visited
+            for t in items.values()
+        )
+
+    for game in range(games * 8):
         if all(t.status != NOT_SHOWN for t in items.values()):
             break
+        if game == games:
+            # what the invariants rule out needs no more games (the proofs are due anyway)
+            _prove_unreachable(cfg, [t for t in items.values() if t.status == NOT_SHOWN])
+        if game >= games and not promising():
+            break  # past the first ``games``, go on only while a missing transition is near
         n = min(cfg.players_lo + game % 3, cfg.players_hi)
+        # every other game takes the decisions not yet shown whenever they are legal
+        prefer = frozenset(
+            edge.edge.event
+            for edge in layout().edges
+            if edge.edge.trigger.value == "decision"
+            and items[edge.edge.id].status == NOT_SHOWN
+            and game % 2
+        )
         try:
-            steps = spec.random_game(n, rng, max_steps=800)
+            steps = random_game_preferring(spec, n, rng, prefer, max_steps=800)
         except Stuck as stuck:
             items[STUCK.name] = VacuityTarget(
                 STUCK.name, STUCK.kind, NOT_SHOWN, 0, f"N={n}: {stuck}"
@@ -156,6 +182,7 @@ def check_vacuity(
         for at in fresh.values():
             if at > 0:
                 _check_step(checker, steps[at - 1])
+        visited.update(spec.top(step.before).code for step in steps)
         record(fresh, REACHED_WALK, f"seeded random game, N={n}")
     times["random games"] = time.perf_counter() - started
 
@@ -204,6 +231,18 @@ def _lift(checker: Symbols, value: Any) -> Any:
 
     fields = {name: lift(getattr(value, name)) for name in value.__dataclass_fields__}
     return type(value)(**fields)
+
+
+def _mark_never_enabled(open_targets: list[VacuityTarget], cfg: Config) -> None:
+    """Mark the transitions no branch of the step can take (a guard false in every state
+    under these rules), so that no random game waits for them."""
+    symbols = Symbols(cfg)
+    cases = branches(symbols.sem, symbols.state("s"), symbols.input("in"))
+    taken = {case.edge.edge.id for case in cases}
+    for target in open_targets:
+        if target.kind == "transition" and target.name not in taken:
+            target.status = NEVER_ENABLED
+            target.note = "its guard is false in every state under these rules"
 
 
 def _prove_unreachable(cfg: Config, open_targets: list[VacuityTarget]) -> None:
