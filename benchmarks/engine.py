@@ -36,9 +36,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime
-import json
-import os
-import platform
 import pstats
 import random
 import sys
@@ -48,7 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from buckshot.command import write_atomic
+from results import README, RESULTS, machine, replace_block, store  # benchmarks/results.py
+
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import FrameKind, Role
@@ -58,9 +56,6 @@ PACKAGE = "buckshot-roulette"
 PACKAGE_VERSION = "0.1.1"
 PACKAGE_MOVE_LIMIT = 100_000
 """A package game still running after this many moves is cut off (and counted as such)."""
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results.json"
-README = ROOT / "README.md"
 README_BEGIN = "<!-- engine figures: written by benchmarks/engine.py --update-readme -->"
 README_END = "<!-- end of engine figures -->"
 
@@ -267,33 +262,6 @@ def _part(filename: str) -> str:
     return next((part for part, mark in PROFILE_PARTS if mark in filename), "other")
 
 
-def machine() -> dict[str, Any]:
-    """The machine the figures were measured on, and how busy it was when they began."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        load = []
-    return {
-        "python": platform.python_version(),
-        "system": f"{platform.system()} {platform.machine()}",
-        "cpu": cpu,
-        "cores": cores,
-        "load_average": load,
-    }
-
-
 def markdown_table(engine: dict[str, Any]) -> str:
     """The README's table of engine figures, from the ``"engine"`` entry of the results."""
     lines = [
@@ -341,9 +309,7 @@ def markdown_table(engine: dict[str, Any]) -> str:
 
 def update_readme(readme: Path, engine: dict[str, Any]) -> None:
     """Replace the README's block of engine figures with the table of ``engine``."""
-    text = readme.read_text(encoding="utf-8")
-    start, end = text.index(README_BEGIN) + len(README_BEGIN), text.index(README_END)
-    write_atomic(readme, text[:start] + "\n" + markdown_table(engine) + "\n" + text[end:])
+    replace_block(readme, README_BEGIN, README_END, markdown_table(engine))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -446,11 +412,7 @@ def main(argv: list[str] | None = None) -> int:
             for part, share in shares.items():
                 print(f"  {share:5.1f}%  {part}")
 
-    stored: dict[str, Any] = {}
-    if args.results.exists():
-        stored = json.loads(args.results.read_text(encoding="utf-8"))
-    stored["engine"] = results
-    write_atomic(args.results, json.dumps(stored, indent=2, sort_keys=True) + "\n")
+    store(args.results, "engine", results)
     print(f"\nfigures written to {args.results}")
     if args.update_readme:
         update_readme(README, results)

@@ -1,20 +1,78 @@
 """Time the verification: each proof, BMC per depth, vacuity, engine walks, the full run.
 
-Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants] [--jobs J]``.
+Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants] [--jobs J]
+[--results FILE] [--update-readme]``.
 
 Stage times are the time their tasks ran, added up over the worker processes; the full run
 is wall-clock time. A proof's time is its term building and solver queries (all chunks).
+The figures, with the date and the machine, go to ``benchmarks/results.json`` under the key
+``"verify"``; ``--update-readme`` rewrites the README's block of verification figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import time
+from pathlib import Path
+from typing import Any
+
+from results import README, RESULTS, machine, replace_block, store  # benchmarks/results.py
 
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.cli import parse_players
 from buckshot.verification.model.config import make_config
+from buckshot.verification.report import Report
 from buckshot.verification.run import verify
+
+README_BEGIN = "<!-- verification figures: written by benchmarks/verify.py --update-readme -->"
+README_END = "<!-- end of verification figures -->"
+
+
+def figures(report: Report, total: float, started: datetime.datetime) -> dict[str, Any]:
+    """What one run measured, as the results file keeps it."""
+    return {
+        "date": started.strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+        "players": [report.cfg.players_lo, report.cfg.players_hi],
+        "bit_width": report.cfg.width,
+        "jobs": report.jobs,
+        "wall_seconds": round(total, 1),
+        "failed": report.failed,
+        "proofs": {p.id: round(p.seconds, 2) for p in report.proofs},
+        "stages": {k: round(v, 1) for k, v in report.seconds.items() if k != "total"},
+        "cpu": {k: round(v, 1) for k, v in report.cpu_seconds.items()},
+        "mutants": {
+            m.mutant.name: {"verdict": m.verdict, "seconds": round(m.seconds, 1)}
+            for m in report.mutants
+        },
+    }
+
+
+def markdown(verify_figures: dict[str, Any]) -> str:
+    """The README's lines of verification figures, from the ``"verify"`` entry."""
+    f = verify_figures
+    m = f["machine"]
+    proofs = f["proofs"]
+    costly = sorted(proofs.items(), key=lambda kv: -kv[1])[:4]
+    stages = ", ".join(f"{k} {v:.0f} s" for k, v in f["stages"].items())
+    lines = [
+        f"Measured on {f['date']} with `benchmarks/verify.py` ({m['cores']} cores of an "
+        f"{m['cpu']}, load average {m['load_average']} at the start, {f['jobs']} jobs): the "
+        f"full run takes {f['wall_seconds']:.0f} s wall clock "
+        f"({'FAILED' if f['failed'] else 'every check passed'}); stage times added up over "
+        f"the processes: {stages}. The costliest proofs: "
+        + ", ".join(f"{pid} {s:.1f} s" for pid, s in costly)
+        + f"; the other {len(proofs) - len(costly)} properties "
+        f"{sum(proofs.values()) - sum(s for _, s in costly):.1f} s together.",
+    ]
+    if f["mutants"]:
+        caught = sum(1 for v in f["mutants"].values() if v["verdict"] == "caught")
+        lines.append(
+            f"With `--mutants`: {caught} of {len(f['mutants'])} deliberate bugs caught with "
+            "reachable evidence."
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -23,11 +81,16 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=12)
     parser.add_argument("--players", default="2-8")
     parser.add_argument("--mutants", action="store_true")
-    parser.add_argument("--timeout", type=int, default=60)
+    parser.add_argument("--timeout", type=int, default=600, help="wall-clock safety net (s)")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: up to 2)")
     parser.add_argument("--no-vacuity", action="store_true")
     parser.add_argument("--walk-steps", type=int, default=10_000, help="engine walks (0: skip)")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="JSON file of figures")
+    parser.add_argument("--update-readme", action="store_true", help="rewrite README figures")
     args = parser.parse_args()
+    if not args.results.parent.is_dir():
+        parser.error(f"--results: no folder {args.results.parent}")
+    begun = datetime.datetime.now(datetime.UTC)
     cfg = make_config(load_ruleset(), parse_players(args.players))
     started = time.perf_counter()
     report = verify(
@@ -63,8 +126,9 @@ def main() -> None:
             f"({walks.steps / max(walks.seconds, 1e-9):.0f} steps/s, agreed={walks.agreed})"
         )
     for result in report.mutants:
-        by = result.caught_by or "ESCAPED"
-        print(f"mutant {result.mutant.name:24} caught by {by:7} {result.seconds:6.2f} s")
+        by = result.caught_by if result.caught else result.verdict.upper()
+        evidence = result.evidence.text() if result.evidence is not None else "no evidence"
+        print(f"mutant {result.mutant.name:24} {by:9} {result.seconds:6.2f} s  {evidence}")
     for stage, seconds in report.seconds.items():
         if stage != "total":
             cpu = report.cpu_seconds.get(stage, 0.0)
@@ -72,6 +136,12 @@ def main() -> None:
                 f"stage {stage}: {seconds:.2f} s, processor {cpu:.2f} s (over {report.jobs} jobs)"
             )
     print(f"full run: {total:.2f} s wall clock ({'FAILED' if report.failed else 'ok'})")
+    measured = figures(report, total, begun)
+    store(args.results, "verify", measured)
+    print(f"figures written to {args.results}")
+    if args.update_readme:
+        replace_block(README, README_BEGIN, README_END, markdown(measured))
+        print(f"README figures rewritten in {README}")
 
 
 if __name__ == "__main__":

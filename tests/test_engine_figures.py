@@ -13,6 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _benchmark() -> ModuleType:
+    if str(ROOT / "benchmarks") not in sys.path:
+        sys.path.insert(0, str(ROOT / "benchmarks"))  # as when run as a script
     spec = importlib.util.spec_from_file_location("engine_benchmark", ROOT / "benchmarks/engine.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
