@@ -43,38 +43,38 @@ class DecisionShape:
     params: tuple[tuple[str, str], ...]
 
 
-G, A, S = Kind.GUARD, Kind.ACTION, Kind.SELECTOR
+GUARD, ACTION, SELECTOR = Kind.GUARD, Kind.ACTION, Kind.SELECTOR
 
 ENTRIES: tuple[Entry, ...] = (
     # --- selectors: who is asked -------------------------------------------------------
-    Entry("turn_owner", S, "The player whose turn it is.", ("S1.1", "S1.3")),
+    Entry("turn_owner", SELECTOR, "The player whose turn it is.", ("S1.1", "S1.3")),
     Entry(
         "poll_cursor",
-        S,
+        SELECTOR,
         "The player the top poll frame is asking now: the next living seat of its poll order.",
         ("S4.2.1b", "S6.2.1", "S6.2.2"),
         ("R17",),
     ),
-    Entry("dying_player", S, "The player the dying frame was pushed for.", ("S4.3.1",)),
+    Entry("dying_player", SELECTOR, "The player the dying frame was pushed for.", ("S4.3.1",)),
     Entry(
         "converting_player",
-        S,
+        SELECTOR,
         "The player the conversion frame was pushed for.",
         ("S4.3.2",),
         ("R6",),
     ),
     # --- guards --------------------------------------------------------------------------
-    Entry("chamber_empty", G, "The chamber holds no shell.", ("S4.1.3",), ("R1",)),
+    Entry("chamber_empty", GUARD, "The chamber holds no shell.", ("S4.1.3",), ("R1",)),
     Entry(
         "can_shoot",
-        G,
+        GUARD,
         "The chamber holds a shell and shooting is not locked by a kill this turn.",
         ("S4.2.1e", "S4.2.0"),
         ("R1", "R4", "R25"),
     ),
     Entry(
         "shot_target_valid",
-        G,
+        GUARD,
         "The shot's target is a living player, the shooter included.",
         ("S4.2.1a",),
         ("R19",),
@@ -82,17 +82,17 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "item_usable",
-        G,
+        GUARD,
         "The turn owner holds the item, its target (if it takes one) is allowed for it, and an "
         "item acting on the chamber finds a shell there.",
         ("S4.2.2", "S3.1", "S3.2", "S3.5", "S3.6", "S3.7", "S3.8"),
         ("R10", "R22", "R23", "R24"),
         ("item", "target"),
     ),
-    Entry("someone_dying", G, "Some living player has HP 0.", ("S4.3.1",), ("R5",)),
+    Entry("someone_dying", GUARD, "Some living player has HP 0.", ("S4.3.1",), ("R5",)),
     Entry(
         "conversion_due",
-        G,
+        GUARD,
         "A living player's HP has just fallen from above 1 to exactly 1 and their conversion "
         "chance is unused.",
         ("S4.3.2",),
@@ -100,28 +100,28 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "game_is_over",
-        G,
+        GUARD,
         "At most one player lives, or a traitor has traitor.kills_to_win kills.",
         ("S5.1",),
         ("R7", "R13"),
     ),
     Entry(
         "owner_eliminated",
-        G,
+        GUARD,
         "The turn owner has been eliminated during this turn.",
         ("S5.2", "S1.2"),
         ("R13",),
     ),
     Entry(
         "kill_locked",
-        G,
+        GUARD,
         "The turn owner has been credited with a kill this turn.",
         ("S4.2.1e", "S4.2.3"),
         ("R25",),
     ),
     Entry(
         "main_continues",
-        G,
+        GUARD,
         "The last step of the main phase was an item use, or a shot at oneself whose final "
         "type was blank.",
         ("S4.2.1d", "S4.2.0"),
@@ -129,28 +129,28 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "over_cap",
-        G,
+        GUARD,
         "The turn owner holds more items than their cap: HP, plus traitor.cap_bonus for a traitor.",
         ("S4.4.1", "S4.4.2", "S5.1"),
         ("R12",),
     ),
     Entry(
         "turn_limit_reached",
-        G,
+        GUARD,
         "This turn is turn number limits.max_turns of the game.",
         ("S4.5.3",),
         ("R21",),
     ),
     Entry(
         "poll_complete",
-        G,
+        GUARD,
         "Every living player of the poll order has been asked.",
         ("S4.2.1b", "S6.2.2"),
         ("R17",),
     ),
     Entry(
         "can_flip",
-        G,
+        GUARD,
         "The asked player is a Magician who is not a traitor and the given items are "
         "magician.cost items they hold.",
         ("S2.6", "S6.2.3"),
@@ -159,7 +159,7 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "counter_possible",
-        G,
+        GUARD,
         "Some living player holds a counter skill and the stack has fewer than "
         "limits.max_stack_depth frames. No role of S2 has one, so this is always false "
         "under the current rules.",
@@ -168,32 +168,34 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "can_counter",
-        G,
+        GUARD,
         "The asked player holds a counter skill (no role of S2 does).",
         ("S6.3.1",),
         ("R18",),
     ),
-    Entry("dying_hp_restored", G, "The dying player's HP is 1 or more.", ("S4.3.1",), ("R10",)),
+    Entry("dying_hp_restored", GUARD, "The dying player's HP is 1 or more.", ("S4.3.1",), ("R10",)),
     Entry(
         "holds_rescue_item",
-        G,
+        GUARD,
         "The dying player holds milk tea or expired pills.",
         ("S4.3.1", "S3.5", "S3.6"),
         ("R10",),
     ),
     Entry(
         "rescue_usable",
-        G,
+        GUARD,
         "The given item is milk tea or expired pills and the dying player holds it.",
         ("S4.3.1", "S3.5", "S3.6"),
         ("R10",),
         ("item",),
     ),
-    Entry("item_held", G, "The turn owner holds the given item.", ("S4.4.3",), ("R12",), ("item",)),
+    Entry(
+        "item_held", GUARD, "The turn owner holds the given item.", ("S4.4.3",), ("R12",), ("item",)
+    ),
     # --- actions -------------------------------------------------------------------------
     Entry(
         "load_chamber",
-        A,
+        ACTION,
         "Load the chamber: draw a load for the number of living players, announce its counts, "
         "shuffle it; every living non-traitor Dealer privately learns the first shell.",
         ("S4.1.3", "S2.3"),
@@ -201,21 +203,21 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "draw_turn_items",
-        A,
+        ACTION,
         "The turn owner draws items.per_turn random items.",
         ("S4.1.1",),
         ("R15",),
     ),
     Entry(
         "prophet_preview",
-        A,
+        ACTION,
         "A turn owner who is a non-traitor Dealer privately learns the first shell.",
         ("S2.3", "S4.1.2"),
         ("R11", "R14"),
     ),
     Entry(
         "declare_shot",
-        A,
+        ACTION,
         "Record the shot: its shooter (the turn owner), its target, and its shell, the "
         "chamber's first, whose initial type is locked.",
         ("S4.2.1a",),
@@ -224,7 +226,7 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "open_shot_window",
-        A,
+        ACTION,
         "Push a shot window whose poll order is every living seat clockwise from the turn "
         "owner's next seat, the turn owner last.",
         ("S4.2.1b", "S6.2.1", "S1.4"),
@@ -232,7 +234,7 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "apply_item",
-        A,
+        ACTION,
         "Spend the item and apply its effect (S3) to its target.",
         ("S4.2.2", "S3.1", "S3.2", "S3.3", "S3.4", "S3.5", "S3.6", "S3.7", "S3.8"),
         ("R9", "R10", "R22", "R23"),
@@ -240,39 +242,41 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "settle_shot",
-        A,
+        ACTION,
         "Fire the shot's shell with its final type: it leaves the chamber and is shown; the "
         "shooter's rage charge is used; a live shell damages the target unless a shield block "
         "absorbs it; a Gambler's blank at themself may win bonus items.",
         ("S4.2.1c", "S3.3", "S3.4", "S2.1", "S2.4"),
         ("R3", "R9", "R20"),
     ),
-    Entry("open_dying", A, "Push a dying frame for the player at HP 0.", ("S4.3.1",), ("R5",)),
+    Entry("open_dying", ACTION, "Push a dying frame for the player at HP 0.", ("S4.3.1",), ("R5",)),
     Entry(
         "open_conversion",
-        A,
+        ACTION,
         "Use up the player's conversion chance and push a conversion frame for them.",
         ("S4.3.2",),
         ("R6",),
     ),
     Entry(
         "declare_winner",
-        A,
+        ACTION,
         "End the game: the last living player, or the traitor with enough kills, wins.",
         ("S5.1",),
         ("R7", "R13"),
     ),
     Entry(
         "report_tally",
-        A,
+        ACTION,
         "Report the turn's HP changes, kills and items used.",
         ("S4.3.0",),
         ("R5",),
     ),
-    Entry("open_discard", A, "Push a discard frame for the turn owner.", ("S4.4.3",), ("R12",)),
+    Entry(
+        "open_discard", ACTION, "Push a discard frame for the turn owner.", ("S4.4.3",), ("R12",)
+    ),
     Entry(
         "clear_turn_effects",
-        A,
+        ACTION,
         "Every player's rage charges go to 0; the kill lock and the turn's marks are cleared; "
         "shield blocks stay.",
         ("S4.5.1", "S4.5.2"),
@@ -280,28 +284,28 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "declare_draw",
-        A,
+        ACTION,
         "End the game in a draw among the living players.",
         ("S4.5.3",),
         ("R21",),
     ),
     Entry(
         "pass_to_next_seat",
-        A,
+        ACTION,
         "The next living seat clockwise becomes the turn owner.",
         ("S4.5.3", "S1.1", "S1.2"),
         ("R16",),
     ),
     Entry(
         "advance_poll",
-        A,
+        ACTION,
         "Move the poll cursor to the next living seat of the poll order.",
         ("S6.2.1", "S6.2.2"),
         ("R17",),
     ),
     Entry(
         "pay_flip_cost",
-        A,
+        ACTION,
         "The asked Magician discards the given magician.cost items.",
         ("S2.6",),
         ("R8",),
@@ -309,28 +313,28 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "flip_shot_shell",
-        A,
+        ACTION,
         "The shot's shell changes type (live <-> blank); the flip is announced, not the type.",
         ("S2.6", "S4.2.1b", "S6.3.0"),
         ("R8", "R14"),
     ),
     Entry(
         "open_counter_response",
-        A,
+        ACTION,
         "Push a counter-response frame polling the holders of a counter skill.",
         ("S6.3.1", "S6.1.4"),
         ("R18",),
     ),
     Entry(
         "negate_response",
-        A,
+        ACTION,
         "Undo the response the frame below answers (a flip is flipped back).",
         ("S6.3.1",),
         ("R18",),
     ),
     Entry(
         "eliminate_dying",
-        A,
+        ACTION,
         "Eliminate the dying player: their items, shields and rage leave the game; the kill "
         "is credited to the damage source (not to the player themself), and a turn owner who "
         "makes a kill has shooting locked.",
@@ -339,7 +343,7 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "apply_rescue_item",
-        A,
+        ACTION,
         "The dying player uses the given rescue item on themself.",
         ("S4.3.1", "S3.5", "S3.6", "S2.5"),
         ("R10",),
@@ -347,14 +351,14 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         "make_traitor",
-        A,
+        ACTION,
         "The player becomes a traitor: role skills lost, item cap + traitor.cap_bonus.",
         ("S4.3.2", "S5.1"),
         ("R6",),
     ),
     Entry(
         "discard_one",
-        A,
+        ACTION,
         "The turn owner discards the given item.",
         ("S4.4.3",),
         ("R12",),

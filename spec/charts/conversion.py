@@ -7,7 +7,7 @@ from statemachine import State
 from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Trigger
 from buckshot.spec.rulebook import FrameKind
 
-D = Trigger.DECISION
+DECISION = Trigger.DECISION
 
 
 class ConversionChart(Chart):
@@ -32,6 +32,6 @@ class ConversionChart(Chart):
             "keep_role": ("S4.3.2",),
         },
         rulings={"choosing": ("R6",), "convert": ("R6",), "keep_role": ("R6",)},
-        triggers={"convert": D, "keep_role": D},
+        triggers={"convert": DECISION, "keep_role": DECISION},
         prompts={"choosing": Prompt("converting_player", "conversion")},
     )

@@ -7,7 +7,7 @@ from statemachine import State
 from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, Trigger
 from buckshot.spec.rulebook import FrameKind
 
-D, A, R = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
+DECISION, AUTO, RESUME = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
 
 
 class CounterResponseChart(Chart):
@@ -53,11 +53,11 @@ class CounterResponseChart(Chart):
             "after_counter": ("R18",),
         },
         triggers={
-            "poll": A,
-            "pass_counter": D,
-            "counter": D,
-            "after_counter": A,
-            "counter_resolved": R,
+            "poll": AUTO,
+            "pass_counter": DECISION,
+            "counter": DECISION,
+            "after_counter": AUTO,
+            "counter_resolved": RESUME,
         },
         prompts={"asking": Prompt("poll_cursor", "counter_response")},
         pushes=(Push("awaiting_counter", FrameKind.COUNTER_RESPONSE),),

@@ -7,7 +7,7 @@ from statemachine import State
 from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Trigger
 from buckshot.spec.rulebook import FrameKind
 
-D, A = Trigger.DECISION, Trigger.AUTO
+DECISION, AUTO = Trigger.DECISION, Trigger.AUTO
 
 
 class DiscardChart(Chart):
@@ -32,6 +32,6 @@ class DiscardChart(Chart):
             "discard_item": ("S4.4.3",),
         },
         rulings={"checking": ("R12",), "choosing": ("R12",), "discard_item": ("R12",)},
-        triggers={"check_count": A, "discard_item": D},
+        triggers={"check_count": AUTO, "discard_item": DECISION},
         prompts={"choosing": Prompt("turn_owner", "discard")},
     )

@@ -7,7 +7,7 @@ from statemachine import State
 from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Trigger
 from buckshot.spec.rulebook import FrameKind
 
-D, A, R = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
+DECISION, AUTO, RESUME = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
 
 
 class DyingChart(Chart):
@@ -47,6 +47,6 @@ class DyingChart(Chart):
             "use_rescue": ("R10", "R2"),
             "give_up": ("R10",),
         },
-        triggers={"check_rescue": A, "use_rescue": D, "give_up": D},
+        triggers={"check_rescue": AUTO, "use_rescue": DECISION, "give_up": DECISION},
         prompts={"asking": Prompt("dying_player", "rescue")},
     )

@@ -7,7 +7,7 @@ from statemachine import State
 from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, Trigger
 from buckshot.spec.rulebook import FrameKind
 
-D, A, R = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
+DECISION, AUTO, RESUME = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
 
 
 class ShotWindowChart(Chart):
@@ -51,11 +51,11 @@ class ShotWindowChart(Chart):
             "awaiting_counter": ("R18",),
         },
         triggers={
-            "poll": A,
-            "pass_response": D,
-            "flip_shell": D,
-            "after_response": A,
-            "counter_resolved": R,
+            "poll": AUTO,
+            "pass_response": DECISION,
+            "flip_shell": DECISION,
+            "after_response": AUTO,
+            "counter_resolved": RESUME,
         },
         prompts={"asking": Prompt("poll_cursor", "shot_response")},
         pushes=(Push("awaiting_counter", FrameKind.COUNTER_RESPONSE),),

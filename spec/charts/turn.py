@@ -7,7 +7,7 @@ from statemachine import State
 from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, Trigger
 from buckshot.spec.rulebook import FrameKind
 
-D, A, R = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
+DECISION, AUTO, RESUME = Trigger.DECISION, Trigger.AUTO, Trigger.RESUME
 
 
 class TurnChart(Chart):
@@ -156,20 +156,20 @@ class TurnChart(Chart):
             "pass_turn": ("R16", "R21", "R25"),
         },
         triggers={
-            "check_chamber": A,
-            "draw": A,
-            "preview": A,
-            "shoot": D,
-            "use_item": D,
-            "end_main": D,
-            "shot_window_closed": R,
-            "settle": A,
-            "dying_resolved": R,
-            "conversion_resolved": R,
-            "tally": A,
-            "check_cap": A,
-            "discard_done": R,
-            "pass_turn": A,
+            "check_chamber": AUTO,
+            "draw": AUTO,
+            "preview": AUTO,
+            "shoot": DECISION,
+            "use_item": DECISION,
+            "end_main": DECISION,
+            "shot_window_closed": RESUME,
+            "settle": AUTO,
+            "dying_resolved": RESUME,
+            "conversion_resolved": RESUME,
+            "tally": AUTO,
+            "check_cap": AUTO,
+            "discard_done": RESUME,
+            "pass_turn": AUTO,
         },
         prompts={
             "awaiting_action": Prompt("turn_owner", "main_action"),
