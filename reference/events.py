@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from buckshot.spec.events import EVENT_FIELDS
+
 
 class EventType(StrEnum):
-    """Every kind of event the engine writes to the log."""
+    """Every kind of event the engine writes to the log (checked against the vocabulary,
+    :data:`buckshot.spec.events.EVENT_FIELDS`, at import)."""
 
     GAME_STARTED = "game_started"
     TURN_STARTED = "turn_started"
@@ -43,6 +46,19 @@ class EventType(StrEnum):
     TALLY = "tally"
     TURN_ENDED = "turn_ended"
     GAME_OVER = "game_over"
+
+
+def _check_vocabulary() -> None:
+    """The engine's event types are exactly the vocabulary's (:mod:`buckshot.spec.events`)."""
+    ours, spec = {kind.value for kind in EventType}, set(EVENT_FIELDS)
+    if ours != spec:
+        raise ValueError(
+            f"EventType differs from the vocabulary: not declared {sorted(ours - spec)}, "
+            f"not written {sorted(spec - ours)}"
+        )
+
+
+_check_vocabulary()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,18 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from buckshot.reference.events import Event, EventType
+from buckshot.spec.events import (
+    BOOL,
+    EVENT_FIELDS,
+    INT,
+    ITEM,
+    LIST,
+    REASONS,
+    SEAT,
+    SEAT_OR_NONE,
+    SHELL,
+    STR,
+)
 from buckshot.spec.rulebook import FrameKind, Item, Phase, Role
 from buckshot.verification.model.layout import layout
 
@@ -25,53 +37,8 @@ MALFORMED: Final = "trace.malformed"
 UNREADABLE: Final = "trace.unreadable"
 """The error code of a log file that cannot be read."""
 
-SEAT: Final = "seat"
-SEAT_OR_NONE: Final = "seat?"
-INT: Final = "int"
-BOOL: Final = "bool"
-STR: Final = "str"
-LIST: Final = "list"
-SHELL: Final = "shell"
-ITEM: Final = "item"
-
-FIELDS: Final[dict[str, dict[str, str]]] = {
-    "game_started": {"seats": LIST},
-    "turn_started": {"owner": SEAT},
-    "phase": {"owner": SEAT, "phase": STR},
-    "chamber_loaded": {"live": INT, "blank": INT},
-    "preview": {"player": SEAT, "shell": SHELL},
-    "items_drawn": {"player": SEAT, "items": LIST},
-    "frame_pushed": {"kind": STR, "depth": INT, "player": SEAT_OR_NONE},
-    "frame_popped": {"kind": STR, "depth": INT, "outcome": STR},
-    "asked": {"player": SEAT, "prompt": STR, "options": LIST},
-    "decided": {"player": SEAT, "option": STR},
-    "shot_declared": {"shooter": SEAT, "target": SEAT},
-    "shell_flipped": {"by": SEAT, "items": LIST},
-    "shot_fired": {"shooter": SEAT, "target": SEAT, "shell": SHELL, "damage": INT},
-    "shot_blocked": {"player": SEAT, "shield": INT},
-    "item_used": {"player": SEAT, "item": ITEM, "target": SEAT_OR_NONE},
-    "peek": {"player": SEAT, "shell": SHELL},
-    "shell_ejected": {"shell": SHELL},
-    "chamber_inverted": {"player": SEAT},
-    "item_stolen": {"player": SEAT, "victim": SEAT, "item": ITEM},
-    "shield_gained": {"player": SEAT, "blocks": INT, "shield": INT},
-    "rage_gained": {"player": SEAT, "charges": INT, "rage": INT},
-    "rage_used": {"player": SEAT, "rage": INT},
-    "hp_changed": {"player": SEAT, "hp": INT, "delta": INT},
-    "pill_rolled": {"player": SEAT, "heals": BOOL},
-    "gambler_rolled": {"player": SEAT, "won": BOOL},
-    "converted": {"player": SEAT},
-    "eliminated": {"player": SEAT, "by": SEAT_OR_NONE},
-    "shooting_locked": {"player": SEAT},
-    "discarded": {"player": SEAT, "item": ITEM},
-    "tally": {"hp": LIST},
-    "turn_ended": {"owner": SEAT},
-    "game_over": {"winners": LIST, "reason": STR},
-}
-"""The data fields each event type must carry, and their kinds (extra fields are allowed)."""
-
-REASONS: Final = frozenset({"last_standing", "traitor_kills", "turn_limit"})
-"""The reasons ``game_over`` may give."""
+FIELDS: Final = EVENT_FIELDS
+"""The data fields each event type must carry (:mod:`buckshot.spec.events`)."""
 
 
 class TraceLogError(ValueError):

@@ -1,11 +1,10 @@
 """What a log's events observe of the game: the events each model step writes, and a folded view.
 
-Two pieces of the log format that trace validation relies on:
+The events between two decisions are split among the model's steps by the vocabulary's
+table of what each action writes (:data:`buckshot.spec.events.ACTION_EVENTS`; a step also
+writes ``frame_popped`` when it pops a frame, and ``phase`` when the turn's chart state
+enters another of S4's phases). This module holds the other piece trace validation relies on:
 
-- :data:`ACTION_EVENTS`: which event types each registry action may write, and which it
-  must (a step also writes ``frame_popped`` when it pops a frame, and ``phase`` when the
-  turn's chart state enters another of S4's phases). The events between two decisions are
-  split among the model's steps by these sets, in order.
 - :class:`View`: the state the events describe, folded event by event (HP from
   ``hp_changed``, items from draws, uses, thefts, discards and Magician payments, the
   chamber's counts, shields, rage, kills, the owner, the kill lock, the stack's frames, the
@@ -18,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from buckshot.spec.rulebook import FrameKind, Item
 from buckshot.verification.model.layout import (
@@ -37,65 +36,6 @@ from buckshot.verification.tracecheck.log import TraceEvent
 Key = tuple[Any, ...]
 """A state field the view knows: ``("hp", 2)``, ``("items", 0, 5)``, ``("shells",)``..."""
 Value = int | bool
-
-ACTION_EVENTS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
-    # S4.1.3, R1, R11: the counts are announced; Dealers see the first shell
-    "load_chamber": (frozenset({"chamber_loaded", "preview"}), frozenset({"chamber_loaded"})),
-    "draw_turn_items": (frozenset({"items_drawn"}), frozenset()),  # S4.1.1, R15
-    "prophet_preview": (frozenset({"preview"}), frozenset()),  # S2.3, S4.1.2 (private)
-    "declare_shot": (frozenset({"shot_declared"}), frozenset({"shot_declared"})),  # S4.2.1a
-    "open_shot_window": (frozenset({"frame_pushed"}), frozenset({"frame_pushed"})),
-    "apply_item": (
-        frozenset(
-            {
-                "item_used",
-                "peek",
-                "shell_ejected",
-                "rage_gained",
-                "shield_gained",
-                "hp_changed",
-                "pill_rolled",
-                "item_stolen",
-                "chamber_inverted",
-            }
-        ),
-        frozenset({"item_used"}),
-    ),  # S3, S4.2.2
-    "settle_shot": (
-        frozenset(
-            {"rage_used", "shot_fired", "shot_blocked", "hp_changed", "gambler_rolled"}
-            | {"items_drawn"}
-        ),
-        frozenset({"shot_fired"}),
-    ),  # S4.2.1c, R3, R9, S2.1
-    "open_dying": (frozenset({"frame_pushed"}), frozenset({"frame_pushed"})),  # S4.3.1
-    "open_conversion": (frozenset({"frame_pushed"}), frozenset({"frame_pushed"})),  # S4.3.2
-    "declare_winner": (frozenset({"game_over"}), frozenset({"game_over"})),  # S5.1
-    "report_tally": (frozenset({"tally"}), frozenset({"tally"})),  # S4.3.0
-    "open_discard": (frozenset({"frame_pushed"}), frozenset({"frame_pushed"})),  # S4.4.3
-    "clear_turn_effects": (frozenset({"turn_ended"}), frozenset({"turn_ended"})),  # S4.5.1
-    "declare_draw": (frozenset({"game_over"}), frozenset({"game_over"})),  # R21
-    "pass_to_next_seat": (frozenset({"turn_started"}), frozenset({"turn_started"})),  # S4.5.3
-    "advance_poll": (frozenset(), frozenset()),
-    "pay_flip_cost": (frozenset(), frozenset()),
-    "flip_shot_shell": (frozenset({"shell_flipped"}), frozenset({"shell_flipped"})),  # S2.6
-    "open_counter_response": (frozenset({"frame_pushed"}), frozenset({"frame_pushed"})),
-    "negate_response": (frozenset(), frozenset()),
-    "eliminate_dying": (
-        frozenset({"eliminated", "shooting_locked"}),
-        frozenset({"eliminated"}),
-    ),  # S4.3.1, R7, R25
-    "apply_rescue_item": (
-        frozenset({"item_used", "hp_changed", "pill_rolled"}),
-        frozenset({"item_used"}),
-    ),  # S4.3.1, S3.5, S3.6
-    "make_traitor": (frozenset({"converted"}), frozenset({"converted"})),  # S4.3.2
-    "discard_one": (frozenset({"discarded"}), frozenset({"discarded"})),  # S4.4.3
-}
-"""Per registry action: the event types it may write, and those it must write."""
-
-REPEATABLE: Final = frozenset({"preview"})
-"""Event types one step may write more than once (every Dealer sees a fresh load, R11)."""
 
 _PICK = {item.value: item_code(item) for item in Item}
 

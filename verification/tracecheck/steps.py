@@ -1,7 +1,7 @@
 """Matching a log's events with the model steps that write them.
 
 The events between two decisions are split among the model's steps with the log format's
-table of which events each action writes (:data:`.observe.ACTION_EVENTS`), plus
+table of which events each action writes (:data:`buckshot.spec.events.ACTION_EVENTS`), plus
 ``frame_popped`` for a pop and ``phase`` when the turn enters another phase (S4.0). Each
 step's state is then constrained by what its events observe: per event, its own facts
 (:func:`.facts.event_facts`) and the fields of the folded view it set; after the step,
@@ -10,6 +10,7 @@ every other field the view knows must be unchanged in the model.
 
 from __future__ import annotations
 
+from buckshot.spec.events import ACTION_EVENTS, REPEATABLE
 from buckshot.spec.model import StateKind
 from buckshot.spec.rulebook import Phase
 from buckshot.verification.model.layout import ITEM_KINDS, EdgeCode, StateCode
@@ -18,7 +19,7 @@ from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
 from buckshot.verification.tracecheck.facts import event_facts
 from buckshot.verification.tracecheck.log import TraceEvent
-from buckshot.verification.tracecheck.observe import ACTION_EVENTS, REPEATABLE, Key
+from buckshot.verification.tracecheck.observe import Key
 from buckshot.verification.tracecheck.solver import Mismatch
 from buckshot.verification.tracecheck.walk import Walk
 

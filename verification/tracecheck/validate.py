@@ -12,7 +12,7 @@ event pins it down, and after each step every field the solver proves to have a 
 value is replaced by that value, which keeps the terms small.
 
 The events between two decisions are split among the model's steps with the log format's
-table of which events each action writes (:data:`.observe.ACTION_EVENTS`), plus
+table of which events each action writes (:data:`buckshot.spec.events.ACTION_EVENTS`), plus
 ``frame_popped`` for a pop and ``phase`` when the turn enters another phase (S4.0). Each
 step's state is then constrained by what its events observe: per event, its own facts (a
 fired shell's type and damage, a peeked or previewed head shell, a roll, a popped frame's
