@@ -15,9 +15,8 @@ import time
 from pathlib import Path
 
 from buckshot.conformance import RunOptions, run_suite
+from buckshot.conformance.bundled import CASES
 from buckshot.conformance.suite import load_suite
-
-CASES = Path(__file__).resolve().parents[1] / "tests" / "conformance" / "cases"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ broken variant of the engine, to prove the suite catches it). It reads one JSON 
 line, answers ``start`` with ``hello`` and each ``run`` with one reply line, and exits on
 ``stop`` or at the end of its input. Only protocol lines go to standard output. The
 adapter judges nothing: it plays the script and reports what the engine did
-(``tests/conformance/INTERPRETING.md`` is the contract).
+(``buckshot/conformance/data/INTERPRETING.md`` is the contract).
 """
 
 from __future__ import annotations

@@ -116,10 +116,10 @@ def _case_citations(case_dirs: Iterable[Path]) -> Iterable[tuple[str, Iterable[s
 
 
 def default_case_dirs() -> list[Path]:
-    """Where conformance cases live when the repository is at hand (empty when installed)."""
-    repo = Path(__file__).resolve().parents[1]
-    candidate = repo / "tests" / "conformance" / "cases"
-    return [candidate] if candidate.is_dir() else []
+    """The conformance cases shipped with the package (empty if they are missing)."""
+    from buckshot.conformance.bundled import CASES
+
+    return [CASES] if CASES.is_dir() else []
 
 
 def build_matrix(case_dirs: Iterable[Path] | None = None) -> TraceMatrix:

@@ -13,6 +13,7 @@ from types import ModuleType
 import pytest
 from jsonschema import Draft202012Validator
 
+from buckshot.conformance.bundled import SUITE_ROOT
 from buckshot.conformance.suite import (
     SuiteError,
     load_suite,
@@ -25,8 +26,9 @@ from buckshot.spec.rulings import RULINGS
 from buckshot.spec.trace import build_matrix
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITE = ROOT / "tests" / "conformance"
+SUITE = SUITE_ROOT
 CASES = SUITE / "cases"
+GENERATOR = ROOT / "buckshot" / "conformance" / "generate.py"
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +37,7 @@ def suite():  # type: ignore[no-untyped-def]
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("conformance_generate", SUITE / "generate.py")
+    spec = importlib.util.spec_from_file_location("conformance_generate", GENERATOR)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -123,15 +125,15 @@ def test_the_generator_imports_no_engine() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('buckshot.reference')))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code, str(SUITE / "generate.py")],
+        [sys.executable, "-c", code, str(GENERATOR)],
         capture_output=True,
         text=True,
         check=True,
     )
     assert out.stdout.strip() == "[]"
-    assert "buckshot.reference" not in (SUITE / "generate.py").read_text(encoding="utf-8").split(
-        '"""', 2
-    )[2].replace("buckshot.reference`` least", "")
+    assert "buckshot.reference" not in GENERATOR.read_text(encoding="utf-8").split('"""', 2)[
+        2
+    ].replace("buckshot.reference`` least", "")
 
 
 def test_generated_poll_order_follows_the_rules() -> None:
