@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -21,6 +22,7 @@ import pytest
 from buckshot.conformance.bundled import SUITE_ROOT
 
 ROOT = Path(__file__).resolve().parents[1]
+SKIPPED = (".git", ".venv", "build", "dist", "artifacts", "*.egg-info", "__pycache__", ".*_cache")
 
 
 def _run(argv: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -34,8 +36,15 @@ def _run(argv: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complet
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the built wheel, the fresh environment's folder) with the wheel installed there."""
     work = tmp_path_factory.mktemp("wheel")
+    source = work / "source"  # a copy: building writes build/ and *.egg-info beside the sources
+    shutil.copytree(
+        ROOT,
+        source,
+        symlinks=True,
+        ignore=shutil.ignore_patterns(*SKIPPED),
+    )
     built = _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work), str(source)],
         cwd=work,
     )
     assert built.returncode == 0, built.stderr[-2000:]
