@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -215,3 +216,16 @@ def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
         "area.text.json: cannot be read as JSON",
     ):
         assert expected in text, expected
+
+
+def test_every_settled_question_names_cases_that_exist(suite) -> None:  # type: ignore[no-untyped-def]
+    """INTERPRETING.md section 12 pins each settled question by cases; each must be real."""
+    text = (SUITE / "INTERPRETING.md").read_text(encoding="utf-8")
+    table = text.split("## 12. Settled questions", 1)[1]
+    rows = [line for line in table.splitlines() if line.startswith("| Q")]
+    assert len(rows) >= 11
+    ids = {case.id for case in suite.cases}
+    for row in rows:
+        named = re.findall(r"`([a-z0-9-]+\.[a-z0-9.-]+)`", row.rsplit("|", 2)[-2])
+        assert named, row
+        assert set(named) <= ids, (row.split("|")[1], set(named) - ids)
