@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from buckshot.reference import adapter, chance, effects, game, options, tables
+from buckshot.conformance import patching
+from buckshot.reference import adapter, chance, effects, game, options
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import EventType
 from buckshot.spec.rulebook import Item, Role, Shell
@@ -28,19 +29,8 @@ Params = dict[str, Any]
 Decide = Callable[["Game", int, Any], None]
 
 
-def _replace(owner: object, name: str, value: object) -> None:
-    """Replace ``owner.name`` (a function of the engine or the adapter) in this process."""
-    setattr(owner, name, value)
-
-
-def _recompile() -> None:
-    tables.TABLES.clear()
-    tables.TABLES.update(tables._compile())
-
-
-def _action(name: str, wrap: Callable[[effects.Action], effects.Action]) -> None:
-    effects.ACTIONS[name] = wrap(effects.ACTIONS[name])
-    _recompile()
+_replace = patching.replace
+_action = patching.wrap_action
 
 
 def _before_decide(check: Callable[[Game, Any, Any], None]) -> None:

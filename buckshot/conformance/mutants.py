@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from buckshot.conformance import contract_mutants as contract
+from buckshot.conformance import patching
 from buckshot.reference import effects, tables
 from buckshot.reference.events import EventType
 from buckshot.spec.polling import poll_order as spec_poll_order
@@ -38,22 +39,11 @@ class Mutant:
 
 def _patch(name: str, value: object) -> None:
     """Replace the engine's module-level ``effects.<name>`` (a helper its functions call)."""
-    setattr(effects, name, value)
+    patching.replace(effects, name, value)
 
 
-def _recompile() -> None:
-    tables.TABLES.clear()
-    tables.TABLES.update(tables._compile())
-
-
-def _action(name: str, wrap: Callable[[effects.Action], effects.Action]) -> None:
-    effects.ACTIONS[name] = wrap(effects.ACTIONS[name])
-    _recompile()
-
-
-def _guard(name: str, replacement: effects.Guard) -> None:
-    effects.GUARDS[name] = replacement
-    _recompile()
+_action = patching.wrap_action
+_guard = patching.replace_guard
 
 
 def _unguarded(edge: tables.Edge) -> tables.Edge:
