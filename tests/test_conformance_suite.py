@@ -229,3 +229,55 @@ def test_every_settled_question_names_cases_that_exist(suite) -> None:  # type: 
         named = re.findall(r"`([a-z0-9-]+\.[a-z0-9.-]+)`", row.rsplit("|", 2)[-2])
         assert named, row
         assert set(named) <= ids, (row.split("|")[1], set(named) - ids)
+
+
+def test_every_error_code_of_section_7_is_expected_by_a_case(suite) -> None:  # type: ignore[no-untyped-def]
+    """Each code INTERPRETING.md section 7 lists is the expected rejection of some case."""
+    text = (SUITE / "INTERPRETING.md").read_text(encoding="utf-8")
+    section = text.split("## 7. Error codes", 1)[1].split("\n## ", 1)[0]
+    codes = re.findall(r"^\| `([a-z_.]+)` \|", section, flags=re.M)
+    assert len(codes) == 7, codes
+    expected = {
+        case.expect["rejection"]["code"] for case in suite.cases if "rejection" in case.expect
+    }
+    assert set(codes) - expected == set()
+
+
+def test_every_setup_rule_and_chance_kind_has_a_negative_case(suite) -> None:  # type: ignore[no-untyped-def]
+    """Sections 3.1 and 3.2 list what is refused; each item has a case expecting the refusal."""
+    refusing = {
+        case.id
+        for case in suite.cases
+        if case.expect.get("rejection", {}).get("code") in ("setup.invalid", "chance.invalid")
+    }
+    wanted = {  # the order of the lists in sections 3.1 and 3.2
+        "setup.invalid": [
+            "setup.nine-seats-refused",
+            "setup.one-living-seat-refused",
+            "setup.living-seat-at-zero-hp-refused",
+            "setup.hp-above-the-maximum-refused",
+            "setup.negative-shield-refused",
+            "setup.unknown-role-refused",
+            "setup.unknown-item-refused",
+            "setup.eliminated-owner-refused",
+            "setup.owner-outside-the-table-refused",
+            "setup.invalid-ruleset-refused",
+            "setup.eliminated-seat-with-hp-refused",
+            "setup.eliminated-seat-with-effects-refused",
+            "setup.traitor-who-has-won-refused",
+        ],
+        "chance.invalid": [
+            "turn.load-from-another-table-refused",
+            "chance.order-with-other-counts-invalid",
+            "chance.unknown-item-invalid",
+            "chance.item-of-weight-zero-invalid",
+            "items.pickpocket-pick-must-be-held",
+            "chance.pill-outcome-other-than-heal-or-lose-invalid",
+            "chance.gambler-outcome-not-a-boolean-invalid",
+        ],
+    }
+    for code, ids in wanted.items():
+        assert set(ids) <= refusing, (code, set(ids) - refusing)
+        for case in suite.cases:
+            if case.id in ids:
+                assert case.expect["rejection"]["code"] == code, case.id
