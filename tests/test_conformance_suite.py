@@ -262,6 +262,8 @@ def test_every_setup_rule_and_chance_kind_has_a_negative_case(suite) -> None:  #
             "setup.eliminated-owner-refused",
             "setup.owner-outside-the-table-refused",
             "setup.invalid-ruleset-refused",
+            "setup.chamber-beyond-a-load-refused",
+            "setup.traitor-with-an-unused-conversion-refused",
             "setup.eliminated-seat-with-hp-refused",
             "setup.eliminated-seat-with-effects-refused",
             "setup.traitor-who-has-won-refused",

@@ -484,6 +484,27 @@ def setup_eliminated_seat_cleaned() -> None:
     _setup_mutant(repair)
 
 
+def setup_traitor_conversion_marked_used() -> None:
+    """A traitor seat whose conversion_used is false is accepted, marked used (setup.invalid)."""
+
+    def repair(setup: dict[str, Any]) -> None:
+        for seat in setup["seats"]:
+            if seat.get("traitor"):
+                seat["conversion_used"] = True
+
+    _setup_mutant(repair)
+
+
+def setup_chamber_trimmed() -> None:
+    """A chamber longer than shells.max_per_load is cut to that length (setup.invalid)."""
+    most = load_ruleset().shells.max_per_load
+
+    def repair(setup: dict[str, Any]) -> None:
+        setup["chamber"] = list(setup.get("chamber", []))[:most]
+
+    _setup_mutant(repair)
+
+
 def _won_setups_accepted(counts: Callable[[dict[str, Any]], bool]) -> None:
     original = adapter_setup()
     needed = load_ruleset().traitor.kills_to_win

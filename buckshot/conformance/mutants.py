@@ -725,6 +725,18 @@ MUTANTS: dict[str, Mutant] = {
             ),
         ),
         Mutant(
+            "setup-traitor-conversion-marked-used",
+            "a traitor seat whose conversion is unused is accepted, marked used (3.1, R6)",
+            contract.setup_traitor_conversion_marked_used,
+            ("setup.traitor-with-an-unused-conversion-refused",),
+        ),
+        Mutant(
+            "setup-chamber-trimmed",
+            "a chamber longer than shells.max_per_load is cut to that length (3.1, R1)",
+            contract.setup_chamber_trimmed,
+            ("setup.chamber-beyond-a-load-refused",),
+        ),
+        Mutant(
             "setup-won-game-accepted",
             "a setup in which a traitor has already won is played on (settled)",
             contract.setup_won_game_accepted,
