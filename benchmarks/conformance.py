@@ -3,21 +3,31 @@
     python benchmarks/conformance.py [--adapter COMMAND] [--repeat N] [--filter F]...
 
 Prints, for each repetition and for the best one, the wall time of the run (adapter start
-included), the per-case mean, and the time to load and check the suite.
+included), the per-case mean, the processor time of the runner and the adapter (which a
+loaded machine does not inflate), and the time to load and check the suite.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import time
 from pathlib import Path
 
 from buckshot.conformance import RunOptions, run_suite
+from buckshot.conformance.bundled import CASES
 from buckshot.conformance.suite import load_suite
 
-CASES = Path(__file__).resolve().parents[1] / "tests" / "conformance" / "cases"
+
+def _cpu_seconds() -> float:
+    """Processor time of this process and its finished children (the adapters), in seconds."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,14 +47,18 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for number in range(1, args.repeat + 1):
         options = RunOptions(adapter=args.adapter, cases_dir=args.cases, filters=args.filter)
-        tick = time.perf_counter()
+        tick, cpu_before = time.perf_counter(), _cpu_seconds()
         run = run_suite(options, suite=suite)
         wall = time.perf_counter() - tick
+        cpu = _cpu_seconds() - cpu_before
         walls.append(wall)
         cases = len(run.results)
         mean = wall / cases * 1000 if cases else 0.0
         counts = ", ".join(f"{n} {status}" for status, n in run.counts().items() if n)
-        print(f"run {number}: {cases} cases in {wall:.2f} s, {mean:.2f} ms per case ({counts})")
+        print(
+            f"run {number}: {cases} cases in {wall:.2f} s, {mean:.2f} ms per case ({counts}); "
+            f"processor time {cpu:.2f} s (runner and adapter)"
+        )
         ok = ok and not run.unexpected()
     best = min(walls)
     print(

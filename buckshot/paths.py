@@ -1,8 +1,8 @@
 """Where the repository's files are when the package runs from a source checkout.
 
 The package's own data (rulesets, schemas, clauses) is read with :mod:`importlib.resources`
-and is there installed or not; the files that only a checkout has (the conformance cases,
-the committed diagrams) are found here, and only here.
+and is there installed or not (the conformance suite too: :mod:`buckshot.conformance.bundled`);
+the files that only a checkout has (the committed diagrams) are found here, and only here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,6 @@ from typing import Final
 
 SOURCE_ROOT: Final = Path(__file__).resolve().parent.parent
 """The folder that holds the ``buckshot`` package: the repository's root in a checkout."""
-
-CONFORMANCE_CASES: Final = SOURCE_ROOT / "tests" / "conformance" / "cases"
-"""The repository's conformance cases (absent from an installed copy)."""
 
 
 def checkout_root() -> Path | None:

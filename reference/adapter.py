@@ -5,7 +5,7 @@ broken variant of the engine, to prove the suite catches it). It reads one JSON 
 line, answers ``start`` with ``hello`` and each ``run`` with one reply line, and exits on
 ``stop`` or at the end of its input. Only protocol lines go to standard output. The
 adapter judges nothing: it plays the script and reports what the engine did
-(``tests/conformance/INTERPRETING.md`` is the contract).
+(``buckshot/conformance/data/INTERPRETING.md`` is the contract).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import argparse
 import json
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from buckshot import __version__
 from buckshot.reference.chance import Outcome, ScriptedChance
@@ -28,6 +28,7 @@ from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load, load_ruleset
 
 PROTOCOL = 1
+T = TypeVar("T")
 IMPLEMENTATION = {"name": "buckshot-reference", "language": "python", "version": __version__}
 
 
@@ -59,29 +60,38 @@ class ScriptChance:
         self.cursor += 1
         return ScriptedChance([Outcome(kind, value)])
 
+    def _read(self, kind: str, read: Callable[[ScriptedChance], T]) -> T:
+        """The next ``kind`` outcome, read by ``read``; unreadable is ``chance.invalid``."""
+        source = self._take(kind)
+        try:
+            return read(source)
+        except (ValueError, TypeError) as error:  # an unknown item or shell, a bad shape
+            value = self.script[self.cursor - 1]["value"]
+            raise GameError(Code.CHANCE, f"{kind} outcome {value!r}: {error}") from None
+
     def load(self, options: Sequence[Load]) -> Load:
         """The scripted load."""
-        return self._take("load").load(options)
+        return self._read("load", lambda source: source.load(options))
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
         """The scripted order of the load."""
-        return self._take("order").order(live, blank)
+        return self._read("order", lambda source: source.order(live, blank))
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
         """The scripted item drawn."""
-        return self._take("item").item(weights)
+        return self._read("item", lambda source: source.item(weights))
 
     def pill_heals(self, chance: Fraction) -> bool:
         """The scripted pill roll."""
-        return self._take("pill").pill_heals(chance)
+        return self._read("pill", lambda source: source.pill_heals(chance))
 
     def gambler_bonus(self, chance: Fraction) -> bool:
         """The scripted Lucky Streak roll."""
-        return self._take("gambler").gambler_bonus(chance)
+        return self._read("gambler", lambda source: source.gambler_bonus(chance))
 
     def pick(self, held: Sequence[Item]) -> Item:
         """The scripted pickpocket pick."""
-        return self._take("pick").pick(held)
+        return self._read("pick", lambda source: source.pick(held))
 
     def snapshot(self) -> dict[str, Any]:
         """How far the script has been read."""
@@ -287,4 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Serve from the importable module, the copy that mutants patch (not this __main__ one).
+    from buckshot.reference import adapter as importable
+
+    sys.exit(importable.main())

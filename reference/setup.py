@@ -76,12 +76,21 @@ def game_from_setup(setup: dict[str, Any], chance: Chance, start: bool = True) -
                 raise ValueError(f"seat {state.seat}: HP {state.hp} outside 1..{rules.hp.max}")
             if min(state.shield, state.rage, state.kills, *state.items.values(), 0) < 0:
                 raise ValueError(f"seat {state.seat}: negative count")
+            if not state.alive and (state.hp or state.items or state.shield or state.rage):
+                raise ValueError(f"seat {state.seat}: eliminated, but holds HP or effects (R13)")
+            if state.traitor and not state.conversion_used:
+                raise ValueError(f"seat {state.seat}: a traitor has used the conversion (R6)")
         game.state.owner = int(setup.get("owner", 0))
         if not 0 <= game.state.owner < len(seats) or not game.state.seats[game.state.owner].alive:
             raise ValueError(f"owner {game.state.owner} is not a living seat")
         if sum(game.state.alive()) < 2:
             raise ValueError("at least two seats must be alive")
+        for seat in game.state.seats:
+            if seat.traitor and seat.kills >= rules.traitor.kills_to_win:
+                raise ValueError(f"seat {seat.seat}: a traitor who has already won (S5.1, R7)")
         game.state.shells = [Shell(shell) for shell in setup.get("chamber", [])]
+        if len(game.state.shells) > rules.shells.max_per_load:
+            raise ValueError(f"the chamber holds more than {rules.shells.max_per_load} shells")
     except GameError:
         raise
     except (RulesetError, KeyError, TypeError, ValueError) as error:

@@ -14,7 +14,6 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from buckshot.paths import CONFORMANCE_CASES
 from buckshot.spec.clauses import CLAUSES, find_clause_ids
 from buckshot.spec.model import chart_models
 from buckshot.spec.registry import ENTRIES
@@ -117,8 +116,10 @@ def _case_citations(case_dirs: Iterable[Path]) -> Iterable[tuple[str, Iterable[s
 
 
 def default_case_dirs() -> list[Path]:
-    """Where conformance cases live when the repository is at hand (empty when installed)."""
-    return [CONFORMANCE_CASES] if CONFORMANCE_CASES.is_dir() else []
+    """The conformance cases shipped with the package (empty if they are missing)."""
+    from buckshot.conformance.bundled import CASES
+
+    return [CASES] if CASES.is_dir() else []
 
 
 def build_matrix(case_dirs: Iterable[Path] | None = None) -> TraceMatrix:

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from buckshot.conformance import RunOptions, RunResult, run_suite
+from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.mutants import MUTANTS
 from buckshot.conformance.suite import load_suite
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "tests" / "conformance" / "cases"
+CASES = BUNDLED_CASES
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from buckshot.conformance import RunOptions, run_suite
+from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.report import junit_xml, report_lines
 from buckshot.conformance.suite import load_suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "tests" / "conformance" / "cases"
+CASES = BUNDLED_CASES
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
 
 

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from buckshot.conformance import RunOptions, app, run_suite
+from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
 from buckshot.conformance.known import KnownFailuresError, parse_known_failures
@@ -20,7 +21,7 @@ from buckshot.conformance.suite import Case, load_suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "tests" / "conformance" / "cases"
+CASES = BUNDLED_CASES
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
 AMULETS, SHOT, TURN = (
     "items.amulets-add-up",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from types import ModuleType
 import pytest
 from jsonschema import Draft202012Validator
 
+from buckshot.conformance.bundled import SUITE_ROOT
 from buckshot.conformance.suite import (
     SuiteError,
     load_suite,
@@ -25,8 +27,9 @@ from buckshot.spec.rulings import RULINGS
 from buckshot.spec.trace import build_matrix
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITE = ROOT / "tests" / "conformance"
+SUITE = SUITE_ROOT
 CASES = SUITE / "cases"
+GENERATOR = ROOT / "buckshot" / "conformance" / "generate.py"
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +38,7 @@ def suite():  # type: ignore[no-untyped-def]
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("conformance_generate", SUITE / "generate.py")
+    spec = importlib.util.spec_from_file_location("conformance_generate", GENERATOR)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -123,15 +126,15 @@ def test_the_generator_imports_no_engine() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('buckshot.reference')))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code, str(SUITE / "generate.py")],
+        [sys.executable, "-c", code, str(GENERATOR)],
         capture_output=True,
         text=True,
         check=True,
     )
     assert out.stdout.strip() == "[]"
-    assert "buckshot.reference" not in (SUITE / "generate.py").read_text(encoding="utf-8").split(
-        '"""', 2
-    )[2].replace("buckshot.reference`` least", "")
+    assert "buckshot.reference" not in GENERATOR.read_text(encoding="utf-8").split('"""', 2)[
+        2
+    ].replace("buckshot.reference`` least", "")
 
 
 def test_generated_poll_order_follows_the_rules() -> None:
@@ -213,3 +216,70 @@ def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
         "area.text.json: cannot be read as JSON",
     ):
         assert expected in text, expected
+
+
+def test_every_settled_question_names_cases_that_exist(suite) -> None:  # type: ignore[no-untyped-def]
+    """INTERPRETING.md section 12 pins each settled question by cases; each must be real."""
+    text = (SUITE / "INTERPRETING.md").read_text(encoding="utf-8")
+    table = text.split("## 12. Settled questions", 1)[1]
+    rows = [line for line in table.splitlines() if line.startswith("| Q")]
+    assert len(rows) >= 11
+    ids = {case.id for case in suite.cases}
+    for row in rows:
+        named = re.findall(r"`([a-z0-9-]+\.[a-z0-9.-]+)`", row.rsplit("|", 2)[-2])
+        assert named, row
+        assert set(named) <= ids, (row.split("|")[1], set(named) - ids)
+
+
+def test_every_error_code_of_section_7_is_expected_by_a_case(suite) -> None:  # type: ignore[no-untyped-def]
+    """Each code INTERPRETING.md section 7 lists is the expected rejection of some case."""
+    text = (SUITE / "INTERPRETING.md").read_text(encoding="utf-8")
+    section = text.split("## 7. Error codes", 1)[1].split("\n## ", 1)[0]
+    codes = re.findall(r"^\| `([a-z_.]+)` \|", section, flags=re.M)
+    assert len(codes) == 7, codes
+    expected = {
+        case.expect["rejection"]["code"] for case in suite.cases if "rejection" in case.expect
+    }
+    assert set(codes) - expected == set()
+
+
+def test_every_setup_rule_and_chance_kind_has_a_negative_case(suite) -> None:  # type: ignore[no-untyped-def]
+    """Sections 3.1 and 3.2 list what is refused; each item has a case expecting the refusal."""
+    refusing = {
+        case.id
+        for case in suite.cases
+        if case.expect.get("rejection", {}).get("code") in ("setup.invalid", "chance.invalid")
+    }
+    wanted = {  # the order of the lists in sections 3.1 and 3.2
+        "setup.invalid": [
+            "setup.nine-seats-refused",
+            "setup.one-living-seat-refused",
+            "setup.living-seat-at-zero-hp-refused",
+            "setup.hp-above-the-maximum-refused",
+            "setup.negative-shield-refused",
+            "setup.unknown-role-refused",
+            "setup.unknown-item-refused",
+            "setup.eliminated-owner-refused",
+            "setup.owner-outside-the-table-refused",
+            "setup.invalid-ruleset-refused",
+            "setup.chamber-beyond-a-load-refused",
+            "setup.traitor-with-an-unused-conversion-refused",
+            "setup.eliminated-seat-with-hp-refused",
+            "setup.eliminated-seat-with-effects-refused",
+            "setup.traitor-who-has-won-refused",
+        ],
+        "chance.invalid": [
+            "turn.load-from-another-table-refused",
+            "chance.order-with-other-counts-invalid",
+            "chance.unknown-item-invalid",
+            "chance.item-of-weight-zero-invalid",
+            "items.pickpocket-pick-must-be-held",
+            "chance.pill-outcome-other-than-heal-or-lose-invalid",
+            "chance.gambler-outcome-not-a-boolean-invalid",
+        ],
+    }
+    for code, ids in wanted.items():
+        assert set(ids) <= refusing, (code, set(ids) - refusing)
+        for case in suite.cases:
+            if case.id in ids:
+                assert case.expect["rejection"]["code"] == code, case.id

@@ -7,15 +7,14 @@ import shutil
 from pathlib import Path
 
 import buckshot.paths
-from buckshot.paths import CONFORMANCE_CASES, SOURCE_ROOT, checkout_root
+from buckshot.paths import SOURCE_ROOT, checkout_root
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def test_in_this_checkout_the_root_is_the_repository() -> None:
     assert checkout_root() == SOURCE_ROOT == REPO
-    assert CONFORMANCE_CASES == REPO / "tests" / "conformance" / "cases"
-    assert CONFORMANCE_CASES.is_dir()
+    assert (SOURCE_ROOT / "diagrams" / "index.html").is_file()
 
 
 def test_an_installed_copy_has_no_checkout(tmp_path: Path) -> None:
@@ -26,4 +25,3 @@ def test_an_installed_copy_has_no_checkout(tmp_path: Path) -> None:
     installed = runpy.run_path(str(package / "paths.py"))
     assert installed["SOURCE_ROOT"] == tmp_path / "site-packages"
     assert installed["checkout_root"]() is None
-    assert not installed["CONFORMANCE_CASES"].exists()

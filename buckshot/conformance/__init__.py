@@ -1,8 +1,8 @@
 """The conformance suite's runner and adapter protocol.
 
 Other implementations of the game prove they follow the rules by running the cases of
-``tests/conformance/cases`` through a thin adapter that speaks the protocol of
-``tests/conformance/INTERPRETING.md``. :func:`run_suite` runs them and :data:`app` is the
+``buckshot/conformance/data/cases`` through a thin adapter that speaks the protocol of
+``buckshot/conformance/data/INTERPRETING.md``. :func:`run_suite` runs them and :data:`app` is the
 command-line interface (mounted as ``buckshot conformance``).
 """
 

@@ -12,8 +12,8 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
-from buckshot.paths import CONFORMANCE_CASES
 
 app = typer.Typer(
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
@@ -21,8 +21,8 @@ app = typer.Typer(
     add_completion=False,
 )
 
-DEFAULT_CASES = CONFORMANCE_CASES
-"""The repository's cases, when the package runs from a checkout."""
+DEFAULT_CASES = CASES
+"""The cases shipped with the package."""
 
 
 def _fail(code: str, message: str) -> NoReturn:
@@ -40,7 +40,11 @@ def _progress(result: CaseResult) -> None:
 def run_command(
     adapter: Annotated[
         str,
-        typer.Option("--adapter", help="The adapter command line, e.g. 'node adapter.js'."),
+        typer.Option(
+            "--adapter",
+            help="The adapter command line, e.g. 'node adapter.js'; 'reference' runs the "
+            "reference engine's adapter with this interpreter.",
+        ),
     ],
     filters: Annotated[
         list[str] | None,
@@ -68,7 +72,7 @@ def run_command(
         float, typer.Option("--timeout", min=0.1, help="Seconds the adapter has for one case.")
     ] = 10.0,
     cases: Annotated[
-        Path, typer.Option("--cases", help="The folder of cases (tests/conformance/cases).")
+        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
     ] = DEFAULT_CASES,
     tables: Annotated[
         bool, typer.Option("--tables/--no-tables", help="Print counts by clause and feature.")
@@ -133,7 +137,7 @@ def diff_command(
 @app.command("check")
 def check_command(
     cases: Annotated[
-        Path, typer.Option("--cases", help="The folder of cases (tests/conformance/cases).")
+        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
     ] = DEFAULT_CASES,
 ) -> None:
     """Check every case against the schemas and registries, without running anything."""

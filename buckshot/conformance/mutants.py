@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from buckshot.conformance import contract_mutants as contract
+from buckshot.conformance import patching
 from buckshot.reference import effects, tables
 from buckshot.reference.events import EventType
 from buckshot.spec.polling import poll_order as spec_poll_order
@@ -37,22 +39,11 @@ class Mutant:
 
 def _patch(name: str, value: object) -> None:
     """Replace the engine's module-level ``effects.<name>`` (a helper its functions call)."""
-    setattr(effects, name, value)
+    patching.replace(effects, name, value)
 
 
-def _recompile() -> None:
-    tables.TABLES.clear()
-    tables.TABLES.update(tables._compile())
-
-
-def _action(name: str, wrap: Callable[[effects.Action], effects.Action]) -> None:
-    effects.ACTIONS[name] = wrap(effects.ACTIONS[name])
-    _recompile()
-
-
-def _guard(name: str, replacement: effects.Guard) -> None:
-    effects.GUARDS[name] = replacement
-    _recompile()
+_action = patching.wrap_action
+_guard = patching.replace_guard
 
 
 def _unguarded(edge: tables.Edge) -> tables.Edge:
@@ -507,6 +498,258 @@ MUTANTS: dict[str, Mutant] = {
             "only the first turn start draws items (S4.1.1)",
             _turn_start_skips_the_draw,
             ("turn.five-phases-in-order", "poll.n2.owner0.out-none"),
+        ),
+        Mutant(
+            "dealer-told-twice",
+            "a Dealer owner is told the first shell twice at a fresh load on their own turn (R11)",
+            contract.dealer_told_twice,
+            (
+                "roles.dealer-owner-told-once-at-a-fresh-load",
+                "roles.two-dealers-each-told-once-at-a-fresh-load",
+            ),
+        ),
+        Mutant(
+            "eliminated-keep-shield-and-rage",
+            "an eliminated player keeps their shield blocks and rage charges (R13)",
+            contract.eliminated_keep_shield_and_rage,
+            (
+                "dying.eliminated-seat-loses-shield-and-rage",
+                "dying.eliminated-seat-loses-rage-at-once",
+            ),
+        ),
+        Mutant(
+            "tally-hp-of-the-living",
+            "the tally's hp lists the living seats only (INTERPRETING.md 6.2)",
+            contract.tally_hp_of_the_living,
+            (
+                "turn.tally-lists-every-seat-hp",
+                "dying.eliminated-seat-loses-shield-and-rage",
+            ),
+        ),
+        Mutant(
+            "rage-cleared-for-the-owner-only",
+            "turn end clears the owner's rage charges only (R9, R25)",
+            contract.rage_cleared_for_the_owner_only,
+            ("turn.turn-end-clears-every-seats-rage",),
+        ),
+        Mutant(
+            "conversion-only-from-two",
+            "only a fall from 2 to 1 offers the conversion, never a boosted one from 3 (R6)",
+            contract.conversion_only_from_two,
+            ("conversion.a-boosted-fall-from-three-to-one-converts",),
+        ),
+        Mutant(
+            "last-standing-before-traitor-kills",
+            "a traitor's winning kill that leaves one standing gives last_standing (S5.1, R7)",
+            contract.last_standing_before_traitor_kills,
+            ("win.traitor-kill-that-leaves-one-standing-is-traitor-kills",),
+        ),
+        Mutant(
+            "tally-counts-rescue-items",
+            "the tally counts rescue items used in the owner's own dying frame (6.2)",
+            contract.tally_counts_rescue_items,
+            ("turn.rescue-items-not-counted-in-the-tally",),
+        ),
+        Mutant(
+            "empty-draw-announced",
+            "a turn start that draws nothing writes an empty items_drawn (INTERPRETING.md 6.2)",
+            contract.empty_draw_announced,
+            ("turn.no-items-drawn-event-when-none-are-drawn",),
+        ),
+        Mutant(
+            "malformed-before-wrong-player",
+            "the option text is read before the sender is checked (INTERPRETING.md 7)",
+            contract.malformed_before_wrong_player,
+            ("decision.malformed-text-from-the-wrong-player-is-wrong-player",),
+        ),
+        Mutant(
+            "malformed-before-game-over",
+            "the option text is read before the end of the game is checked (INTERPRETING.md 7)",
+            contract.malformed_before_game_over,
+            ("decision.unreadable-text-after-the-end-is-game-over",),
+        ),
+        Mutant(
+            "refused-before-not-offered",
+            "an option the state has no transition for is refused, not not_offered (7)",
+            contract.refused_before_not_offered,
+            ("decision.item-not-held-in-a-window-not-offered",),
+        ),
+        Mutant(
+            "not-offered-before-malformed",
+            "a decision with no transition is not_offered even when its text is malformed (7)",
+            contract.not_offered_before_malformed,
+            ("decision.unknown-parameter-before-not-offered",),
+        ),
+        Mutant(
+            "target-beyond-the-table-malformed",
+            "a target numeral that names no seat is malformed, not refused (7, settled)",
+            contract.target_beyond_the_table_malformed,
+            ("shot.target-outside-the-table-refused",),
+        ),
+        Mutant(
+            "negative-target-refused",
+            "a target that is not a numeral (-1) is refused, not malformed (7, settled)",
+            contract.negative_target_refused,
+            ("decision.target-not-a-numeral-malformed",),
+        ),
+        Mutant(
+            "absent-seat-malformed",
+            "a player number the table does not have is malformed, not wrong_player (settled)",
+            contract.absent_seat_malformed,
+            ("decision.a-seat-not-at-the-table-is-wrong-player",),
+        ),
+        Mutant(
+            "non-canonical-text-malformed",
+            "option text with parameters or flip items out of order is malformed (settled)",
+            contract.non_canonical_text_malformed,
+            (
+                "decision.parameters-in-any-order-accepted",
+                "roles.flip-items-in-any-order-accepted",
+            ),
+        ),
+        Mutant(
+            "decided-as-sent",
+            "decided.option repeats the text as sent, not its canonical form (settled)",
+            contract.decided_as_sent,
+            (
+                "decision.parameters-in-any-order-accepted",
+                "roles.flip-items-in-any-order-accepted",
+            ),
+        ),
+        Mutant(
+            "order-counts-unchecked",
+            "an order with other counts than the load is played (INTERPRETING.md 3.2)",
+            contract.order_counts_unchecked,
+            ("chance.order-with-other-counts-invalid",),
+        ),
+        Mutant(
+            "zero-weight-items-drawn",
+            "an item of weight 0 can be drawn (INTERPRETING.md 3.2, R15)",
+            contract.zero_weight_items_drawn,
+            ("chance.item-of-weight-zero-invalid",),
+        ),
+        Mutant(
+            "unknown-item-drawn-as-the-first-kind",
+            "an unknown item name is drawn as the first item kind (INTERPRETING.md 3.2)",
+            contract.unknown_item_drawn_as_the_first_kind,
+            ("chance.unknown-item-invalid",),
+        ),
+        Mutant(
+            "pill-anything-but-heal-loses",
+            "a pill outcome other than heal counts as lose (INTERPRETING.md 3.2)",
+            contract.pill_anything_but_heal_loses,
+            ("chance.pill-outcome-other-than-heal-or-lose-invalid",),
+        ),
+        Mutant(
+            "gambler-truthy-values",
+            "any truthy Lucky Streak outcome counts as a win (INTERPRETING.md 3.2)",
+            contract.gambler_truthy_values,
+            ("chance.gambler-outcome-not-a-boolean-invalid",),
+        ),
+        Mutant(
+            "chance-invalid-rolls-back-the-decision",
+            "on chance.invalid the trace is reported as before the decision (settled)",
+            contract.chance_invalid_rolls_back_the_decision,
+            ("chance.pill-outcome-other-than-heal-or-lose-invalid",),
+        ),
+        Mutant(
+            "chance-invalid-reports-no-trace",
+            "on chance.invalid no events are reported (settled)",
+            contract.chance_invalid_reports_no_trace,
+            (
+                "chance.order-with-other-counts-invalid",
+                "chance.pill-outcome-other-than-heal-or-lose-invalid",
+            ),
+        ),
+        Mutant(
+            "shot-kept-after-the-window",
+            "the canonical state's shot stays set after its window closed (INTERPRETING.md 5)",
+            contract.shot_kept_after_the_window,
+            ("shot.no-shot-in-the-state-once-the-window-closes",),
+        ),
+        Mutant(
+            "turn-started-stamped-before-the-increment",
+            "turn_started carries the number of the turn that ended (settled)",
+            contract.turn_started_stamped_before_the_increment,
+            ("turn.turn-started-carries-the-new-turn-number",),
+        ),
+        Mutant(
+            "setup-hp-clamped",
+            "HP outside 0..hp.max, or 0 for a living seat, is clamped, not refused (3.1)",
+            contract.setup_hp_clamped,
+            (
+                "setup.living-seat-at-zero-hp-refused",
+                "setup.hp-above-the-maximum-refused",
+            ),
+        ),
+        Mutant(
+            "setup-negative-counts-zeroed",
+            "negative counts in a setup are read as 0 (INTERPRETING.md 3.1)",
+            contract.setup_negative_counts_zeroed,
+            (
+                "setup.negative-shield-refused",
+                "setup.negative-kills-refused",
+            ),
+        ),
+        Mutant(
+            "setup-unknown-names-dropped",
+            "unknown items are dropped and unknown roles read as a Medic (INTERPRETING.md 3.1)",
+            contract.setup_unknown_names_dropped,
+            (
+                "setup.unknown-role-refused",
+                "setup.unknown-item-refused",
+            ),
+        ),
+        Mutant(
+            "setup-owner-moved-to-a-living-seat",
+            "an owner that is no living seat is replaced by the first living one (3.1)",
+            contract.setup_owner_moved_to_a_living_seat,
+            (
+                "setup.eliminated-owner-refused",
+                "setup.owner-outside-the-table-refused",
+            ),
+        ),
+        Mutant(
+            "setup-invalid-ruleset-ignored",
+            "a ruleset that breaks its own rules is replaced by the default (INTERPRETING.md 3.1)",
+            contract.setup_invalid_ruleset_ignored,
+            ("setup.invalid-ruleset-refused",),
+        ),
+        Mutant(
+            "setup-eliminated-seat-cleaned",
+            "an eliminated seat with HP or effects is accepted and cleaned (settled, R13)",
+            contract.setup_eliminated_seat_cleaned,
+            (
+                "setup.eliminated-seat-with-hp-refused",
+                "setup.eliminated-seat-with-effects-refused",
+            ),
+        ),
+        Mutant(
+            "setup-traitor-conversion-marked-used",
+            "a traitor seat whose conversion is unused is accepted, marked used (3.1, R6)",
+            contract.setup_traitor_conversion_marked_used,
+            ("setup.traitor-with-an-unused-conversion-refused",),
+        ),
+        Mutant(
+            "setup-chamber-trimmed",
+            "a chamber longer than shells.max_per_load is cut to that length (3.1, R1)",
+            contract.setup_chamber_trimmed,
+            ("setup.chamber-beyond-a-load-refused",),
+        ),
+        Mutant(
+            "setup-won-game-accepted",
+            "a setup in which a traitor has already won is played on (settled)",
+            contract.setup_won_game_accepted,
+            (
+                "setup.traitor-who-has-won-refused",
+                "setup.eliminated-traitor-who-has-won-refused",
+            ),
+        ),
+        Mutant(
+            "setup-dead-traitor-never-won",
+            "an eliminated traitor's kills are no win, so such a setup is played on (settled)",
+            contract.setup_dead_traitor_never_won,
+            ("setup.eliminated-traitor-who-has-won-refused",),
         ),
     )
 }

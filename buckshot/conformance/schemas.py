@@ -1,6 +1,6 @@
 """The suite's JSON Schemas (draft 2020-12), loaded from a suite folder and resolvable by ``$id``.
 
-The schemas live beside the cases (``tests/conformance/schemas``); the spec's ruleset schema
+The schemas live beside the cases (``buckshot/conformance/data/schemas``); the spec's ruleset schema
 (``urn:buckshot:schema:ruleset``), which resolved setups refer to, comes from ``buckshot.spec``.
 """
 

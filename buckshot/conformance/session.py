@@ -14,6 +14,7 @@ import queue
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 from collections import deque
 from pathlib import Path
@@ -37,11 +38,21 @@ class AdapterFailure(Exception):
         self.line = line
 
 
+REFERENCE_ADAPTER = "reference"
+"""The adapter command word that names the reference engine's adapter, run by this interpreter."""
+
+
 def split_command(command: str) -> list[str]:
-    """The adapter command as an argument list (POSIX shell quoting, no shell)."""
+    """The adapter command as an argument list (POSIX shell quoting, no shell).
+
+    A command whose first word is ``reference`` runs the reference adapter with the
+    interpreter running the suite (``reference --mutant NAME`` passes its arguments on).
+    """
     argv = shlex.split(command)
     if not argv:
         raise ValueError("the adapter command is empty")
+    if argv[0] == REFERENCE_ADAPTER:
+        return [sys.executable, "-m", "buckshot.reference.adapter", *argv[1:]]
     return argv
 
 

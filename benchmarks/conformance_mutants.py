@@ -1,0 +1,86 @@
+"""The suite's kill rate: every mutant of the catalogue run through the whole conformance suite.
+
+    python benchmarks/conformance_mutants.py [--jobs J] [--only NAME]... [--json FILE]
+
+A mutant is killed when at least one case ends ``failed`` (a real divergence from what the
+case expects); a run whose cases only error, or pass, does not count as a kill. Prints one
+line per mutant (the failing cases, or SURVIVED) and the kill rate, and writes them as JSON
+(default ``artifacts/conformance-mutants.json``). Exit 1 when a mutant survives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from buckshot.conformance import RunOptions, RunResult, run_suite
+from buckshot.conformance.bundled import CASES
+from buckshot.conformance.mutants import MUTANTS
+from buckshot.conformance.suite import load_suite
+
+DEFAULT_JSON = Path("artifacts") / "conformance-mutants.json"
+
+
+def failing_cases(run: RunResult) -> list[str]:
+    """The IDs of the cases the run failed (errors and passes excluded)."""
+    return [result.case.id for result in run.results if result.status == "failed"]
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(temporary, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every mutant through the suite; exit 1 if any survives."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--only", action="append", default=[], help="run only these mutants")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write results")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.only) - set(MUTANTS))
+    if unknown:
+        parser.error(f"unknown mutants: {', '.join(unknown)}")
+    names = args.only or list(MUTANTS)
+    suite = load_suite(CASES)
+
+    def run(name: str) -> tuple[str, list[str], float]:
+        options = RunOptions(adapter=f"reference --mutant {name}", cases_dir=CASES, timeout=30.0)
+        tick = time.perf_counter()
+        failed = failing_cases(run_suite(options, suite=suite))
+        return name, failed, time.perf_counter() - tick
+
+    started = time.perf_counter()
+    rows: list[dict[str, object]] = []
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for name, failed, seconds in pool.map(run, names):
+                verdict = f"killed by {len(failed)} cases" if failed else "SURVIVED"
+                print(f"{name}: {verdict} ({seconds:.1f} s)", flush=True)
+                rows.append({"mutant": name, "killed": bool(failed), "failing_cases": failed})
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    killed = sum(1 for row in rows if row["killed"])
+    wall = time.perf_counter() - started
+    print(
+        f"kill rate: {killed}/{len(rows)} mutants killed ({100 * killed / len(rows):.1f}%) "
+        f"by {len(suite.cases)} cases in {wall:.0f} s"
+    )
+    report = {"cases": len(suite.cases), "killed": killed, "mutants": len(rows), "rows": rows}
+    write_atomically(args.json, json.dumps(report, indent=2) + "\n")
+    return 0 if killed == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

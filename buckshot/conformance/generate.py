@@ -1,0 +1,620 @@
+"""Generate the conformance suite's families of cases, their expectations computed from the rules.
+
+Run ``python -m buckshot.conformance.generate`` to rewrite ``data/cases/generated/``; ``--check``
+exits 1 when the files on disk differ from what this script writes (a test runs the same
+check). Every expectation below is worked out here, from the rule text and the rulings, by
+the small rule model of this file; nothing is recorded from an engine, and this script
+imports no engine (``buckshot.reference`` least of all).
+
+Families:
+
+- ``roleitem``: every role x every item, as a normal player and as a traitor: the turn
+  owner uses the item once in the main phase (S3, S2, S5.1, S4.2.2, R9, R10, R22-R24).
+- ``poll``: every seat count 2..8, several turn owners and elimination patterns: who the
+  shot window asks, in which order, and who owns the next turn (S4.2.1b, S6.2, S4.5.3).
+- ``cap``: every HP 1..4, normal and traitor, several hand sizes: how many items the turn
+  owner discards in phase 4 (S4.4, S5.1, R12).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent / "data"
+OUT = HERE / "cases" / "generated"
+GENERATOR = "buckshot/conformance/generate.py"
+SPEC_MIN = "0.1.0"
+
+# --- the rules, as far as these families need them (spec/rulesets/default.toml) ---------------
+
+HP_MAX = 4  # R2 hp.max
+HP_START = 4  # R2 hp.start
+PER_TURN = 2  # R15 items.per_turn
+MILK_TEA_HEAL = 1  # S3.5
+PILLS_HEAL = 2  # S3.6
+DOCTOR_HEAL = 2  # S2.5
+SHIELD_BLOCKS, MEDIC_BLOCKS = 1, 2  # S3.4, S2.2
+RAGE_CHARGES, MERCENARY_CHARGES = 1, 2  # S3.3, S2.4
+MAGICIAN_COST = 2  # S2.6, R8
+TRAITOR_CAP_BONUS = 1  # S4.4.2, S5.1
+
+ROLES = ("gambler", "medic", "dealer", "mercenary", "doctor", "magician")
+ITEMS = (  # the canonical item order (INTERPRETING.md, 'Option text')
+    "peeking_glass",
+    "ejecting_drink",
+    "rage_potion",
+    "amulet",
+    "milk_tea",
+    "expired_pills",
+    "pickpocket",
+    "inverter",
+)
+TARGETS = {  # whom each item may be used on (R10, R23)
+    "peeking_glass": "none",
+    "ejecting_drink": "none",
+    "rage_potion": "none",
+    "amulet": "none",
+    "milk_tea": "self",
+    "expired_pills": "any_living",
+    "pickpocket": "other_living",
+    "inverter": "none",
+}
+NEEDS_SHELL = {"peeking_glass", "ejecting_drink", "inverter"}  # R22
+ITEM_CLAUSES = {
+    "peeking_glass": ("S3.1",),
+    "ejecting_drink": ("S3.2",),
+    "rage_potion": ("S3.3",),
+    "amulet": ("S3.4",),
+    "milk_tea": ("S3.5",),
+    "expired_pills": ("S3.6",),
+    "pickpocket": ("S3.7",),
+    "inverter": ("S3.8",),
+}
+ITEM_RULINGS = {
+    "peeking_glass": ("R14", "R22"),
+    "ejecting_drink": ("R14", "R22"),
+    "rage_potion": ("R9",),
+    "amulet": ("R9",),
+    "milk_tea": ("R2", "R10"),
+    "expired_pills": ("R2", "R10"),
+    "pickpocket": ("R23",),
+    "inverter": ("R14", "R22"),
+}
+
+
+def hand_add(hand: dict[str, int], *items: str) -> dict[str, int]:
+    """``hand`` with ``items`` added, in canonical order, zero counts dropped."""
+    counts = dict(hand)
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return {item: counts[item] for item in ITEMS if counts.get(item)}
+
+
+def hand_remove(hand: dict[str, int], item: str) -> dict[str, int]:
+    """``hand`` with one ``item`` taken out."""
+    counts = dict(hand)
+    counts[item] -= 1
+    return {name: counts[name] for name in ITEMS if counts.get(name)}
+
+
+def main_options(
+    owner: int, hands: list[dict[str, int]], alive: list[bool], chamber: list[str]
+) -> list[str]:
+    """Every legal option of a main-phase prompt with shooting not locked (S4.2.0, R4, R22)."""
+    options: list[str] = []
+    living = [seat for seat, up in enumerate(alive) if up]
+    if chamber:
+        options += [f"shoot:target={seat}" for seat in living]
+    for item in ITEMS:
+        if not hands[owner].get(item):
+            continue
+        if item in NEEDS_SHELL and not chamber:
+            continue
+        target = TARGETS[item]
+        if target in ("none", "self"):
+            options.append(f"use_item:item={item}")
+        elif target == "any_living":
+            options += [f"use_item:item={item},target={seat}" for seat in living]
+        else:
+            options += [
+                f"use_item:item={item},target={seat}"
+                for seat in living
+                if seat != owner and any(hands[seat].values())
+            ]
+    if not chamber:
+        options.append("end_main")
+    return options
+
+
+def response_options(role: str, traitor: bool, hand: dict[str, int]) -> list[str]:
+    """A shot window's options for a polled player (S2.6, R8, R17)."""
+    options = ["pass_response"]
+    if role == "magician" and not traitor:
+        kinds = [item for item in ITEMS if hand.get(item)]
+        for combo in combinations_with_replacement(kinds, MAGICIAN_COST):
+            if all(hand[item] >= combo.count(item) for item in set(combo)):
+                options.append("flip_shell:items=" + "+".join(combo))
+    return options
+
+
+def poll_order(alive: list[bool], owner: int) -> list[int]:
+    """Every living seat once, clockwise from the owner's next, the owner last (S6.2, R17)."""
+    seats = len(alive)
+    return [(owner + step) % seats for step in range(1, seats + 1) if alive[(owner + step) % seats]]
+
+
+def next_living(alive: list[bool], seat: int) -> int:
+    """The next living seat clockwise (S4.5.3, R16)."""
+    return poll_order(alive, seat)[0]
+
+
+# --- case building ------------------------------------------------------------------------
+
+
+def draws(*items: str) -> list[dict[str, Any]]:
+    """Scripted item outcomes."""
+    return [{"chance": "item", "value": item} for item in items]
+
+
+def case(
+    case_id: str,
+    description: str,
+    clauses: list[str],
+    rulings: list[str],
+    features: list[str],
+    setup: dict[str, Any],
+    script: list[dict[str, Any]],
+    expect: dict[str, Any],
+) -> dict[str, Any]:
+    """A case document with its keys in the suite's order."""
+    return {
+        "id": case_id,
+        "description": description,
+        "clauses": list(dict.fromkeys(clauses)),
+        "rulings": sorted(set(rulings), key=lambda r: int(r[1:])),
+        "features": list(dict.fromkeys(features)),
+        "spec_version": {"min": SPEC_MIN},
+        "generated_by": GENERATOR,
+        "setup": setup,
+        "script": script,
+        "expect": expect,
+    }
+
+
+def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
+    """The owner (HP 2) uses ``item`` once; the effect follows the role unless a traitor."""
+    skilled = not traitor
+    chamber = ["live", "blank"]
+    drawn = ("peeking_glass", "inverter")
+    hands = [hand_add({item: 1}, *drawn), {"milk_tea": 1}]
+    hp = 2
+    target: int | None = None
+    script: list[dict[str, Any]] = draws(*drawn)
+    effect: list[dict[str, Any]] = []
+    seat0: dict[str, Any] = {"traitor": traitor}
+    clauses = [*ITEM_CLAUSES[item], "S4.2.2", "S4.2.0"]
+    rulings = [*ITEM_RULINGS[item], "R24", "R4"]
+    features = [f"role.{role}", f"item.{item}"]
+    checks: list[dict[str, Any]] = []
+    if role == "dealer":
+        previews = [{"type": "preview", "visibility": [0], "data": {"player": 0, "shell": "live"}}]
+        checks.append(
+            {"match": "exact", "types": ["preview"], "events": previews if skilled else []}
+        )
+        clauses += ["S2.3", "S4.1.2"]
+        rulings += ["R11"]
+        features.append("visibility")
+    hands[0] = hand_remove(hands[0], item)
+    if item == "peeking_glass":
+        effect.append({"type": "peek", "visibility": [0], "data": {"player": 0, "shell": "live"}})
+        features.append("visibility")
+    elif item == "ejecting_drink":
+        effect.append({"type": "shell_ejected", "visibility": "public", "data": {"shell": "live"}})
+        chamber = chamber[1:]
+    elif item == "rage_potion":
+        charges = MERCENARY_CHARGES if role == "mercenary" and skilled else RAGE_CHARGES
+        effect.append(
+            {"type": "rage_gained", "data": {"player": 0, "charges": charges, "rage": charges}}
+        )
+        seat0["rage"] = charges
+        if role == "mercenary":
+            clauses.append("S2.4")
+    elif item == "amulet":
+        blocks = MEDIC_BLOCKS if role == "medic" and skilled else SHIELD_BLOCKS
+        effect.append(
+            {"type": "shield_gained", "data": {"player": 0, "blocks": blocks, "shield": blocks}}
+        )
+        seat0["shield"] = blocks
+        if role == "medic":
+            clauses.append("S2.2")
+    elif item == "milk_tea":
+        hp = min(HP_MAX, hp + MILK_TEA_HEAL)
+        effect.append(
+            {"type": "hp_changed", "data": {"player": 0, "hp": hp, "delta": 1, "cause": "milk_tea"}}
+        )
+    elif item == "expired_pills":
+        target = 0
+        rolls = not (role == "doctor" and skilled)
+        heal = PILLS_HEAL if rolls else DOCTOR_HEAL
+        new_hp = min(HP_MAX, hp + heal)
+        if rolls:
+            effect.append({"type": "pill_rolled", "data": {"player": 0, "heals": True}})
+        effect.append(
+            {
+                "type": "hp_changed",
+                "data": {"player": 0, "hp": new_hp, "delta": new_hp - hp, "cause": "expired_pills"},
+            }
+        )
+        hp = new_hp
+        pill = [{"type": "pill_rolled", "data": {"player": 0, "heals": True}}] if rolls else []
+        checks.append({"match": "exact", "types": ["pill_rolled"], "events": pill})
+        if role == "doctor":
+            clauses.append("S2.5")
+    elif item == "pickpocket":
+        target = 1
+        effect.append(
+            {"type": "item_stolen", "data": {"player": 0, "victim": 1, "item": "milk_tea"}}
+        )
+        hands[0] = hand_add(hands[0], "milk_tea")
+        hands[1] = {}
+    elif item == "inverter":
+        effect.append({"type": "chamber_inverted", "data": {"player": 0}})
+        chamber = ["blank" if shell == "live" else "live" for shell in chamber]
+    option = f"use_item:item={item}" + ("" if target is None else f",target={target}")
+    script.append(
+        {
+            "player": 0,
+            "frame": "turn",
+            "prompt": "main_action",
+            "state": "awaiting_action",
+            "option": option,
+            "offers": [option],
+            "withholds": ["end_main"],
+        }
+    )
+    if item == "expired_pills" and not (role == "doctor" and skilled):
+        script.append({"chance": "pill", "value": "heal"})
+    if item == "pickpocket":
+        script.append({"chance": "pick", "value": "milk_tea"})
+    used = {"type": "item_used", "data": {"player": 0, "item": item, "target": target}}
+    checks.append({"match": "ordered", "events": [used, *effect]})
+    checks.append(
+        {
+            "match": "exact",
+            "types": ["frame_pushed"],
+            "events": [{"type": "frame_pushed", "data": {"kind": "turn"}}],
+        }
+    )
+    seat0.update({"hp": hp, "items": hands[0], "alive": True})
+    if traitor:
+        clauses.append("S5.1")
+        rulings.append("R6")
+        features += ["traitor", "setup.effects"]
+    who = "a traitor " if traitor else "a "
+    return case(
+        f"roleitem.{'traitor-' if traitor else ''}{role}.{item}",
+        f"{who}{role} (HP 2) uses {item} in the main phase: the effect settles at once, opens no "
+        f"window, and the main phase goes on"
+        + (" (a traitor keeps no role skill, S5.1)" if traitor else ""),
+        clauses,
+        rulings,
+        features,
+        {
+            "seats": [
+                {"role": role, "hp": 2, "items": {item: 1}, "traitor": traitor},
+                {"role": "gambler", "items": {"milk_tea": 1}},
+            ],
+            "chamber": ["live", "blank"],
+        },
+        script,
+        {
+            "events": checks,
+            "state": {
+                "seats": [seat0, {"hp": HP_START, "items": hands[1]}],
+                "chamber": chamber,
+                "stack": [{"kind": "turn", "state": "awaiting_action"}],
+                "prompt": {
+                    "player": 0,
+                    "frame": "turn",
+                    "kind": "main_action",
+                    "options": main_options(0, hands, [True, True], chamber),
+                },
+                "result": None,
+            },
+        },
+    )
+
+
+def role_item_cases() -> Iterator[dict[str, Any]]:
+    """Every role x every item x (normal, traitor)."""
+    for traitor in (False, True):
+        for role in ROLES:
+            for item in ITEMS:
+                yield role_item_case(role, item, traitor)
+
+
+POLL_ROLES = ("magician", "medic", "gambler", "mercenary", "doctor")
+
+
+def poll_case(seats: int, owner: int, out: tuple[int, ...]) -> dict[str, Any]:
+    """The owner shoots the next living seat with a blank; every living seat is polled."""
+    alive = [seat not in out for seat in range(seats)]
+    roles = [POLL_ROLES[seat % len(POLL_ROLES)] for seat in range(seats)]
+    drawn = ("milk_tea", "milk_tea")
+    hands: list[dict[str, int]] = [{} for _ in range(seats)]
+    hands[owner] = hand_add({}, *drawn)
+    target = next_living(alive, owner)
+    order = poll_order(alive, owner)
+    shoot = f"shoot:target={target}"
+    script: list[dict[str, Any]] = draws(*drawn)
+    script.append(
+        {
+            "player": owner,
+            "frame": "turn",
+            "prompt": "main_action",
+            "option": shoot,
+            "offers": [shoot],
+        }
+    )
+    asked = [{"type": "asked", "data": {"player": owner, "prompt": "main_action"}}]
+    for seat in order:
+        script.append(
+            {
+                "player": seat,
+                "frame": "shot_window",
+                "prompt": "shot_response",
+                "option": "pass_response",
+                "options": response_options(roles[seat], False, hands[seat]),
+            }
+        )
+        asked.append({"type": "asked", "data": {"player": seat, "prompt": "shot_response"}})
+    following = next_living(alive, owner)  # the blank at another ends the turn (R4)
+    script += draws("amulet", "amulet")
+    asked.append({"type": "asked", "data": {"player": following, "prompt": "main_action"}})
+    setup_seats: list[dict[str, Any]] = [{"role": role} for role in roles]
+    for seat in out:
+        setup_seats[seat].update({"alive": False, "hp": 0})
+    clauses = ["S4.2.1b", "S6.2", "S6.2.1", "S6.2.3", "S1.1", "S4.5.3", "S4.2.1d"]
+    features = ["frame.shot_window", "trace.exact", "role.magician"]
+    if out:
+        clauses += ["S6.2.2", "S1.2", "S5.2"]
+        features.append("setup.eliminated")
+    if seats >= 5:
+        features.append("table.large")
+    out_text = "-".join(str(seat) for seat in out) or "none"
+    expected_seats: dict[str, Any] = {
+        str(seat): {"alive": alive[seat], "items": hands[seat]} for seat in range(seats)
+    }
+    expected_seats[str(following)] = {"alive": True, "items": {"amulet": 2}}
+    return case(
+        f"poll.n{seats}.owner{owner}.out-{out_text}",
+        f"{seats} seats, seat {owner} owns the turn, eliminated: {out_text}. A blank at seat "
+        f"{target} is polled {order} (clockwise from the owner's next living seat, the owner "
+        f"last, each once); the next turn is seat {following}'s",
+        clauses,
+        ["R17", "R16", "R4", "R8"],
+        features,
+        {"seats": setup_seats, "owner": owner, "chamber": ["blank", "live"]},
+        script,
+        {
+            "events": [
+                {"match": "exact", "types": ["asked"], "events": asked},
+                {
+                    "match": "exact",
+                    "types": ["turn_started"],
+                    "events": [
+                        {"type": "turn_started", "data": {"owner": owner}},
+                        {"type": "turn_started", "data": {"owner": following}},
+                    ],
+                },
+            ],
+            "state": {
+                "owner": following,
+                "turn": 2,
+                "chamber": ["live"],
+                "seats": expected_seats,
+                "prompt": {"player": following, "frame": "turn", "kind": "main_action"},
+            },
+        },
+    )
+
+
+def poll_patterns(seats: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Turn owners and sets of eliminated seats worth polling (at least two alive)."""
+    owners = sorted({0, seats - 1, seats // 2})
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    for owner in owners:
+        others = [(owner + step) % seats for step in range(1, seats)]
+        patterns: list[tuple[int, ...]] = [()]
+        if seats >= 3:
+            patterns.append((others[0],))  # the owner's next seat
+            patterns.append((others[-1],))  # the owner's previous seat
+            patterns.append(tuple(others[:-1]))  # all but the previous seat
+        if seats >= 4:
+            patterns.append(tuple(others[::2]))  # every other seat
+        for out in patterns:
+            key = (owner, tuple(sorted(out)))
+            if key not in seen and seats - len(out) >= 2:
+                seen.add(key)
+                yield key
+
+
+def poll_cases() -> Iterator[dict[str, Any]]:
+    """Every seat count 2..8 with its owners and elimination patterns."""
+    for seats in range(2, 9):
+        for owner, out in poll_patterns(seats):
+            yield poll_case(seats, owner, out)
+
+
+def cap_case(hp: int, traitor: bool, held: int) -> dict[str, Any]:
+    """The owner ends a turn with ``held`` + 2 inverters and discards down to the cap."""
+    total = held + PER_TURN
+    cap = hp + (TRAITOR_CAP_BONUS if traitor else 0)
+    discards = max(0, total - cap)
+    script: list[dict[str, Any]] = draws("inverter", "inverter")
+    script.append(
+        {"player": 0, "frame": "turn", "prompt": "main_action", "option": "shoot:target=1"}
+    )
+    script.append({"player": 1, "frame": "shot_window", "option": "pass_response"})
+    script.append({"player": 0, "frame": "shot_window", "option": "pass_response"})
+    for _ in range(discards):
+        script.append(
+            {
+                "player": 0,
+                "frame": "discard",
+                "prompt": "discard",
+                "state": "choosing",
+                "option": "discard_item:item=inverter",
+                "options": ["discard_item:item=inverter"],
+            }
+        )
+    script += draws("milk_tea", "milk_tea")
+    frames = (
+        [
+            {"type": "frame_pushed", "data": {"kind": "discard", "player": 0, "depth": 2}},
+            {"type": "frame_popped", "data": {"kind": "discard", "outcome": "within_cap"}},
+        ]
+        if discards
+        else []
+    )
+    discarded = [{"type": "discarded", "data": {"player": 0, "item": "inverter"}}] * discards
+    clauses = ["S4.4", "S4.4.1", "S4.4.2", "S4.4.3", "S4.4.4"]
+    features = ["frame.discard", "item.inverter", "trace.exact"]
+    rulings = ["R12"]
+    if traitor:
+        clauses.append("S5.1")
+        features += ["traitor", "setup.effects"]
+        rulings.append("R6")
+    who = "a traitor" if traitor else "a player"
+    return case(
+        f"cap.hp{hp}{'-traitor' if traitor else ''}.holds{total}",
+        f"{who} at HP {hp} ends the turn holding {total} items; the cap is {cap}, so phase 4 "
+        f"asks for {discards} discards, one item at a time, and nobody else",
+        clauses,
+        rulings,
+        features,
+        {
+            "seats": [
+                {
+                    "role": "medic",
+                    "hp": hp,
+                    "items": {"inverter": held} if held else {},
+                    "traitor": traitor,
+                },
+                {"role": "gambler"},
+            ],
+            "chamber": ["blank", "live"],
+        },
+        script,
+        {
+            "events": [
+                {"match": "exact", "types": ["discarded"], "events": discarded},
+                {
+                    "match": "exact",
+                    "types": ["frame_pushed", "frame_popped"],
+                    "events": [
+                        {"type": "frame_pushed", "data": {"kind": "turn"}},
+                        {"type": "frame_pushed", "data": {"kind": "shot_window"}},
+                        {"type": "frame_popped", "data": {"kind": "shot_window"}},
+                        *frames,
+                    ],
+                },
+            ],
+            "state": {
+                "owner": 1,
+                "seats": [
+                    {"hp": hp, "items": {"inverter": min(total, cap)}},
+                    {"items": {"milk_tea": 2}},
+                ],
+                "prompt": {"player": 1, "kind": "main_action"},
+            },
+        },
+    )
+
+
+def cap_cases() -> Iterator[dict[str, Any]]:
+    """Every HP 1..4, normal and traitor, holding 0, 2 or 4 items before the turn's draw."""
+    for hp in range(1, HP_MAX + 1):
+        for traitor in (False, True):
+            for held in (0, 2, 4):
+                yield cap_case(hp, traitor, held)
+
+
+FAMILIES = {"roleitem": role_item_cases, "poll": poll_cases, "cap": cap_cases}
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def to_text(value: Any, indent: int = 0, width: int = 100, used: int = 0) -> str:
+    """JSON with 2-space indentation, keeping any value that fits on its line on one line.
+
+    ``indent`` is the value's indentation level and ``used`` how many characters of its
+    first line are taken already (by the key in front of it).
+    """
+    compact = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    start = used or indent
+    if start + len(compact) <= width or not isinstance(value, dict | list) or not value:
+        return compact
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        lines = []
+        for key, sub in value.items():
+            head = f"{pad}{json.dumps(key, ensure_ascii=False)}: "
+            lines.append(head + to_text(sub, indent + 2, width, len(head)))
+        return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
+    items = [pad + to_text(sub, indent + 2, width) for sub in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def render_all() -> dict[Path, str]:
+    """Every generated case file: its path under ``cases/generated`` and its text."""
+    files: dict[Path, str] = {}
+    for family, make in FAMILIES.items():
+        for document in make():
+            files[OUT / family / f"{document['id']}.json"] = to_text(document) + "\n"
+    return files
+
+
+def differences(files: dict[Path, str]) -> list[str]:
+    """How the files on disk differ from ``files`` (missing, changed, extra)."""
+    found = []
+    on_disk = set(OUT.rglob("*.json")) if OUT.is_dir() else set()
+    for path, text in files.items():
+        if path not in on_disk:
+            found.append(f"missing {path.relative_to(HERE)}")
+        elif path.read_text(encoding="utf-8") != text:
+            found.append(f"changed {path.relative_to(HERE)}")
+    found += [f"extra {path.relative_to(HERE)}" for path in sorted(on_disk - set(files))]
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the generated cases, or with ``--check`` only compare them with the disk."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare only; exit 1 on change")
+    args = parser.parse_args(argv)
+    files = render_all()
+    if args.check:
+        problems = differences(files)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
+    for path in set(OUT.rglob("*.json")) - set(files) if OUT.is_dir() else set():
+        path.unlink()
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    print(f"{len(files)} generated cases in {OUT.relative_to(HERE)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
