@@ -49,3 +49,18 @@ def test_every_event_of_random_games_carries_its_declared_fields() -> None:
             assert set(fields) <= set(event.data), (event.type, sorted(event.data))
             seen.add(event.type.value)
     assert len(seen) >= 20, sorted(set(vocabulary.EVENT_FIELDS) - seen)
+
+
+def test_the_conformance_event_schema_lists_the_vocabulary() -> None:
+    """The shipped event schema (INTERPRETING.md's events) has exactly the vocabulary's types,
+    and requires of each at least the fields the vocabulary declares."""
+    import json
+
+    from buckshot.conformance.bundled import suite_path
+
+    schema = json.loads((suite_path("schemas") / "event.schema.json").read_text(encoding="utf-8"))
+    per_type = schema["$defs"]["data"]
+    assert set(per_type) == set(vocabulary.EVENT_FIELDS)
+    for kind, fields in vocabulary.EVENT_FIELDS.items():
+        required = set(per_type[kind].get("required", ()))
+        assert set(fields) <= required, (kind, sorted(set(fields) - required))
