@@ -1,12 +1,20 @@
-"""The second solver: a query re-checked by cvc5, and whether it agrees with Z3."""
+"""``--cross-check``: each proof query re-checked by cvc5, and a disagreement fails the run."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 import z3  # type: ignore[import-untyped]
+from typer.testing import CliRunner
 
-from buckshot.verification.proofs.crosscheck import cross_check
+from buckshot.verification.cli import app
+from buckshot.verification.proofs import crosscheck
+from buckshot.verification.proofs.crosscheck import DISAGREED, cross_check
+
+RUNNER = CliRunner()
 
 
 def _z3(assertions: list[Any]) -> str:
@@ -72,3 +80,49 @@ def test_a_query_cvc5_cannot_read_is_an_error_not_an_answer() -> None:
     check = cross_check([z3.Int("i") > 2], "sat")
     assert check.cvc5 == "error" and check.agree is None and not check.disagrees
     assert "could not read" in check.explanation
+
+
+def _verify(tmp_path: Path, *extra: str) -> tuple[Any, dict[str, Any]]:
+    out = tmp_path / "report.json"
+    args = ["--players", "2", "--only", "I6", "--no-vacuity", "--depth", "0"]
+    args += ["--walk-steps", "0", "--jobs", "1", "--cross-check", "--json", str(out)]
+    result = RUNNER.invoke(app, [*args, "--counterexamples", str(tmp_path / "cx"), *extra])
+    return result, json.loads(out.read_text())
+
+
+def test_verify_cross_check_reports_its_figures(tmp_path: Path) -> None:
+    result, data = _verify(tmp_path)
+    assert result.exit_code == 0, result.output
+    figures = data["cross_check"]
+    proof = data["proofs"][0]
+    assert proof["verdict"] == "proved"
+    # every query of the proof was re-checked, and cvc5 agreed on each
+    assert figures["per_property"]["I6"]["queries"] == proof["queries"] >= 2
+    assert figures["queries"] == figures["agreements"] == proof["queries"]
+    assert figures["disagreements"] == figures["unknowns"] == figures["errors"] == 0
+    assert figures["seconds"] > 0 and figures["solver"].startswith("cvc5 ")
+    assert figures["not_agreed"] == []
+    assert "Cross-check:" in result.output
+
+
+def test_a_disagreement_fails_the_property_and_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second solver that contradicts Z3 (here, made to by flipping cvc5's answer)."""
+    real = crosscheck._ask_cvc5
+    flip = {"sat": "unsat", "unsat": "sat"}
+
+    def contrary(text: str, resource_limit: int, wall_ms: int) -> tuple[str, str, int]:
+        answer, reason, used = real(text, resource_limit, wall_ms)
+        return flip.get(answer, answer), reason, used
+
+    monkeypatch.setattr(crosscheck, "_ask_cvc5", contrary)
+    result, data = _verify(tmp_path)
+    assert result.exit_code == 1, result.output
+    proof = data["proofs"][0]
+    assert proof["verdict"] == DISAGREED
+    assert [v["verdict"] for v in proof["per_n"]] == [DISAGREED]
+    assert data["failed"] is True and data["cross_check"]["disagreements"] >= 1
+    shown = data["cross_check"]["not_agreed"][0]
+    assert shown["disagree"] and {shown["z3"], shown["cvc5"]} == {"sat", "unsat"}
+    assert "z3 answers unsat, cvc5 answers sat" in result.output
