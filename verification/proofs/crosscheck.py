@@ -30,8 +30,8 @@ DISAGREED = "solvers disagree"
 """The verdict of a property one of whose queries the two solvers answered differently."""
 
 RESOURCE_LIMIT = 5_000_000
-"""cvc5 resource units allowed to one query: about six times the most a proof query was
-seen to use (0.8 million, the step query of I3 for N=2..8)."""
+"""cvc5 resource units allowed to one query: about six times the most any query of the full
+``buckshot verify`` used when measured (0.85 million units; README)."""
 
 WALL_FACTOR = 4
 """The wall-clock safety net of a re-check is this many times the run's time per query
@@ -55,6 +55,8 @@ class CrossCheck:
     """cvc5's answer: ``sat``, ``unsat``, ``unknown`` or ``error`` (the query was unreadable)."""
     seconds: float
     """Time of the re-check: the export, cvc5's parsing and its check."""
+    cpu_seconds: float
+    """Processor time of the re-check (cvc5 runs in this process), unaffected by other load."""
     resources: int
     """cvc5 resource units the check used (its deterministic measure of effort)."""
     agree: bool | None
@@ -80,6 +82,8 @@ class Figures:
     """Queries cvc5 could not read."""
     seconds: float
     """Time the re-checks added (added up over processes)."""
+    cpu_seconds: float
+    """Processor time the re-checks added."""
     most_resources: int
     """The most cvc5 resource units one query used."""
 
@@ -93,6 +97,7 @@ class Figures:
             unknowns=sum(c.agree is None and c.cvc5 != ERROR for c in checks),
             errors=sum(c.cvc5 == ERROR for c in checks),
             seconds=sum(c.seconds for c in checks),
+            cpu_seconds=sum(c.cpu_seconds for c in checks),
             most_resources=max((c.resources for c in checks), default=0),
         )
 
@@ -105,6 +110,7 @@ class Figures:
             "unknowns": self.unknowns,
             "errors": self.errors,
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
             "most_resources": self.most_resources,
         }
 
@@ -113,8 +119,8 @@ class Figures:
         return (
             f"{self.queries} queries re-checked by cvc5 {cvc5_version()}: {self.agreements} "
             f"agree, {self.disagreements} disagree, {self.unknowns} unknown, {self.errors} "
-            f"unreadable; {self.seconds:.1f}s added (at most {self.most_resources:,} of "
-            f"{RESOURCE_LIMIT:,} resource units per query)"
+            f"unreadable; {self.seconds:.1f}s added ({self.cpu_seconds:.1f}s processor); at "
+            f"most {self.most_resources:,} of {RESOURCE_LIMIT:,} resource units per query"
         )
 
 
@@ -139,9 +145,9 @@ def cross_check(
 ) -> CrossCheck:
     """Ask cvc5 whether ``assertions`` (Z3 terms of QF_BV) are satisfiable and compare its
     answer with ``z3_answer`` (``sat``, ``unsat`` or ``unknown``)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     answer, reason, used = _ask_cvc5(smtlib(assertions), resource_limit, wall_ms)
-    seconds = time.perf_counter() - started
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     decided = (SAT, UNSAT)
     agree = answer == z3_answer if answer in decided and z3_answer in decided else None
     if agree is True:
@@ -154,7 +160,7 @@ def cross_check(
         explanation = f"cvc5 answers unknown ({reason}); z3 answers {z3_answer}"
     else:
         explanation = f"z3 answers {z3_answer}; cvc5 answers {answer}: nothing to compare"
-    return CrossCheck(z3_answer, answer, seconds, used, agree, explanation)
+    return CrossCheck(z3_answer, answer, seconds, cpu_seconds, used, agree, explanation)
 
 
 def _ask_cvc5(text: str, resource_limit: int, wall_ms: int) -> tuple[str, str, int]:
