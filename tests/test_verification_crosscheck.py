@@ -56,6 +56,16 @@ def test_cvc5_agrees_with_z3_on_an_unsatisfiable_query() -> None:
     assert (check.z3, check.cvc5, check.agree) == ("unsat", "unsat", True)
 
 
+def test_quantified_queries_are_re_checked_too() -> None:
+    """Like the progress property's query (the input under a forall): some x differs from
+    every y is impossible (take y = x); some x has x & y = 0 for every y (x = 0)."""
+    x, y = z3.BitVecs("x y", 8)
+    impossible, possible = [z3.ForAll([y], x != y)], [z3.ForAll([y], x & y == 0)]
+    assert (_z3(impossible), _z3(possible)) == ("unsat", "sat")
+    assert cross_check(impossible, "unsat").cvc5 == "unsat"
+    assert cross_check(possible, "sat").cvc5 == "sat"
+
+
 def test_a_wrong_answer_is_reported_as_a_disagreement_with_both_answers() -> None:
     for query, wrong, right in ((_sat_query(), "unsat", "sat"), (_unsat_query(), "sat", "unsat")):
         check = cross_check(query, wrong)
