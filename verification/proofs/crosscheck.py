@@ -33,12 +33,9 @@ RESOURCE_LIMIT = 5_000_000
 """cvc5 resource units allowed to one query: about six times the most any query of the full
 ``buckshot verify`` used when measured (0.85 million units; README)."""
 
-WALL_FACTOR = 4
-"""The wall-clock safety net of a re-check is this many times the run's time per query
-(``--timeout``), so that on a machine up to that much slower the resource limit decides."""
-
-WALL_MS = 240_000
-"""The wall-clock safety net of one cvc5 query when the caller gives none, in milliseconds."""
+WALL_MS = 600_000
+"""The wall-clock safety net of one cvc5 query when the caller gives none, in milliseconds
+(the default of ``--timeout``, the run's safety net per query)."""
 
 CVC5_OPTIONS = {"bitblast": "eager"}
 """For quantifier-free queries (QF_BV), eager bit-blasting: far faster than cvc5's default
@@ -226,11 +223,11 @@ _RECORDER: ContextVar[_Recorder | None] = ContextVar("crosscheck_recorder", defa
 
 
 @contextmanager
-def recording(timeout_ms: int = WALL_MS // WALL_FACTOR) -> Iterator[list[CrossCheck]]:
+def recording(timeout_ms: int = WALL_MS) -> Iterator[list[CrossCheck]]:
     """Within the block, every query passed to :func:`observe` is re-checked by cvc5 (with
-    :data:`WALL_FACTOR` times ``timeout_ms``, the run's time per query, as the safety net);
-    the list yielded collects the re-checks."""
-    recorder = _Recorder(timeout_ms * WALL_FACTOR, [])
+    ``timeout_ms``, the run's wall-clock safety net per query, as its own); the list yielded
+    collects the re-checks."""
+    recorder = _Recorder(timeout_ms, [])
     token = _RECORDER.set(recorder)
     try:
         yield recorder.checks
