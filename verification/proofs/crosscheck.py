@@ -30,8 +30,9 @@ DISAGREED = "solvers disagree"
 """The verdict of a property one of whose queries the two solvers answered differently."""
 
 RESOURCE_LIMIT = 5_000_000
-"""cvc5 resource units allowed to one query: about six times the most any query of the full
-``buckshot verify`` used when measured (0.85 million units; README)."""
+"""cvc5 resource units allowed to one query: above the 1.6 million the most demanding
+re-check of the proofs had used when measured (README); a query that needs more is reported
+unknown, the same on every machine."""
 
 WALL_MS = 600_000
 """The wall-clock safety net of one cvc5 query when the caller gives none, in milliseconds
