@@ -30,7 +30,7 @@ DISAGREED = "solvers disagree"
 """The verdict of a property one of whose queries the two solvers answered differently."""
 
 RESOURCE_LIMIT = 5_000_000
-"""cvc5 resource units allowed to one query: above the 1.6 million the most demanding
+"""cvc5 resource units allowed to one query: twice the 2.5 million the most demanding
 re-check of the proofs had used when measured (README); a query that needs more is reported
 unknown, the same on every machine."""
 
