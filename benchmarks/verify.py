@@ -1,7 +1,7 @@
 """Time the verification: each proof, BMC per depth, vacuity, engine walks, the full run.
 
 Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants] [--jobs J]
-[--results FILE] [--update-readme]``.
+[--only I1,I6] [--cross-check] [--results FILE] [--update-readme]``.
 
 Stage times are the time their tasks ran, added up over the worker processes; the full run
 is wall-clock time. A proof's time is its term building and solver queries (all chunks).
@@ -87,6 +87,8 @@ def main() -> None:
     parser.add_argument("--walk-steps", type=int, default=10_000, help="engine walks (0: skip)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="JSON file of figures")
     parser.add_argument("--update-readme", action="store_true", help="rewrite README figures")
+    parser.add_argument("--only", default=None, help="comma-separated property IDs")
+    parser.add_argument("--cross-check", action="store_true", help="re-check with cvc5")
     args = parser.parse_args()
     if not args.results.parent.is_dir():
         parser.error(f"--results: no folder {args.results.parent}")
@@ -101,6 +103,8 @@ def main() -> None:
         timeout_ms=args.timeout * 1000,
         jobs=args.jobs,
         walk_steps=args.walk_steps,
+        only=args.only.split(",") if args.only else None,
+        cross_check=args.cross_check,
     )
     total = time.perf_counter() - started
     print(f"bit width {cfg.width}, players {cfg.players_lo}..{cfg.players_hi}, jobs {report.jobs}")
@@ -110,6 +114,19 @@ def main() -> None:
             f"  ({proof.queries} queries)"
         )
     print(f"all proofs: {report.seconds.get('proofs', 0.0):.2f} s")
+    figures = report.cross_check_figures()
+    if report.cross_check is not None and figures is not None:
+        for pid, checks in report.cross_check.items():
+            seconds = sum(c.seconds for c in checks)
+            cpu = sum(c.cpu_seconds for c in checks)
+            print(
+                f"cross-check {pid:4} {len(checks):3} queries {seconds:7.2f} s, "
+                f"processor {cpu:7.2f} s"
+            )
+            for check in checks:
+                if check.agree is not True:
+                    print(f"  {pid}: {check.explanation}")
+        print(f"cross-check: {figures.text()}")
     for step in report.bmc_times:
         print(f"bmc depth {step.depth:2}: {step.seconds:7.2f} s")
     bmc = report.seconds.get("bmc", 0.0)

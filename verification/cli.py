@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -18,6 +19,7 @@ from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.proofs.crosscheck import DISAGREED, ERROR
 from buckshot.verification.proofs.induction import PROVED, UNKNOWN, VIOLATED, all_properties
 from buckshot.verification.proofs.mutants import MUTANTS
 from buckshot.verification.proofs.vacuity import (
@@ -109,6 +111,14 @@ def main(
             help="Steps of the reference engine run in lockstep with the model (0: skip).",
         ),
     ] = 10_000,
+    cross_check: Annotated[
+        bool,
+        typer.Option(
+            "--cross-check",
+            help="Re-check every query of the proofs with a second solver (cvc5); "
+            "a disagreement fails the property.",
+        ),
+    ] = False,
     counterexamples: Annotated[
         Path,
         typer.Option(
@@ -162,6 +172,7 @@ def main(
                 inject=switches,
                 jobs=jobs,
                 walk_steps=walk_steps,
+                cross_check=cross_check,
             )
         except KeyboardInterrupt:
             typer.echo("verify: interrupted; nothing written", err=True)
@@ -210,7 +221,7 @@ def check_folder(folder: Path) -> None:
     check_output(folder / "counterexample.json")
 
 
-STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow"}
+STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow", DISAGREED: "bold red"}
 
 
 def cell(verdict: str, seconds: float, note: str = "") -> str:
@@ -265,6 +276,20 @@ def show_walks(report: Report, console: Console) -> None:
     )
     for disagreement in walks.disagreements[:3]:
         console.print(disagreement.text(), markup=False)
+
+
+def show_cross_check(report: Report, console: Console) -> None:
+    """Print what the re-checks by cvc5 came to, and each one that did not agree."""
+    figures = report.cross_check_figures()
+    if report.cross_check is None or figures is None:
+        return
+    style = "green" if figures.disagreements == figures.errors == 0 else "bold red"
+    console.print(f"[{style}]Cross-check: {figures.text()}[/]")
+    for pid, checks in report.cross_check.items():
+        for check in checks:
+            if check.agree is not True:
+                mark = "bold red" if check.disagrees or check.cvc5 == ERROR else "yellow"
+                console.print(f"  [{mark}]{pid}: {escape(check.explanation)}[/]")
 
 
 def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
@@ -323,6 +348,7 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
             )
             assert verdict.counterexample is not None
             console.print(cex_text(verdict.counterexample), markup=False)
+    show_cross_check(report, console)
     if report.bmc_depth:
         per_depth = " ".join(f"{t.depth}:{t.seconds:.1f}s" for t in report.bmc_times)
         console.print(

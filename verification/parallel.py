@@ -19,6 +19,7 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from buckshot.verification.engine.lockstep import WalkResult, random_walks
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.proofs.bmc import BmcResult, bounded_per_n
+from buckshot.verification.proofs.crosscheck import CrossCheck, recording
 from buckshot.verification.proofs.induction import (
     ProofResult,
     proof_model,
@@ -64,6 +66,8 @@ class Task:
     """For a proof run against a deliberate bug: the mutant's name (also in ``inject``)."""
     steps: int = 0
     """The steps of an engine task's lockstep walks."""
+    cross_check: bool = False
+    """A proof task re-checks each of its queries with cvc5 (:mod:`.proofs.crosscheck`)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ class Done:
     seconds: float
     cpu_seconds: float
     """Processor time of the process that ran it (Z3 included), unaffected by other load."""
+    checks: tuple[CrossCheck, ...] = ()
+    """A proof task's queries re-checked by cvc5, when it was asked to."""
 
 
 def run_task(task: Task) -> Done:
@@ -90,9 +96,12 @@ def run_task(task: Task) -> Done:
         | Evidence
         | None
     )
+    checks: list[CrossCheck] = []
     if task.kind == PROOF:
         model = proof_model(task.cfg, task.inject)
-        result = prove_property(model, property_by_id(task.prop), task.timeout_ms, task.chunk)
+        prop = property_by_id(task.prop)
+        with recording(task.timeout_ms) if task.cross_check else nullcontext(checks) as checks:
+            result = prove_property(model, prop, task.timeout_ms, task.chunk)
     elif task.kind == BMC:
         props = [property_by_id(pid) for pid in task.props]
         result = bounded_per_n(task.cfg, props, task.depth, task.inject, task.timeout_ms)
@@ -106,7 +115,8 @@ def run_task(task: Task) -> Done:
         result = random_walks(spec, task.cfg.ruleset, task.steps, players=counts)
     else:
         raise ValueError(f"unknown task kind {task.kind!r}")
-    return Done(task, result, time.perf_counter() - started, time.process_time() - cpu)
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
+    return Done(task, result, seconds, cpu_seconds, tuple(checks))
 
 
 def default_jobs() -> int:

@@ -10,6 +10,12 @@ from buckshot.verification.model.config import Config, saturations
 from buckshot.verification.model.executable import ExecutableSpec, Step
 from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import BmcPerN, DepthTime, Violation, Witness
+from buckshot.verification.proofs.crosscheck import (
+    RESOURCE_LIMIT,
+    CrossCheck,
+    Figures,
+    cvc5_version,
+)
 from buckshot.verification.proofs.induction import (
     PROVED,
     PerN,
@@ -49,6 +55,14 @@ class Report:
     assumed: list[str] = field(default_factory=list)
     """Properties every proof of this run assumes but that this run did not prove (with
     ``--only``): each verdict holds only if they do."""
+    cross_check: dict[str, tuple[CrossCheck, ...]] | None = None
+    """Per property, its queries re-checked by cvc5 (None: no cross-check asked)."""
+
+    def cross_check_figures(self) -> Figures | None:
+        """What the re-checks of the whole run came to (None: no cross-check asked)."""
+        if self.cross_check is None:
+            return None
+        return Figures.of([c for checks in self.cross_check.values() for c in checks])
 
     def counts(self) -> list[int]:
         """The player counts of the run."""
@@ -58,9 +72,12 @@ class Report:
     def failed(self) -> bool:
         """Some proof is not proved, BMC found or could not rule out a violation, some target
         was neither reached nor proved unreachable, some mutant escaped, or the engine parted
-        from the model."""
+        from the model, or cvc5 could not read a query it was asked to re-check (a solver
+        disagreement fails its property)."""
+        figures = self.cross_check_figures()
         return (
             any(p.verdict != PROVED for p in self.proofs)
+            or (figures is not None and figures.errors > 0)
             or self.bmc_status in ("violated", "unknown")
             or any(t.status == NOT_SHOWN for t in self.vacuity)
             or any(not m.caught for m in self.mutants)
@@ -147,6 +164,7 @@ class Report:
                 ],
             },
             "engine": None if self.walks is None else self.walks.to_dict(),
+            "cross_check": self.cross_check_json(),
             "mutants": [
                 {
                     "name": m.mutant.name,
@@ -159,6 +177,33 @@ class Report:
                     "seconds": round(m.seconds, 3),
                 }
                 for m in self.mutants
+            ],
+        }
+
+    def cross_check_json(self) -> dict[str, Any] | None:
+        """The cross-check's figures, overall and per property, and each re-check that did
+        not agree (None when no cross-check was asked)."""
+        figures = self.cross_check_figures()
+        if self.cross_check is None or figures is None:
+            return None
+        return {
+            "solver": f"cvc5 {cvc5_version()}",
+            "resource_limit": RESOURCE_LIMIT,
+            **figures.to_dict(),
+            "per_property": {
+                pid: Figures.of(checks).to_dict() for pid, checks in self.cross_check.items()
+            },
+            "not_agreed": [
+                {
+                    "property": pid,
+                    "z3": c.z3,
+                    "cvc5": c.cvc5,
+                    "disagree": c.disagrees,
+                    "explanation": c.explanation,
+                }
+                for pid, checks in self.cross_check.items()
+                for c in checks
+                if c.agree is not True
             ],
         }
 

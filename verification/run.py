@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from buckshot.verification.model.config import Config
 from buckshot.verification.parallel import (
@@ -26,7 +27,9 @@ from buckshot.verification.parallel import (
     execute,
 )
 from buckshot.verification.proofs.bmc import BmcResult
+from buckshot.verification.proofs.crosscheck import DISAGREED, CrossCheck
 from buckshot.verification.proofs.induction import (
+    PROVED,
     ProofResult,
     all_properties,
     merge_chunks,
@@ -55,6 +58,7 @@ def verify(
     inject: frozenset[str] = frozenset(),
     jobs: int | None = None,
     walk_steps: int = 0,
+    cross_check: bool = False,
 ) -> Report:
     """Run every stage that is asked for and collect the results.
 
@@ -62,7 +66,9 @@ def verify(
     bugs (see :mod:`.proofs.mutants`) in every stage but the vacuity check; ``jobs`` is the number
     of processes (default :func:`.default_jobs`). The verdicts do not depend on ``jobs``.
     ``walk_steps`` > 0 runs that many steps of the engine against the model
-    (:func:`buckshot.verification.engine.lockstep.random_walks`).
+    (:func:`buckshot.verification.engine.lockstep.random_walks`). ``cross_check`` re-checks
+    every query of the proofs (not of the mutants) with cvc5 (:mod:`.proofs.crosscheck`); a
+    property on one of whose queries the solvers disagree is marked so and fails.
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -90,7 +96,17 @@ def verify(
         pieces[prop.id] = count
         for i in range(count):
             chunk = (i, count) if count > 1 else None
-            tasks.append(Task(PROOF, cfg, inject, timeout_ms, prop=prop.id, chunk=chunk))
+            tasks.append(
+                Task(
+                    PROOF,
+                    cfg,
+                    inject,
+                    timeout_ms,
+                    prop=prop.id,
+                    chunk=chunk,
+                    cross_check=cross_check,
+                )
+            )
     catalogue = list(MUTANTS) if mutants else []
     for mutant in catalogue:
         bug = mutant.inject
@@ -100,6 +116,7 @@ def verify(
 
     chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in pieces.items()}
     proofs: dict[str, ProofResult] = {}
+    checks: dict[str, list[CrossCheck]] = {p.id: [] for p in props}
     caught: dict[tuple[str, str], Done] = {}
     stage_seconds: dict[str, float] = {}
     stage_cpu: dict[str, float] = {}
@@ -118,6 +135,7 @@ def verify(
             tick("mutants", sum(_mutant_done(m.name, caught) for m in catalogue), len(catalogue))
             return
         if task.kind == PROOF:
+            checks[task.prop].extend(item.checks)
             parts = chunks[task.prop]
             parts[task.chunk[0] if task.chunk is not None else 0] = item.result
             if all(part is not None for part in parts):
@@ -140,7 +158,9 @@ def verify(
             tick("vacuity", 1, 1)
 
     execute(tasks, workers, done)
-    report.proofs = [proofs[p.id] for p in props]
+    report.proofs = [_with_cross_check(proofs[p.id], checks[p.id]) for p in props]
+    if cross_check:
+        report.cross_check = {pid: tuple(found) for pid, found in checks.items()}
     for mutant in catalogue:
         report.mutants.append(_mutant_result(mutant.name, caught))
     stages = ("proofs", "bmc", "vacuity", "engine", "mutants")
@@ -149,6 +169,19 @@ def verify(
     report.seconds["total"] = time.perf_counter() - started
     report.jobs = workers
     return report
+
+
+def _with_cross_check(proof: ProofResult, checks: Sequence[CrossCheck]) -> ProofResult:
+    """The proof without the re-checks in its time (they are reported apart), marked
+    :data:`.DISAGREED` (overall, and for each count it proved, since every query of the
+    property covered those counts) when the two solvers disagreed on one of its queries."""
+    if not checks:
+        return proof
+    proof = replace(proof, seconds=max(0.0, proof.seconds - sum(c.seconds for c in checks)))
+    if not any(check.disagrees for check in checks):
+        return proof
+    per_n = tuple(replace(v, verdict=DISAGREED) if v.verdict == PROVED else v for v in proof.per_n)
+    return replace(proof, verdict=DISAGREED, per_n=per_n)
 
 
 def _mutant_done(name: str, caught: dict[tuple[str, str], Done]) -> bool:

@@ -20,6 +20,7 @@ from buckshot.verification.model.branches import Branch, branch_tree
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
+from buckshot.verification.proofs import crosscheck
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.lemmas import LEMMAS
 from buckshot.verification.proofs.limits import Budget, one_shot, why_unknown
@@ -181,7 +182,10 @@ def abstraction(model: ProofModel, prop: Property, timeout_ms: int) -> Abstracti
         # stays as it is
         claim = z3.And(*limits(part, part.total))
         budget = Budget.nominal(ABSTRACT_MS, timeout_ms)
-        if one_shot(budget, [*model.facts, z3.Not(claim)]).check() == z3.unsat:
+        solver = one_shot(budget, [*model.facts, z3.Not(claim)])
+        outcome = solver.check()
+        crosscheck.observe(solver, outcome)
+        if outcome == z3.unsat:
             value = z3.BitVec(f"opaque.{index}", width)
             pairs.append((part.total, value))
             bounds.extend(limits(part, value))
@@ -284,8 +288,10 @@ class _Tally:
             excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
             solver = one_shot(budget, [*facts, goal, *excluded], logic)
             started = time.perf_counter()
-            verdict = _verdict(solver.check())
+            outcome = solver.check()
+            verdict = _verdict(outcome)
             seconds = time.perf_counter() - started
+            crosscheck.observe(solver, outcome)
             self.queries += 1
             if verdict == UNKNOWN:
                 self.reason = why_unknown(solver)
@@ -309,6 +315,7 @@ class _Tally:
         started = time.perf_counter()
         outcome = solver.check()
         seconds = time.perf_counter() - started
+        crosscheck.observe(solver, outcome)
         self.queries += 1
         if outcome != z3.unsat:
             return False
