@@ -114,8 +114,8 @@ def main() -> None:
             f"  ({proof.queries} queries)"
         )
     print(f"all proofs: {report.seconds.get('proofs', 0.0):.2f} s")
-    figures = report.cross_check_figures()
-    if report.cross_check is not None and figures is not None:
+    checked = report.cross_check_figures()
+    if report.cross_check is not None and checked is not None:
         for pid, checks in report.cross_check.items():
             seconds = sum(c.seconds for c in checks)
             cpu = sum(c.cpu_seconds for c in checks)
@@ -126,7 +126,7 @@ def main() -> None:
             for check in checks:
                 if check.agree is not True:
                     print(f"  {pid}: {check.explanation}")
-        print(f"cross-check: {figures.text()}")
+        print(f"cross-check: {checked.text()}")
     for step in report.bmc_times:
         print(f"bmc depth {step.depth:2}: {step.seconds:7.2f} s")
     bmc = report.seconds.get("bmc", 0.0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Generic
 
 from buckshot.spec.registry import Kind
@@ -133,7 +134,14 @@ class Semantics(Actions[I, B]):
 
     def removed(self, edge: EdgeCode) -> bool:
         """A chart mutant ``drop:<edge id>`` removes this transition from its chart."""
-        return self.mutant(f"{EDGE_REMOVED}{edge.edge.id}")
+        return bool(self.mutants) and edge.code in self._removed_codes
+
+    @cached_property
+    def _removed_codes(self) -> frozenset[int]:
+        """The codes of the transitions the chart mutants switched on remove."""
+        return frozenset(
+            e.code for e in self.layout.edges if f"{EDGE_REMOVED}{e.edge.id}" in self.mutants
+        )
 
     def selector(self, name: str, s: State[I, B]) -> I:
         """The registry selector ``name``: the player asked."""

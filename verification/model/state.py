@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
+from functools import cache
 from typing import Any, Generic, TypeVar, cast
 
 from buckshot.verification.model.backend import B, I
@@ -216,6 +217,7 @@ def _paths(dims: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
             yield (index, *rest)
 
 
+@cache
 def leaves(cfg: Config, cls: type[State[Any, Any]] | type[Input[Any, Any]]) -> tuple[Leaf, ...]:
     """Every scalar field of a state or input class, in declaration order."""
     shapes = _dims(cfg)
@@ -272,7 +274,9 @@ def make_state(
     """A state (or input, with ``cls=Input``) whose every scalar is ``make(leaf)``."""
     return cast(
         State[Any, Any] | Input[Any, Any],
-        _unflatten(cfg, cls, [make(leaf) for leaf in leaves(cfg, cls)]),
+        _unflatten(
+            cfg, cls, [make(leaf) for leaf in leaves(cfg, cast(type[State[Any, Any]], cls))]
+        ),
     )
 
 
