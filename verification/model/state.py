@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
-from functools import cache
 from typing import Any, Generic, TypeVar, cast
 
 from buckshot.verification.model.backend import B, I
@@ -217,15 +216,22 @@ def _paths(dims: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
             yield (index, *rest)
 
 
-@cache
+_LEAVES: dict[tuple[Config, type[Any]], tuple[Leaf, ...]] = {}
+
+
 def leaves(cfg: Config, cls: type[State[Any, Any]] | type[Input[Any, Any]]) -> tuple[Leaf, ...]:
-    """Every scalar field of a state or input class, in declaration order."""
+    """Every scalar field of a state or input class, in declaration order (computed once per
+    configuration and class)."""
+    found = _LEAVES.get((cfg, cls))
+    if found is not None:
+        return found
     shapes = _dims(cfg)
     out: list[Leaf] = []
     for field in fields(cls):
         boolean, dims = shapes[field.name]
         out.extend(Leaf(field.name, boolean, path) for path in _paths(dims))
-    return tuple(out)
+    _LEAVES[(cfg, cls)] = tuple(out)
+    return _LEAVES[(cfg, cls)]
 
 
 def _build(dims: tuple[int, ...], values: Iterator[Any]) -> Any:
@@ -274,9 +280,7 @@ def make_state(
     """A state (or input, with ``cls=Input``) whose every scalar is ``make(leaf)``."""
     return cast(
         State[Any, Any] | Input[Any, Any],
-        _unflatten(
-            cfg, cls, [make(leaf) for leaf in leaves(cfg, cast(type[State[Any, Any]], cls))]
-        ),
+        _unflatten(cfg, cls, [make(leaf) for leaf in leaves(cfg, cls)]),
     )
 
 
