@@ -27,6 +27,8 @@ from buckshot.verification.run import verify
 
 README_BEGIN = "<!-- verification figures: written by benchmarks/verify.py --update-readme -->"
 README_END = "<!-- end of verification figures -->"
+STAGES = ("proofs", "bmc", "vacuity", "engine", "mutants")
+"""The order the README names the stages in (the results file keeps its keys sorted)."""
 
 
 def figures(report: Report, total: float, started: datetime.datetime) -> dict[str, Any]:
@@ -55,7 +57,8 @@ def markdown(verify_figures: dict[str, Any]) -> str:
     m = f["machine"]
     proofs = f["proofs"]
     costly = sorted(proofs.items(), key=lambda kv: -kv[1])[:4]
-    stages = ", ".join(f"{k} {v:.0f} s" for k, v in f["stages"].items())
+    order = [k for k in STAGES if k in f["stages"]] + sorted(set(f["stages"]) - set(STAGES))
+    stages = ", ".join(f"{k} {f['stages'][k]:.0f} s" for k in order)
     lines = [
         f"Measured on {f['date']} with `benchmarks/verify.py` ({m['cores']} cores of an "
         f"{m['cpu']}, load average {m['load_average']} at the start, {f['jobs']} jobs): the "

@@ -3,24 +3,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from benchmark_helpers import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _benchmark() -> ModuleType:
-    if str(ROOT / "benchmarks") not in sys.path:
-        sys.path.insert(0, str(ROOT / "benchmarks"))  # as when run as a script
-    spec = importlib.util.spec_from_file_location("verify_benchmark", ROOT / "benchmarks/verify.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("verify")
 
 
 def test_the_readme_shows_the_verification_figures_of_the_results_file() -> None:

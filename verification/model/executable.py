@@ -225,18 +225,34 @@ class ExecutableSpec:
 
     # --- random play ---------------------------------------------------------------------
 
-    def random_step(self, s: Concrete, rng: random.Random) -> Step | None:
-        """A randomly chosen legal step from ``s``, or None when the game is over."""
+    def random_step(
+        self, s: Concrete, rng: random.Random, prefer: frozenset[str] = frozenset()
+    ) -> Step | None:
+        """A randomly chosen legal step from ``s`` (a decision named in ``prefer`` whenever
+        one is legal), or None when the game is over; :class:`Stuck` when nothing is legal."""
         if self.is_terminal(s):
             return None
+        top = self.top(s)
+        if prefer and not prefer & {
+            e.edge.event for e in self.layout.edges if e.source == top.code
+        }:
+            prefer = frozenset()
         options = list(self.candidates(s))
         rng.shuffle(options)
+        chosen = None
         for inp in options:
-            res = self.sem.step(s, inp)
-            if res.ok:
+            if not self.sem.step(s, inp).ok:
+                continue
+            if not prefer:
                 return self.take(s, inp)
-        top = self.top(s)
-        raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
+            edge = self.layout.edges[inp.edge]
+            if edge.edge.trigger.value == "decision" and edge.edge.event in prefer:
+                return self.take(s, inp)
+            if chosen is None:
+                chosen = inp
+        if chosen is None:
+            raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
+        return self.take(s, chosen)
 
     def decide(self, s: Concrete, event: str, **fields: object) -> Step:
         """The top frame's decision ``event`` with input ``fields`` (target, item, pay...)."""
@@ -261,15 +277,21 @@ class ExecutableSpec:
         raise IllegalStep("no decision after 10000 automatic steps")
 
     def random_game(
-        self, n: int, rng: random.Random, max_steps: int = 2000, roles: Sequence[int] | None = None
+        self,
+        n: int,
+        rng: random.Random,
+        max_steps: int = 2000,
+        roles: Sequence[int] | None = None,
+        prefer: frozenset[str] = frozenset(),
     ) -> list[Step]:
-        """A seeded random game of ``n`` players (random roles unless given)."""
+        """A seeded random game of ``n`` players (random roles unless given), taking a
+        decision named in ``prefer`` whenever one is legal; :class:`Stuck` if it cannot go on."""
         chosen = list(roles) if roles is not None else [rng.randrange(len(Role)) for _ in range(n)]
         s = self.initial(n, chosen)
         steps: list[Step] = []
         for index in range(max_steps):
             try:
-                step = self.random_step(s, rng)
+                step = self.random_step(s, rng, prefer)
             except Stuck as stuck:
                 raise Stuck(f"stuck at step {index + 1}: {stuck}", stuck.state) from None
             if step is None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from buckshot.spec.rulebook import Role
 from buckshot.verification.model.config import Config, make_config
-from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step, Stuck
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, Stuck
 from buckshot.verification.model.layout import role_code
 from buckshot.verification.proofs.properties import Property
 
@@ -105,7 +105,7 @@ def find_reachable(
             prefer = PREFERRED | table.prefer
         for index in range(1, 2_001):
             try:
-                step = random_step_preferring(spec, s, play, prefer)
+                step = spec.random_step(s, play, prefer)
             except Stuck:
                 if progress:
                     return Evidence("P1", n, game_seed, index - 1, _where(spec, s))
@@ -129,52 +129,6 @@ def find_reachable(
 PREFERRED = frozenset({"convert"})
 """Decisions that every other game takes whenever they are legal: converting makes traitors,
 whose rules (lost skills, the cap bonus, winning by kills) a uniform walk rarely reaches."""
-
-
-def random_game_preferring(
-    spec: ExecutableSpec, n: int, rng: random.Random, prefer: frozenset[str], max_steps: int
-) -> list[Step]:
-    """A seeded random game of ``n`` players (random roles) that takes a decision named in
-    ``prefer`` whenever one is legal; :class:`Stuck` when it cannot go on."""
-    s = spec.initial(n, [rng.randrange(len(Role)) for _ in range(n)])
-    steps: list[Step] = []
-    for index in range(max_steps):
-        try:
-            step = random_step_preferring(spec, s, rng, prefer)
-        except Stuck as stuck:
-            raise Stuck(f"stuck at step {index + 1}: {stuck}", stuck.state) from None
-        if step is None:
-            break
-        steps.append(step)
-        s = step.after
-    return steps
-
-
-def random_step_preferring(
-    spec: ExecutableSpec, s: Concrete, rng: random.Random, prefer: frozenset[str]
-) -> Step | None:
-    """A random legal step from ``s`` (a preferred decision when one is legal); None when the
-    game is over; :class:`Stuck` when nothing is legal."""
-    if spec.is_terminal(s):
-        return None
-    top = spec.top(s)
-    offered = {e.edge.event for e in spec.layout.edges if e.source == top.code}
-    if not prefer & offered:
-        return spec.random_step(s, rng)
-    options = list(spec.candidates(s))
-    rng.shuffle(options)
-    chosen = None
-    for inp in options:
-        if not spec.sem.step(s, inp).ok:
-            continue
-        edge = spec.layout.edges[inp.edge]
-        if edge.edge.trigger.value == "decision" and edge.edge.event in prefer:
-            return spec.take(s, inp)
-        if chosen is None:
-            chosen = inp
-    if chosen is None:
-        raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
-    return spec.take(s, chosen)
 
 
 def _where(spec: ExecutableSpec, s: Concrete) -> str:

@@ -29,7 +29,6 @@ from buckshot.verification.model.symbolic import Symbols
 from buckshot.verification.proofs.bmc import Unrolling, Witness
 from buckshot.verification.proofs.induction import all_properties
 from buckshot.verification.proofs.limits import Budget, one_shot
-from buckshot.verification.proofs.reach import random_game_preferring
 
 REACHED_BMC = "reachable (BMC)"
 REACHED_WALK = "reachable (random game)"
@@ -169,7 +168,7 @@ def check_vacuity(
             and game % 2
         )
         try:
-            steps = random_game_preferring(spec, n, rng, prefer, max_steps=800)
+            steps = spec.random_game(n, rng, max_steps=800, prefer=prefer)
         except Stuck as stuck:
             items[STUCK.name] = VacuityTarget(
                 STUCK.name, STUCK.kind, NOT_SHOWN, 0, f"N={n}: {stuck}"

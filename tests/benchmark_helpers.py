@@ -1,0 +1,25 @@
+"""Loading a benchmark script (``benchmarks/NAME.py``) as a module, as when it runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/<name>.py`` imported as ``<name>_benchmark`` (its folder on the
+    import path, so that it finds ``results.py`` beside it)."""
+    if str(ROOT / "benchmarks") not in sys.path:
+        sys.path.insert(0, str(ROOT / "benchmarks"))  # as when run as a script
+    spec = importlib.util.spec_from_file_location(
+        f"{name}_benchmark", ROOT / f"benchmarks/{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
