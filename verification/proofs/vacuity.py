@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -138,7 +139,8 @@ def check_vacuity(
     started = time.perf_counter()
     rng = random.Random(seed)
     checker = Symbols(cfg)
-    _mark_never_enabled([t for t in items.values() if t.status == NOT_SHOWN], cfg)
+    relation = _Relation(cfg)
+    _mark_never_enabled([t for t in items.values() if t.status == NOT_SHOWN], relation)
     sources = {edge.edge.id: edge.source for edge in layout().edges}
     visited: set[int] = set()
 
@@ -155,7 +157,7 @@ def check_vacuity(
             break
         if game == games:
             # what the invariants rule out needs no more games (the proofs are due anyway)
-            _prove_unreachable(cfg, [t for t in items.values() if t.status == NOT_SHOWN])
+            _prove_unreachable([t for t in items.values() if t.status == NOT_SHOWN], relation)
         if game >= games and not promising():
             break  # past the first ``games``, go on only while a missing transition is near
         n = min(cfg.players_lo + game % 3, cfg.players_hi)
@@ -202,7 +204,7 @@ def check_vacuity(
     times["variant"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    _prove_unreachable(cfg, [t for t in items.values() if t.status == NOT_SHOWN])
+    _prove_unreachable([t for t in items.values() if t.status == NOT_SHOWN], relation)
     times["unreachability"] = time.perf_counter() - started
     return list(items.values()), times
 
@@ -232,42 +234,46 @@ def _lift(checker: Symbols, value: Any) -> Any:
     return type(value)(**fields)
 
 
-def _mark_never_enabled(open_targets: list[VacuityTarget], cfg: Config) -> None:
+class _Relation:
+    """The symbolic step from a free state, built once per vacuity check (on first use) and
+    shared by the checks that read it."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.symbols = Symbols(cfg)
+        self.s = self.symbols.state("s")
+        self.cases = branches(self.symbols.sem, self.s, self.symbols.input("in"))
+
+    @cached_property
+    def facts(self) -> list[Any]:
+        """Every invariant and lemma on the free state."""
+        sem = self.symbols.sem
+        return [p.state(sem, self.s) for p in all_properties() if p.state is not None]
+
+
+def _mark_never_enabled(open_targets: list[VacuityTarget], relation: _Relation) -> None:
     """Mark the transitions no branch of the step can take (a guard false in every state
     under these rules), so that no random game waits for them."""
-    symbols = Symbols(cfg)
-    cases = branches(symbols.sem, symbols.state("s"), symbols.input("in"))
-    taken = {case.edge.edge.id for case in cases}
+    taken = {case.edge.edge.id for case in relation.cases}
     for target in open_targets:
         if target.kind == "transition" and target.name not in taken:
             target.status = NEVER_ENABLED
             target.note = "its guard is false in every state under these rules"
 
 
-def _prove_unreachable(cfg: Config, open_targets: list[VacuityTarget]) -> None:
-    """Prove from the invariants and lemmas that the open targets cannot be reached."""
+def _prove_unreachable(open_targets: list[VacuityTarget], relation: _Relation) -> None:
+    """Prove from the invariants and lemmas that the open targets cannot be reached (the
+    transitions never enabled are marked already, :func:`_mark_never_enabled`)."""
     if not open_targets:
         return
-    symbols = Symbols(cfg)
-    sem = symbols.sem
-    b = symbols.backend
-    s = symbols.state("s")
-    inp = symbols.input("in")
-    facts = [p.state(sem, s) for p in all_properties() if p.state is not None]
-    cases = branches(sem, s, inp)
+    sem, s, b = relation.symbols.sem, relation.s, relation.symbols.backend
     for target in open_targets:
         if target.kind == "transition":
-            conds = [c.cond for c in cases if c.edge.edge.id == target.name]
-            if not conds:
-                target.status = NEVER_ENABLED
-                target.note = "its guard is false in every state under these rules"
-                continue
-            goal = z3.Or(*conds)
+            goal = z3.Or(*(c.cond for c in relation.cases if c.edge.edge.id == target.name))
         elif target.kind == "frame":
             goal = b.eqn(sem.top_kind(s), kind_code(FrameKind(target.name)))
         else:
             goal = b.eqn(s.depth, int(target.name.split()[1]))
-        solver = one_shot(Budget.nominal(30_000, 600_000), [*facts, goal])
+        solver = one_shot(Budget.nominal(30_000, 600_000), [*relation.facts, goal])
         if solver.check() == z3.unsat:
             target.status = UNREACHABLE
             target.note = "no state satisfying the invariants and lemmas shows it"
