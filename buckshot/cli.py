@@ -269,7 +269,6 @@ def replay_command(
         Path,
         typer.Argument(
             help="An event log (JSON lines) to tell, or a counterexample (JSON) to replay.",
-            exists=True,
         ),
     ],
     seat: Annotated[
@@ -282,38 +281,61 @@ def replay_command(
 ) -> None:
     """Print a saved event log as a readable narrative, or replay a counterexample.
 
-    A counterexample (``buckshot-counterexample/1``, written by ``buckshot verify``) is
-    played in the reference engine step by step; exit 0 when the engine follows it (the
-    bug is in the spec), 1 when it departs (the bug is in the model or the engine there).
+    An event log is read by the one log reader (:mod:`buckshot.spec.eventlog`): a file that is
+    not one, or a --seat not at its table, is refused with exit 2. A counterexample
+    (``buckshot-counterexample/1``, written by ``buckshot verify``; its first line is ``{``
+    alone or an object with a ``format``) is checked against its schema, then played in the
+    reference engine step by step; exit 0 when the engine follows it (the bug is in the
+    spec), 1 when it departs (the bug is in the model or the engine there).
     """
     check_output(json_out)
-    text = log.read_text(encoding="utf-8")
-    if _is_document(text):
-        _replay_counterexample(text, log, json_out)
+    if _is_document(log):
+        _replay_counterexample(log, json_out)
         return
-    from buckshot.reference.events import from_jsonl
+    from buckshot.reference.events import Event
     from buckshot.reference.narrate import narrate
+    from buckshot.spec.eventlog import EventLogError, read_log, table_size
 
     try:
-        events = from_jsonl(text)
-    except (ValueError, KeyError, TypeError) as error:
-        fail("log.invalid", f"{log}: not an event log ({type(error).__name__}: {error})")
+        read = read_log(log)
+    except EventLogError as error:
+        fail(error.code, error.message)
+    seats = table_size(read)
+    if seat is not None and not 0 <= seat < seats:
+        fail("usage.seat", f"--seat {seat}: {log} is a game of {seats} seats (0..{seats - 1})")
+    events = [Event.from_log(event) for event in read]
     if seat is not None:
         events = [e for e in events if e.visible_to(seat)]
     for line in narrate(events):
         typer.echo(line)
 
 
-def _is_document(text: str) -> bool:
-    """The file is one JSON object with a ``format`` (an event log is one object a line)."""
+def _is_document(path: Path) -> bool:
+    """The file's first non-blank line opens a JSON document (``{`` alone) or is an object
+    with a ``format``; an event log's lines are events. False when it cannot be read (the
+    log reader then says why)."""
+    from buckshot.spec.eventlog import MAX_LINE_BYTES
+
     try:
-        data = json.loads(text)
+        with path.open("rb") as stream:
+            while line := stream.readline(MAX_LINE_BYTES + 1):
+                if line.strip():
+                    text = line.decode("utf-8").strip()
+                    return text == "{" or ('"format"' in text and _has_format(text))
+    except (OSError, UnicodeDecodeError):
+        return False
+    return False
+
+
+def _has_format(line: str) -> bool:
+    try:
+        data = json.loads(line)
     except json.JSONDecodeError:
         return False
     return isinstance(data, dict) and "format" in data
 
 
-def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None:
+def _replay_counterexample(path: Path, json_out: Path | None) -> None:
     from buckshot.verification.engine.counterexample import (
         CounterexampleError,
         load_document,
@@ -321,7 +343,15 @@ def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None
     )
 
     try:
-        cex = load_document(json.loads(text))
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        fail(CounterexampleError.code, f"{path}: cannot read the document ({error})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(CounterexampleError.code, f"{path}: not JSON ({error})")
+    try:
+        cex = load_document(data)
     except CounterexampleError as error:
         fail(error.code, f"{path}: {error}")
     result = replay(cex)
