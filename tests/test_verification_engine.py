@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from counterexample_helpers import walk_document
 from typer.testing import CliRunner
 
 from buckshot.cli import app
@@ -24,7 +25,6 @@ from buckshot.reference.options import parse_option
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
 from buckshot.verification.engine.counterexample import (
-    FORMAT,
     CounterexampleError,
     CounterexamplePath,
     PathStep,
@@ -36,7 +36,7 @@ from buckshot.verification.engine.counterexample import (
 from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import ExecutableSpec
-from buckshot.verification.model.layout import ROLES, TARGET_OF, Target, layout
+from buckshot.verification.model.layout import TARGET_OF, Target, layout
 from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import check_bounded
 from buckshot.verification.proofs.induction import all_properties, prove
@@ -284,20 +284,7 @@ def test_a_model_bug_counterexample_departs_at_the_buggy_step(tmp_path: Path) ->
 def test_a_malformed_counterexample_is_refused_with_its_code(
     change: Any, message: str, tmp_path: Path
 ) -> None:
-    steps = SPEC.random_game(2, random.Random(0), max_steps=6)
-    start = steps[0].before
-    doc = {
-        "format": FORMAT,
-        "property": "walk",
-        "ruleset": RULES.to_dict(),
-        "players": 2,
-        "roles": [ROLES[start.role[p]].value for p in range(2)],
-        "start": _json(start),
-        "steps": [
-            {"edge": s.edge.edge.id, "input": _json(s.input), "after": _json(s.after)}
-            for s in steps
-        ],
-    }
+    doc = walk_document(SPEC)
     assert doc["roles"] != ["medic", "medic"]  # so that the tampering below is a change
     load_document(doc)  # the unchanged document is fine
     change(doc)
