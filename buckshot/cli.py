@@ -283,8 +283,8 @@ def replay_command(
 
     An event log is read by the one log reader (:mod:`buckshot.spec.eventlog`): a file that is
     not one, or a --seat not at its table, is refused with exit 2. A counterexample
-    (``buckshot-counterexample/1``, written by ``buckshot verify``; its first line is ``{``
-    alone or an object with a ``format``) is checked against its schema, then played in the
+    (``buckshot-counterexample/1``, written by ``buckshot verify``: a JSON object over several
+    lines, or on one line with a ``format``) is checked against its schema, then played in the
     reference engine step by step; exit 0 when the engine follows it (the bug is in the
     spec), 1 when it departs (the bug is in the model or the engine there).
     """
@@ -311,18 +311,24 @@ def replay_command(
 
 
 def _is_document(path: Path) -> bool:
-    """The file's first non-blank line opens a JSON document (``{`` alone) or is an object
-    with a ``format``; an event log's lines are events. False when it cannot be read (the
-    log reader then says why)."""
+    """The file is a JSON document, not an event log: its first non-blank line is an object
+    with a ``format``, or ``{`` alone with more lines after it (a pretty-printed object). False
+    when it cannot be read (the log reader then says why)."""
     from buckshot.spec.eventlog import MAX_LINE_BYTES
 
+    first: str | None = None
     try:
         with path.open("rb") as stream:
             while line := stream.readline(MAX_LINE_BYTES + 1):
-                if line.strip():
-                    text = line.decode("utf-8").strip()
-                    return text == "{" or ('"format"' in text and _has_format(text))
-    except (OSError, UnicodeDecodeError):
+                text = line.decode("utf-8", errors="replace").strip()
+                if not text:
+                    continue
+                if first is not None:
+                    return True  # "{" alone, then more
+                if text != "{":
+                    return '"format"' in text and _has_format(text)
+                first = text
+    except OSError:
         return False
     return False
 
