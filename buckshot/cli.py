@@ -292,21 +292,23 @@ def replay_command(
     if _is_document(log):
         _replay_counterexample(log, json_out)
         return
+    from itertools import chain
+
     from buckshot.reference.events import Event
     from buckshot.reference.narrate import narrate
-    from buckshot.spec.eventlog import EventLogError, read_log, table_size
+    from buckshot.spec.eventlog import EventLogError, stream_log, table_size
 
+    stream = stream_log(log)  # read as narrated: only the lines told are held
     try:
-        read = read_log(log)
+        first = next(stream)
+        seats = table_size([first])
+        if seat is not None and not 0 <= seat < seats:
+            fail("usage.seat", f"--seat {seat}: {log} is a game of {seats} seats (0..{seats - 1})")
+        events = (Event.from_log(event) for event in chain([first], stream))
+        lines = narrate(e for e in events if seat is None or e.visible_to(seat))
     except EventLogError as error:
         fail(error.code, error.message)
-    seats = table_size(read)
-    if seat is not None and not 0 <= seat < seats:
-        fail("usage.seat", f"--seat {seat}: {log} is a game of {seats} seats (0..{seats - 1})")
-    events = [Event.from_log(event) for event in read]
-    if seat is not None:
-        events = [e for e in events if e.visible_to(seat)]
-    for line in narrate(events):
+    for line in lines:
         typer.echo(line)
 
 

@@ -71,13 +71,11 @@ def stack_diagram(max_depth: int) -> Diagram:
     )
 
 
-def trace_diagram(name: str, events: Sequence[LogEvent], total: int | None = None) -> Diagram:
+def trace_diagram(name: str, events: Sequence[LogEvent], cut: bool = False) -> Diagram:
     """The timeline of a played fragment, drawn from its event log and named ``name``;
-    ``total``, when the log holds more events than ``events``, labels the drawing as cut."""
+    titled as the log's first events only when ``cut`` (the log goes on beyond them)."""
     timeline = build_timeline(events)
-    shown = name
-    if total is not None and total > len(events):
-        shown = f"{name}, only the first {len(events):,} of {total:,} events"
+    shown = f"{name}, only its first {len(events):,} events" if cut else name
     return Diagram(
         Section.TRACES,
         PurePosixPath("traces") / name,

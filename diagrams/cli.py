@@ -73,8 +73,8 @@ def trace(
         typer.Option(
             "--first",
             min=1,
-            help="Draw only the log's first N events (at most as many as a timeline draws); "
-            "the drawing's title says so.",
+            help="Draw only the log's first N events (at most as many as a timeline draws), "
+            "titled so; the rest of the log is not read.",
         ),
     ] = None,
 ) -> None:

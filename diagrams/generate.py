@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Final, TextIO
 
@@ -154,38 +155,35 @@ def write_explorer_pages(
     ]
 
 
-def timeline_events(log: Path, first: int | None = None) -> tuple[list[LogEvent], int]:
-    """The events of ``log`` a timeline draws, and how many the log holds (read as a stream:
-    only the events drawn are kept).
+def timeline_events(log: Path, first: int | None = None) -> tuple[list[LogEvent], bool]:
+    """The events of ``log`` a timeline draws, and whether the log goes on beyond them.
 
-    Without ``first``, a log of more than :data:`MAX_TIMELINE_EVENTS` events is
-    :class:`TimelineTooLong` (found as soon as the event after the limit is read); with it,
-    the first ``first`` events are drawn and the rest of the log is read and checked only.
+    The log is streamed and read no further than one event past what is drawn: without
+    ``first``, a log of more than :data:`MAX_TIMELINE_EVENTS` events is
+    :class:`TimelineTooLong`; with it, the first ``first`` events are drawn and the rest of
+    the log is neither read nor checked.
     """
     keep = first if first is not None else MAX_TIMELINE_EVENTS
-    kept: list[LogEvent] = []
-    total = 0
-    for event in stream_log(log):
-        total += 1
-        if total <= keep:
-            kept.append(event)
-        elif first is None:
-            raise TimelineTooLong(
-                f"{log} holds more than {MAX_TIMELINE_EVENTS:,} events, the most a timeline "
-                f"draws: draw the first ones with --first {MAX_TIMELINE_EVENTS}, or read the "
-                "whole game with `buckshot replay`"
-            )
-    return kept, total
+    events = list(islice(stream_log(log), keep + 1))
+    if len(events) <= keep:
+        return events, False
+    if first is None:
+        raise TimelineTooLong(
+            f"{log} holds more than {MAX_TIMELINE_EVENTS:,} events, the most a timeline "
+            f"draws: draw the first ones with --first {MAX_TIMELINE_EVENTS}, or read the "
+            "whole game with `buckshot replay`"
+        )
+    return events[:keep], True
 
 
 def write_trace(
     log: Path, out_dir: Path, err: TextIO | None = None, first: int | None = None
 ) -> list[Path]:
     """Draw the event log at ``log`` into ``out_dir`` as ``<log name>.dot/.svg/.mmd``
-    (its first ``first`` events only, labelled so, when given: :func:`timeline_events`)."""
+    (its first ``first`` events only, titled so when the log goes on: :func:`timeline_events`)."""
     err = err if err is not None else sys.stderr
-    events, total = timeline_events(log, first)
-    diagram = trace_diagram(log.stem, events, total)
+    events, cut = timeline_events(log, first)
+    diagram = trace_diagram(log.stem, events, cut)
     flat = Diagram(
         diagram.section,
         diagram.stem.relative_to(Section.TRACES.value),

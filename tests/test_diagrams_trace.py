@@ -184,3 +184,25 @@ def test_the_app_works_mounted_as_a_subcommand(tmp_path: Path) -> None:
     traced = runner.invoke(parent, ["diagrams", "trace", str(EXAMPLE), "--out", str(tmp_path)])
     assert traced.exit_code == 0, traced.output
     assert (tmp_path / "s6_3_example.dot").is_file()
+
+
+def test_a_log_longer_than_a_timeline_draws_is_refused_or_drawn_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(generate, "MAX_TIMELINE_EVENTS", 10)
+    log = tmp_path / "long.jsonl"
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join(lines) + "\n{cut here, never read\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    refused = runner.invoke(app, ["trace", str(log), "--out", str(out)])
+    assert refused.exit_code == 2
+    assert "error [trace.too-long]" in refused.output and "more than 10 events" in refused.output
+    assert list(out.iterdir()) == []
+    too_many = runner.invoke(app, ["trace", str(log), "--out", str(out), "--first", "11"])
+    assert too_many.exit_code == 2 and "at most 10" in too_many.output
+    drawn = runner.invoke(app, ["trace", str(log), "--out", str(out), "--first", "4"])
+    assert drawn.exit_code == 0, drawn.output  # the broken last line is beyond what is read
+    mermaid = (out / "long.mmd").read_text(encoding="utf-8")
+    assert "title: Trace long, only its first 4 events" in mermaid
+    assert "• turn_started" in mermaid and "shot_declared" not in mermaid
