@@ -110,11 +110,15 @@ def test_every_log_reader_refuses_a_bad_log(case: str, tmp_path: Path) -> None:
     _all_refuse(log, tmp_path / "out", str(log), expected)
 
 
-def test_every_log_reader_refuses_a_folder_and_a_missing_file(tmp_path: Path) -> None:
+def test_every_log_reader_refuses_a_folder_and_a_path_it_cannot_open(tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     folder.mkdir()
-    _all_refuse(folder, tmp_path / "out", f"{folder} is a folder, not a log file")
+    _all_refuse(folder, tmp_path / "out", f"{folder} is a folder, not a log file", "[log.")
     _all_refuse(tmp_path / "none.jsonl", tmp_path / "out", "none.jsonl: no such file")
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(GOOD, encoding="utf-8")
+    # unreadable even by root: a file's name used as a folder
+    _all_refuse(plain / "x.jsonl", tmp_path / "out", "cannot read: Not a directory")
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its mode")
