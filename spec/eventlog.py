@@ -94,10 +94,6 @@ class LogEvent:
     """The seats that see the event; None when it is public."""
     data: Mapping[str, Any] = field(default_factory=dict)
 
-    def label(self) -> str:
-        """``#index type (seq N)``, for messages."""
-        return f"#{self.index} {self.type} (seq {self.seq})"
-
     def int_of(self, key: str) -> int | None:
         """``data[key]`` when it is an integer (not a bool), else None."""
         value = self.data.get(key)
