@@ -314,6 +314,8 @@ def _from_json(cfg: Config, cls: type[Any], data: dict[str, Any]) -> Any:
 
 def differences(cfg: Config, left: State[int, bool], right: State[int, bool]) -> list[str]:
     """The labels of the scalar fields where two concrete states differ, with both values."""
+    if left == right:
+        return []
     names = leaves(cfg, State)
     return [
         f"{leaf.label}: {a} != {b}"
