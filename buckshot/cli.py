@@ -83,12 +83,12 @@ def spec_export(
     _write(export_json(load_rules(rules)), json_out)
 
 
-@spec_app.command("trace")
-def spec_trace(
+@spec_app.command("traceability")
+def spec_traceability(
     as_json: Annotated[bool, typer.Option("--json", help="Print the matrix as JSON.")] = False,
 ) -> None:
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
-    from buckshot.spec.trace import build_matrix, render_table
+    from buckshot.spec.traceability import build_matrix, render_table
 
     matrix = build_matrix()
     if as_json:
@@ -97,6 +97,11 @@ def spec_trace(
         sys.stdout.write(render_table(matrix))
     if matrix.uncovered():
         raise typer.Exit(1)
+
+
+spec_app.command("trace", hidden=True, help="The former name of `spec traceability`.")(
+    spec_traceability
+)
 
 
 @spec_app.command("rulings")

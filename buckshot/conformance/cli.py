@@ -6,6 +6,7 @@ The owner mounts :data:`app` as ``buckshot conformance``; it also runs on its ow
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -77,6 +78,14 @@ def run_command(
     tables: Annotated[
         bool, typer.Option("--tables/--no-tables", help="Print counts by clause and feature.")
     ] = True,
+    explore: Annotated[
+        Path | None,
+        typer.Option(
+            "--explore",
+            help="Write an explorer page for every failing case into this folder: the "
+            "reference engine's trace beside the adapter's, opened at the first difference.",
+        ),
+    ] = None,
 ) -> None:
     """Run the cases through the adapter; exit 1 on any unexpected failure or error."""
     from buckshot.conformance.known import KnownFailuresError, load_known_failures
@@ -84,6 +93,8 @@ def run_command(
     from buckshot.conformance.suite import SuiteError
     from buckshot.conformance.summary import render
 
+    if explore is not None:
+        _check_explore(explore)
     marked: dict[str, str] = {}
     if known_failures is not None:
         try:
@@ -111,8 +122,40 @@ def run_command(
     if junit is not None:
         write_junit(run, junit)
     sys.stdout.write(render(run, tables))
+    if explore is not None:
+        _write_explorer_pages(run.results, explore)
     if run.unexpected():
         raise typer.Exit(1)
+
+
+def _check_explore(folder: Path) -> None:
+    """Refuse, before the run, an ``--explore`` folder that cannot be written, or no ``dot``."""
+    from buckshot.diagrams.svg import dot_installed
+
+    if folder.exists() and not folder.is_dir():
+        _fail("usage.explore", f"--explore {folder}: a file, not a folder")
+    existing = folder if folder.is_dir() else folder.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        _fail("usage.explore", f"--explore {folder}: {existing} is not a writable folder")
+    if not dot_installed():
+        _fail(
+            "graphviz",
+            "--explore draws the charts with Graphviz's `dot`, which was not found: install it "
+            "with `apt-get install graphviz` (Debian, Ubuntu) or your system's graphviz package",
+        )
+
+
+def _write_explorer_pages(results: list[CaseResult], folder: Path) -> None:
+    from buckshot.conformance.explore import explorable, write_failure_pages
+
+    failed = sum(1 for result in results if result.status in ("failed", "xfail", "errored"))
+    try:
+        written = write_failure_pages(results, folder)
+    except OSError as error:
+        _fail("output.unwritable", f"cannot write the explorer pages into {folder}: {error}")
+    without = failed - len(explorable(results))
+    note = f"; {without} errored without a trace to show" if without else ""
+    typer.echo(f"explorer: {len(written)} page(s) in {folder}{note}", err=True)
 
 
 @app.command("diff")

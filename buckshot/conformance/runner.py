@@ -64,6 +64,9 @@ class CaseResult:
     message: str | None = None
     divergence: Divergence | None = None
     known_failure: str | None = None
+    events: tuple[dict[str, Any], ...] | None = None
+    """The event trace the adapter reported (None when it sent no reply); kept for the
+    explorer pages, not written to the report."""
 
     def to_json(self) -> dict[str, Any]:
         """The case's report line."""
@@ -213,7 +216,15 @@ def _skip_reason(case: Case, hello: dict[str, Any]) -> str | None:
     return None
 
 
-def _exchange(adapter: _Adapter, case: Case, seq: int) -> tuple[str, str | None, Divergence | None]:
+@dataclass(frozen=True)
+class _Outcome:
+    status: str
+    message: str | None = None
+    divergence: Divergence | None = None
+    events: tuple[dict[str, Any], ...] | None = None
+
+
+def _exchange(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
     process = adapter.process
     assert process is not None
     message = run_message(seq, case.id, case.setup, case.sent_script())
@@ -221,35 +232,36 @@ def _exchange(adapter: _Adapter, case: Case, seq: int) -> tuple[str, str | None,
         reply = process.request(message, adapter.options.timeout)
     except AdapterFailure as failure:
         adapter.discard()
-        return "errored", f"{failure.kind}: {failure}", None
+        return _Outcome("errored", f"{failure.kind}: {failure}")
     problem = adapter.replies.problem(reply)
     if problem is None and (reply["seq"] != seq or reply["id"] != case.id):
         problem = f"a reply to seq {reply['seq']} ({reply['id']}), expected seq {seq} ({case.id})"
     if problem:
         adapter.discard()
-        return "errored", f"malformed reply ({problem}): {quote(process.last_line)}", None
+        return _Outcome("errored", f"malformed reply ({problem}): {quote(process.last_line)}")
     if reply["type"] == "skipped":
-        return "skipped", f"the adapter skipped it: {reply['message']}", None
+        return _Outcome("skipped", f"the adapter skipped it: {reply['message']}")
     if reply["type"] == "errored":
-        return "errored", f"the adapter reported an error: {reply['message']}", None
+        return _Outcome("errored", f"the adapter reported an error: {reply['message']}")
+    events = tuple(reply["events"])
     divergence = judge(case, reply)
     if divergence is None:
-        return "passed", None, None
-    return "failed", f"{divergence.path}: {divergence.message}", divergence
+        return _Outcome("passed", events=events)
+    return _Outcome("failed", f"{divergence.path}: {divergence.message}", divergence, events)
 
 
-def _run_case(adapter: _Adapter, case: Case, seq: int) -> tuple[str, str | None, Divergence | None]:
+def _run_case(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
     if adapter.hello is not None:
         reason = _skip_reason(case, adapter.hello)
         if reason:
-            return "skipped", reason, None
+            return _Outcome("skipped", reason)
     error = adapter.ensure()
     if error:
-        return "errored", error, None
+        return _Outcome("errored", error)
     assert adapter.hello is not None
     reason = _skip_reason(case, adapter.hello)
     if reason:
-        return "skipped", reason, None
+        return _Outcome("skipped", reason)
     return _exchange(adapter, case, seq)
 
 
@@ -279,15 +291,16 @@ def run_suite(
     try:
         for seq, case in enumerate(selected, start=1):
             tick = time.perf_counter()
-            status, message, divergence = _run_case(adapter, case, seq)
+            outcome = _run_case(adapter, case, seq)
             marked = options.known_failures.get(case.id)
             result = CaseResult(
                 case,
-                _mark(status, marked is not None),
+                _mark(outcome.status, marked is not None),
                 (time.perf_counter() - tick) * 1000,
-                message,
-                divergence,
+                outcome.message,
+                outcome.divergence,
                 marked,
+                outcome.events,
             )
             results.append(result)
             if on_result is not None:

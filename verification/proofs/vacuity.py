@@ -2,9 +2,10 @@
 rules allow is shown reachable, so that no invariant holds only because the model cannot
 get there; what cannot be reached is proved unreachable and reported as a finding.
 
-Reachability is shown by bounded model checking from the initial states (witnesses replayed
-on the executable spec), then, for what lies deeper than the bound, by seeded random games of
-the executable spec whose hitting step is checked against Z3's transition relation.
+Reachability is shown by seeded random games of the executable spec, whose hitting step is
+checked against Z3's transition relation; what they do not reach and the invariants do not
+rule out is searched by bounded model checking from the initial states (witnesses replayed on
+the executable spec).
 Unreachability is proved from the invariants and lemmas (no state satisfying them enables
 the transition), or holds because a transition's guard is constantly false.
 """
@@ -119,28 +120,10 @@ def check_vacuity(
                 target.status, target.steps, target.note = status, at, note
 
     started = time.perf_counter()
-    unroll = Unrolling(cfg)
-    for j in range(1, depth + 1):
-        unroll.extend()
-        while True:
-            open_ = [t for t in items.values() if t.status == NOT_SHOWN]
-            if not open_:
-                break
-            if unroll.check(z3.Or(*(_goal(unroll, t, j) for t in open_))) != "sat":
-                break
-            witness = unroll.witness()
-            if not witness.replayed:
-                raise AssertionError(f"BMC witness not replayed: {witness.note}")
-            record(_hits(spec, witness.steps, witness.start), REACHED_BMC)
-        if progress is not None:
-            progress(f"reachability depth {j}")
-    times["bmc"] = time.perf_counter() - started
-
-    started = time.perf_counter()
     rng = random.Random(seed)
     checker = Symbols(cfg)
     relation = _Relation(cfg)
-    _mark_never_enabled([t for t in items.values() if t.status == NOT_SHOWN], relation)
+    _mark_never_enabled(_open(items), relation)
     sources = {edge.edge.id: edge.source for edge in layout().edges}
     visited: set[int] = set()
 
@@ -157,7 +140,7 @@ def check_vacuity(
             break
         if game == games:
             # what the invariants rule out needs no more games (the proofs are due anyway)
-            _prove_unreachable([t for t in items.values() if t.status == NOT_SHOWN], relation)
+            _prove_unreachable(_open(items), relation)
         if game >= games and not promising():
             break  # past the first ``games``, go on only while a missing transition is near
         n = min(cfg.players_lo + game % 3, cfg.players_hi)
@@ -204,9 +187,46 @@ def check_vacuity(
     times["variant"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    _prove_unreachable([t for t in items.values() if t.status == NOT_SHOWN], relation)
+    _prove_unreachable(_open(items), relation)
     times["unreachability"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    _search_bounded(cfg, spec, items, depth, record, progress)
+    times["bmc"] = time.perf_counter() - started
     return list(items.values()), times
+
+
+def _open(items: dict[str, VacuityTarget]) -> list[VacuityTarget]:
+    """The targets not classified yet (a stuck game is a finding, not a target to reach)."""
+    return [t for t in items.values() if t.status == NOT_SHOWN and t.kind != STUCK.kind]
+
+
+def _search_bounded(
+    cfg: Config,
+    spec: ExecutableSpec,
+    items: dict[str, VacuityTarget],
+    depth: int,
+    record: Callable[[dict[str, int], str], None],
+    progress: Callable[[str], None] | None,
+) -> None:
+    """Look for paths of up to ``depth`` steps from the initial states to the targets still
+    open (witnesses replayed on the executable spec); nothing to do when none is open."""
+    if not _open(items):
+        return
+    unroll = Unrolling(cfg)
+    for j in range(1, depth + 1):
+        unroll.extend()
+        while open_ := _open(items):
+            if unroll.check(z3.Or(*(_goal(unroll, t, j) for t in open_))) != "sat":
+                break
+            witness = unroll.witness()
+            if not witness.replayed:
+                raise AssertionError(f"BMC witness not replayed: {witness.note}")
+            record(_hits(spec, witness.steps, witness.start), REACHED_BMC)
+        if progress is not None:
+            progress(f"reachability depth {j}")
+        if not _open(items):
+            return
 
 
 def _check_step(checker: Symbols, step: Step) -> None:
