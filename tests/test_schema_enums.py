@@ -63,6 +63,9 @@ OTHER_LISTS: dict[str, str] = {
     "spec-export.schema.json:$defs/decision/properties/params/items/properties/name": (
         "decision parameter names"
     ),
+    "counterexample.schema.json:properties/kind": (
+        "the counterexamples verification writes: a bounded path or one to induction"
+    ),
 }
 """Lists that are not a spec vocabulary, each with what it is."""
 
