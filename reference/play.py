@@ -24,6 +24,7 @@ from buckshot.reference.errors import GameError
 from buckshot.reference.events import Event, to_jsonl
 from buckshot.reference.game import Game
 from buckshot.reference.terminal import HumanAgent
+from buckshot.reference.wording import counted
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 
@@ -72,7 +73,8 @@ def seat_roles(
     if not rules.players.min <= players <= rules.players.max:
         fail(
             "usage.players",
-            f"{players} seats; the ruleset allows {rules.players.min}..{rules.players.max}",
+            f"{counted(players, 'seat')}; the ruleset allows "
+            f"{rules.players.min}..{rules.players.max}",
         )
     if roles is not None:
         return [Role(name) for name in names]

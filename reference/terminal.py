@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -117,7 +118,9 @@ def match_option(answer: str, labels: Sequence[str], ids: Sequence[str]) -> int 
         return f"There is no option {number}; type a number from 1 to {len(labels)}."
     if text in ids:
         return ids.index(text)
-    words = text.replace(",", " ").split()
+    if text in (label.lower() for label in labels):
+        return [label.lower() for label in labels].index(text)
+    words = _words(text)
     keywords = [_keywords(label) for label in labels]
     found = [i for i, keys in enumerate(keywords) if all(_begins(w, keys) for w in words)]
     if len(found) > 1:
@@ -131,8 +134,12 @@ def match_option(answer: str, labels: Sequence[str], ids: Sequence[str]) -> int 
     return f"{answer.strip()!r} matches several options ({listed}); say more, or type a number."
 
 
+def _words(text: str) -> list[str]:
+    return re.sub(r"[(),.]", " ", text.lower()).split()
+
+
 def _keywords(label: str) -> list[str]:
-    words = label.lower().replace("(", " ").replace(")", " ").replace(",", " ").split()
+    words = _words(label)
     return [*words, "me", "myself", "self"] if "yourself" in words else words
 
 
