@@ -308,9 +308,15 @@ def test_ctrl_c_at_a_prompt_abandons_the_game_with_exit_130_and_keeps_the_log(
     assert process.stdout is not None and process.stdin is not None
     try:
         assert b"choice>" in _read_until(process.stdout, b"choice>")
+        process.stdin.write(b"1\n")
+        process.stdin.flush()
+        assert b"choice>" in _read_until(process.stdout, b"choice>")
         # a person presses Ctrl-C while the prompt waits; a signal landing between the prompt's
         # text and its read of the input is CPython's race (input() then blocks), not the game's
         time.sleep(1)
+        waiting = _log(log)  # written as the game goes: the choice made and the prompt waiting
+        assert any(e.type is EventType.DECIDED and e.data["player"] == 0 for e in waiting)
+        assert waiting[-1].type is EventType.ASKED and waiting[-1].data["player"] == 0
         process.send_signal(signal.SIGINT)
         rest, _ = process.communicate(timeout=10)
         assert process.returncode == 130
