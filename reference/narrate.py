@@ -147,12 +147,10 @@ def _item_used(n: Narrator, d: dict[str, Any]) -> str:
 def _hp(n: Narrator, d: dict[str, Any]) -> str:
     cause = d.get("cause")
     source = "the shot" if cause == "shot" else item_name(cause) if cause else "an effect"
-    verb = "loses" if d["delta"] < 0 else "gains"
-    prep = "to" if d["delta"] < 0 else "from"
-    return (
-        f"{n.name(d['player'])} {verb} {abs(d['delta'])} HP {prep} {source}: "
-        f"{counted(d['hp'], 'HP', 'HP')} left."
-    )
+    who, hp, change = n.name(d["player"]), d["hp"], abs(d["delta"])
+    if d["delta"] < 0:
+        return f"{who} loses {change} HP to {source}: {hp} HP left."
+    return f"{who} gains {change} HP from {source}: back to {hp} HP."
 
 
 def _over(n: Narrator, d: dict[str, Any]) -> str:
