@@ -22,10 +22,12 @@ _FLEXIBLE = ("items", "status")
 
 
 def _pack(parts: Sequence[str], width: int) -> str:
-    """``parts`` joined by ", " into lines no wider than ``width`` (a part is never split)."""
+    """``parts`` joined by ", " into lines no wider than ``width`` (a part is never split; a
+    line leaves room for the comma that ends it when more follow)."""
     lines: list[str] = []
-    for part in parts:
-        if lines and len(lines[-1]) + 2 + len(part) <= width:
+    for index, part in enumerate(parts):
+        comma = 1 if index < len(parts) - 1 else 0
+        if lines and len(lines[-1]) + 2 + len(part) + comma <= width:
             lines[-1] += ", " + part
         else:
             if lines:
@@ -65,7 +67,8 @@ def _widths(rows: list[dict[str, list[str]]], total: int) -> dict[str, int]:
     what is left of ``total`` (never narrower than their longest part)."""
     widths: dict[str, int] = {}
     for header in _HEADERS:
-        widths[header] = max([len(header), *(len(p) for row in rows for p in row[header])])
+        longest = max(len(part) for row in rows for part in row[header])
+        widths[header] = max(len(header), longest + (header in _FLEXIBLE))
     spare = total - (3 * len(_HEADERS) + 1) - sum(widths.values())
     for header in _FLEXIBLE:
         whole = max(len(", ".join(row[header])) for row in rows)
