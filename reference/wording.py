@@ -47,7 +47,7 @@ def listed(parts: Sequence[str]) -> str:
 
 
 def items_phrase(items: Iterable[str]) -> str:
-    """Items in a sentence, repeats counted: "milk tea and 2 inverters"."""
+    """Items in a sentence, repeats counted: "milk tea and 2 amulets"."""
     counts: dict[str, int] = {}
     for item in items:
         counts[item] = counts.get(item, 0) + 1
