@@ -203,9 +203,9 @@ def simulate_command(
 @app.command("play")
 def play_command(
     players: Annotated[
-        int, typer.Option("--players", min=2, max=8, help="Seats at the table.")
-    ] = 4,
-    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (0 plays first).")] = 0,
+        int | None, typer.Option("--players", help="Seats at the table (default 4).")
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 plays first).")] = 0,
     hotseat: Annotated[
         bool, typer.Option("--hotseat", help="Every seat is a person at this terminal.")
     ] = False,
@@ -216,56 +216,18 @@ def play_command(
         typer.Option("--roles", help="Roles by seat, comma-separated (default: drawn by seed)."),
     ] = None,
     log: Annotated[
-        Path | None, typer.Option("--log", help="Save the event log (JSON lines) here.")
+        Path | None,
+        typer.Option("--log", help="Write the event log (JSON lines) here as the game goes."),
     ] = None,
+    ask_always: Annotated[
+        bool,
+        typer.Option("--ask-always", help="Ask even when a prompt has a single possible answer."),
+    ] = False,
 ) -> None:
     """Play at the terminal against bots, or hot-seat; you see only what your seat may know."""
-    import random
+    from buckshot.reference.play import run_play
 
-    from rich.console import Console
-
-    from buckshot.reference.agents import Agent, HeuristicAgent, play_out
-    from buckshot.reference.chance import SeededChance
-    from buckshot.reference.events import to_jsonl
-    from buckshot.reference.game import Game
-    from buckshot.reference.narrate import narrate
-    from buckshot.reference.terminal import HumanAgent
-    from buckshot.spec.rulebook import Role
-
-    check_output(log)
-    ruleset = load_rules(rules)
-    rng = random.Random(seed)
-    if roles is not None:
-        try:
-            seated = [Role(name.strip()) for name in roles.split(",")]
-        except ValueError as error:
-            fail("usage.roles", f"{error}; roles are {', '.join(r.value for r in Role)}")
-        players = len(seated)
-    elif players <= len(Role):
-        seated = rng.sample(list(Role), players)
-    else:
-        seated = [rng.choice(list(Role)) for _ in range(players)]
-    if seat >= players:
-        fail("usage.seat", f"seat {seat} is not one of the {players} seats")
-    game = Game.new(seated, ruleset, SeededChance(rng.randrange(2**32)))
-    console = Console()
-    agents: list[Agent] = []
-    for number in range(players):
-        if hotseat or number == seat:
-            agents.append(HumanAgent(console, hand_over=hotseat))
-        else:
-            agents.append(HeuristicAgent(rng.randrange(2**32)))
-    try:
-        play_out(game, agents)
-    except (EOFError, KeyboardInterrupt):
-        console.print("\nGame abandoned.")
-    finally:
-        if log is not None:
-            save(log, to_jsonl(game.events))
-    if game.over:
-        watcher = seat if not hotseat else None
-        events = [e for e in game.events if watcher is None or e.visible_to(watcher)]
-        console.print(narrate(events)[-1])
+    run_play(players, seat, hotseat, seed, rules, roles, log, ask_always)
 
 
 @app.command("replay")
