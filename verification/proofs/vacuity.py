@@ -179,7 +179,7 @@ def check_vacuity(
     started = time.perf_counter()
     rng = random.Random(seed)
     checker = Symbols(cfg)
-    relation = _Relation(cfg, lemmas)
+    relation = Relation(cfg, lemmas)
     _mark_never_enabled([t for t in items.values() if t.status == NOT_SHOWN], relation)
     sources = {edge.edge.id: edge.source for edge in layout().edges}
     visited: set[int] = set()
@@ -284,7 +284,7 @@ def _lift(checker: Symbols, value: Any) -> Any:
     return type(value)(**fields)
 
 
-class _Relation:
+class Relation:
     """The symbolic step from a free state, built once per vacuity check (on first use) and
     shared by the checks that read it."""
 
@@ -315,7 +315,7 @@ class _Relation:
         return [p.state(sem, self.s) for p in props if p.state is not None]
 
 
-def _mark_never_enabled(open_targets: list[VacuityTarget], relation: _Relation) -> None:
+def _mark_never_enabled(open_targets: list[VacuityTarget], relation: Relation) -> None:
     """Mark the transitions no branch of the step can take (a guard false in every state
     under these rules), so that no random game waits for them."""
     taken = {case.edge.edge.id for case in relation.cases}
@@ -326,7 +326,7 @@ def _mark_never_enabled(open_targets: list[VacuityTarget], relation: _Relation) 
 
 
 def unreachable_goal(
-    target: VacuityTarget, relation: _Relation, outcomes: Sequence[Outcome] = ()
+    target: VacuityTarget, relation: Relation, outcomes: Sequence[Outcome] = ()
 ) -> Any:
     """Some state of the relation's free state shows the target, or some step from it does."""
     sem, s, b = relation.symbols.sem, relation.s, relation.symbols.backend
@@ -351,7 +351,7 @@ UNREACHABLE_MS = 30_000
 
 
 def _prove_unreachable(
-    open_targets: list[VacuityTarget], relation: _Relation, outcomes: Sequence[Outcome] = ()
+    open_targets: list[VacuityTarget], relation: Relation, outcomes: Sequence[Outcome] = ()
 ) -> None:
     """Prove from the invariants and lemmas that the open targets cannot be reached (the
     transitions never enabled are marked already, :func:`_mark_never_enabled`); with
@@ -373,7 +373,7 @@ def _prove_unreachable(
             )
 
 
-def no_way_in(relation: _Relation, goal: Any, assumptions: Sequence[Any] = ()) -> bool:
+def no_way_in(relation: Relation, goal: Any, assumptions: Sequence[Any] = ()) -> bool:
     """No reachable state meets ``goal`` (on the relation's free state), shown one step back:
     no initial state meets it, and no step from a state satisfying the facts (into a state
     satisfying them) leads to one that does. Every reachable state is initial or the next
