@@ -25,6 +25,7 @@ from rich.table import Table
 
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.model.config import Config, make_config
+from buckshot.verification.model.layout import layout
 from buckshot.verification.parallel import PROOF, REACHABILITY, Done, Task, default_jobs, execute
 from buckshot.verification.proofs.induction import (
     PROVED,
@@ -351,7 +352,7 @@ def _why(
         return (f"unreachable under the {side} ruleset, but not from the differing keys alone",)
     if not core.keys:
         return (f"unreachable under the {side} ruleset whatever the differing keys' values",)
-    out = [f"no {_what(target)} is possible: {core.text()} (unsat core, {core.proof})"]
+    out = [f"{_what(target)}: {core.text()} (unsat core, {core.proof})"]
     if core.unmodelled:
         out.append("also differing, not modelled as assumptions: " + ", ".join(core.unmodelled))
     return tuple(out)
@@ -359,10 +360,14 @@ def _why(
 
 def _what(target: VacuityTarget) -> str:
     """The target in words."""
+    name = target.name.split(":", 1)[1] if ":" in target.name else target.name
     if target.kind == "win":
-        return f"win by {target.name.split(':', 1)[1]}"
+        return "no draw" if name == "draw" else f"no win by {name}"
     if target.kind == "skill":
-        return f"{target.name.split(':', 1)[1]} skill"
+        return f"the {name}'s skill never acts"
     if target.kind == "item":
-        return f"use of {target.name.split(':', 1)[1]}"
-    return f"{target.kind} {target.name}"
+        return f"no {name} is ever used"
+    if target.kind == "frame":
+        return f"no {name} frame is ever pushed"
+    event = layout().edge_by_id(target.name).edge.event
+    return f"the transition {target.name} ({event}) never fires"
