@@ -118,8 +118,18 @@ def test_amulets_only_every_other_item_use_is_lost_by_its_own_weight(item: Item)
     assert keys == (WEIGHT(item.value),)
 
 
-def test_amulets_only_no_rescue_names_the_rescue_items_weights_not_the_amulets() -> None:
-    keys = explain(amulets_only(), load_ruleset(), RESCUE, "transition")
+@pytest.mark.parametrize(
+    "edge",
+    [
+        RESCUE,  # a rescue item used (one state: none is held)
+        "dying:asking:give_up:0",  # asked while holding one, declined (one step back)
+        "dying:checking:check_rescue:0",  # back above 0 HP after a rescue (one step back)
+    ],
+)
+def test_amulets_only_no_rescue_names_the_rescue_items_weights_not_the_amulets(
+    edge: str,
+) -> None:
+    keys = explain(amulets_only(), load_ruleset(), edge, "transition")
     assert keys is not None
     assert set(keys) == {WEIGHT("milk_tea"), WEIGHT("expired_pills")}
 

@@ -26,6 +26,7 @@ from buckshot.verification.proofs.vacuity import (
     Relation,
     VacuityTarget,
     unreachable_goal,
+    way_in_queries,
 )
 
 PARAMETRIC_KEYS = (*weight_keys(), "magician.cost", "traitor.kills_to_win", "traitor.cap_bonus")
@@ -73,17 +74,13 @@ class Explainer:
     def core(self, target: VacuityTarget) -> Core | None:
         """The keys the proof that ``target`` is unreachable needs; None when, with every
         key assumed, it is not proved (then the target is not proved unreachable at all)."""
-        relation, sym = self.relation, self.relation.symbols
+        relation = self.relation
         goal = unreachable_goal(target, relation, self.outcomes)
         budget = Budget.nominal(UNREACHABLE_MS, 600_000)
-        facts = [*relation.facts, *self.link, goal]
-        core = _core([one_shot(budget, facts)], self.lits)
+        core = _core([one_shot(budget, [*relation.facts, *self.link, goal])], self.lits)
         proof = "one state"
         if core is None:
-            init, init_cond = sym.initial("init")
-            first = one_shot(budget, [*facts, init_cond, sym.equal(init, relation.s)])
-            back = one_shot(budget, [*facts, *relation.back])
-            core = _core([first, back], self.lits)
+            core = _core(way_in_queries(relation, [*self.link, goal]), self.lits)
             proof = "one step back"
         if core is None:
             return None

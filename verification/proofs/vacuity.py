@@ -373,19 +373,25 @@ def _prove_unreachable(
             )
 
 
-def no_way_in(relation: Relation, goal: Any, assumptions: Sequence[Any] = ()) -> bool:
-    """No reachable state meets ``goal`` (on the relation's free state), shown one step back:
-    no initial state meets it, and no step from a state satisfying the facts (into a state
-    satisfying them) leads to one that does. Every reachable state is initial or the next
-    state of a reachable one, so together the two queries prove it."""
+def no_way_in(relation: Relation, goal: Any) -> bool:
+    """No reachable state meets ``goal`` (on the relation's free state), shown one step back
+    (:func:`way_in_queries`)."""
+    return all(query.check() == z3.unsat for query in way_in_queries(relation, [goal]))
+
+
+def way_in_queries(relation: Relation, goal: Sequence[Any]) -> list[Any]:
+    """Two solvers, both unsatisfiable exactly when no reachable state meets ``goal`` (facts
+    on the relation's free state) as seen one step back: an initial state that meets it, and
+    a step from a state satisfying the facts (into a state satisfying them) to one that does.
+    Every reachable state is initial or the next state of a reachable one."""
     budget = Budget.nominal(UNREACHABLE_MS, 600_000)
     sym = relation.symbols
     init, init_cond = sym.initial("init")
-    first = one_shot(budget, [*relation.facts, goal, init_cond, sym.equal(init, relation.s)])
-    if first.check(*assumptions) != z3.unsat:
-        return False
-    back = one_shot(budget, [*relation.facts, goal, *relation.back])
-    return bool(back.check(*assumptions) == z3.unsat)
+    facts = [*relation.facts, *goal]
+    return [
+        one_shot(budget, [*facts, init_cond, sym.equal(init, relation.s)]),
+        one_shot(budget, [*facts, *relation.back]),
+    ]
 
 
 __all__ = ["VacuityTarget", "Witness", "check_vacuity", "targets"]
