@@ -40,8 +40,9 @@ from buckshot.verification.proofs.reasons import Explainer
 from buckshot.verification.proofs.vacuity import NOT_SHOWN, VacuityTarget
 from buckshot.verification.run import CHUNKS
 
-KINDS = ("property", "transition", "frame", "win", "skill", "item")
-"""The kinds of row, in report order."""
+KINDS = ("property", "transition", "frame", "win", "skill", "item", "progress")
+"""The kinds of row, in report order (``progress``: a random game that got stuck, shown
+only when one did, see :data:`.vacuity.STUCK`)."""
 REACHABLE = "reachable"
 UNREACHABLE = "unreachable"
 NOT_REACHED = "not reached"
@@ -285,6 +286,8 @@ def _answer(target: VacuityTarget) -> str:
 
 def _label(target: VacuityTarget, reach: Reachability) -> str:
     """The target's verdict as the report shows it (an open one with the bounds tried)."""
+    if target.kind == "progress":
+        return "no game got stuck" if target.status == "none" else f"stuck: {target.note}"
     if target.status == NOT_SHOWN:
         return (
             f"not reached within the bound (BMC depth {reach.depth}, {reach.games}+ random games)"
@@ -321,10 +324,13 @@ def _target_rows(
 
     rows = []
     old_targets = {t.name: t for t in reach["old"].targets}
-    for b in reach["new"].targets:
+    new_targets = {t.name: t for t in reach["new"].targets}
+    for name in [*old_targets, *(n for n in new_targets if n not in old_targets)]:
+        # a stuck game (a progress finding) is a target of the side where it happened only
+        a = old_targets.get(name) or VacuityTarget(name, new_targets[name].kind, "none")
+        b = new_targets.get(name) or VacuityTarget(name, a.kind, "none")
         if b.kind == "depth":
             continue
-        a = old_targets[b.name]
         changed = _answer(a) != _answer(b)
         why: tuple[str, ...] = ()
         evidence = _evidence(b)
@@ -336,9 +342,9 @@ def _target_rows(
                 unreachable_side = "new" if lost else "old"
                 target = b if lost else a
                 why = _why(explainer(unreachable_side), target, unreachable_side, diffs)
-        name = b.name.split(":", 1)[1] if b.kind in ("win", "skill", "item") else b.name
+        shown = name.split(":", 1)[1] if b.kind in ("win", "skill", "item") else name
         label_a, label_b = _label(a, reach["old"]), _label(b, reach["new"])
-        rows.append(ComparisonRow(b.kind, name, label_a, label_b, changed, why, evidence))
+        rows.append(ComparisonRow(b.kind, shown, label_a, label_b, changed, why, evidence))
     order = {kind: i for i, kind in enumerate(KINDS)}
     return sorted(rows, key=lambda row: order[row.kind])
 
