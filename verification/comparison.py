@@ -221,8 +221,10 @@ def compare_verification(
     if "new" not in run:
         proofs.update({("new", pid): proof for (_, pid), proof in list(proofs.items())})
         reach["new"] = reach["old"]
+    for label in ("old", "new"):  # the ruleset lemma the unreachability proofs assume
+        proofs[(label, UNDRAWABLE.id)] = reach[label].lemma
     diffs = differences(old, new)
-    rows = _property_rows(props, proofs, cfgs["old"])
+    rows = _property_rows([*props, UNDRAWABLE], proofs, cfgs["old"])
     rows += _target_rows(cfgs, reach, diffs, say)
     seconds = {
         "verification": checked - started,
