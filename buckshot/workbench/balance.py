@@ -1,0 +1,176 @@
+"""The balance of a ruleset as simulated games show it: win rate per role with its 95% Wilson
+interval, traitor wins, draws, the distribution of game length and of items used per kind.
+
+A :class:`Balance` holds only integer counts, so adding games in any order or merging the
+balances of chunks gives exactly the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from buckshot.reference.simulate import GameRecord, wilson_interval
+from buckshot.spec.rulebook import Item, Role
+
+ROLES: tuple[str, ...] = tuple(role.value for role in Role)
+"""The roles, in rulebook order."""
+ITEMS: tuple[str, ...] = tuple(item.value for item in Item)
+"""The item kinds, in rulebook order."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """k of n, with its 95% Wilson interval."""
+
+    successes: int
+    trials: int
+
+    @property
+    def value(self) -> float | None:
+        """k / n, or None with no trials."""
+        return self.successes / self.trials if self.trials else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson score interval."""
+        return wilson_interval(self.successes, self.trials)
+
+    def shown(self) -> str:
+        """``0.412 [0.390, 0.434]``, or ``-`` with no trials."""
+        if self.value is None:
+            return "-"
+        low, high = self.interval
+        return f"{self.value:.3f} [{low:.3f}, {high:.3f}]"
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts, the rate and its interval."""
+        low, high = self.interval
+        return {
+            "successes": self.successes,
+            "trials": self.trials,
+            "rate": self.value,
+            "ci95": [low, high],
+        }
+
+
+def _add(counts: dict[int, int], value: int, times: int = 1) -> None:
+    counts[value] = counts.get(value, 0) + times
+
+
+def _mean(histogram: dict[int, int]) -> float | None:
+    total = sum(histogram.values())
+    return sum(v * n for v, n in histogram.items()) / total if total else None
+
+
+def _spread(histogram: dict[int, int]) -> float | None:
+    """The sample standard deviation of the values of ``histogram``."""
+    total = sum(histogram.values())
+    mean = _mean(histogram)
+    if mean is None or total < 2:
+        return None
+    return math.sqrt(sum(n * (v - mean) ** 2 for v, n in histogram.items()) / (total - 1))
+
+
+@dataclass
+class Balance:
+    """The figures of many games of one ruleset, as integer counts."""
+
+    games: int = 0
+    appearances: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+    traitor_wins: int = 0
+    draws: int = 0
+    lengths: dict[int, int] = field(default_factory=dict)
+    """Turns a game lasted -> games that lasted that long."""
+    items: dict[str, dict[int, int]] = field(default_factory=dict)
+    """Item kind -> (times used in one game -> games), every game counted for every kind."""
+
+    def add(self, record: GameRecord) -> None:
+        """Count one game in."""
+        self.games += 1
+        for seat, role in enumerate(record.roles):
+            self.appearances[role] = self.appearances.get(role, 0) + 1
+            if seat in record.winners:
+                self.wins[role] = self.wins.get(role, 0) + 1
+        self.traitor_wins += record.traitor_won
+        self.draws += not record.winners
+        _add(self.lengths, record.turns)
+        for kind in ITEMS:
+            _add(self.items.setdefault(kind, {}), record.items_used.get(kind, 0))
+
+    def merge(self, other: Balance) -> None:
+        """Count the games of ``other`` in."""
+        self.games += other.games
+        for role, n in other.appearances.items():
+            self.appearances[role] = self.appearances.get(role, 0) + n
+        for role, n in other.wins.items():
+            self.wins[role] = self.wins.get(role, 0) + n
+        self.traitor_wins += other.traitor_wins
+        self.draws += other.draws
+        for turns, n in other.lengths.items():
+            _add(self.lengths, turns, n)
+        for kind, histogram in other.items.items():
+            mine = self.items.setdefault(kind, {})
+            for used, n in histogram.items():
+                _add(mine, used, n)
+
+    @classmethod
+    def of(cls, records: Iterable[GameRecord]) -> Balance:
+        """The balance of ``records``."""
+        balance = cls()
+        for record in records:
+            balance.add(record)
+        return balance
+
+    def win_rate(self, role: str) -> Rate:
+        """How often a seat of ``role`` was among the winners."""
+        return Rate(self.wins.get(role, 0), self.appearances.get(role, 0))
+
+    @property
+    def traitor_rate(self) -> Rate:
+        """Games won by a traitor."""
+        return Rate(self.traitor_wins, self.games)
+
+    @property
+    def draw_rate(self) -> Rate:
+        """Games that ended with no winner."""
+        return Rate(self.draws, self.games)
+
+    @property
+    def mean_length(self) -> float | None:
+        """Mean game length in turns."""
+        return _mean(self.lengths)
+
+    @property
+    def length_spread(self) -> float | None:
+        """Standard deviation of game length in turns."""
+        return _spread(self.lengths)
+
+    def items_per_game(self, kind: str) -> float | None:
+        """Mean number of items of ``kind`` used in a game."""
+        return _mean(self.items.get(kind, {}))
+
+    def to_json(self) -> dict[str, Any]:
+        """Counts and derived figures, JSON-ready, keys in a fixed order."""
+        return {
+            "games": self.games,
+            "roles": {role: self.win_rate(role).to_json() for role in ROLES},
+            "traitor_wins": self.traitor_rate.to_json(),
+            "draws": self.draw_rate.to_json(),
+            "length": {
+                "mean": self.mean_length,
+                "sd": self.length_spread,
+                "histogram": {str(k): self.lengths[k] for k in sorted(self.lengths)},
+            },
+            "items_used": {
+                kind: {
+                    "total": sum(v * n for v, n in self.items.get(kind, {}).items()),
+                    "per_game": self.items_per_game(kind),
+                    "histogram": {str(k): v for k, v in sorted(self.items.get(kind, {}).items())},
+                }
+                for kind in ITEMS
+            },
+        }
