@@ -66,12 +66,14 @@ def _mean(histogram: dict[int, int]) -> float | None:
 
 
 def _spread(histogram: dict[int, int]) -> float | None:
-    """The sample standard deviation of the values of ``histogram``."""
+    """The sample standard deviation of the values of ``histogram``, summed in value order
+    (so that the same counts give the same float whatever order they were added in)."""
     total = sum(histogram.values())
     mean = _mean(histogram)
     if mean is None or total < 2:
         return None
-    return math.sqrt(sum(n * (v - mean) ** 2 for v, n in histogram.items()) / (total - 1))
+    squares = sum(n * (v - mean) ** 2 for v, n in sorted(histogram.items()))
+    return math.sqrt(squares / (total - 1))
 
 
 @dataclass
