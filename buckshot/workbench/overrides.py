@@ -111,4 +111,4 @@ def _range(text: str, shape: Shape, values: str) -> list[int | str]:
                 "are not whole numbers"
             )
         return [int(point) for point in points]
-    return [f"{point.numerator}/{point.denominator}" for point in points]
+    return [str(point) for point in points]

@@ -21,6 +21,8 @@ from buckshot.workbench.balance import ROLES, Balance
 
 _STYLE: Any = {"svg.hashsalt": "buckshot-workbench", "font.size": 9, "svg.fonttype": "path"}
 """Settings that make the SVG bytes depend only on the figure."""
+BINS = 30
+"""Bins of the game length histogram."""
 
 
 def _svg(figure: Figure) -> str:
@@ -48,31 +50,35 @@ def win_rates(series: Sequence[tuple[str, Balance]]) -> str:
                 low, high = rate.interval
                 xs.append(index - 0.4 + width * (number + 0.5))
                 ys.append(rate.value)
-                below.append(rate.value - low)
-                above.append(high - rate.value)
+                below.append(max(0.0, rate.value - low))  # the interval's ends are floats:
+                above.append(max(0.0, high - rate.value))  # at 0 or 1 they may miss by a bit
             axes.bar(xs, ys, width, yerr=[below, above], capsize=2, label=label)
         axes.set_xticks(range(len(roles)), roles, rotation=30, ha="right")
         axes.set_ylabel("win rate (95% interval)")
         axes.set_ylim(0, 1)
-        axes.legend(fontsize=7, loc="upper right")
+        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         axes.set_title("Win rate per role")
     return _svg(figure)
 
 
-def game_lengths(series: Sequence[tuple[str, Balance]]) -> str:
-    """The distribution of game length in turns, one step line per ruleset."""
+def game_lengths(series: Sequence[tuple[str, Balance]], bins: int = BINS) -> str:
+    """The distribution of game length in turns, one step histogram per ruleset, the same
+    ``bins`` equal bins for all."""
     with rc_context(_STYLE):
         figure = Figure(figsize=(8, 3.2))
         axes = figure.add_subplot()
+        seen = [turns for _, balance in series for turns in balance.lengths]
+        low, high = (min(seen), max(seen) + 1) if seen else (0, 1)
+        edges = [low + (high - low) * i / bins for i in range(bins + 1)]
         for label, balance in series:
             if not balance.games:
                 continue
             turns = sorted(balance.lengths)
             shares = [balance.lengths[t] / balance.games for t in turns]
-            axes.step(turns, shares, where="mid", label=label)
+            axes.hist(turns, bins=edges, weights=shares, histtype="step", label=label)
         axes.set_xlabel("game length (turns)")
         axes.set_ylabel("share of games")
-        axes.legend(fontsize=7, loc="upper right")
+        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         axes.set_title("Game length distribution")
     return _svg(figure)
 
