@@ -133,11 +133,12 @@ def compare_command(
     _check_run(rulesets, players, agent)
     balances, run = _measure(rulesets, games, players, seed, agent, scheduler, workers)
     (comparisons,) = compare_balances([(balances[0], balances[1])])
+    names = (old, new) if Path(old).name == Path(new).name else (Path(old).name, Path(new).name)
     sections = (
         parameter_section(differences(*rulesets)),
         # The verification side (issue 15) plugs in here as one more Section, e.g.
         # TableSection("Verification", ...) built from compare_verification(*rulesets).
-        balance_comparison_section((old, new), (balances[0], balances[1]), comparisons),
+        balance_comparison_section(names, (balances[0], balances[1]), comparisons),
     )
     _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out)
 
