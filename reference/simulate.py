@@ -90,6 +90,22 @@ class Summary:
         for kind, count in record.items_used.items():
             self.items_used[kind] = self.items_used.get(kind, 0) + count
 
+    def merge(self, other: Summary) -> None:
+        """Count the games of ``other`` in, as if added here one by one."""
+        self.games += other.games
+        for mine, theirs in (
+            (self.appearances, other.appearances),
+            (self.wins, other.wins),
+            (self.items_used, other.items_used),
+        ):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
+        self.traitor_wins += other.traitor_wins
+        self.draws += other.draws
+        self.turns += other.turns
+        self.decisions += other.decisions
+        self.deepest_stack = max(self.deepest_stack, other.deepest_stack)
+
     def to_json(self) -> dict[str, Any]:
         """The summary with derived rates and intervals, JSON-ready."""
         roles = {}

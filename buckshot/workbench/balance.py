@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from buckshot.reference.simulate import GameRecord, wilson_interval
+from buckshot.reference.simulate import GameRecord, Summary, wilson_interval
 from buckshot.spec.rulebook import Item, Role
 
 ROLES: tuple[str, ...] = tuple(role.value for role in Role)
@@ -78,40 +78,40 @@ def _spread(histogram: dict[int, int]) -> float | None:
 
 @dataclass
 class Balance:
-    """The figures of many games of one ruleset, as integer counts."""
+    """The figures of many games of one ruleset, as integer counts: ``simulate``'s summary,
+    and the distributions of game length and of items used per game."""
 
-    games: int = 0
-    appearances: dict[str, int] = field(default_factory=dict)
-    wins: dict[str, int] = field(default_factory=dict)
-    traitor_wins: int = 0
-    draws: int = 0
+    summary: Summary = field(default_factory=Summary)
     lengths: dict[int, int] = field(default_factory=dict)
     """Turns a game lasted -> games that lasted that long."""
     items: dict[str, dict[int, int]] = field(default_factory=dict)
     """Item kind -> (times used in one game -> games), every game counted for every kind."""
 
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.summary.games
+
+    @property
+    def appearances(self) -> dict[str, int]:
+        """Seats of each role over all games."""
+        return self.summary.appearances
+
+    @property
+    def draws(self) -> int:
+        """Games that ended with no winner."""
+        return self.summary.draws
+
     def add(self, record: GameRecord) -> None:
         """Count one game in."""
-        self.games += 1
-        for seat, role in enumerate(record.roles):
-            self.appearances[role] = self.appearances.get(role, 0) + 1
-            if seat in record.winners:
-                self.wins[role] = self.wins.get(role, 0) + 1
-        self.traitor_wins += record.traitor_won
-        self.draws += not record.winners
+        self.summary.add(record)
         _add(self.lengths, record.turns)
         for kind in ITEMS:
             _add(self.items.setdefault(kind, {}), record.items_used.get(kind, 0))
 
     def merge(self, other: Balance) -> None:
         """Count the games of ``other`` in."""
-        self.games += other.games
-        for role, n in other.appearances.items():
-            self.appearances[role] = self.appearances.get(role, 0) + n
-        for role, n in other.wins.items():
-            self.wins[role] = self.wins.get(role, 0) + n
-        self.traitor_wins += other.traitor_wins
-        self.draws += other.draws
+        self.summary.merge(other.summary)
         for turns, n in other.lengths.items():
             _add(self.lengths, turns, n)
         for kind, histogram in other.items.items():
@@ -129,12 +129,12 @@ class Balance:
 
     def win_rate(self, role: str) -> Rate:
         """How often a seat of ``role`` was among the winners."""
-        return Rate(self.wins.get(role, 0), self.appearances.get(role, 0))
+        return Rate(self.summary.wins.get(role, 0), self.appearances.get(role, 0))
 
     @property
     def traitor_rate(self) -> Rate:
         """Games won by a traitor."""
-        return Rate(self.traitor_wins, self.games)
+        return Rate(self.summary.traitor_wins, self.games)
 
     @property
     def draw_rate(self) -> Rate:

@@ -40,7 +40,7 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
             n_workers=workers,
             threads_per_worker=1,
             processes=processes,
-            dashboard_address=None,
+            dashboard_address=":0",  # a free port: several clusters may run on one machine
             silence_logs=logging.ERROR,
         )
     except (OSError, RuntimeError) as error:

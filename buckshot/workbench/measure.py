@@ -72,15 +72,12 @@ def measure_here(
     agent: str = "heuristic",
     tick: Tick | None = None,
 ) -> list[Balance]:
-    """:func:`measure` in this process, one game after another (the reference for tests)."""
+    """:func:`measure` in this process, ruleset after ruleset (the reference for tests)."""
     found = []
     for rules in rulesets:
-        balance = Balance()
-        for index in range(games):
-            balance.add(play_one(rules, players, game_seed(seed, index), agent))
-            if tick is not None:
-                tick(1)
-        found.append(balance)
+        found.append(play_chunk(rules.to_dict(), players, agent, seed, 0, games))
+        if tick is not None:
+            tick(games)
     return found
 
 
