@@ -163,3 +163,27 @@ def test_bad_compares_are_refused_in_one_line(tmp_path: Path) -> None:
 def test_an_unreachable_scheduler_is_refused_quickly() -> None:
     line = _refused(["compare", "default", "default", "--scheduler", "tcp://127.0.0.1:9"])
     assert "cannot reach the Dask scheduler tcp://127.0.0.1:9" in line
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "says"),
+    [
+        (KeyboardInterrupt(), 130, "stopped by Ctrl-C"),
+        (RuntimeError("worker lost"), 1, "worker lost"),
+    ],
+)
+def test_ctrl_c_or_a_failed_task_ends_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, raised: BaseException, code: int, says: str
+) -> None:
+    def stop(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(measure_module, "measure", stop)
+    out = tmp_path / "report.json"
+    result = runner.invoke(
+        app, ["compare", "default", "default", "--workers", "1", "--json", str(out)]
+    )
+    assert result.exit_code == code
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], result.output
+    assert not out.exists()

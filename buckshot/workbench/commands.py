@@ -81,6 +81,9 @@ def _measure(
         fail("cluster.unreachable", str(error))
     except KeyboardInterrupt:
         fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
+    except Exception as error:  # a worker lost or a task failed: one line, no traceback
+        reason = " ".join(str(error).split()) or "no message"
+        fail("simulation.failed", f"{type(error).__name__}: {reason}", 1)
     seconds = time.perf_counter() - started
     run = {
         "games per ruleset": games,
