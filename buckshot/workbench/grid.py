@@ -25,6 +25,14 @@ class Variant:
         return ", ".join(f"{key}={value}" for key, value in self.settings) or "reference"
 
 
+def value_of(rules: Ruleset, key: str) -> object:
+    """The value of the dotted ``key`` in ``rules``, as its TOML holds it."""
+    node: Any = rules.to_dict()
+    for name in key.split("."):
+        node = node[name]
+    return node
+
+
 def with_values(base: Ruleset, settings: Sequence[tuple[str, int | str]]) -> Ruleset:
     """``base`` with each dotted key of ``settings`` set; a RulesetError names a bad value."""
     data: dict[str, Any] = base.to_dict()

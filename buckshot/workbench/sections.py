@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from buckshot.workbench import plots
 from buckshot.workbench.balance import ROLES, Balance
 from buckshot.workbench.differences import Difference
-from buckshot.workbench.grid import Variant
+from buckshot.workbench.grid import Variant, value_of
 from buckshot.workbench.overrides import Param
 from buckshot.workbench.report import TableSection
 from buckshot.workbench.significance import ALPHA, FISHER, MANN_WHITNEY, Comparison
@@ -77,14 +77,16 @@ def sweep_section(
     """One row per variant (the reference first): win rate per role, traitor wins, draws and
     game length, each marked when it differs significantly from the reference row."""
     roles = [r for r in ROLES if any(b.appearances.get(r) for b in balances)]
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for variant, balance, found in zip(variants, balances, [[], *comparisons], strict=True):
         by_figure = {c.figure: c for c in found}
         length = balance.mean_length
         spread = balance.length_spread
+        settings = dict(variant.settings)
         rows.append(
             (
-                variant.label,
+                "reference" if not settings else str(len(rows)),
+                *(str(settings.get(p.key, value_of(variant.rules, p.key))) for p in params),
                 *(
                     _cell(f"{balance.win_rate(r).value or 0:.3f}", by_figure.get(f"win rate: {r}"))
                     for r in roles
@@ -104,7 +106,14 @@ def sweep_section(
     count = sum(len(found) for found in comparisons)
     return TableSection(
         title="Sweep (simulation)",
-        headings=("variant", *(f"win {r}" for r in roles), "traitor wins", "draws", "turns"),
+        headings=(
+            "variant",
+            *(p.key for p in params),
+            *(f"win {r}" for r in roles),
+            "traitor wins",
+            "draws",
+            "turns",
+        ),
         cells=tuple(rows),
         data={
             "params": [{"key": p.key, "values": list(p.values)} for p in params],
