@@ -14,7 +14,7 @@ from browser_helpers import chromium_page, needs_chromium
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.workbench.differences import differences
 from buckshot.workbench.grid import variants
-from buckshot.workbench.measure import measure_here
+from buckshot.workbench.measure import measure
 from buckshot.workbench.overrides import parse_param
 from buckshot.workbench.page import render_page
 from buckshot.workbench.report import Report
@@ -35,7 +35,7 @@ _PLOTS = """() => Array.from(document.querySelectorAll("figure.plot svg")).map((
 def test_a_sweep_report_shows_its_plots_and_tables_without_errors(tmp_path: Path) -> None:
     params = [parse_param("magician.cost=1,3"), parse_param("pills.heal_chance=1/4..3/4:2")]
     grid = variants(load_ruleset(), params)
-    balances = measure_here([v.rules for v in grid], 10, 3, seed=1, agent="random")
+    balances = measure(None, [v.rules for v in grid], 10, 3, seed=1, agent="random")
     comparisons = compare_balances([(balances[0], b) for b in balances[1:]])
     report = Report(
         "sweep",

@@ -13,13 +13,12 @@ from buckshot.workbench.measure import (
     chunk_size,
     chunks,
     measure,
-    measure_here,
 )
 
 
 def test_a_two_worker_cluster_gives_the_figures_of_one_process() -> None:
     rules = [load_ruleset(), with_values(load_ruleset(), [("magician.cost", 1)])]
-    here = measure_here(rules, 45, 3, seed=11, agent="random")
+    here = measure(None, rules, 45, 3, seed=11, agent="random")
     ticks: list[int] = []
     with dask_client(None, 2, processes=False) as client:
         assert len(client.scheduler_info(n_workers=-1)["workers"]) == 2
@@ -33,7 +32,7 @@ def test_a_two_worker_cluster_gives_the_figures_of_one_process() -> None:
 
 def test_the_balance_counts_what_simulate_counts_on_the_same_seeds() -> None:
     rules = load_ruleset()
-    (balance,) = measure_here([rules], 30, 4, seed=5)
+    (balance,) = measure(None, [rules], 30, 4, seed=5)
     summary = simulate(rules, 30, 4, seed=5)
     assert balance.summary == summary
     assert balance.games == 30

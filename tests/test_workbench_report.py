@@ -13,7 +13,7 @@ from buckshot.cli import app
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.workbench import plots
 from buckshot.workbench.balance import Balance
-from buckshot.workbench.measure import measure_here
+from buckshot.workbench.measure import measure
 from buckshot.workbench.page import render_page
 from buckshot.workbench.report import Report, TableSection
 
@@ -21,7 +21,7 @@ runner = CliRunner()
 
 
 def _balances() -> list[Balance]:
-    return measure_here([load_ruleset()], 12, 3, seed=2, agent="random")
+    return measure(None, [load_ruleset()], 12, 3, seed=2, agent="random")
 
 
 def test_plots_are_the_same_bytes_each_time_and_carry_no_date() -> None:

@@ -9,13 +9,13 @@ import pytest
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.workbench.grid import with_values
-from buckshot.workbench.measure import measure_here
+from buckshot.workbench.measure import measure
 from buckshot.workbench.significance import compare_balances
 
 
 def test_a_ruleset_against_itself_differs_in_nothing() -> None:
     rules = load_ruleset()
-    first, second = measure_here([rules, rules], 20, 3, seed=4, agent="random")
+    first, second = measure(None, [rules, rules], 20, 3, seed=4, agent="random")
     (found,) = compare_balances([(first, second)])
     assert found and all(c.p == pytest.approx(1.0) and not c.significant for c in found)
 
@@ -26,7 +26,7 @@ def test_amulets_only_makes_significantly_more_draws_and_longer_games() -> None:
         default,
         [(f"items.weights.{item.value}", 0) for item in Item if item is not Item.AMULET],
     )
-    before, after = measure_here([default, amulets], 20, 3, seed=4)
+    before, after = measure(None, [default, amulets], 20, 3, seed=4)
     (found,) = compare_balances([(before, after)])
     by_figure = {c.figure: c for c in found}
     assert after.draws > before.draws

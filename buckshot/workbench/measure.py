@@ -64,25 +64,8 @@ def play_chunk(
     )
 
 
-def measure_here(
-    rulesets: Sequence[Ruleset],
-    games: int,
-    players: int,
-    seed: int = 0,
-    agent: str = "heuristic",
-    tick: Tick | None = None,
-) -> list[Balance]:
-    """:func:`measure` in this process, ruleset after ruleset (the reference for tests)."""
-    found = []
-    for rules in rulesets:
-        found.append(play_chunk(rules.to_dict(), players, agent, seed, 0, games))
-        if tick is not None:
-            tick(games)
-    return found
-
-
 def measure(
-    client: Client,
+    client: Client | None,
     rulesets: Sequence[Ruleset],
     games: int,
     players: int,
@@ -90,11 +73,19 @@ def measure(
     agent: str = "heuristic",
     tick: Tick | None = None,
 ) -> list[Balance]:
-    """The balance of ``games`` games of each ruleset, played as Dask tasks on ``client``.
+    """The balance of ``games`` games of each ruleset, played as Dask tasks on ``client``
+    (in this process, ruleset after ruleset, when it is None: the reference for tests).
 
     All rulesets' chunks are submitted at once (a sweep keeps every worker busy) and merged
     per ruleset as they finish; ``tick`` hears of each finished chunk.
     """
+    if client is None:
+        found = []
+        for rules in rulesets:
+            found.append(play_chunk(rules.to_dict(), players, agent, seed, 0, games))
+            if tick is not None:
+                tick(games)
+        return found
     workers = max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))
     size = chunk_size(games * len(rulesets), workers)
     plan = chunks(len(rulesets), games, size)
