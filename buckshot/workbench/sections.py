@@ -85,7 +85,7 @@ def sweep_section(
         settings = dict(variant.settings)
         rows.append(
             (
-                "reference" if not settings else str(len(rows)),
+                "ref" if not settings else str(len(rows)),
                 *(str(settings.get(p.key, value_of(variant.rules, p.key))) for p in params),
                 *(
                     _cell(f"{balance.win_rate(r).value or 0:.3f}", by_figure.get(f"win rate: {r}"))
@@ -106,14 +106,7 @@ def sweep_section(
     count = sum(len(found) for found in comparisons)
     return TableSection(
         title="Sweep (simulation)",
-        headings=(
-            "variant",
-            *(p.key for p in params),
-            *(f"win {r}" for r in roles),
-            "traitor wins",
-            "draws",
-            "turns",
-        ),
+        headings=("#", *(p.key for p in params), *roles, "traitor wins", "draws", "turns"),
         cells=tuple(rows),
         data={
             "params": [{"key": p.key, "values": list(p.values)} for p in params],
@@ -128,7 +121,8 @@ def sweep_section(
             ],
             "alpha": ALPHA,
         },
-        note="The first row is the reference ruleset. " + TESTS_NOTE.format(count=count),
+        note="Row ref is the reference ruleset; a role's column is its win rate; turns: mean ± "
+        "standard deviation of game length. " + TESTS_NOTE.format(count=count),
         plots=tuple(figures),
         marked=SIGNIFICANT,
     )
