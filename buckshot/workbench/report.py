@@ -120,7 +120,7 @@ def print_report(report: Report, console: Console) -> None:
     for section in report.sections:
         table = Table(title=section.title, title_justify="left")
         for heading in section.columns():
-            table.add_column(heading, overflow="fold", min_width=min(len(heading), 12))
+            table.add_column(heading, overflow="fold", min_width=min(len(heading), 9))
         for row in section.rows():
             table.add_row(*(Text(cell) for cell in row))
         console.print(table)
