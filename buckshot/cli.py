@@ -17,6 +17,7 @@ from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.diagrams.explore_cli import explore_command
 from buckshot.verification.cli import app as verify_app
 from buckshot.verification.tracecheck.cli import verify_trace_command
+from buckshot.workbench.commands import compare_command, sweep_command
 
 app = typer.Typer(
     help="The game's formal specification, its reference engine and its verification.",
@@ -33,6 +34,8 @@ app.command("explore")(explore_command)
 app.add_typer(conformance_app, name="conformance")
 app.add_typer(verify_app, name="verify")
 app.command("verify-trace")(verify_trace_command)
+app.command("compare")(compare_command)
+app.command("sweep")(sweep_command)
 
 RulesOption = Annotated[
     Path | None,

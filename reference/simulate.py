@@ -10,14 +10,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from buckshot.reference.agents import Agent, HeuristicAgent, RandomAgent, play_out
+from buckshot.reference.agents import Agent, HeuristicAgent, RandomAgent, ViewFn, play_out
 from buckshot.reference.chance import SeededChance
-from buckshot.reference.game import Game
+from buckshot.reference.game import Game, Prompt
+from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 
 AGENTS: dict[str, Callable[[int], Agent]] = {"heuristic": HeuristicAgent, "random": RandomAgent}
 """The bots ``simulate`` can seat, by name."""
+
+ITEM_DECISIONS: frozenset[str] = frozenset({"use_item", "use_rescue"})
+"""The decisions that use up one held item, named by their ``item`` parameter."""
 
 
 @dataclass
@@ -31,6 +35,30 @@ class GameRecord:
     turns: int
     decisions: int
     deepest_stack: int
+    items_used: dict[str, int] = field(default_factory=dict)
+    """How many items of each kind the players used (by :data:`ITEM_DECISIONS`)."""
+
+
+class _CountingAgent:
+    """An agent that counts, in ``used``, the items its choices use."""
+
+    def __init__(self, agent: Agent, used: dict[str, int]) -> None:
+        self._agent = agent
+        self._used = used
+
+    def choose(self, prompt: Prompt, view: ViewFn) -> Option:
+        """The wrapped agent's choice, counted when it uses an item."""
+        option = self._agent.choose(prompt, view)
+        if option.event in ITEM_DECISIONS:
+            item = option.kwargs()["item"]
+            kind = str(getattr(item, "value", item))
+            self._used[kind] = self._used.get(kind, 0) + 1
+        return option
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of the ``index``-th game of a run seeded with ``seed``."""
+    return seed * 1_000_003 + index
 
 
 @dataclass
@@ -45,6 +73,7 @@ class Summary:
     turns: int = 0
     decisions: int = 0
     deepest_stack: int = 0
+    items_used: dict[str, int] = field(default_factory=dict)
 
     def add(self, record: GameRecord) -> None:
         """Count one game in."""
@@ -58,6 +87,24 @@ class Summary:
         self.turns += record.turns
         self.decisions += record.decisions
         self.deepest_stack = max(self.deepest_stack, record.deepest_stack)
+        for kind, count in record.items_used.items():
+            self.items_used[kind] = self.items_used.get(kind, 0) + count
+
+    def merge(self, other: Summary) -> None:
+        """Count the games of ``other`` in, as if added here one by one."""
+        self.games += other.games
+        for mine, theirs in (
+            (self.appearances, other.appearances),
+            (self.wins, other.wins),
+            (self.items_used, other.items_used),
+        ):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
+        self.traitor_wins += other.traitor_wins
+        self.draws += other.draws
+        self.turns += other.turns
+        self.decisions += other.decisions
+        self.deepest_stack = max(self.deepest_stack, other.deepest_stack)
 
     def to_json(self) -> dict[str, Any]:
         """The summary with derived rates and intervals, JSON-ready."""
@@ -99,7 +146,8 @@ def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
     rng = random.Random(seed)
     roles = [rng.choice(list(Role)) for _ in range(players)]
     game = Game.new(roles, rules, SeededChance(rng.randrange(2**32)), record=False)
-    bots = [AGENTS[agent](rng.randrange(2**32)) for _ in range(players)]
+    used: dict[str, int] = {}
+    bots = [_CountingAgent(AGENTS[agent](rng.randrange(2**32)), used) for _ in range(players)]
     decisions = play_out(game, bots)
     winners = list(game.state.winners or [])
     return GameRecord(
@@ -110,6 +158,7 @@ def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
         turns=game.state.turn,
         decisions=decisions,
         deepest_stack=game.deepest_stack,
+        items_used=dict(sorted(used.items())),
     )
 
 
@@ -144,7 +193,7 @@ def simulate(
     small enough to keep every worker busy; each game depends only on its own seed, and the
     batches are summed in order, so the summary is the one a single process gives.
     """
-    seeds = [seed * 1_000_003 + i for i in range(games)]
+    seeds = [game_seed(seed, i) for i in range(games)]
     batch = max(1, min(50, math.ceil(games / (4 * jobs))))
     batches = [seeds[i : i + batch] for i in range(0, len(seeds), batch)]
     summary = Summary()

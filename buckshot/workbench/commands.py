@@ -1,0 +1,200 @@
+"""``buckshot compare`` and ``buckshot sweep``: every input checked before the work, the games
+played as Dask tasks, the report printed and written as ``--json`` and ``--html``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from buckshot.command import check_output, fail, load_rules, save
+from buckshot.spec.ruleset import Ruleset, RulesetError
+
+GamesOption = Annotated[
+    int, typer.Option("--games", min=1, help="Games per ruleset (the same seeds for each).")
+]
+PlayersOption = Annotated[int, typer.Option("--players", min=2, max=8, help="Seats per game.")]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run.")]
+AgentOption = Annotated[str, typer.Option("--agent", help="The bots: heuristic or random.")]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Address of a running Dask scheduler (tcp://HOST:8786); default: a local cluster.",
+    ),
+]
+WorkersOption = Annotated[
+    int, typer.Option("--workers", min=0, help="Local cluster workers (0: one per core given).")
+]
+HtmlOption = Annotated[
+    Path | None, typer.Option("--html", dir_okay=False, help="Write the report as an HTML page.")
+]
+JsonOption = Annotated[
+    Path | None, typer.Option("--json", dir_okay=False, help="Write the report's data as JSON.")
+]
+
+
+def _ruleset(name: str) -> Ruleset:
+    """The ruleset named on the command line: ``default`` or a TOML file."""
+    return load_rules(None if name == "default" else Path(name))
+
+
+def _check_run(rulesets: Sequence[Ruleset], players: int, agent: str) -> None:
+    from buckshot.reference.simulate import AGENTS
+
+    if agent not in AGENTS:
+        fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
+    for rules in rulesets:
+        if not rules.players.min <= players <= rules.players.max:
+            fail(
+                "usage.players",
+                f"--players {players}: a ruleset allows {rules.players.min}..{rules.players.max}",
+            )
+
+
+def _measure(
+    rulesets: Sequence[Ruleset],
+    games: int,
+    players: int,
+    seed: int,
+    agent: str,
+    scheduler: str | None,
+    workers: int,
+) -> tuple[list[Any], dict[str, Any]]:
+    """The balances of ``rulesets`` and what the run was; refused in one line when the
+    scheduler cannot be reached, stopped cleanly by Ctrl-C."""
+    from buckshot.reference.simulate import available_cores
+    from buckshot.workbench.cluster import ClusterError, dask_client
+    from buckshot.workbench.measure import measure
+    from buckshot.workbench.progress import game_progress
+
+    started = time.perf_counter()
+    try:
+        with dask_client(scheduler, workers or available_cores()) as client:
+            count = len(client.scheduler_info(n_workers=-1).get("workers", {}))
+            with game_progress(games * len(rulesets)) as tick:
+                balances = measure(client, rulesets, games, players, seed, agent, tick)
+    except ClusterError as error:
+        fail("cluster.unreachable", str(error))
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
+    except Exception as error:  # a worker lost or a task failed: one line, no traceback
+        reason = " ".join(str(error).split()) or "no message"
+        fail("simulation.failed", f"{type(error).__name__}: {reason}", 1)
+    seconds = time.perf_counter() - started
+    run = {
+        "games per ruleset": games,
+        "players": players,
+        "seed": seed,
+        "agent": agent,
+        "scheduler": scheduler or f"local cluster, {count} workers",
+        "simulation seconds": round(seconds, 1),
+    }
+    return balances, run
+
+
+def _emit(report: Any, html_out: Path | None, json_out: Path | None) -> None:
+    from rich.console import Console
+
+    from buckshot.workbench.page import render_page
+    from buckshot.workbench.report import print_report
+
+    print_report(report, Console())
+    if json_out is not None:
+        save(json_out, report.json_text())
+        typer.echo(f"wrote {json_out}", err=True)
+    if html_out is not None:
+        save(html_out, render_page(report))
+        typer.echo(f"wrote {html_out}", err=True)
+
+
+def compare_command(
+    old: Annotated[str, typer.Argument(help="The old ruleset: a TOML file, or 'default'.")],
+    new: Annotated[str, typer.Argument(help="The new ruleset: a TOML file, or 'default'.")],
+    games: GamesOption = 2000,
+    players: PlayersOption = 4,
+    seed: SeedOption = 0,
+    agent: AgentOption = "heuristic",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = 0,
+    html_out: HtmlOption = None,
+    json_out: JsonOption = None,
+) -> None:
+    """Compare two rulesets: their parameter differences and their balance from the same
+    seeded games, with the significant differences marked."""
+    from buckshot.workbench.differences import differences
+    from buckshot.workbench.report import Report
+    from buckshot.workbench.sections import balance_comparison_section, parameter_section
+    from buckshot.workbench.significance import compare_balances
+
+    check_output(html_out)
+    check_output(json_out)
+    rulesets = (_ruleset(old), _ruleset(new))
+    _check_run(rulesets, players, agent)
+    balances, run = _measure(rulesets, games, players, seed, agent, scheduler, workers)
+    (comparisons,) = compare_balances([(balances[0], balances[1])])
+    names = (old, new) if Path(old).name == Path(new).name else (Path(old).name, Path(new).name)
+    sections = (
+        parameter_section(differences(*rulesets)),
+        # The verification side (issue 15) plugs in here as one more Section, e.g.
+        # TableSection("Verification", ...) built from compare_verification(*rulesets).
+        balance_comparison_section(names, (balances[0], balances[1]), comparisons),
+    )
+    _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out)
+
+
+def sweep_command(
+    param: Annotated[
+        list[str],
+        typer.Option(
+            "--param",
+            help="KEY=V1,V2,... or KEY=LO..HI:N (N evenly spaced values); repeat for a grid.",
+        ),
+    ],
+    rules: Annotated[
+        Path | None,
+        typer.Option("--rules", dir_okay=False, help="The reference ruleset (default: default)."),
+    ] = None,
+    games: GamesOption = 1000,
+    players: PlayersOption = 4,
+    seed: SeedOption = 0,
+    agent: AgentOption = "heuristic",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = 0,
+    html_out: HtmlOption = None,
+    json_out: JsonOption = None,
+) -> None:
+    """Simulate every combination of the --param values, beside the reference ruleset, in
+    one table; each figure that differs significantly from the reference is marked."""
+    from buckshot.workbench.grid import variants
+    from buckshot.workbench.overrides import ParamError, parse_param
+    from buckshot.workbench.report import Report
+    from buckshot.workbench.sections import sweep_section
+    from buckshot.workbench.significance import compare_balances
+
+    check_output(html_out)
+    check_output(json_out)
+    base = load_rules(rules)
+    try:
+        params = [parse_param(text) for text in param]
+        grid = variants(base, params)
+    except ParamError as error:
+        fail("usage.param", str(error))
+    except RulesetError as error:
+        fail(error.code, str(error))
+    _check_run([v.rules for v in grid], players, agent)
+    balances, run = _measure(
+        [v.rules for v in grid], games, players, seed, agent, scheduler, workers
+    )
+    comparisons = compare_balances([(balances[0], other) for other in balances[1:]])
+    run["reference"] = str(rules) if rules is not None else "default"
+    run["variants"] = len(grid) - 1
+    section = sweep_section(grid, balances, comparisons, params)
+    _emit(
+        Report("sweep " + " ".join(f"--param {p}" for p in param), run, (section,)),
+        html_out,
+        json_out,
+    )

@@ -1,0 +1,63 @@
+"""The variants of a sweep: every combination of the ``--param`` values applied to a base
+ruleset, each one checked by the ruleset's own validation before any game is played."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from buckshot.spec.ruleset import Ruleset, parse_ruleset
+from buckshot.workbench.overrides import Param, ParamError
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One ruleset of a sweep: the keys set and the checked ruleset they give."""
+
+    settings: tuple[tuple[str, int | str], ...]
+    rules: Ruleset
+
+    @property
+    def label(self) -> str:
+        """``key=value, ...``, or ``reference`` for the base ruleset itself."""
+        return ", ".join(f"{key}={value}" for key, value in self.settings) or "reference"
+
+
+def value_of(rules: Ruleset, key: str) -> object:
+    """The value of the dotted ``key`` in ``rules``, as its TOML holds it."""
+    node: Any = rules.to_dict()
+    for name in key.split("."):
+        node = node[name]
+    return node
+
+
+def with_values(base: Ruleset, settings: Sequence[tuple[str, int | str]]) -> Ruleset:
+    """``base`` with each dotted key of ``settings`` set; a RulesetError names a bad value."""
+    data: dict[str, Any] = base.to_dict()
+    for key, value in settings:
+        node = data
+        *tables, name = key.split(".")
+        for table in tables:
+            node = node[table]
+        node[name] = value
+    source = "--param " + ", ".join(f"{key}={value}" for key, value in settings)
+    return parse_ruleset(data, source=source)
+
+
+def variants(base: Ruleset, params: Sequence[Param]) -> list[Variant]:
+    """The base ruleset (the reference row) and then every combination of ``params``.
+
+    Every variant is built and checked here, so a value out of its range is refused before
+    any work; a key given twice is a :class:`ParamError`.
+    """
+    seen = [param.key for param in params]
+    twice = sorted({key for key in seen if seen.count(key) > 1})
+    if twice:
+        raise ParamError(f"--param {twice[0]} is given more than once")
+    found = [Variant((), base)]
+    for values in itertools.product(*(param.values for param in params)):
+        settings = tuple(zip((param.key for param in params), values, strict=True))
+        found.append(Variant(settings, with_values(base, settings)))
+    return found

@@ -1,0 +1,110 @@
+"""The report's plots as inline SVG text, drawn by matplotlib (Agg backend, SVG output).
+
+Every figure is drawn with a fixed ``svg.hashsalt`` and no date in its metadata, so the same
+figures give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib import rc_context
+from matplotlib.figure import Figure
+
+from buckshot.workbench.balance import ROLES, Balance
+
+_STYLE: Any = {"svg.hashsalt": "buckshot-workbench", "font.size": 9, "svg.fonttype": "path"}
+"""Settings that make the SVG bytes depend only on the figure."""
+BINS = 30
+"""Bins of the game length histogram."""
+
+
+def _svg(figure: Figure) -> str:
+    """``figure`` as an ``<svg>`` element, without the XML prolog."""
+    buffer = io.StringIO()
+    with rc_context(_STYLE):
+        figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]
+
+
+def win_rates(series: Sequence[tuple[str, Balance]]) -> str:
+    """Win rate per role, one bar per ruleset, with 95% Wilson interval bars."""
+    with rc_context(_STYLE):
+        figure = Figure(figsize=(8, 3.6))
+        axes = figure.add_subplot()
+        roles = [r for r in ROLES if any(b.appearances.get(r) for _, b in series)]
+        width = 0.8 / max(1, len(series))
+        for number, (label, balance) in enumerate(series):
+            xs, ys, below, above = [], [], [], []
+            for index, role in enumerate(roles):
+                rate = balance.win_rate(role)
+                if rate.value is None:
+                    continue
+                low, high = rate.interval
+                xs.append(index - 0.4 + width * (number + 0.5))
+                ys.append(rate.value)
+                below.append(max(0.0, rate.value - low))  # the interval's ends are floats:
+                above.append(max(0.0, high - rate.value))  # at 0 or 1 they may miss by a bit
+            axes.bar(xs, ys, width, yerr=[below, above], capsize=2, label=label)
+        axes.set_xticks(range(len(roles)), roles, rotation=30, ha="right")
+        axes.set_ylabel("win rate (95% interval)")
+        axes.set_ylim(0, 1)
+        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+        axes.set_title("Win rate per role")
+    return _svg(figure)
+
+
+def game_lengths(series: Sequence[tuple[str, Balance]], bins: int = BINS) -> str:
+    """The distribution of game length in turns, one step histogram per ruleset, the same
+    ``bins`` equal bins for all."""
+    with rc_context(_STYLE):
+        figure = Figure(figsize=(8, 3.2))
+        axes = figure.add_subplot()
+        seen = [turns for _, balance in series for turns in balance.lengths]
+        low, high = (min(seen), max(seen) + 1) if seen else (0, 1)
+        edges = [low + (high - low) * i / bins for i in range(bins + 1)]
+        for label, balance in series:
+            if not balance.games:
+                continue
+            turns = sorted(balance.lengths)
+            shares = [balance.lengths[t] / balance.games for t in turns]
+            axes.hist(turns, bins=edges, weights=shares, histtype="step", label=label)
+        axes.set_xlabel("game length (turns)")
+        axes.set_ylabel("share of games")
+        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+        axes.set_title("Game length distribution")
+    return _svg(figure)
+
+
+def heat_map(
+    title: str,
+    x_key: str,
+    x_values: Sequence[str],
+    y_key: str,
+    y_values: Sequence[str],
+    cells: Sequence[Sequence[float | None]],
+) -> str:
+    """A heat map of ``cells[y][x]`` over two swept keys, each cell labelled with its value."""
+    with rc_context(_STYLE):
+        figure = Figure(figsize=(1.2 + 0.9 * len(x_values), 1.0 + 0.6 * len(y_values)))
+        axes = figure.add_subplot()
+        grid = [[float("nan") if v is None else v for v in row] for row in cells]
+        image = axes.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
+        axes.set_xticks(range(len(x_values)), x_values)
+        axes.set_yticks(range(len(y_values)), y_values)
+        axes.set_xlabel(x_key)
+        axes.set_ylabel(y_key)
+        for y, row in enumerate(cells):
+            for x, value in enumerate(row):
+                if value is not None:
+                    axes.text(x, y, f"{value:.2f}", ha="center", va="center", color="white")
+        figure.colorbar(image, ax=axes)
+        axes.set_title(title)
+    return _svg(figure)

@@ -1,0 +1,153 @@
+"""The balance sections of the ``compare`` and ``sweep`` reports, built from balances."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from buckshot.workbench import plots
+from buckshot.workbench.balance import ROLES, Balance
+from buckshot.workbench.differences import Difference
+from buckshot.workbench.grid import Variant, value_of
+from buckshot.workbench.overrides import Param
+from buckshot.workbench.report import TableSection
+from buckshot.workbench.significance import ALPHA, FISHER, MANN_WHITNEY, Comparison
+
+SIGNIFICANT = " *"
+"""Marks a figure that differs significantly from the reference."""
+
+TESTS_NOTE = (
+    f"Same seeds for every ruleset. Rates: {FISHER} test; game length and items used per "
+    f"game: two-sided {MANN_WHITNEY} test (normal approximation, tie-corrected). "
+    f"Holm-Bonferroni correction over all {{count}} comparisons of this report; "
+    f"'{SIGNIFICANT.strip()}' marks an adjusted p-value below {ALPHA}. Intervals: 95% Wilson."
+)
+
+
+def parameter_section(found: Sequence[Difference]) -> TableSection:
+    """The keys whose values differ between the two rulesets."""
+    return TableSection(
+        title="Parameter differences",
+        headings=("key", "old", "new"),
+        cells=tuple((d.key, d.old, d.new) for d in found),
+        data={"differences": [{"key": d.key, "old": d.old, "new": d.new} for d in found]},
+        note="" if found else "The two rulesets are the same.",
+    )
+
+
+def balance_comparison_section(
+    names: tuple[str, str], balances: tuple[Balance, Balance], comparisons: list[Comparison]
+) -> TableSection:
+    """Two balances side by side, each figure with its test and (adjusted) p-value."""
+    series = list(zip(names, balances, strict=True))
+    return TableSection(
+        title="Balance (simulation)",
+        headings=("figure", names[0], names[1], "test", "p", "p (Holm)"),
+        cells=tuple(
+            (
+                c.figure,
+                c.old,
+                c.new,
+                c.test,
+                f"{c.p:.3g}",
+                f"{c.adjusted:.3g}" + (SIGNIFICANT if c.significant else ""),
+            )
+            for c in comparisons
+        ),
+        data={
+            "balances": {name: balance.to_json() for name, balance in series},
+            "comparisons": [c.to_json() for c in comparisons],
+            "alpha": ALPHA,
+        },
+        note=TESTS_NOTE.format(count=len(comparisons)),
+        plots=(plots.win_rates(series), plots.game_lengths(series)),
+        marked=SIGNIFICANT,
+    )
+
+
+def _cell(text: str, comparison: Comparison | None) -> str:
+    return text + (SIGNIFICANT if comparison is not None and comparison.significant else "")
+
+
+def sweep_section(
+    variants: Sequence[Variant],
+    balances: Sequence[Balance],
+    comparisons: Sequence[list[Comparison]],
+    params: Sequence[Param],
+) -> TableSection:
+    """One row per variant (the reference first): win rate per role, traitor wins, draws and
+    game length, each marked when it differs significantly from the reference row."""
+    roles = [r for r in ROLES if any(b.appearances.get(r) for b in balances)]
+    rows: list[tuple[str, ...]] = []
+    for variant, balance, found in zip(variants, balances, [[], *comparisons], strict=True):
+        by_figure = {c.figure: c for c in found}
+        length = balance.mean_length
+        spread = balance.length_spread
+        settings = dict(variant.settings)
+        rows.append(
+            (
+                "ref" if not settings else str(len(rows)),
+                *(str(settings.get(p.key, value_of(variant.rules, p.key))) for p in params),
+                *(
+                    _cell(f"{balance.win_rate(r).value or 0:.3f}", by_figure.get(f"win rate: {r}"))
+                    for r in roles
+                ),
+                _cell(f"{balance.traitor_rate.value or 0:.3f}", by_figure.get("traitor wins")),
+                _cell(f"{balance.draw_rate.value or 0:.3f}", by_figure.get("draws")),
+                _cell(
+                    "-" if length is None else f"{length:.1f} ± {spread or 0:.1f}",
+                    by_figure.get("game length (turns)"),
+                ),
+            )
+        )
+    series = [(v.label, b) for v, b in zip(variants, balances, strict=True)]
+    figures = [plots.win_rates(series), plots.game_lengths(series)]
+    if len(params) == 2:
+        figures.extend(_heat_maps(params, balances[1:]))
+    count = sum(len(found) for found in comparisons)
+    return TableSection(
+        title="Sweep (simulation)",
+        headings=("#", *(p.key for p in params), *roles, "traitor wins", "draws", "turns"),
+        cells=tuple(rows),
+        data={
+            "params": [{"key": p.key, "values": list(p.values)} for p in params],
+            "variants": [
+                {
+                    "label": v.label,
+                    "settings": dict(v.settings),
+                    "balance": b.to_json(),
+                    "comparisons": [c.to_json() for c in found],
+                }
+                for v, b, found in zip(variants, balances, [[], *comparisons], strict=True)
+            ],
+            "alpha": ALPHA,
+        },
+        note="Row ref is the reference ruleset; a role's column is its win rate; turns: mean ± "
+        "standard deviation of game length. " + TESTS_NOTE.format(count=count),
+        plots=tuple(figures),
+        marked=SIGNIFICANT,
+    )
+
+
+def _heat_maps(params: Sequence[Param], balances: Sequence[Balance]) -> list[str]:
+    """Heat maps of traitor wins, draws and mean length over a two-key grid; ``balances`` in
+    the order of the grid (the first key's values outermost)."""
+    first, second = params
+    width = len(second.values)
+    xs = [str(v) for v in first.values]
+    ys = [str(v) for v in second.values]
+    maps: tuple[tuple[str, Callable[[Balance], float | None]], ...] = (
+        ("Traitor win share", lambda b: b.traitor_rate.value),
+        ("Draw share", lambda b: b.draw_rate.value),
+        ("Mean game length (turns)", lambda b: b.mean_length),
+    )
+    return [
+        plots.heat_map(
+            title,
+            first.key,
+            xs,
+            second.key,
+            ys,
+            [[value(balances[x * width + y]) for x in range(len(xs))] for y in range(width)],
+        )
+        for title, value in maps
+    ]
