@@ -22,12 +22,11 @@ from rich.console import Console
 
 from buckshot.spec.rulebook import Item, Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset, parse_ruleset
+from buckshot.spec.ruleset_diff import Difference, differences
 from buckshot.verification.comparison import (
     ComparisonRow,
-    Difference,
     VerificationComparison,
     compare_verification,
-    differences,
 )
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step

@@ -12,7 +12,7 @@ from pathlib import Path
 from browser_helpers import chromium_page, needs_chromium
 
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.workbench.differences import differences
+from buckshot.spec.ruleset_diff import differences
 from buckshot.workbench.grid import variants
 from buckshot.workbench.measure import measure
 from buckshot.workbench.overrides import parse_param

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from buckshot.cli import app
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification import comparison
 from buckshot.workbench import plots
 from buckshot.workbench.balance import Balance
 from buckshot.workbench.measure import measure
@@ -45,7 +48,13 @@ def test_the_page_loads_nothing_and_escapes_its_text() -> None:
     assert "<script" not in page
 
 
-def test_compare_writes_the_report_it_prints(tmp_path: Path) -> None:
+def test_compare_writes_the_report_it_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the verification side for two seats only (every count is the command's default)
+    monkeypatch.setattr(
+        comparison, "compare_verification", partial(comparison.compare_verification, players=(2, 2))
+    )
     variant = tmp_path / "magician1.toml"
     default = Path(__file__).resolve().parents[1] / "spec" / "rulesets" / "default.toml"
     variant.write_text(default.read_text().replace("cost = 2", "cost = 1"), encoding="utf-8")
@@ -65,6 +74,16 @@ def test_compare_writes_the_report_it_prints(tmp_path: Path) -> None:
     assert "draws" in figures and "game length (turns)" in figures
     assert all(c["p_holm"] >= c["p"] for c in balance["comparisons"])
     assert page.read_text().count("<svg") == 2
+    verification = sections["Verification"]
+    assert verification["players"] == [2, 2]
+    kinds = {row["kind"] for row in verification["rows"]}
+    assert {"property", "transition", "win", "skill", "item"} <= kinds
+    # S2.6, R8: a Magician paying one item can still flip; nothing else depends on the cost
+    assert verification["changed"] == 0
+    flips = [r for r in verification["rows"] if r["name"] == "magician" and r["kind"] == "skill"]
+    assert [
+        r["old"].startswith("reachable") and r["new"].startswith("reachable") for r in flips
+    ] == [True]
 
 
 def test_sweep_of_two_keys_has_a_row_per_variant_and_heat_maps(tmp_path: Path) -> None:

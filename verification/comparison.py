@@ -24,6 +24,7 @@ from typing import Any
 from rich.table import Table
 
 from buckshot.spec.ruleset import Ruleset
+from buckshot.spec.ruleset_diff import Difference, differences
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.layout import layout
 from buckshot.verification.parallel import PROOF, REACHABILITY, Done, Task, default_jobs, execute
@@ -64,15 +65,6 @@ class ComparisonRow:
     """For a target lost (or gained) or a property that newly fails: the reasons."""
     evidence: str | None = None
     """What shows the new verdict (and, for a change, the old one): a path or a proof."""
-
-
-@dataclass(frozen=True)
-class Difference:
-    """A ruleset key whose value differs between the two rulesets."""
-
-    key: str
-    old: object
-    new: object
 
 
 @dataclass(frozen=True)
@@ -131,27 +123,6 @@ def _plain(value: object) -> object:
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
-
-
-def flat_keys(ruleset: Ruleset) -> dict[str, object]:
-    """Every key of the ruleset, dotted as in the TOML (tables flattened, arrays whole)."""
-    out: dict[str, object] = {}
-
-    def walk(prefix: str, value: object) -> None:
-        if isinstance(value, dict):
-            for key, inner in value.items():
-                walk(f"{prefix}.{key}" if prefix else str(key), inner)
-        else:
-            out[prefix] = value
-
-    walk("", ruleset.to_dict())
-    return out
-
-
-def differences(old: Ruleset, new: Ruleset) -> tuple[Difference, ...]:
-    """The keys whose values differ, in TOML order."""
-    a, b = flat_keys(old), flat_keys(new)
-    return tuple(Difference(k, a[k], b[k]) for k in a if a[k] != b.get(k))
 
 
 def compare_verification(

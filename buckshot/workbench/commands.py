@@ -122,10 +122,19 @@ def compare_command(
     workers: WorkersOption = 0,
     html_out: HtmlOption = None,
     json_out: JsonOption = None,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify/--no-verify",
+            help="Also verify both rulesets: every property per player count, and what is "
+            "reachable under each, with the reasons for what is lost.",
+        ),
+    ] = True,
 ) -> None:
-    """Compare two rulesets: their parameter differences and their balance from the same
-    seeded games, with the significant differences marked."""
-    from buckshot.workbench.differences import differences
+    """Compare two rulesets: their parameter differences, their verification side by side
+    (with --verify, the default) and their balance from the same seeded games, with the
+    significant differences and the changed verdicts marked."""
+    from buckshot.spec.ruleset_diff import differences
     from buckshot.workbench.report import Report
     from buckshot.workbench.sections import balance_comparison_section, parameter_section
     from buckshot.workbench.significance import compare_balances
@@ -134,16 +143,34 @@ def compare_command(
     check_output(json_out)
     rulesets = (_ruleset(old), _ruleset(new))
     _check_run(rulesets, players, agent)
-    balances, run = _measure(rulesets, games, players, seed, agent, scheduler, workers)
-    (comparisons,) = compare_balances([(balances[0], balances[1])])
     names = (old, new) if Path(old).name == Path(new).name else (Path(old).name, Path(new).name)
+    balances, run = _measure(rulesets, games, players, seed, agent, scheduler, workers)
+    checked = (_verification_section(rulesets, names),) if verify else ()
+    (comparisons,) = compare_balances([(balances[0], balances[1])])
     sections = (
         parameter_section(differences(*rulesets)),
-        # The verification side (issue 15) plugs in here as one more Section, e.g.
-        # TableSection("Verification", ...) built from compare_verification(*rulesets).
+        *checked,
         balance_comparison_section(names, (balances[0], balances[1]), comparisons),
     )
     _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out)
+
+
+def _verification_section(rulesets: Sequence[Ruleset], names: Sequence[str]) -> Any:
+    """Both rulesets verified side by side, as a report section; Ctrl-C stops it in one
+    line."""
+    from buckshot.verification.comparison import compare_verification
+    from buckshot.workbench.sections import verification_section
+
+    started = time.perf_counter()
+
+    def say(message: str) -> None:
+        typer.echo(f"[{time.perf_counter() - started:6.1f} s] verification: {message}", err=True)
+
+    try:
+        found = compare_verification(rulesets[0], rulesets[1], progress=say)
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
+    return verification_section(names, found)
 
 
 def sweep_command(

@@ -1,19 +1,25 @@
-"""The balance sections of the ``compare`` and ``sweep`` reports, built from balances."""
+"""The sections of the ``compare`` and ``sweep`` reports: parameters, verification, balance."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
+from buckshot.spec.ruleset_diff import Difference
 from buckshot.workbench import plots
 from buckshot.workbench.balance import ROLES, Balance
-from buckshot.workbench.differences import Difference
 from buckshot.workbench.grid import Variant, value_of
 from buckshot.workbench.overrides import Param
 from buckshot.workbench.report import TableSection
 from buckshot.workbench.significance import ALPHA, FISHER, MANN_WHITNEY, Comparison
 
+if TYPE_CHECKING:
+    from buckshot.verification.comparison import VerificationComparison
+
 SIGNIFICANT = " *"
 """Marks a figure that differs significantly from the reference."""
+CHANGED = " (changed)"
+"""Marks a verdict that differs between the two rulesets."""
 
 TESTS_NOTE = (
     f"Same seeds for every ruleset. Rates: {FISHER} test; game length and items used per "
@@ -28,8 +34,8 @@ def parameter_section(found: Sequence[Difference]) -> TableSection:
     return TableSection(
         title="Parameter differences",
         headings=("key", "old", "new"),
-        cells=tuple((d.key, d.old, d.new) for d in found),
-        data={"differences": [{"key": d.key, "old": d.old, "new": d.new} for d in found]},
+        cells=tuple((d.key, d.old_text, d.new_text) for d in found),
+        data={"differences": [{"key": d.key, "old": d.old_text, "new": d.new_text} for d in found]},
         note="" if found else "The two rulesets are the same.",
     )
 
@@ -151,3 +157,27 @@ def _heat_maps(params: Sequence[Param], balances: Sequence[Balance]) -> list[str
         )
         for title, value in maps
     ]
+
+
+def verification_section(names: Sequence[str], found: VerificationComparison) -> TableSection:
+    """Every property per player count and every transition, frame kind, win reason, skill
+    and item use under both rulesets (changed rows marked), with the reasons for a change."""
+    cells = tuple(
+        (
+            row.kind,
+            row.name,
+            row.old,
+            row.new + (CHANGED if row.changed else ""),
+            "; ".join(row.why),
+        )
+        for row in found.rows
+    )
+    changed = len(found.changes)
+    return TableSection(
+        title="Verification",
+        headings=("kind", "name", names[0], names[1], "why it changed"),
+        cells=cells,
+        data=found.to_json(),
+        note=f"{changed} of {len(found.rows)} verdicts changed. Scope: {found.scope}",
+        marked=CHANGED,
+    )

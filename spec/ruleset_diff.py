@@ -1,4 +1,9 @@
-"""The parameter differences between two rulesets, key by key."""
+"""The differences between two rulesets, key by key (dotted as in the TOML).
+
+Shared by the two sides of ``buckshot compare``: the parameter table shows them, and the
+verification side makes each differing number a named assumption when it explains what a
+change makes unreachable.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +16,22 @@ from buckshot.spec.ruleset import Ruleset
 
 @dataclass(frozen=True)
 class Difference:
-    """One key whose value differs: its dotted name and both values as TOML-like text."""
+    """One key whose value differs: its dotted name and both values (None where a ruleset
+    lacks the key)."""
 
     key: str
-    old: str
-    new: str
+    old: object
+    new: object
+
+    @property
+    def old_text(self) -> str:
+        """The old value as the report shows it."""
+        return _shown(self.old)
+
+    @property
+    def new_text(self) -> str:
+        """The new value as the report shows it."""
+        return _shown(self.new)
 
 
 def _leaves(node: object, path: str) -> Iterator[tuple[str, object]]:
@@ -33,17 +49,21 @@ def _leaves(node: object, path: str) -> Iterator[tuple[str, object]]:
         yield path, node
 
 
+def flat_keys(ruleset: Ruleset) -> dict[str, object]:
+    """Every leaf key of the ruleset with its value, in document order."""
+    return dict(_leaves(ruleset.to_dict(), ""))
+
+
 def _shown(value: object) -> str:
     return "-" if value is None else value if isinstance(value, str) else json.dumps(value)
 
 
-def differences(old: Ruleset, new: Ruleset) -> list[Difference]:
+def differences(old: Ruleset, new: Ruleset) -> tuple[Difference, ...]:
     """Every key whose value differs between ``old`` and ``new``, in document order."""
-    before = dict(_leaves(old.to_dict(), ""))
-    after = dict(_leaves(new.to_dict(), ""))
+    before, after = flat_keys(old), flat_keys(new)
     names = list(before) + [key for key in after if key not in before]
-    return [
-        Difference(key, _shown(before.get(key)), _shown(after.get(key)))
+    return tuple(
+        Difference(key, before.get(key), after.get(key))
         for key in names
         if before.get(key) != after.get(key)
-    ]
+    )
