@@ -44,11 +44,11 @@ RulesOption = Annotated[
 ]
 
 
-def _write(text: str, out: Path | None) -> None:
+def _write(text: str, out: Path | None, option: str) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    save(out, text)
+    save(out, text, option)
     typer.echo(f"wrote {out}", err=True)
 
 
@@ -79,8 +79,8 @@ def spec_export(
     """Write the whole spec (charts, rulebook, ruleset, rulings, registry) as one JSON document."""
     from buckshot.spec.export import export_json
 
-    check_output(json_out)
-    _write(export_json(load_rules(rules)), json_out)
+    check_output(json_out, "--json")
+    _write(export_json(load_rules(rules)), json_out, "--json")
 
 
 @spec_app.command("trace")
@@ -109,8 +109,8 @@ def spec_rulings(
     """Render the rulings as Markdown, the text committed as spec/RULINGS.md."""
     from buckshot.spec.rulings import render_markdown
 
-    check_output(out)
-    _write(render_markdown(), out)
+    check_output(out, "--out")
+    _write(render_markdown(), out, "--out")
 
 
 @spec_app.command("schema")
@@ -125,8 +125,8 @@ def spec_schema(
     """Write the ruleset's JSON Schema, derived from the declared keys, as committed in spec/."""
     from buckshot.spec.ruleset import ruleset_schema_json
 
-    check_output(out)
-    _write(ruleset_schema_json(), out)
+    check_output(out, "--out")
+    _write(ruleset_schema_json(), out, "--out")
 
 
 @app.command("simulate")
@@ -328,6 +328,6 @@ def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None
     for line in result.lines():
         typer.echo(line)
     if json_out is not None:
-        save(json_out, json.dumps(result.to_dict(), indent=2) + "\n")
+        save(json_out, json.dumps(result.to_dict(), indent=2) + "\n", "--json")
     if not result.followed:
         raise typer.Exit(1)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
+
+from buckshot.command import check_output_folder, fail
 
 app = typer.Typer(
     help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
@@ -13,11 +15,6 @@ app = typer.Typer(
     no_args_is_help=False,
     add_completion=False,
 )
-
-
-def _fail(code: str, message: str) -> NoReturn:
-    typer.echo(f"error [{code}]: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _report(paths: list[Path], out: Path) -> None:
@@ -46,11 +43,12 @@ def diagrams(
 
     target = out if out is not None else default_out_dir()
     if target is None:
-        _fail("no-checkout", "not running from a source checkout: say where with --out DIR")
+        fail("no-checkout", "not running from a source checkout: say where with --out DIR")
+    check_output_folder(target, "--out")
     try:
         paths = write_all(target)
     except (TraceLogError, GraphvizError) as error:
-        _fail("diagrams", str(error))
+        fail("diagrams", str(error))
     _report(paths, target)
 
 
@@ -75,10 +73,11 @@ def trace(
     from buckshot.diagrams.tracelog import TraceLogError
 
     target = out if out is not None else log.parent
+    check_output_folder(target, "--out")
     try:
         paths = write_trace(log, target)
     except TraceLogError as error:
-        _fail("trace-log", str(error))
+        fail("trace-log", str(error))
     except GraphvizError as error:
-        _fail("graphviz", str(error))
+        fail("graphviz", str(error))
     _report(paths, target)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from buckshot.command import write_atomic
 from buckshot.diagrams.catalogue import (
     Diagram,
     Section,
@@ -50,8 +51,7 @@ def _file(base: Path, suffix: str) -> Path:
 
 
 def _write_text(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8"))
+    write_atomic(path, text)
     return path
 
 
