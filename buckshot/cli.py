@@ -264,7 +264,7 @@ def play_command(
     from buckshot.reference.terminal import HumanAgent
     from buckshot.spec.rulebook import Role
 
-    check_output(log)
+    check_output(log, "--log")
     ruleset = load_rules(rules)
     rng = random.Random(seed)
     if roles is not None:
@@ -323,7 +323,7 @@ def replay_command(
     played in the reference engine step by step; exit 0 when the engine follows it (the
     bug is in the spec), 1 when it departs (the bug is in the model or the engine there).
     """
-    check_output(json_out)
+    check_output(json_out, "--json")
     text = log.read_text(encoding="utf-8")
     if _is_document(text):
         _replay_counterexample(text, log, json_out)

@@ -91,6 +91,12 @@ def run_command(
     check_output(junit, "--junit")
     if explore is not None:
         _check_explore(explore)
+    marked: dict[str, str] = {}
+    if known_failures is not None:
+        try:
+            marked = load_known_failures(known_failures)
+        except KnownFailuresError as error:
+            fail("known_failures.invalid", str(error))
     try:
         suite = load_suite(cases)
     except SuiteError as error:
@@ -98,12 +104,6 @@ def run_command(
     total = len(select(suite.cases, list(filters or [])))
     if total == 0:
         fail("usage.filter", f"--filter {' '.join(filters or [])}: no case matches")
-    marked: dict[str, str] = {}
-    if known_failures is not None:
-        try:
-            marked = load_known_failures(known_failures)
-        except KnownFailuresError as error:
-            fail("known_failures.invalid", str(error))
     options = RunOptions(
         adapter=adapter,
         cases_dir=cases,
