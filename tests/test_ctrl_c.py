@@ -21,24 +21,8 @@ STOPPED_WITHIN = 10.0
 """Seconds a command may take to exit after Ctrl-C before the test calls it hung."""
 
 
-def _group(pgid: int) -> list[int]:
-    """The live (not zombie) processes of process group ``pgid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _children(pid: int) -> list[int]:
-    """The live child processes of ``pid`` (in any process group)."""
+def _processes() -> list[tuple[int, int, int]]:
+    """Every live (not zombie) process as (pid, parent pid, process group)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -47,9 +31,19 @@ def _children(pid: int) -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry.name))
+        if fields[0] != "Z":
+            found.append((int(entry.name), int(fields[1]), int(fields[2])))
     return found
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid``."""
+    return [pid for pid, _, group in _processes() if group == pgid]
+
+
+def _children(parent: int) -> list[int]:
+    """The live child processes of ``parent`` (in any process group)."""
+    return [pid for pid, ppid, _ in _processes() if ppid == parent]
 
 
 def _interrupt(args: list[str], tmp_path: Path, started: int = 1) -> tuple[int, str, str, float]:
