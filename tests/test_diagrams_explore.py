@@ -234,8 +234,8 @@ def test_explore_reads_a_log_and_writes_beside_it(tmp_path: Path) -> None:
         (None, "page.html", "no such file"),
         ('{"seq": 1, "type": "x"}\nnot json\n', "page.html", "line 2: not JSON"),
         ("", "page.html", "holds no event"),
-        ('{"seq": 1, "type": "x"}\n', "missing/page.html", "does not exist"),
-        ('{"seq": 1, "type": "x"}\n', "sub", "is a directory"),
+        ('{"seq": 1, "type": "x"}\n', "log.jsonl/page.html", "is not a writable folder"),
+        ('{"seq": 1, "type": "x"}\n', "sub", "--out sub: a folder, not a file"),
         ('{"seq": 1, "type": "x"}\n', "log.jsonl", "is a log given"),
     ],
 )

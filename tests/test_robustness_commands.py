@@ -47,6 +47,7 @@ OUTPUT_FILE_OPTIONS: list[tuple[str, list[str]]] = [
     ("--report", ["conformance", "run", "--adapter", "reference"]),
     ("--junit", ["conformance", "run", "--adapter", "reference"]),
     ("--log", ["play"]),
+    ("--out", ["explore", str(LOG)]),
 ]
 """Every option that names an output file, with the command it belongs to."""
 
