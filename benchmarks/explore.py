@@ -23,11 +23,11 @@ from pathlib import Path
 
 from buckshot.command import write_atomic
 from buckshot.diagrams.explore_page import chart_svgs, explore_html
-from buckshot.diagrams.tracelog import parse_log
 from buckshot.reference.agents import HeuristicAgent, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import to_jsonl
 from buckshot.reference.game import Game
+from buckshot.spec.eventlog import parse_log
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 

@@ -87,12 +87,12 @@ def spec_export(
     _write(export_json(load_rules(rules)), json_out, "--json")
 
 
-@spec_app.command("trace")
-def spec_trace(
+@spec_app.command("traceability")
+def spec_traceability(
     as_json: Annotated[bool, typer.Option("--json", help="Print the matrix as JSON.")] = False,
 ) -> None:
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
-    from buckshot.spec.trace import build_matrix, render_table
+    from buckshot.spec.traceability import build_matrix, render_table
 
     matrix = build_matrix()
     if as_json:
@@ -101,6 +101,11 @@ def spec_trace(
         sys.stdout.write(render_table(matrix))
     if matrix.uncovered():
         raise typer.Exit(1)
+
+
+spec_app.command("trace", hidden=True, help="The former name of `spec traceability`.")(
+    spec_traceability
+)
 
 
 @spec_app.command("rulings")
@@ -235,9 +240,9 @@ def _print_simulation(summary: Summary, title: str, workers: int, seconds: float
 @app.command("play")
 def play_command(
     players: Annotated[
-        int, typer.Option("--players", min=2, max=8, help="Seats at the table.")
-    ] = 4,
-    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (0 plays first).")] = 0,
+        int | None, typer.Option("--players", help="Seats at the table (default 4).")
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 plays first).")] = 0,
     hotseat: Annotated[
         bool, typer.Option("--hotseat", help="Every seat is a person at this terminal.")
     ] = False,
@@ -248,56 +253,18 @@ def play_command(
         typer.Option("--roles", help="Roles by seat, comma-separated (default: drawn by seed)."),
     ] = None,
     log: Annotated[
-        Path | None, typer.Option("--log", help="Save the event log (JSON lines) here.")
+        Path | None,
+        typer.Option("--log", help="Write the event log (JSON lines) here as the game goes."),
     ] = None,
+    ask_always: Annotated[
+        bool,
+        typer.Option("--ask-always", help="Ask even when a prompt has a single possible answer."),
+    ] = False,
 ) -> None:
     """Play at the terminal against bots, or hot-seat; you see only what your seat may know."""
-    import random
+    from buckshot.reference.play import run_play
 
-    from rich.console import Console
-
-    from buckshot.reference.agents import Agent, HeuristicAgent, play_out
-    from buckshot.reference.chance import SeededChance
-    from buckshot.reference.events import to_jsonl
-    from buckshot.reference.game import Game
-    from buckshot.reference.narrate import narrate
-    from buckshot.reference.terminal import HumanAgent
-    from buckshot.spec.rulebook import Role
-
-    check_output(log, "--log")
-    ruleset = load_rules(rules)
-    rng = random.Random(seed)
-    if roles is not None:
-        try:
-            seated = [Role(name.strip()) for name in roles.split(",")]
-        except ValueError as error:
-            fail("usage.roles", f"{error}; roles are {', '.join(r.value for r in Role)}")
-        players = len(seated)
-    elif players <= len(Role):
-        seated = rng.sample(list(Role), players)
-    else:
-        seated = [rng.choice(list(Role)) for _ in range(players)]
-    if seat >= players:
-        fail("usage.seat", f"seat {seat} is not one of the {players} seats")
-    game = Game.new(seated, ruleset, SeededChance(rng.randrange(2**32)))
-    console = Console()
-    agents: list[Agent] = []
-    for number in range(players):
-        if hotseat or number == seat:
-            agents.append(HumanAgent(console, hand_over=hotseat))
-        else:
-            agents.append(HeuristicAgent(rng.randrange(2**32)))
-    try:
-        play_out(game, agents)
-    except (EOFError, KeyboardInterrupt):
-        console.print("\nGame abandoned.")
-    finally:
-        if log is not None:
-            save(log, to_jsonl(game.events))
-    if game.over:
-        watcher = seat if not hotseat else None
-        events = [e for e in game.events if watcher is None or e.visible_to(watcher)]
-        console.print(narrate(events)[-1])
+    run_play(players, seat, hotseat, seed, rules, roles, log, ask_always)
 
 
 @app.command("replay")
@@ -306,7 +273,6 @@ def replay_command(
         Path,
         typer.Argument(
             help="An event log (JSON lines) to tell, or a counterexample (JSON) to replay.",
-            exists=True,
         ),
     ],
     seat: Annotated[
@@ -319,38 +285,69 @@ def replay_command(
 ) -> None:
     """Print a saved event log as a readable narrative, or replay a counterexample.
 
-    A counterexample (``buckshot-counterexample/1``, written by ``buckshot verify``) is
-    played in the reference engine step by step; exit 0 when the engine follows it (the
-    bug is in the spec), 1 when it departs (the bug is in the model or the engine there).
+    An event log is read by the one log reader (:mod:`buckshot.spec.eventlog`): a file that is
+    not one, or a --seat not at its table, is refused with exit 2. A counterexample
+    (``buckshot-counterexample/1``, written by ``buckshot verify``: a JSON object over several
+    lines, or on one line with a ``format``) is checked against its schema, then played in the
+    reference engine step by step; exit 0 when the engine follows it (the bug is in the
+    spec), 1 when it departs (the bug is in the model or the engine there).
     """
     check_output(json_out, "--json")
-    text = log.read_text(encoding="utf-8")
-    if _is_document(text):
-        _replay_counterexample(text, log, json_out)
+    if _is_document(log):
+        _replay_counterexample(log, json_out)
         return
-    from buckshot.reference.events import from_jsonl
-    from buckshot.reference.narrate import narrate
+    from itertools import chain
 
+    from buckshot.reference.events import Event
+    from buckshot.reference.narrate import narrate
+    from buckshot.spec.eventlog import EventLogError, stream_log, table_size
+
+    stream = stream_log(log)  # read as narrated: only the lines told are held
     try:
-        events = from_jsonl(text)
-    except (ValueError, KeyError, TypeError) as error:
-        fail("log.invalid", f"{log}: not an event log ({type(error).__name__}: {error})")
-    if seat is not None:
-        events = [e for e in events if e.visible_to(seat)]
-    for line in narrate(events):
+        first = next(stream)
+        seats = table_size([first])
+        if seat is not None and not 0 <= seat < seats:
+            fail("usage.seat", f"--seat {seat}: {log} is a game of {seats} seats (0..{seats - 1})")
+        events = (Event.from_log(event) for event in chain([first], stream))
+        lines = narrate(e for e in events if seat is None or e.visible_to(seat))
+    except EventLogError as error:
+        fail(error.code, error.message)
+    for line in lines:
         typer.echo(line)
 
 
-def _is_document(text: str) -> bool:
-    """The file is one JSON object with a ``format`` (an event log is one object a line)."""
+def _is_document(path: Path) -> bool:
+    """The file is a JSON document, not an event log: its first non-blank line is an object
+    with a ``format``, or ``{`` alone with more lines after it (a pretty-printed object). False
+    when it cannot be read (the log reader then says why)."""
+    from buckshot.spec.eventlog import MAX_LINE_BYTES
+
+    first: str | None = None
     try:
-        data = json.loads(text)
+        with path.open("rb") as stream:
+            while line := stream.readline(MAX_LINE_BYTES + 1):
+                text = line.decode("utf-8", errors="replace").strip()
+                if not text:
+                    continue
+                if first is not None:
+                    return True  # "{" alone, then more
+                if text != "{":
+                    return '"format"' in text and _has_format(text)
+                first = text
+    except OSError:
+        return False
+    return False
+
+
+def _has_format(line: str) -> bool:
+    try:
+        data = json.loads(line)
     except json.JSONDecodeError:
         return False
     return isinstance(data, dict) and "format" in data
 
 
-def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None:
+def _replay_counterexample(path: Path, json_out: Path | None) -> None:
     from buckshot.verification.engine.counterexample import (
         CounterexampleError,
         load_document,
@@ -358,7 +355,15 @@ def _replay_counterexample(text: str, path: Path, json_out: Path | None) -> None
     )
 
     try:
-        cex = load_document(json.loads(text))
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        fail(CounterexampleError.code, f"{path}: cannot read the document ({error})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(CounterexampleError.code, f"{path}: not JSON ({error})")
+    try:
+        cex = load_document(data)
     except CounterexampleError as error:
         fail(error.code, f"{path}: {error}")
     result = replay(cex)

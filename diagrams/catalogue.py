@@ -16,7 +16,7 @@ from buckshot.diagrams.stack_model import stack_model
 from buckshot.diagrams.timeline import build_timeline
 from buckshot.diagrams.trace_dot import trace_dot
 from buckshot.diagrams.trace_mermaid import trace_mermaid
-from buckshot.diagrams.tracelog import LogEvent
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.model import chart_models
 
 
@@ -71,15 +71,17 @@ def stack_diagram(max_depth: int) -> Diagram:
     )
 
 
-def trace_diagram(name: str, events: Sequence[LogEvent]) -> Diagram:
-    """The timeline of a played fragment, drawn from its event log and named ``name``."""
+def trace_diagram(name: str, events: Sequence[LogEvent], cut: bool = False) -> Diagram:
+    """The timeline of a played fragment, drawn from its event log and named ``name``;
+    titled as the log's first events only when ``cut`` (the log goes on beyond them)."""
     timeline = build_timeline(events)
+    shown = f"{name}, only its first {len(events):,} events" if cut else name
     return Diagram(
         Section.TRACES,
         PurePosixPath("traces") / name,
-        f"Trace: {name}",
+        f"Trace: {shown}",
         f"The event log {name}.jsonl as a timeline: {len(events)} events, frames as "
         "nested bands, who was asked and what they chose.",
-        trace_dot(timeline, name),
-        trace_mermaid(timeline, name),
+        trace_dot(timeline, shown),
+        trace_mermaid(timeline, shown),
     )

@@ -39,7 +39,7 @@ def diagrams(
         return
     from buckshot.diagrams.generate import default_out_dir, write_all
     from buckshot.diagrams.svg import GraphvizError
-    from buckshot.diagrams.tracelog import TraceLogError
+    from buckshot.spec.eventlog import EventLogError
 
     target = out if out is not None else default_out_dir()
     if target is None:
@@ -47,7 +47,7 @@ def diagrams(
     check_output_folder(target, "--out")
     try:
         paths = write_all(target)
-    except (TraceLogError, GraphvizError) as error:
+    except (EventLogError, GraphvizError) as error:
         fail("diagrams", str(error))
     _report(paths, target)
 
@@ -56,7 +56,7 @@ def diagrams(
 def trace(
     log: Annotated[
         Path,
-        typer.Argument(help="An event log: one JSON event per line.", dir_okay=False),
+        typer.Argument(help="An event log: one JSON event per line."),
     ],
     out: Annotated[
         Path | None,
@@ -66,18 +66,35 @@ def trace(
             file_okay=False,
         ),
     ] = None,
+    first: Annotated[
+        int | None,
+        typer.Option(
+            "--first",
+            min=1,
+            help="Draw only the log's first N events (at most as many as a timeline draws), "
+            "titled so; the rest of the log is not read.",
+        ),
+    ] = None,
 ) -> None:
-    """Draw a saved event log as a timeline: LOG's name with .dot, .svg and .mmd."""
-    from buckshot.diagrams.generate import write_trace
-    from buckshot.diagrams.svg import GraphvizError
-    from buckshot.diagrams.tracelog import TraceLogError
+    """Draw a saved event log as a timeline: LOG's name with .dot, .svg and .mmd.
 
+    The log is read by the one log reader (refused with exit 2 at its first bad line); a log
+    longer than a timeline draws is refused unless --first says how many to draw.
+    """
+    from buckshot.diagrams.generate import MAX_TIMELINE_EVENTS, TimelineTooLong, write_trace
+    from buckshot.diagrams.svg import GraphvizError
+    from buckshot.spec.eventlog import EventLogError
+
+    if first is not None and first > MAX_TIMELINE_EVENTS:
+        fail("usage.first", f"--first {first}: a timeline draws at most {MAX_TIMELINE_EVENTS:,}")
     target = out if out is not None else log.parent
     check_output_folder(target, "--out")
     try:
-        paths = write_trace(log, target)
-    except TraceLogError as error:
-        fail("trace-log", str(error))
+        paths = write_trace(log, target, first=first)
+    except EventLogError as error:
+        fail(error.code, error.message)
+    except TimelineTooLong as error:
+        fail("trace.too-long", str(error))
     except GraphvizError as error:
         fail("graphviz", str(error))
     _report(paths, target)

@@ -25,7 +25,6 @@ def explore_command(
         typer.Argument(
             help="An event log (JSON lines): saved by play --log, a conformance adapter's "
             "trace, or another implementation's; none plays the S6.3 worked example.",
-            dir_okay=False,
         ),
     ] = None,
     out: Annotated[
@@ -41,7 +40,6 @@ def explore_command(
             "--expected",
             help="Another log of the same game, expected (e.g. the reference engine's): "
             "both are shown side by side, opened at their first difference.",
-            dir_okay=False,
         ),
     ] = None,
 ) -> None:
@@ -50,11 +48,8 @@ def explore_command(
     With --expected: both logs side by side, opened at their first difference.
     """
     from buckshot.diagrams.svg import GraphvizError, dot_installed
-    from buckshot.diagrams.tracelog import TraceLogError, parse_log, read_log
+    from buckshot.spec.eventlog import EventLogError, parse_log, read_log
 
-    for given in (log, expected):
-        if given is not None and not given.is_file():
-            fail("usage.log", f"{given}: no such file")
     if expected is not None and log is None:
         fail("usage.log", "--expected needs a LOG to compare it with")
     target = (
@@ -82,11 +77,8 @@ def explore_command(
         if expected is not None:
             traces.insert(0, (f"expected: {expected.name}", read_log(expected)))
             title = f"{log.name if log else EXAMPLE} against {expected.name}"
-    except TraceLogError as error:
-        fail("trace-log", str(error))
-    for name, trace in traces:
-        if not trace:
-            fail("trace-log", f"{name}: the log holds no event")
+    except EventLogError as error:
+        fail(error.code, error.message)
     from buckshot.diagrams.explore_page import chart_svgs, explore_html
 
     try:

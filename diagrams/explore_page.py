@@ -21,7 +21,7 @@ from buckshot.diagrams.explore_state import FrameView, fold
 from buckshot.diagrams.style import SEAT_COLORS, STATE_STYLES
 from buckshot.diagrams.svg import render_svg
 from buckshot.diagrams.timeline import Band, Step, StepKind, build_timeline
-from buckshot.diagrams.tracelog import LogEvent
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.model import StateKind, chart_models
 
 _SVG_START = re.compile(r"^.*?(?=<svg)", re.DOTALL)

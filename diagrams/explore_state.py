@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from buckshot.diagrams.tracelog import LogEvent
 from buckshot.reference.events import EventType
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.model import ChartModel, StateKind, chart_models
 from buckshot.spec.polling import poll_order
 from buckshot.spec.rulebook import FrameKind

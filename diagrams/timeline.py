@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from buckshot.diagrams.tracelog import LogEvent
+from buckshot.spec.eventlog import LogEvent
 
 
 class StepKind(StrEnum):

@@ -5,5 +5,6 @@ generates from the transition tables of ``tables``; ``effects`` implements the r
 guards, actions and selectors; ``options`` lists and parses decision options; ``events``,
 ``state``, ``chance`` and ``errors`` hold the log, the state, the chance port and the error
 codes; ``setup`` starts a game from a given position. ``simulate``, ``agents``,
-``terminal``, ``narrate``, ``examples`` and ``adapter`` (the conformance adapter) use it.
+``terminal``, ``narrate``, ``wording`` (words for people), ``play`` (the ``play``
+command), ``examples`` and ``adapter`` (the conformance adapter) use it.
 """

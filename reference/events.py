@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from buckshot.spec.events import EVENT_FIELDS
+
+if TYPE_CHECKING:
+    from buckshot.spec.eventlog import LogEvent
 
 
 class EventType(StrEnum):
@@ -97,15 +100,30 @@ class Event:
             visibility=None if visibility == "public" else tuple(int(s) for s in visibility),
         )
 
+    @classmethod
+    def from_log(cls, event: LogEvent) -> Event:
+        """The event read by the log reader (:mod:`buckshot.spec.eventlog`)."""
+        return cls(
+            seq=event.seq,
+            turn=event.turn,
+            type=EventType(event.type),
+            data=dict(event.data),
+            visibility=event.visibility,
+        )
+
 
 def to_jsonl(events: list[Event]) -> str:
-    """Events as JSON lines, one compact line each, keys sorted."""
+    """Events as JSON lines, one compact line each, keys sorted: a log that
+    :mod:`buckshot.spec.eventlog` reads back (:func:`from_jsonl`)."""
     return "".join(
         json.dumps(event.to_json(), sort_keys=True, separators=(",", ":")) + "\n"
         for event in events
     )
 
 
-def from_jsonl(text: str) -> list[Event]:
-    """Events read back from :func:`to_jsonl` output."""
-    return [Event.from_json(json.loads(line)) for line in text.splitlines() if line.strip()]
+def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
+    """Events read back from :func:`to_jsonl` output, checked by the one log reader
+    (:func:`buckshot.spec.eventlog.parse_log`; its ``EventLogError`` when it is no log)."""
+    from buckshot.spec.eventlog import parse_log
+
+    return [Event.from_log(event) for event in parse_log(text, source)]

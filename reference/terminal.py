@@ -2,83 +2,210 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from buckshot.reference.events import Event
 from buckshot.reference.game import Prompt
-from buckshot.reference.narrate import narrate
+from buckshot.reference.narrate import Narrator
 from buckshot.reference.options import Option
+from buckshot.reference.wording import Speaker, counted, item_count, option_label, role_name
+
+_HEADERS = ("", "seat", "role", "HP", "items", "status")
+_FLEXIBLE = ("items", "status")
+"""The columns whose entries are packed into lines to fit the terminal; never cut inside."""
+
+
+def _pack(parts: Sequence[str], width: int) -> str:
+    """``parts`` joined by ", " into lines no wider than ``width`` (a part is never split; a
+    line leaves room for the comma that ends it when more follow)."""
+    lines: list[str] = []
+    for index, part in enumerate(parts):
+        comma = 1 if index < len(parts) - 1 else 0
+        if lines and len(lines[-1]) + 2 + len(part) + comma <= width:
+            lines[-1] += ", " + part
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(part)
+    return "\n".join(lines)
+
+
+def _cells(view: dict[str, Any], seat: dict[str, Any]) -> dict[str, list[str]]:
+    """One seat's entries by column; the flexible columns as their unbreakable parts."""
+    mark = ">" if seat["seat"] == view["owner"] and seat["alive"] else ""
+    name = seat["name"] + (" (you)" if seat["seat"] == view["you"] else "")
+    role = role_name(seat["role"]) + (", traitor" if seat["traitor"] else "")
+    items = [item_count(kind, count) for kind, count in seat["items"].items() if count]
+    status = [
+        text
+        for value, text in (
+            (seat["shield"], counted(seat["shield"], "shield block")),
+            (seat["rage"], counted(seat["rage"], "rage charge")),
+            (seat["kills"], counted(seat["kills"], "kill")),
+        )
+        if value
+    ]
+    hp = str(seat["hp"]) if seat["alive"] else "out"
+    return {
+        "": [mark],
+        "seat": [name],
+        "role": [role],
+        "HP": [hp],
+        "items": items or ["-"],
+        "status": status or ["-"],
+    }
+
+
+def _widths(rows: list[dict[str, list[str]]], total: int) -> dict[str, int]:
+    """Each column's width: the fixed ones as wide as their entries, the flexible ones sharing
+    what is left of ``total`` (never narrower than their longest part)."""
+    widths: dict[str, int] = {}
+    for header in _HEADERS:
+        longest = max(len(part) for row in rows for part in row[header])
+        widths[header] = max(len(header), longest + (header in _FLEXIBLE))
+    spare = total - (3 * len(_HEADERS) + 1) - sum(widths.values())
+    for header in _FLEXIBLE:
+        whole = max(len(", ".join(row[header])) for row in rows)
+        grow = max(0, min(spare, whole - widths[header]))
+        widths[header] += grow
+        spare -= grow
+    return widths
 
 
 def render_view(view: dict[str, Any], console: Console) -> None:
-    """Print the table as ``view`` shows it: seats, chamber counts, whose turn, the stack."""
-    table = Table(title=f"Turn {view['turn']} - {view['phase'].replace('_', ' ')}", expand=False)
-    for column in ("seat", "name", "role", "HP", "items", "shield", "rage", "kills", ""):
-        table.add_column(column)
-    for seat in view["seats"]:
-        marks = []
-        if seat["seat"] == view["owner"]:
-            marks.append("turn")
-        if seat["seat"] == view["you"]:
-            marks.append("you")
-        if seat["traitor"]:
-            marks.append("traitor")
-        items = ", ".join(f"{k} x{v}" for k, v in seat["items"].items()) or "-"
+    """Print the table as ``view`` shows it: seats, items, chamber counts, whose turn, the stack.
+    Columns fit the console's width; an item's name is never cut or split."""
+    rows = [_cells(view, seat) for seat in view["seats"]]
+    widths = _widths(rows, console.width)
+    table = Table(title=f"Turn {view['turn']} - {view['phase'].replace('_', ' ')}")
+    for header in _HEADERS:
+        table.add_column(header, width=widths[header], no_wrap=True, overflow="fold")
+    for seat, row in zip(view["seats"], rows, strict=True):
         table.add_row(
-            str(seat["seat"]),
-            seat["name"],
-            seat["role"],
-            str(seat["hp"]) if seat["alive"] else "out",
-            items,
-            str(seat["shield"]),
-            str(seat["rage"]),
-            str(seat["kills"]),
-            " ".join(marks),
+            *(Text(_pack(row[h], widths[h])) for h in _HEADERS),
             style=None if seat["alive"] else "dim",
         )
     console.print(table)
     chamber = view["chamber"]
-    flips = f", {chamber['pending_flips']} flip(s) on this shot" if chamber["pending_flips"] else ""
+    flips = chamber["pending_flips"]
+    flipped = f"; this shot's shell flipped {counted(flips, 'time')}" if flips else ""
+    stack = " > ".join(frame["kind"].replace("_", " ") for frame in view["stack"])
     console.print(
-        f"Chamber: {chamber['shells_left']} shells left ({chamber['live_left']} live, "
-        f"{chamber['blank_left']} blank){flips}.  Stack: "
-        + " > ".join(f"{f['kind']}[{f['state']}]" for f in view["stack"])
+        f"Chamber: {counted(chamber['shells_left'], 'shell')} left ({chamber['live_left']} live, "
+        f"{chamber['blank_left']} blank){flipped}.  Now: {stack}.",
+        highlight=False,
     )
 
 
+def match_option(answer: str, labels: Sequence[str], ids: Sequence[str]) -> int | str:
+    """The index of the option ``answer`` names, else a message saying why none is chosen.
+
+    An answer names an option by its number, its exact text form (``shoot:target=2``), or
+    words that each begin a word of its label ("shoot c", "use pills on b", "pass"); "me",
+    "myself" and "self" stand for "(yourself)". Words naming several labels are refused
+    unless exactly one label has every word whole.
+    """
+    text = answer.strip().lower()
+    if not text:
+        return f"Type a number from 1 to {len(labels)}, or the words of an option."
+    if text.isdigit():
+        number = int(text)
+        if 1 <= number <= len(labels):
+            return number - 1
+        return f"There is no option {number}; type a number from 1 to {len(labels)}."
+    if text in ids:
+        return ids.index(text)
+    if text in (label.lower() for label in labels):
+        return [label.lower() for label in labels].index(text)
+    words = _words(text)
+    keywords = [_keywords(label) for label in labels]
+    found = [i for i, keys in enumerate(keywords) if all(_begins(w, keys) for w in words)]
+    if len(found) > 1:
+        whole = [i for i in found if all(w in keywords[i] for w in words)]
+        found = whole if len(whole) == 1 else found
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return f"{answer.strip()!r} matches no option; type its number or its words."
+    listed = "; ".join(f"{i + 1}. {labels[i]}" for i in found)
+    return f"{answer.strip()!r} matches several options ({listed}); say more, or type a number."
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[(),.]", " ", text.lower()).split()
+
+
+def _keywords(label: str) -> list[str]:
+    words = _words(label)
+    return [*words, "me", "myself", "self"] if "yourself" in words else words
+
+
+def _begins(word: str, keywords: list[str]) -> bool:
+    return any(key.startswith(word) for key in keywords)
+
+
 class HumanAgent:
-    """Asks a person at the terminal, showing only what the asked player may see."""
+    """Asks a person at the terminal, showing only what the asked seat may see.
+
+    A prompt with a single option is answered at once unless ``ask_always`` (nothing to
+    decide); its events are told with the next prompt shown, or by :meth:`catch_up`.
+    """
 
     def __init__(
-        self, console: Console, read: Callable[[str], str] = input, hand_over: bool = False
+        self,
+        console: Console,
+        seat: int,
+        read: Callable[[str], str] = input,
+        hand_over: bool = False,
+        ask_always: bool = False,
     ) -> None:
         self.console = console
+        self.seat = seat
         self.read = read
         self.hand_over = hand_over
         """Hot-seat: clear the screen and wait for the asked player before showing anything."""
+        self.ask_always = ask_always
+        self.narrator = Narrator()
+        self.asked = 0
+        """Prompts this agent answered."""
+        self.shown = 0
+        """Prompts this agent showed to the person (the others were forced)."""
         self._seen = 0
 
+    def catch_up(self, events: list[dict[str, Any]]) -> None:
+        """Tell the events of ``events`` (the seat's view of the log) not told yet."""
+        fresh = [Event.from_json(e) for e in events[self._seen :]]
+        self._seen = len(events)
+        for line in self.narrator.tell(fresh):
+            self.console.print(line, highlight=False, markup=False)
+
     def choose(self, prompt: Prompt, view: Callable[..., dict[str, Any]]) -> Option:
-        """Show the player's view and recent events, then read a choice by number."""
+        """Show the seat's view and what happened since, then read a choice."""
+        self.asked += 1
+        if len(prompt.options) == 1 and not self.ask_always:
+            return prompt.options[0]
+        self.shown += 1
+        seen = view()
+        names = [seat["name"] for seat in seen["seats"]]
         if self.hand_over:
             self.console.clear()
-            self.read(f"Pass the terminal to seat {prompt.player}, then press Enter: ")
-        seen = view()
-        events = [Event.from_json(e) for e in seen["events"]]
-        for line in narrate(events[self._seen :] if self._seen <= len(events) else events):
-            self.console.print(line, highlight=False, markup=False)
-        self._seen = len(events)
+            self.read(f"Pass the terminal to {names[prompt.player]}, then press Enter: ")
+        self.catch_up(seen["events"])
         render_view(seen, self.console)
-        name = seen["seats"][prompt.player]["name"]
-        self.console.print(f"[bold]{name}[/bold], {prompt.kind.replace('_', ' ')}:")
-        for number, option in enumerate(prompt.options, 1):
-            self.console.print(f"  {number}. {option.id}")
+        speaker = Speaker(names, prompt.player)
+        labels = [option_label(option, speaker) for option in prompt.options]
+        ids = prompt.option_ids()
+        self.console.print(f"[bold]{names[prompt.player]}[/bold], {prompt.kind.replace('_', ' ')}:")
+        for number, label in enumerate(labels, 1):
+            self.console.print(f"  {number}. {label}", highlight=False, markup=False)
         while True:
-            answer = self.read("choice> ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(prompt.options):
-                return prompt.options[int(answer) - 1]
-            self.console.print(f"Type a number from 1 to {len(prompt.options)}.")
+            picked = match_option(self.read("choice> "), labels, ids)
+            if isinstance(picked, int):
+                return prompt.options[picked]
+            self.console.print(picked, highlight=False, markup=False)

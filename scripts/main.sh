@@ -5,6 +5,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 status=0
 buckshot verify "$@" || status=$?
-buckshot spec trace || status=$?
+buckshot spec traceability || status=$?
 buckshot diagrams || status=$?
 exit "$status"

@@ -3,8 +3,12 @@ and which of the registry's actions write them. Written once here; the engine's
 :class:`~buckshot.reference.events.EventType`, trace validation and the explorer read it or
 are checked against it at import.
 
-Field kinds: a seat number at the table (``seat``; ``seat?`` also allows null), a JSON
-integer, boolean, string or list, a shell (``live``/``blank``), an item's name.
+Field kinds: a seat number at the table (``seat``; ``seat?`` also allows null; ``seats`` a
+list of them), the seating itself (``table``), a JSON integer (``int``; ``count`` at least 0,
+``depth`` at least 1; ``counts`` a list of counts, one per seat), a boolean, a string (``str``;
+``strs`` a list of them), a shell (``live``/``blank``), an item's name (``item``; ``items`` a
+list of them), a phase of S4, a frame kind, a prompt of the charts, a reason the game ended.
+:mod:`buckshot.spec.eventlog` turns each kind into JSON Schema and reads logs with it.
 """
 
 from __future__ import annotations
@@ -15,46 +19,56 @@ from buckshot.spec.registry import ENTRIES, Kind
 
 SEAT: Final = "seat"
 SEAT_OR_NONE: Final = "seat?"
+SEATS: Final = "seats"
+TABLE: Final = "table"
 INT: Final = "int"
+COUNT: Final = "count"
+DEPTH: Final = "depth"
+COUNTS: Final = "counts"
 BOOL: Final = "bool"
 STR: Final = "str"
-LIST: Final = "list"
+STRS: Final = "strs"
 SHELL: Final = "shell"
 ITEM: Final = "item"
+ITEMS: Final = "items"
+PHASE: Final = "phase"
+FRAME: Final = "frame"
+PROMPT: Final = "prompt"
+REASON: Final = "reason"
 
 EVENT_FIELDS: Final[dict[str, dict[str, str]]] = {
-    "game_started": {"seats": LIST},
+    "game_started": {"seats": TABLE},
     "turn_started": {"owner": SEAT},
-    "phase": {"owner": SEAT, "phase": STR},
-    "chamber_loaded": {"live": INT, "blank": INT},
+    "phase": {"owner": SEAT, "phase": PHASE},
+    "chamber_loaded": {"live": COUNT, "blank": COUNT},
     "preview": {"player": SEAT, "shell": SHELL},
-    "items_drawn": {"player": SEAT, "items": LIST},
-    "frame_pushed": {"kind": STR, "depth": INT, "player": SEAT_OR_NONE},
-    "frame_popped": {"kind": STR, "depth": INT, "outcome": STR},
-    "asked": {"player": SEAT, "prompt": STR, "options": LIST},
+    "items_drawn": {"player": SEAT, "items": ITEMS},
+    "frame_pushed": {"kind": FRAME, "depth": DEPTH, "player": SEAT_OR_NONE},
+    "frame_popped": {"kind": FRAME, "depth": DEPTH, "outcome": STR},
+    "asked": {"player": SEAT, "prompt": PROMPT, "options": STRS},
     "decided": {"player": SEAT, "option": STR},
     "shot_declared": {"shooter": SEAT, "target": SEAT},
-    "shell_flipped": {"by": SEAT, "items": LIST},
-    "shot_fired": {"shooter": SEAT, "target": SEAT, "shell": SHELL, "damage": INT},
-    "shot_blocked": {"player": SEAT, "shield": INT},
+    "shell_flipped": {"by": SEAT, "items": ITEMS},
+    "shot_fired": {"shooter": SEAT, "target": SEAT, "shell": SHELL, "damage": COUNT},
+    "shot_blocked": {"player": SEAT, "shield": COUNT},
     "item_used": {"player": SEAT, "item": ITEM, "target": SEAT_OR_NONE},
     "peek": {"player": SEAT, "shell": SHELL},
     "shell_ejected": {"shell": SHELL},
     "chamber_inverted": {"player": SEAT},
     "item_stolen": {"player": SEAT, "victim": SEAT, "item": ITEM},
-    "shield_gained": {"player": SEAT, "blocks": INT, "shield": INT},
-    "rage_gained": {"player": SEAT, "charges": INT, "rage": INT},
-    "rage_used": {"player": SEAT, "rage": INT},
-    "hp_changed": {"player": SEAT, "hp": INT, "delta": INT},
+    "shield_gained": {"player": SEAT, "blocks": COUNT, "shield": COUNT},
+    "rage_gained": {"player": SEAT, "charges": COUNT, "rage": COUNT},
+    "rage_used": {"player": SEAT, "rage": COUNT},
+    "hp_changed": {"player": SEAT, "hp": COUNT, "delta": INT},
     "pill_rolled": {"player": SEAT, "heals": BOOL},
     "gambler_rolled": {"player": SEAT, "won": BOOL},
     "converted": {"player": SEAT},
     "eliminated": {"player": SEAT, "by": SEAT_OR_NONE},
     "shooting_locked": {"player": SEAT},
     "discarded": {"player": SEAT, "item": ITEM},
-    "tally": {"hp": LIST},
+    "tally": {"hp": COUNTS},
     "turn_ended": {"owner": SEAT},
-    "game_over": {"winners": LIST, "reason": STR},
+    "game_over": {"winners": SEATS, "reason": REASON},
 }
 """The data fields each event type must carry, and their kinds (extra fields are allowed)."""
 

@@ -8,6 +8,7 @@ from importlib.resources import files
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
 
@@ -44,3 +45,24 @@ def _registry() -> Registry[Any]:
 def validator(name: str) -> Draft202012Validator:
     """A draft 2020-12 validator for schema ``name`` that resolves the other shipped schemas."""
     return Draft202012Validator(schema(name), registry=_registry())
+
+
+MESSAGE_CHARS = 160
+"""A schema message quotes the value; a longer message is cut, to keep it one short line."""
+
+
+def first_problem(validator: Draft202012Validator, instance: Any) -> str | None:
+    """The most relevant way ``instance`` breaks the validator's schema as one short line,
+    ``field.path: message`` (a missing key named as the field); None when it fits."""
+    error = best_match(validator.iter_errors(instance))
+    if error is None:
+        return None
+    path = [str(part) for part in error.absolute_path]
+    if error.validator == "required" and isinstance(error.instance, dict):
+        missing = [key for key in error.validator_value if key not in error.instance]
+        path.append(str(missing[0]) if missing else "")
+    where = ".".join(part for part in path if part) or "the document"
+    message = error.message
+    if len(message) > MESSAGE_CHARS:
+        message = message[:MESSAGE_CHARS] + "..."
+    return f"{where}: {message}"

@@ -21,9 +21,9 @@ from explore_helpers import played_game
 
 from buckshot.diagrams.explore_page import chart_svgs, explore_html
 from buckshot.diagrams.svg import dot_installed
-from buckshot.diagrams.tracelog import parse_log
 from buckshot.reference.events import to_jsonl
 from buckshot.reference.examples import EXAMPLES
+from buckshot.spec.eventlog import parse_log
 from buckshot.spec.ruleset import load_ruleset
 
 REPO = Path(__file__).resolve().parents[1]

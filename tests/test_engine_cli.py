@@ -74,12 +74,3 @@ def test_replay_refuses_a_file_that_is_not_a_log(tmp_path: Path) -> None:
     bad.write_text('{"seq": 1}\n', encoding="utf-8")
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 2 and "log.invalid" in result.output
-
-
-def test_hotseat_hands_the_terminal_over_before_each_private_view() -> None:
-    result = runner.invoke(
-        app, ["play", "--roles", "dealer,medic", "--hotseat", "--seed", "1"], input="\n1\n" * 300
-    )
-    assert result.exit_code == 0, result.output
-    assert "Pass the terminal to seat 0" in result.output
-    assert "Pass the terminal to seat 1" in result.output

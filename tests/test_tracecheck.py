@@ -17,9 +17,9 @@ from buckshot.reference.agents import RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import Event, to_jsonl
 from buckshot.reference.game import Game
+from buckshot.spec.eventlog import INVALID, UNREADABLE, EventLogError
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
-from buckshot.verification.tracecheck.log import MALFORMED, TraceLogError
 from buckshot.verification.tracecheck.validate import TraceResult, validate_log
 
 runner = CliRunner()
@@ -305,17 +305,17 @@ def _unreadable_option(log: Log) -> int:
 def test_a_malformed_log_is_refused_with_a_stable_code(change: Any) -> None:
     log = engine_log(2)
     index = change(log)
-    with pytest.raises(TraceLogError) as caught:
+    with pytest.raises(EventLogError) as caught:
         validate_log(log)
-    assert caught.value.code == MALFORMED
-    assert caught.value.index == index
+    assert caught.value.code == INVALID
+    assert f"line {index + 1}:" in caught.value.message  # a list's items are its lines
 
 
 def test_text_that_is_not_json_lines_is_malformed() -> None:
-    with pytest.raises(TraceLogError) as caught:
+    with pytest.raises(EventLogError) as caught:
         validate_log('{"type": "game_started"\n')
-    assert caught.value.code == MALFORMED
-    with pytest.raises(TraceLogError):
+    assert caught.value.code == INVALID
+    with pytest.raises(EventLogError):
         validate_log("")
 
 
@@ -347,8 +347,8 @@ def test_verify_trace_command_exit_codes(tmp_path: Path) -> None:
     broken.write_text("not json\n", encoding="utf-8")
     result = runner.invoke(app, ["verify-trace", str(broken)])
     assert result.exit_code == 2
-    assert f"error [{MALFORMED}]" in result.output
+    assert f"error [{INVALID}]" in result.output
     assert "Traceback" not in result.output
 
     result = runner.invoke(app, ["verify-trace", str(tmp_path / "missing.jsonl")])
-    assert result.exit_code == 2 and "error [trace.unreadable]" in result.output
+    assert result.exit_code == 2 and f"error [{UNREADABLE}]" in result.output

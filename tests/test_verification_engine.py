@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from counterexample_helpers import walk_document
 from typer.testing import CliRunner
 
 from buckshot.cli import app
@@ -23,7 +25,6 @@ from buckshot.reference.options import parse_option
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
 from buckshot.verification.engine.counterexample import (
-    FORMAT,
     CounterexampleError,
     CounterexamplePath,
     PathStep,
@@ -263,35 +264,45 @@ def test_a_model_bug_counterexample_departs_at_the_buggy_step(tmp_path: Path) ->
     [
         (lambda d: d.update(format="other/1"), "not a counterexample"),
         (lambda d: d["steps"][0].update(edge="turn:nowhere:go:0"), "no transition"),
-        (lambda d: d["start"].update(n="four"), "must be an integer"),
+        (lambda d: d["start"].update(n="four"), "start.n: 'four' is not of type 'integer'"),
         (lambda d: d["start"].update(alive=[1] * 8), "must be true or false"),
         (lambda d: d["start"].pop("owner"), "KeyError"),
-        (lambda d: d["ruleset"]["hp"].update(start=-1), "RulesetError"),
+        (lambda d: d["ruleset"]["hp"].update(start=-1), "ruleset.hp.start"),
+        # tampered documents: refused by the shipped schema, naming the field
+        (lambda d: d.update(players=99), "players: 99 is greater than the maximum of 8"),
+        (lambda d: d.update(players="three"), "players: 'three' is not of type 'integer'"),
+        (lambda d: d["roles"].__setitem__(0, "jester"), "roles.0: 'jester' is not one of"),
+        (lambda d: d.update(steps=[]), "steps: [] should be non-empty"),
+        (lambda d: d.pop("steps"), "steps: 'steps' is a required property"),
+        (lambda d: d["steps"][1].pop("after"), "steps.1.after: 'after' is a required"),
+        # and then checked against the start state and the ruleset
+        (lambda d: d.update(players=3), "players: 3, but the start state seats 2"),
+        (lambda d: d.update(roles=["medic", "medic"]), "roles: ['medic', 'medic'], but the st"),
+        (lambda d: d["ruleset"]["players"].update(min=3, max=8), "outside the ruleset's 3..8"),
     ],
 )
 def test_a_malformed_counterexample_is_refused_with_its_code(
     change: Any, message: str, tmp_path: Path
 ) -> None:
-    steps = SPEC.random_game(2, random.Random(0), max_steps=6)
-    doc = {
-        "format": FORMAT,
-        "property": "walk",
-        "ruleset": RULES.to_dict(),
-        "start": _json(steps[0].before),
-        "steps": [
-            {"edge": s.edge.edge.id, "input": _json(s.input), "after": _json(s.after)}
-            for s in steps
-        ],
-    }
+    doc = walk_document(SPEC)
+    assert doc["roles"] != ["medic", "medic"]  # so that the tampering below is a change
     load_document(doc)  # the unchanged document is fine
     change(doc)
-    with pytest.raises(CounterexampleError, match=message):
+    with pytest.raises(CounterexampleError, match=re.escape(message)):
         load_document(doc)
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
     run = CliRunner().invoke(app, ["replay", str(path)])
     assert run.exit_code == 2
-    assert "counterexample.invalid" in run.output
+    assert "counterexample.invalid" in run.output and message in run.output
+    assert "bug is in the spec" not in run.output and "Traceback" not in run.output
+
+
+def test_an_empty_path_never_says_the_bug_is_in_the_spec() -> None:
+    start = SPEC.random_game(2, random.Random(0), max_steps=1)[0].before
+    result = replay(CounterexamplePath("walk", "", RULES, SPEC.cfg, start, ()))
+    assert not result.followed
+    assert "bug is in the spec" not in result.verdict()
 
 
 def _json(obj: Any) -> dict[str, Any]:
@@ -337,3 +348,19 @@ def test_a_state_no_engine_can_hold_is_reported_not_replayed() -> None:
     assert not result.followed
     assert "seats beyond them alive" in result.verdict()
     assert not result.outcomes
+
+
+def test_the_counterexample_schema_names_the_spec_roles_and_seat_counts() -> None:
+    """The shipped schema's role list and player range are the rulebook's and the ruleset
+    schema's (written there by hand, so compared here)."""
+    from buckshot.spec.rulebook import Role
+    from buckshot.spec.schema_registry import schema
+
+    document = schema("counterexample")["properties"]
+    assert document["roles"]["items"]["enum"] == [role.value for role in Role]
+    seats = schema("ruleset")["properties"]["players"]["properties"]["max"]
+    assert (document["players"]["minimum"], document["players"]["maximum"]) == (
+        schema("ruleset")["properties"]["players"]["properties"]["min"]["minimum"],
+        seats["maximum"],
+    )
+    assert document["roles"]["maxItems"] == seats["maximum"]

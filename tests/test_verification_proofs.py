@@ -11,6 +11,7 @@ import pytest
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.model.layout import layout
 from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n, check_bounded
 from buckshot.verification.proofs.induction import (
     PROVED,
@@ -24,7 +25,13 @@ from buckshot.verification.proofs.induction import (
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.mutants import MUTANTS, run_mutant
 from buckshot.verification.proofs.properties import Property
-from buckshot.verification.proofs.vacuity import targets
+from buckshot.verification.proofs.vacuity import (
+    NOT_SHOWN,
+    REACHED_BMC,
+    _search_bounded,
+    check_vacuity,
+    targets,
+)
 from buckshot.verification.render import trace
 
 
@@ -110,6 +117,43 @@ def test_vacuity_targets_cover_every_transition_frame_and_depth() -> None:
     names = {t.name for t in targets(_cfg())}
     assert "turn:awaiting_action:shoot:0" in names and "counter_response" in names
     assert {"depth 1", "depth 4"} <= names
+
+
+def test_vacuity_shows_every_target_but_the_counter_response_reachable() -> None:
+    """No role has a counter skill (R18), so the counter-response frame is never pushed and
+    the stack never grows past the turn and one frame above it with a pending fall (depths
+    3-4); everything else the charts hold is reached by a checked path."""
+    found, _ = check_vacuity(_cfg(2, 3), depth=6)
+    assert all(t.status != NOT_SHOWN for t in found), [t for t in found if t.status == NOT_SHOWN]
+    unreached = {t.name for t in found if not t.status.startswith("reachable")}
+    lay = layout()
+    counter = {t.name for t in found if "counter" in t.name} | {
+        e.edge.id
+        for e in lay.edges
+        if any(g.name == "counter_possible" and g.expected for g in e.edge.guards)
+    }
+    assert unreached == counter | {"depth 3", "depth 4"}
+
+
+def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
+    cfg = _cfg(2, 3)
+    items = {t.name: t for t in targets(cfg)}
+    wanted = {"depth 2", "turn:awaiting_action:shoot:0"}
+    for target in items.values():
+        if target.name not in wanted:
+            target.status = "shown elsewhere"
+    reached: dict[str, int] = {}
+
+    def record(found: dict[str, int], status: str, note: str = "") -> None:
+        for name, at in found.items():
+            target = items.get(name)
+            if target is not None and target.status == NOT_SHOWN:
+                target.status, target.steps = status, at
+                reached[name] = at
+
+    _search_bounded(cfg, ExecutableSpec(cfg.ruleset, config=cfg), items, 6, record, None)
+    assert set(reached) == wanted
+    assert all(items[name].status == REACHED_BMC for name in wanted)
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)

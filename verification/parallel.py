@@ -37,6 +37,7 @@ from buckshot.verification.proofs.induction import (
 )
 from buckshot.verification.proofs.mutants import mutant_by_name, mutant_evidence
 from buckshot.verification.proofs.reach import Evidence
+from buckshot.verification.proofs.reachability import Reachability, check_reachability
 from buckshot.verification.proofs.vacuity import VacuityTarget, check_vacuity
 from buckshot.workers import ignore_ctrl_c, terminate
 
@@ -45,6 +46,7 @@ BMC = "bmc"
 VACUITY = "vacuity"
 ENGINE = "engine"
 REACH = "reach"
+REACHABILITY = "reachability"
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,8 @@ class Task:
     """One independent piece of a run (plain data, so that it can go to another process)."""
 
     kind: str
-    """``proof``, ``bmc``, ``vacuity``, ``engine`` or ``reach`` (a mutant's evidence walk)."""
+    """``proof``, ``bmc``, ``vacuity``, ``engine``, ``reach`` (a mutant's evidence walk) or
+    ``reachability`` (every target and outcome of a ruleset, for a comparison)."""
     cfg: Config
     inject: frozenset[str] = frozenset()
     timeout_ms: int = 60_000
@@ -70,6 +73,8 @@ class Task:
     """The steps of an engine task's lockstep walks."""
     cross_check: bool = False
     """A proof task re-checks each of its queries with cvc5 (:mod:`.proofs.crosscheck`)."""
+    tag: str = ""
+    """A label the caller gives to tell its tasks apart (a comparison's ``old``/``new``)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,7 @@ def run_task(task: Task) -> Done:
         | tuple[list[VacuityTarget], dict[str, float]]
         | WalkResult
         | Evidence
+        | Reachability
         | None
     )
     checks: list[CrossCheck] = []
@@ -112,6 +118,8 @@ def run_task(task: Task) -> Done:
         result = bounded_per_n(task.cfg, props, task.depth, task.inject, task.timeout_ms)
     elif task.kind == VACUITY:
         result = check_vacuity(task.cfg, depth=task.depth)
+    elif task.kind == REACHABILITY:
+        result = check_reachability(task.cfg, depth=task.depth, timeout_ms=task.timeout_ms)
     elif task.kind == REACH:
         result = mutant_evidence(task.cfg, mutant_by_name(task.mutant))
     elif task.kind == ENGINE:

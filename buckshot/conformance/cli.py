@@ -160,11 +160,13 @@ def _write_explorer_pages(results: list[CaseResult], folder: Path) -> None:
 
     failed = sum(1 for result in results if result.status in ("failed", "xfail", "errored"))
     try:
-        written = write_failure_pages(results, folder)
+        written, unreadable = write_failure_pages(results, folder)
     except OSError as error:
         fail("output.unwritable", f"cannot write the explorer pages into {folder}: {error}")
     without = failed - len(explorable(results))
     note = f"; {without} errored without a trace to show" if without else ""
+    if unreadable:
+        note += f"; {len(unreadable)} trace(s) not an event log, the first: {unreadable[0]}"
     typer.echo(f"explorer: {len(written)} page(s) in {folder}{note}", err=True)
 
 

@@ -8,7 +8,6 @@ this process through its own adapter; it is a picture to read the failure by, no
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,16 +16,16 @@ from typing import Any
 from buckshot.command import write_atomic
 from buckshot.conformance.protocol import run_message
 from buckshot.conformance.runner import CaseResult
+from buckshot.spec.eventlog import EventLogError, LogEvent, check_records
 
 REFERENCE_NAME = "reference engine"
 """How the page names the left trace."""
 
 
-def _log_text(events: Sequence[dict[str, Any]]) -> str:
-    """Protocol events (which carry no ``seq``) as an event log, numbered in order."""
-    return "".join(
-        json.dumps({"seq": seq, **event}, sort_keys=True) + "\n" for seq, event in enumerate(events)
-    )
+def _read(events: Sequence[dict[str, Any]], source: str) -> list[LogEvent]:
+    """Protocol events (which carry no ``seq``: numbered in order) read by the one log
+    reader; :class:`~buckshot.spec.eventlog.EventLogError` when they are no event log."""
+    return list(check_records(enumerate(events, start=1), source))
 
 
 def reference_events(result: CaseResult) -> tuple[dict[str, Any], ...]:
@@ -51,13 +50,12 @@ def failure_page(result: CaseResult, svgs: dict[str, str]) -> str:
     """The explorer page of one failed case: the reference engine's trace beside the
     adapter's, titled with the case and the runner's verdict."""
     from buckshot.diagrams.explore_page import explore_html
-    from buckshot.diagrams.tracelog import parse_log
 
     assert result.events is not None
     case_id = result.case.id
     traces = [
-        (REFERENCE_NAME, parse_log(_log_text(reference_events(result)), REFERENCE_NAME)),
-        ("adapter", parse_log(_log_text(result.events), f"{case_id} (adapter)")),
+        (REFERENCE_NAME, _read(reference_events(result), REFERENCE_NAME)),
+        ("adapter", _read(result.events, f"{case_id} (adapter)")),
     ]
     title = f"{case_id} failed: {result.message}"
     return explore_html(traces, title, svgs)
@@ -68,18 +66,26 @@ def explorable(results: Sequence[CaseResult]) -> list[CaseResult]:
     return [r for r in results if r.status in ("failed", "xfail") and r.events is not None]
 
 
-def write_failure_pages(results: Sequence[CaseResult], folder: Path) -> list[Path]:
-    """Write a page for every explorable failure of ``results`` into ``folder``; the paths."""
+def write_failure_pages(
+    results: Sequence[CaseResult], folder: Path
+) -> tuple[list[Path], list[str]]:
+    """Write a page for every explorable failure of ``results`` into ``folder``: the paths
+    written, and why each failure whose trace is not an event log got none."""
     from buckshot.diagrams.explore_page import chart_svgs
 
     chosen = explorable(results)
     if not chosen:
-        return []
+        return [], []
     svgs = chart_svgs()
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
+    written, unreadable = [], []
     for result in chosen:
         path = folder / page_name(result.case.id)
-        write_atomic(path, failure_page(result, svgs))
+        try:
+            page = failure_page(result, svgs)
+        except EventLogError as error:
+            unreadable.append(error.message)
+            continue
+        write_atomic(path, page)
         written.append(path)
-    return written
+    return written, unreadable

@@ -23,6 +23,7 @@ from typing import Any
 from buckshot.reference.errors import GameError
 from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, parse_ruleset
+from buckshot.spec.schema_registry import first_problem, validator
 from buckshot.verification.engine.abstraction import (
     Before,
     abstract_state,
@@ -186,9 +187,18 @@ def _step_json(spec: ExecutableSpec, step: Step) -> dict[str, Any]:
 
 
 def load_document(data: Any) -> CounterexamplePath:
-    """The counterexample in ``data``; :class:`CounterexampleError` naming what is wrong."""
+    """The counterexample in ``data``; :class:`CounterexampleError` naming what is wrong.
+
+    The document is checked against ``counterexample.schema.json`` (shipped in
+    ``buckshot.spec``) first, then its players and roles against its start state, the
+    players against the ruleset, and every state's values against the model's fields.
+    """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CounterexampleError(f"not a counterexample document (format {FORMAT!r} expected)")
+    problem = first_problem(validator("counterexample"), data)
+    if problem is not None:
+        note = f" ({data['note']})" if problem.startswith("steps:") and data.get("note") else ""
+        raise CounterexampleError(f"counterexample refused: {problem}{note}")
     try:
         ruleset = parse_ruleset(data["ruleset"], source="counterexample")
         cfg = make_config(ruleset)
@@ -210,6 +220,7 @@ def load_document(data: Any) -> CounterexamplePath:
             _check_values(cfg, flatten(cfg, state), leaves(cfg, State))
         for step in steps:
             _check_values(cfg, flatten(cfg, step.input), leaves(cfg, Input))
+        _check_seats(data, ruleset, start)
         return CounterexamplePath(
             str(data["property"]), str(data.get("statement", "")), ruleset, cfg, start, steps
         )
@@ -217,6 +228,23 @@ def load_document(data: Any) -> CounterexamplePath:
         raise CounterexampleError(
             f"counterexample refused: {type(error).__name__}: {error}"
         ) from None
+
+
+def _check_seats(data: dict[str, Any], ruleset: Ruleset, start: Concrete) -> None:
+    """The document's players and roles are its start state's, and the ruleset allows them."""
+    players, roles = data["players"], data["roles"]
+    if not ruleset.players.min <= players <= ruleset.players.max:
+        raise ValueError(
+            f"players: {players} is outside the ruleset's "
+            f"{ruleset.players.min}..{ruleset.players.max}"
+        )
+    if players != start.n:
+        raise ValueError(f"players: {players}, but the start state seats {start.n}")
+    if len(roles) != players:
+        raise ValueError(f"roles: {len(roles)} roles for {players} players")
+    seated = [ROLES[code].value if code < len(ROLES) else None for code in start.role[:players]]
+    if roles != seated:
+        raise ValueError(f"roles: {roles}, but the start state seats {seated}")
 
 
 def _check_values(cfg: Config, values: list[Any], names: Sequence[Leaf]) -> None:
@@ -344,9 +372,11 @@ class ReplayResult:
 
     @property
     def followed(self) -> bool:
-        """The engine took every step of the path and reached the same states."""
-        return not self.start_details and (
-            len(self.outcomes) == len(self.cex.steps) and all(o.agreed for o in self.outcomes)
+        """The engine took every step of the path (at least one) and reached the same states."""
+        return (
+            bool(self.cex.steps)
+            and not self.start_details
+            and (len(self.outcomes) == len(self.cex.steps) and all(o.agreed for o in self.outcomes))
         )
 
     def verdict(self) -> str:
@@ -358,6 +388,8 @@ class ReplayResult:
                 f"states: breaking {cex.property_id} is what the rules as specified do (the "
                 "engine shares it), so the bug is in the spec or its rulings."
             )
+        if not cex.steps:
+            return "The path has no step: there is nothing to replay and nothing it shows."
         if self.start_details:
             return (
                 "The engine cannot start where the path starts, so the path is not one the "

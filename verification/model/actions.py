@@ -53,9 +53,16 @@ class Actions(Guards[I, B]):
     def _draw_amounts(self, fx: Effects[I, B], inp: Input[I, B], count: int, when: B) -> list[I]:
         """Per-kind amounts of the first ``count`` draws; each must be a kind with weight > 0."""
         b = self.b
-        drawable = [k for k in range(KINDS) if self.cfg.weights[k] > 0]
+        named = {k: self.drawable(k) for k in range(KINDS)}
+        drawable = [k for k in range(KINDS) if self.cfg.weights[k] > 0 or named[k] is not None]
+
+        def gives(j: int, k: int) -> B:
+            cond = named[k]
+            kind = b.eqn(inp.draws[j], k)
+            return kind if cond is None else b.and_(kind, cond)
+
         for j in range(count):
-            fx.require(b.implies(when, b.or_(*(b.eqn(inp.draws[j], k) for k in drawable))))
+            fx.require(b.implies(when, b.or_(*(gives(j, k) for k in drawable))))
         return [b.count([b.eqn(inp.draws[j], k) for j in range(count)]) for k in range(KINDS)]
 
     def _head_possible(self, shells: I, live: I, head: B) -> B:
@@ -325,7 +332,7 @@ class Actions(Guards[I, B]):
     ) -> State[I, B]:
         """End the game: the traitor with enough kills, else the last living player (S5.1)."""
         b = self.b
-        need = b.num(self.rules.traitor.kills_to_win)
+        need = self.rule_value("traitor.kills_to_win", self.rules.traitor.kills_to_win)
         winner = b.num(NONE)
         for p in range(SEATS - 1, -1, -1):
             winner = b.ite(s.alive[p], b.num(p), winner)

@@ -10,7 +10,7 @@ bit-vector terms (the symbolic transition relation). Comparisons are unsigned.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Generic, TypeVar
 
 I = TypeVar("I")  # noqa: E741 - an integer value of a backend
@@ -75,14 +75,6 @@ class Backend(ABC, Generic[I, B]):
     @abstractmethod
     def sub(self, left: I, right: I) -> I:
         """``left - right``; the caller keeps it non-negative."""
-
-    @abstractmethod
-    def first(self, cases: Sequence[tuple[B, Callable[[], T]]], default: Callable[[], T]) -> T:
-        """The value of the first case whose condition holds, else of ``default``.
-
-        Only for values the caller merges itself: a concrete backend evaluates just the
-        chosen thunk; a symbolic one cannot choose and raises (use ``ite`` there).
-        """
 
     @abstractmethod
     def known_false(self, term: B) -> bool:
@@ -242,13 +234,6 @@ class PyBackend(Backend[int, bool]):
     def known_false(self, term: bool) -> bool:
         """The value itself is false."""
         return term is False
-
-    def first(self, cases: Sequence[tuple[bool, Callable[[], T]]], default: Callable[[], T]) -> T:
-        """Evaluates only the chosen thunk."""
-        for cond, thunk in cases:
-            if cond:
-                return thunk()
-        return default()
 
     def select(self, values: Sequence[int], index: int) -> int:
         """Direct indexing, the last value when out of range."""

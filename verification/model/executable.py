@@ -128,7 +128,10 @@ class ExecutableSpec:
 
     def take(self, s: Concrete, inp: ConcreteInput) -> Step:
         """Take one step; :class:`IllegalStep` when ``inp`` is not legal in ``s``."""
-        res = self.sem.step(s, inp)
+        return self._taken(s, inp, self.sem.step(s, inp))
+
+    def _taken(self, s: Concrete, inp: ConcreteInput, res: StepResult[int, bool]) -> Step:
+        """The step whose result ``res`` (of ``inp`` from ``s``) is known."""
         if not res.ok:
             raise IllegalStep(f"input not legal in state {self.top(s).frame}:{self.top(s).id}")
         edge = next(e for e, fired in zip(self.layout.edges, res.fired, strict=True) if fired)
@@ -241,13 +244,14 @@ class ExecutableSpec:
         rng.shuffle(options)
         chosen = None
         for inp in options:
-            if not self.sem.step(s, inp).ok:
+            res = self.sem.step(s, inp)
+            if not res.ok:
                 continue
             if not prefer:
-                return self.take(s, inp)
+                return self._taken(s, inp, res)
             edge = self.layout.edges[inp.edge]
             if edge.edge.trigger.value == "decision" and edge.edge.event in prefer:
-                return self.take(s, inp)
+                return self._taken(s, inp, res)
             if chosen is None:
                 chosen = inp
         if chosen is None:

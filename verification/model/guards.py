@@ -117,7 +117,7 @@ class Guards(Helpers[I, B]):
     def game_over_condition(self, s: State[I, B]) -> B:
         """At most one player lives, or a traitor has traitor.kills_to_win kills (S5.1; R7)."""
         b = self.b
-        need = b.num(self.rules.traitor.kills_to_win)
+        need = self.rule_value("traitor.kills_to_win", self.rules.traitor.kills_to_win)
         if self.mutant("traitor_win_ignored"):
             return b.le(self.living(s), b.num(1))
         return b.or_(
@@ -190,7 +190,8 @@ class Guards(Helpers[I, B]):
             else self.with_role(s, who, magician)
         )
         pays = [b.le(inp.pay[k], self.held_n(s, who, k)) for k in range(len(ITEM_KINDS))]
-        return b.and_(is_magician, *pays, b.eqn(b.sum_(inp.pay), self.rules.magician.cost))
+        cost = self.rule_value("magician.cost", self.rules.magician.cost)
+        return b.and_(is_magician, *pays, b.eq(b.sum_(inp.pay), cost))
 
     def has_counter_skill(self, s: State[I, B], p: I) -> B:
         """Seat ``p`` holds a counter skill: no role of S2 has one (R18)."""

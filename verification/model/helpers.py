@@ -7,13 +7,28 @@ is no modulo on state values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Generic
 
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.backend import B, Backend, I
 from buckshot.verification.model.config import Config
-from buckshot.verification.model.layout import EMPTY, KINDS, NONE, SEATS, Layout, kind_code, layout
+from buckshot.verification.model.layout import (
+    EMPTY,
+    ITEM_KINDS,
+    KINDS,
+    NONE,
+    SEATS,
+    Layout,
+    kind_code,
+    layout,
+)
 from buckshot.verification.model.state import State
+
+
+def weight_key(kind: int) -> str:
+    """The ruleset key of item ``kind``'s draw weight."""
+    return f"items.weights.{ITEM_KINDS[kind].value}"
 
 
 class Effects(Generic[I, B]):
@@ -34,13 +49,33 @@ class Helpers(Generic[I, B]):
     """Shared reads and writes of the state; the base of the guards and actions."""
 
     def __init__(
-        self, backend: Backend[I, B], cfg: Config, mutants: frozenset[str] = frozenset()
+        self,
+        backend: Backend[I, B],
+        cfg: Config,
+        mutants: frozenset[str] = frozenset(),
+        params: Mapping[str, I] | None = None,
     ) -> None:
         self.b = backend
         self.cfg = cfg
         self.rules = cfg.ruleset
         self.layout: Layout = layout()
         self.mutants = mutants
+        self.params: dict[str, I] = dict(params or {})
+        """Ruleset keys read as named values instead of the ruleset's constants (the
+        parametric model of :mod:`buckshot.verification.comparison`; empty otherwise, so that
+        every other model is built from constants exactly as before)."""
+
+    def rule_value(self, key: str, value: int) -> I:
+        """The ruleset value of ``key`` (dotted, as in the TOML): its named value when the
+        model is parametric in it, else the constant ``value``."""
+        named = self.params.get(key)
+        return named if named is not None else self.b.num(value)
+
+    def drawable(self, kind: int) -> B | None:
+        """A draw may give item ``kind`` (its weight is positive): None when that is a
+        constant of the ruleset (see ``cfg.weights``), else the condition on its named weight."""
+        named = self.params.get(weight_key(kind))
+        return None if named is None else self.b.gt(named, self.b.num(0))
 
     def mutant(self, name: str) -> bool:
         """True when the deliberate bug ``name`` is switched on (a static setting)."""
@@ -137,7 +172,11 @@ class Helpers(Generic[I, B]):
     def cap(self, s: State[I, B], p: I) -> I:
         """Seat ``p``'s item cap: HP, plus traitor.cap_bonus for a traitor (S4.4.2)."""
         b = self.b
-        bonus = b.ite(self.bseat(s.traitor, p), b.num(self.rules.traitor.cap_bonus), b.num(0))
+        bonus = b.ite(
+            self.bseat(s.traitor, p),
+            self.rule_value("traitor.cap_bonus", self.rules.traitor.cap_bonus),
+            b.num(0),
+        )
         if self.mutant("shared_cap_off_by_one"):
             bonus = b.addn(bonus, 1)
         return b.add(self.seat(s.hp, p), bonus)

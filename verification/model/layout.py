@@ -9,9 +9,10 @@ Item and role codes follow the order of :class:`~buckshot.spec.rulebook.Item` an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Final
 
+from buckshot.spec.charts import Trigger
 from buckshot.spec.model import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.registry import ENTRIES, Kind
 from buckshot.spec.rulebook import ITEMS, FrameKind, Item, ItemSpec, Role, Target
@@ -123,7 +124,18 @@ class Layout:
 
     def is_resume(self, edge: EdgeCode) -> bool:
         """True for an edge taken on a resume event."""
-        return edge.edge.trigger.value == "resume"
+        return edge.edge.trigger is Trigger.RESUME
+
+    @cached_property
+    def leaving(self) -> dict[tuple[int, bool], tuple[EdgeCode, ...]]:
+        """The edges leaving each state code, in declaration order: ``(code, True)`` those
+        taken on a resume event, ``(code, False)`` the others (empty when there are none)."""
+        table: dict[tuple[int, bool], list[EdgeCode]] = {
+            (state.code, resume): [] for state in self.states for resume in (False, True)
+        }
+        for edge in self.edges:
+            table[(edge.source, self.is_resume(edge))].append(edge)
+        return {key: tuple(edges) for key, edges in table.items()}
 
     def decision_states(self) -> tuple[StateCode, ...]:
         """Every state that waits for a player's decision."""

@@ -11,11 +11,12 @@ one builds each next-state field as an if-then-else over the transitions that ch
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Generic
+from typing import Any, Generic, cast
 
+from buckshot.spec.charts import Trigger
+from buckshot.spec.model import StateKind
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.actions import Actions
@@ -215,39 +216,64 @@ class Semantics(Actions[I, B]):
         b = self.b
         lay = self.layout
         top = self.top_state(s)
-        here = {st.code: b.eqn(top, st.code) for st in lay.states}
-        finals = {st.code for st in lay.final_states()}
-        popped = b.and_(b.boolean(top in finals), b.gt(s.depth, b.num(1)))
+        here = self._here_concrete(top)
+        popped = b.and_(b.boolean(top in self._final_codes), b.gt(s.depth, b.num(1)))
         after_pop = self.pop(s) if popped else s
-        below = self.top_state(after_pop)
-        out: list[tuple[EdgeCode, B, State[I, B]]] = []
-        prior: dict[tuple[int, str], B] = {}
-        for edge in lay.edges:
-            resume = lay.is_resume(edge)
-            if edge.source != (below if resume and popped else top) or resume != popped:
-                out.append((edge, b.false(), after_pop if resume else s))
-                continue
-            key = (edge.source, edge.edge.event)
-            before = prior.get(key, b.false())
-            if resume:
+        source = self.top_state(after_pop) if popped else top
+        false = b.false()
+        out: list[tuple[EdgeCode, B, State[I, B]]] = [
+            (edge, false, after_pop if resume else s)
+            for edge, resume in zip(lay.edges, self._resume_flags, strict=True)
+        ]
+        prior: dict[str, B] = {}
+        for edge in lay.leaving.get((cast(int, source), bool(popped)), ()):
+            before = prior.get(edge.edge.event, false)
+            if popped:
                 top_kind = self.top_kind(s)
                 senders = [k for k in FrameKind if lay.resume_event(k) == edge.edge.event]
                 sent = b.or_(*(b.eqn(top_kind, kind_code(k)) for k in senders))
                 enabled = self.guards_hold(edge, after_pop, inp)
                 fire = b.and_(sent, enabled, b.not_(before))
-                out.append((edge, fire, after_pop))
+                out[edge.code] = (edge, fire, after_pop)
             else:
                 enabled = self.guards_hold(edge, s, inp)
                 fire = b.and_(enabled, b.not_(before))
-                if edge.edge.trigger.value == "decision":
+                if edge.edge.trigger is Trigger.DECISION:
                     fire = b.and_(fire, b.eqn(inp.edge, edge.code))
-                out.append((edge, fire, s))
-            prior[key] = b.or_(before, enabled)
+                out[edge.code] = (edge, fire, s)
+            prior[edge.edge.event] = b.or_(before, enabled)
         return out, popped, here
+
+    @cached_property
+    def _final_codes(self) -> frozenset[int]:
+        return frozenset(st.code for st in self.layout.final_states())
+
+    @cached_property
+    def _resume_flags(self) -> tuple[bool, ...]:
+        return tuple(self.layout.is_resume(edge) for edge in self.layout.edges)
+
+    def _here_concrete(self, top: Any) -> dict[int, B]:
+        """Which state is the top one, as the plain flags of :meth:`firing` (one shared
+        dict per top state: its readers never change it)."""
+        cached = self._here_cache.get(top)
+        if cached is None:
+            b = self.b
+            cached = {st.code: b.eqn(top, st.code) for st in self.layout.states}
+            self._here_cache[top] = cached
+        return cached
+
+    @cached_property
+    def _here_cache(self) -> dict[Any, dict[int, B]]:
+        return {}
 
     def asked(self, s: State[I, B], here: dict[int, B] | None = None) -> I:
         """The player the top frame's decision state asks, or NONE in any other state."""
         b = self.b
+        if b.concrete:
+            state = self.layout.by_code(cast(int, self.top_state(s)))
+            if state is None or state.kind is not StateKind.DECISION:
+                return b.num(NONE)
+            return self.selector(self.layout.chart(state.frame).prompts[state.id].asked, s)
         if here is None:
             top = self.top_state(s)
             here = {st.code: b.eqn(top, st.code) for st in self.layout.states}
@@ -287,16 +313,14 @@ class Semantics(Actions[I, B]):
         fired = tuple(fire for _, fire, _ in candidates)
         asked = self.asked(s, here)
 
-        def thunk(edge: EdgeCode, base: State[I, B]) -> Callable[[], Applied]:
-            return lambda: self.apply(edge, base, inp)
-
         def stuck() -> Applied:
             fx: Effects[I, B] = Effects(b)
             fx.require(b.false())
             return s, fx
 
         if b.concrete:
-            nxt, fx = b.first([(f, thunk(e, base)) for e, f, base in candidates], stuck)
+            chosen = next(((e, base) for e, f, base in candidates if f), None)
+            nxt, fx = stuck() if chosen is None else self.apply(chosen[0], chosen[1], inp)
             ok = b.and_(*fx.requires)
             return StepResult(nxt, ok, fired, popped, fx.skill_by, asked)
         return self._merge(s, inp, candidates, fired, popped, asked)

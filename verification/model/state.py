@@ -14,7 +14,7 @@ need; each part is constrained to be legal by the step semantics.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar, cast
 
 from buckshot.verification.model.backend import B, I
@@ -110,8 +110,18 @@ class State(Generic[I, B]):
     """The owner when the first frame above the turn was pushed (checked by I2)."""
 
     def set(self, **changes: Any) -> State[I, B]:
-        """A copy with ``changes``."""
-        return replace(self, **changes)
+        """A copy with ``changes`` (field names only: another name is a TypeError)."""
+        if not changes.keys() <= _STATE_FIELDS:
+            unknown = sorted(changes.keys() - _STATE_FIELDS)
+            raise TypeError(f"State has no field {', '.join(unknown)}")
+        # the copy without dataclasses.replace's per-field __init__ (the model's hot path)
+        copy = object.__new__(State)
+        copy.__dict__.update(self.__dict__)
+        copy.__dict__.update(changes)
+        return copy
+
+
+_STATE_FIELDS = frozenset(field.name for field in fields(State))
 
 
 @dataclass(frozen=True)
@@ -314,6 +324,8 @@ def _from_json(cfg: Config, cls: type[Any], data: dict[str, Any]) -> Any:
 
 def differences(cfg: Config, left: State[int, bool], right: State[int, bool]) -> list[str]:
     """The labels of the scalar fields where two concrete states differ, with both values."""
+    if left == right:
+        return []
     names = leaves(cfg, State)
     return [
         f"{leaf.label}: {a} != {b}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -24,10 +25,18 @@ from buckshot.verification.model.z3backend import Term, Z3Backend
 class Symbols:
     """Makes fresh symbolic states and inputs for one configuration."""
 
-    def __init__(self, cfg: Config, mutants: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        cfg: Config,
+        mutants: frozenset[str] = frozenset(),
+        params: Sequence[str] = (),
+    ) -> None:
         self.cfg = cfg
         self.backend = Z3Backend(cfg.width)
-        self.sem: Semantics[Term, Term] = Semantics(self.backend, cfg, mutants)
+        self.params: dict[str, Term] = {key: z3.BitVec(key, cfg.width) for key in params}
+        """The ruleset keys the step reads as free named values (none: every value is the
+        ruleset's constant); see :meth:`.helpers.Helpers.rule_value`."""
+        self.sem: Semantics[Term, Term] = Semantics(self.backend, cfg, mutants, self.params)
 
     def _var(self, prefix: str, leaf: Leaf) -> Term:
         name = f"{prefix}.{leaf.label}"

@@ -314,15 +314,6 @@ class Z3Backend(Backend[Term, Term]):
         """The term is this backend's constant false."""
         return term is self._false
 
-    def first(self, cases: Sequence[tuple[Term, Callable[[], T]]], default: Callable[[], T]) -> T:
-        """Chooses only when the conditions are constants; otherwise cannot."""
-        for cond, thunk in cases:
-            if cond is self._true:
-                return thunk()
-            if cond is not self._false:
-                raise TypeError("Z3Backend.first needs known conditions; merge with ite instead")
-        return default()
-
     def select(self, values: Sequence[Term], index: Term) -> Term:
         """``values[index]``, directly when the index is a constant."""
         position = self._value(index)

@@ -1,8 +1,9 @@
 """``buckshot verify-trace LOG``: check a saved event log against the formal model with Z3.
 
 Exit codes: 0 when every event is matched by model steps, 1 at the first event none can
-match (printed with its reason), 2 when the log or the ruleset cannot be used (an error
-line ``error [code]: message`` with a stable code, never a traceback).
+match (printed with its reason), 2 when the log (read by :mod:`buckshot.spec.eventlog`) or
+the ruleset cannot be used (an error line ``error [code]: message`` with a stable code,
+never a traceback).
 """
 
 from __future__ import annotations
@@ -32,19 +33,19 @@ def verify_trace_command(
 ) -> None:
     """Check that model steps match a saved event log, or name the first event none can."""
     from buckshot.command import check_output, fail, load_rules, save
-    from buckshot.verification.tracecheck.log import UNREADABLE, TraceLogError
+    from buckshot.spec.eventlog import EventLogError, read_log
     from buckshot.verification.tracecheck.validate import validate_log
 
     ruleset = load_rules(rules)
     check_output(json_out, "--json")
     try:
-        text = log.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        fail(UNREADABLE, f"{log}: cannot read the log ({error})")
+        events = read_log(log)
+    except EventLogError as error:
+        fail(error.code, error.message)
     try:
-        result = validate_log(text, ruleset, check_options=not skip_options)
-    except TraceLogError as error:
-        fail(error.code, f"{log}: {error.message}")
+        result = validate_log(events, ruleset, check_options=not skip_options)
+    except EventLogError as error:
+        fail(error.code, f"{log}, {error.message}")
     typer.echo(result.summary())
     if json_out is not None:
         data = {"log": str(log), **result.to_json()}

@@ -16,6 +16,7 @@ import z3  # type: ignore[import-untyped]
 
 from buckshot.reference.errors import GameError
 from buckshot.reference.options import Option, parse_option
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.registry import entry
 from buckshot.spec.rulebook import Item, Target
 from buckshot.verification.model.layout import (
@@ -29,7 +30,7 @@ from buckshot.verification.model.layout import (
 )
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
-from buckshot.verification.tracecheck.log import TraceEvent, TraceLogError
+from buckshot.verification.tracecheck.log import unreadable_event
 from buckshot.verification.tracecheck.solver import Mismatch
 from buckshot.verification.tracecheck.walk import Walk
 
@@ -92,13 +93,13 @@ class DecisionMatcher:
         seen = walk.view.stack[-1].frame_id if walk.view.stack else None
         if frame_id is not None and seen is not None and frame_id != seen:
             raise Mismatch(walk.pos, f"frame {frame_id} is asked, the top frame is {seen}")
-        self.asked_options = [_option_id(text, walk.pos) for text in d["options"]]
+        self.asked_options = [_option_id(text, event) for text in d["options"]]
         if self.check_options:
             self.compare_options(s, top, self.asked_options)
         walk.pos += 1
 
     def read_decided(
-        self, s: State[Term, Term], top: StateCode, event: TraceEvent
+        self, s: State[Term, Term], top: StateCode, event: LogEvent
     ) -> tuple[Input[Term, Term], list[EdgeCode]]:
         """The decision's input (edge and parameters) and its candidate edges."""
         walk = self.walk
@@ -108,7 +109,7 @@ class DecisionMatcher:
         try:
             option = parse_option(d["option"])
         except GameError as error:
-            raise TraceLogError(f"decided: {error.message}", walk.pos) from None
+            raise unreadable_event(event, f"decided: {error.message}") from None
         walk.solver.require(walk.pos, [("the player deciding", walk.sem.asked(s), d["player"])])
         edges = self.decision_edges(top, option.event)
         if not edges:
@@ -131,7 +132,7 @@ class DecisionMatcher:
         s: State[Term, Term],
         inp: Input[Term, Term],
         edges: list[EdgeCode],
-        decided: TraceEvent,
+        decided: LogEvent,
         possible: bool,
     ) -> None:
         """The decision must be legal (``possible``: some step takes it) and have been offered."""
@@ -243,9 +244,9 @@ class DecisionMatcher:
             yield Option(event), {}
 
 
-def _option_id(text: str, index: int) -> str:
-    """The canonical text of an option; :class:`TraceLogError` when it cannot be read."""
+def _option_id(text: str, event: LogEvent) -> str:
+    """The canonical text of an option; :func:`.log.unreadable_event` when it cannot be read."""
     try:
         return parse_option(text).id
     except GameError as error:
-        raise TraceLogError(f"asked: {error.message}", index) from None
+        raise unreadable_event(event, f"asked: {error.message}") from None

@@ -10,11 +10,11 @@ state before the step, its input and the state after it.
 from __future__ import annotations
 
 from buckshot.reference.options import parse_option
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.verification.model.layout import ITEM_KINDS, KINDS, EdgeCode, kind_code, role_code
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
-from buckshot.verification.tracecheck.log import TraceEvent
 from buckshot.verification.tracecheck.observe import item_of
 from buckshot.verification.tracecheck.solver import Cond, Mismatch, Req
 from buckshot.verification.tracecheck.walk import Walk
@@ -24,12 +24,12 @@ DEALER = role_code(Role.DEALER)
 
 def event_facts(
     walk: Walk,
-    event: TraceEvent,
+    event: LogEvent,
     s: State[Term, Term],
     inp: Input[Term, Term],
     t: State[Term, Term],
     edge: EdgeCode | None,
-    decided: TraceEvent | None,
+    decided: LogEvent | None,
 ) -> tuple[list[Req], list[Cond]]:
     """What ``event`` says of the step from ``s`` by ``inp`` to ``t``, besides the view's fields.
 
@@ -130,7 +130,7 @@ def event_facts(
     return reqs, conds
 
 
-def decided_target(event: TraceEvent) -> int | None:
+def decided_target(event: LogEvent) -> int | None:
     """The target of a ``decided`` event's option, or None."""
     target = parse_option(event.data["option"]).kwargs().get("target")
     return target if isinstance(target, int) else None

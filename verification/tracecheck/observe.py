@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import FrameKind, Item
 from buckshot.verification.model.layout import (
     DRAWN,
@@ -31,7 +32,6 @@ from buckshot.verification.model.layout import (
     item_code,
     kind_code,
 )
-from buckshot.verification.tracecheck.log import TraceEvent
 
 Key = tuple[Any, ...]
 """A state field the view knows: ``("hp", 2)``, ``("items", 0, 5)``, ``("shells",)``..."""
@@ -143,7 +143,7 @@ class View:
 
     # --- folding one event ---------------------------------------------------------------
 
-    def observe(self, event: TraceEvent) -> tuple[set[Key], str | None]:
+    def observe(self, event: LogEvent) -> tuple[set[Key], str | None]:
         """Fold ``event`` in; the fields it set, and what is wrong with it on its own terms."""
         handler = getattr(self, f"_on_{event.type}", None)
         if handler is None:

@@ -10,6 +10,7 @@ every other field the view knows must be unchanged in the model.
 
 from __future__ import annotations
 
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.events import ACTION_EVENTS, REPEATABLE
 from buckshot.spec.model import StateKind
 from buckshot.spec.rulebook import Phase
@@ -18,7 +19,6 @@ from buckshot.verification.model.semantics import StepResult
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
 from buckshot.verification.tracecheck.facts import event_facts
-from buckshot.verification.tracecheck.log import TraceEvent
 from buckshot.verification.tracecheck.observe import Key
 from buckshot.verification.tracecheck.solver import Mismatch
 from buckshot.verification.tracecheck.walk import Walk
@@ -90,7 +90,7 @@ class StepMatcher:
         top: StateCode,
         inp: Input[Term, Term],
         candidates: list[Candidate],
-        decided: TraceEvent | None,
+        decided: LogEvent | None,
     ) -> None:
         """Take the model step the next events describe (trying each candidate if several).
 
@@ -121,7 +121,7 @@ class StepMatcher:
         inp: Input[Term, Term],
         edge: EdgeCode,
         res: StepResult[Term, Term],
-        decided: TraceEvent | None,
+        decided: LogEvent | None,
     ) -> None:
         """Match one model step (``edge`` from ``s``) with the events it writes."""
         walk = self.walk
@@ -154,13 +154,13 @@ class StepMatcher:
         walk.state = walk.solver.settle(t, walk.pos)
         walk.steps += 1
 
-    def claim(self, allowed: set[str] | frozenset[str], repeat: frozenset[str]) -> list[TraceEvent]:
+    def claim(self, allowed: set[str] | frozenset[str], repeat: frozenset[str]) -> list[LogEvent]:
         """The events from the current position that the current step writes.
 
         Each type in ``allowed`` may appear once, those in ``repeat`` more often.
         """
         walk = self.walk
-        group: list[TraceEvent] = []
+        group: list[LogEvent] = []
         seen: set[str] = set()
         while walk.pos < len(walk.events):
             event = walk.events[walk.pos]
@@ -186,9 +186,9 @@ class StepMatcher:
         s: State[Term, Term],
         inp: Input[Term, Term],
         t: State[Term, Term],
-        group: list[TraceEvent],
+        group: list[LogEvent],
         edge: EdgeCode | None,
-        decided: TraceEvent | None,
+        decided: LogEvent | None,
     ) -> None:
         """Constrain the step by its events, each in turn, then by the view's other fields."""
         walk = self.walk

@@ -38,10 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from buckshot.spec.eventlog import EventLogError, LogEvent
 from buckshot.spec.model import StateKind
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.verification.tracecheck.decisions import DecisionMatcher
-from buckshot.verification.tracecheck.log import LogInput, TraceEvent, TraceLogError, read_log
+from buckshot.verification.tracecheck.log import LogInput, read_log
 from buckshot.verification.tracecheck.solver import Mismatch
 from buckshot.verification.tracecheck.steps import StepMatcher
 from buckshot.verification.tracecheck.walk import Walk
@@ -124,7 +125,7 @@ class TraceResult:
 
 
 def validate_log(
-    log: LogInput | Sequence[TraceEvent],
+    log: LogInput | Sequence[LogEvent],
     ruleset: Ruleset | None = None,
     check_options: bool = True,
 ) -> TraceResult:
@@ -134,12 +135,12 @@ def validate_log(
     already read by :func:`.log.read_log`); ``ruleset`` the rules the game was played
     by (the default ruleset when None). With ``check_options`` each ``asked`` event's option
     list must be exactly the decisions the model allows there. Raises
-    :class:`.log.TraceLogError` (code ``trace.malformed``) when the log is not a
+    :class:`~buckshot.spec.eventlog.EventLogError` when the log is not a
     well-formed event log.
     """
     started = time.perf_counter()
-    if isinstance(log, list) and log and isinstance(log[0], TraceEvent):
-        events: list[TraceEvent] = list(log)
+    if isinstance(log, list) and log and isinstance(log[0], LogEvent):
+        events: list[LogEvent] = list(log)
     else:
         events = read_log(log)  # type: ignore[arg-type]
     rules = ruleset if ruleset is not None else load_ruleset()
@@ -196,7 +197,7 @@ def _run(walk: Walk, decisions: DecisionMatcher, steps: StepMatcher) -> bool:
                 walk.pos,
                 f"the log ends while the model goes on from {top.frame.value}:{top.id}",
             )
-        decided: TraceEvent | None = None
+        decided: LogEvent | None = None
         if top.kind is StateKind.DECISION:
             decisions.expect_asked(s, top)
             if walk.pos >= len(walk.events):
@@ -214,4 +215,4 @@ def _run(walk: Walk, decisions: DecisionMatcher, steps: StepMatcher) -> bool:
     raise Mismatch(walk.pos, "too many steps")
 
 
-__all__ = ["TraceFailure", "TraceLogError", "TraceResult", "validate_log"]
+__all__ = ["EventLogError", "TraceFailure", "TraceResult", "validate_log"]

@@ -12,6 +12,7 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.model import StateKind
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.spec.ruleset import Ruleset
@@ -20,7 +21,6 @@ from buckshot.verification.model.layout import KINDS, NONE, SEATS, StateCode, la
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.symbolic import Symbols
 from buckshot.verification.model.z3backend import Term
-from buckshot.verification.tracecheck.log import TraceEvent
 from buckshot.verification.tracecheck.observe import View
 from buckshot.verification.tracecheck.solver import Mismatch, TraceSolver
 
@@ -28,7 +28,7 @@ from buckshot.verification.tracecheck.solver import Mismatch, TraceSolver
 class Walk:
     """The log, the position reached in it, and the model state matched so far."""
 
-    def __init__(self, events: list[TraceEvent], rules: Ruleset) -> None:
+    def __init__(self, events: list[LogEvent], rules: Ruleset) -> None:
         self.events = events
         self.rules = rules
         seats = events[0].data["seats"]

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from buckshot.cli import app
-from buckshot.spec import trace
+from buckshot.spec import traceability as trace
 from buckshot.spec.clauses import normative_ids
 
 runner = CliRunner()
@@ -32,7 +32,7 @@ def test_an_uncited_clause_is_reported_and_fails_the_command(
 
     monkeypatch.setattr(trace, "_spec_citations", without_s4_1_4)
     monkeypatch.setattr(trace, "RULINGS", [r for r in trace.RULINGS if "S4.1.4" not in r.clauses])
-    result = runner.invoke(app, ["spec", "trace"])
+    result = runner.invoke(app, ["spec", "traceability"])
     assert result.exit_code == 1
     assert "S4.1.4" in result.output and "UNCOVERED" in result.output
 
@@ -47,11 +47,11 @@ def test_conformance_cases_are_counted(tmp_path: Path) -> None:
     assert rows["S1.1"].citers["conformance"] == []
 
 
-def test_trace_command_prints_the_matrix_and_json() -> None:
-    result = runner.invoke(app, ["spec", "trace"])
+def test_traceability_command_prints_the_matrix_and_json() -> None:
+    result = runner.invoke(app, ["spec", "traceability"])
     assert result.exit_code == 0, result.output
     assert "every normative clause is cited" in result.output
-    as_json = runner.invoke(app, ["spec", "trace", "--json"])
+    as_json = runner.invoke(app, ["spec", "traceability", "--json"])
     data = json.loads(as_json.output)
     assert data["uncovered"] == []
     assert {row["clause"] for row in data["clauses"]} >= set(normative_ids())
@@ -76,7 +76,7 @@ def test_export_writes_a_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", [[], ["spec"], ["spec", "export"], ["spec", "trace"], ["spec", "rulings"]]
+    "command", [[], ["spec"], ["spec", "export"], ["spec", "traceability"], ["spec", "rulings"]]
 )
 def test_every_command_has_help(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])

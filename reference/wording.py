@@ -1,0 +1,127 @@
+"""Words for people: item and role names, counted nouns, and every decision option as text.
+
+The options' wording is one table keyed by the decision events of the registry
+(:data:`buckshot.spec.registry.DECISIONS`), checked at import: each option kind has the
+label a player is offered ("Shoot B (yourself)", "Use expired pills on C", "Pass") and, when
+no other event tells it, the line that narrates the decision ("B passes.").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from buckshot.reference.options import PARAMS_OF, Option
+from buckshot.spec.rulebook import Item, Role, item_spec, role_spec
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and ``noun``, plural unless the count is one: "1 shell", "2 shells"."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def item_name(item: Item | str) -> str:
+    """The item's name as the rulebook gives it, in running text: "expired pills"."""
+    return item_spec(Item(item)).name.lower()
+
+
+def item_count(item: Item | str, count: int) -> str:
+    """``count`` of the item in running text: "milk tea", "2 peeking glasses", "3 expired pills"."""
+    name = item_name(item)
+    if count == 1:
+        return name
+    return f"{count} {name if name.endswith('s') and not name.endswith('ss') else name + 's'}"
+
+
+def role_name(role: Role | str) -> str:
+    """The role's name as the rulebook gives it: "Magician"."""
+    return role_spec(Role(role)).name
+
+
+def listed(parts: Sequence[str]) -> str:
+    """Parts joined as in a sentence: "a", "a and b", "a, b and c"."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def items_phrase(items: Iterable[str]) -> str:
+    """Items in a sentence, repeats counted: "milk tea and 2 amulets"."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return listed([item_count(item, n) for item, n in counts.items()])
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """Who the words are for: the seats' names, and the seat reading them (None: a bystander)."""
+
+    names: Sequence[str]
+    me: int | None = None
+
+    def seat(self, seat: Any) -> str:
+        """The seat's name; "yourself" is added for the reader's own seat."""
+        if not isinstance(seat, int) or not 0 <= seat < len(self.names):
+            return f"seat {seat}"
+        return self.names[seat] + (" (yourself)" if seat == self.me else "")
+
+
+Label = Callable[[dict[str, Any], Speaker], str]
+Told = Callable[[str, dict[str, Any]], str]
+
+
+def _use_item(p: dict[str, Any], s: Speaker) -> str:
+    target = p.get("target")
+    return f"Use {item_name(p['item'])}" + ("" if target is None else f" on {s.seat(target)}")
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """One option kind's words: the label offered, and the narration of the choice (None when
+    another event of the log tells what happened)."""
+
+    label: Label
+    told: Told | None = None
+
+
+OPTION_WORDS: dict[str, OptionWords] = {
+    "shoot": OptionWords(lambda p, s: f"Shoot {s.seat(p['target'])}"),
+    "use_item": OptionWords(_use_item),
+    "end_main": OptionWords(
+        lambda p, s: "End your actions", lambda who, p: f"{who} ends their actions."
+    ),
+    "pass_response": OptionWords(lambda p, s: "Pass", lambda who, p: f"{who} passes."),
+    "flip_shell": OptionWords(lambda p, s: f"Flip the shell, paying {items_phrase(p['items'])}"),
+    "pass_counter": OptionWords(lambda p, s: "Pass", lambda who, p: f"{who} passes."),
+    "counter": OptionWords(lambda p, s: "Counter the flip", lambda who, p: f"{who} counters."),
+    "use_rescue": OptionWords(lambda p, s: f"Rescue yourself with {item_name(p['item'])}"),
+    "give_up": OptionWords(
+        lambda p, s: "Give up (be eliminated)", lambda who, p: f"{who} gives up."
+    ),
+    "convert": OptionWords(lambda p, s: "Become a traitor (lose your role's skill)"),
+    "keep_role": OptionWords(
+        lambda p, s: "Keep your role", lambda who, p: f"{who} keeps their role."
+    ),
+    "discard_item": OptionWords(lambda p, s: f"Discard {item_name(p['item'])}"),
+}
+"""The words of every decision event, by its registry name."""
+
+
+def _check() -> None:
+    """The table words exactly the registry's decision events."""
+    ours, spec = set(OPTION_WORDS), set(PARAMS_OF)
+    if ours != spec:
+        raise ValueError(
+            f"OPTION_WORDS differs from the registry's decisions: unknown {sorted(ours - spec)}, "
+            f"unworded {sorted(spec - ours)}"
+        )
+
+
+_check()
+
+
+def option_label(option: Option, speaker: Speaker) -> str:
+    """What a player is offered for ``option``: "Shoot B (yourself)", "Use milk tea"."""
+    return OPTION_WORDS[option.event].label(option.kwargs(), speaker)

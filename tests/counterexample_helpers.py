@@ -1,0 +1,36 @@
+"""A counterexample document built from a random walk of the executable spec: well formed
+(the reference engine follows it), for tests that tamper with it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.engine.counterexample import FORMAT
+from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.model.layout import ROLES
+from buckshot.verification.model.state import to_json
+
+
+def walk_document(spec: ExecutableSpec | None = None, steps: int = 6) -> dict[str, Any]:
+    """A ``buckshot-counterexample/1`` document of a two-seat random walk (seed 0)."""
+    spec = spec if spec is not None else ExecutableSpec(load_ruleset())
+    walk = spec.random_game(2, random.Random(0), max_steps=steps)
+    start = walk[0].before
+    return {
+        "format": FORMAT,
+        "property": "walk",
+        "ruleset": spec.cfg.ruleset.to_dict(),
+        "players": 2,
+        "roles": [ROLES[start.role[p]].value for p in range(2)],
+        "start": to_json(spec.cfg, start),
+        "steps": [
+            {
+                "edge": s.edge.edge.id,
+                "input": to_json(spec.cfg, s.input),
+                "after": to_json(spec.cfg, s.after),
+            }
+            for s in walk
+        ],
+    }

@@ -1,0 +1,243 @@
+"""The verification side of comparing two rulesets (issue 15): what becomes unreachable, and
+the ruleset keys the unsat core names for it, checked against the rule text.
+
+Expectations come from the rules, not from the code's output: under "amulets only" (every
+item weight 0 but the amulet's, R15) no other item is ever held, so no other item is used
+(S3), no dying player is rescued (only milk tea and expired pills rescue, S4.3.1, S3.5,
+S3.6), the Doctor's skill (pills on themself, S2.5) and the Mercenary's (a rage potion,
+S2.4) never act; the Medic's (an amulet, S2.2) still does. A Magician's cost (R8) that no
+hand can pay makes the skill unreachable; a cost of 1 or a traitor without a cap bonus
+(S4.4.2) loses nothing. Reachable means a seeded random game of the executable spec shows
+it, read here from the path's own fields (the edge's event, the final state's winner).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+from rich.console import Console
+
+from buckshot.spec.rulebook import Item, Role
+from buckshot.spec.ruleset import Ruleset, load_ruleset, parse_ruleset
+from buckshot.verification.comparison import (
+    ComparisonRow,
+    Difference,
+    VerificationComparison,
+    compare_verification,
+    differences,
+)
+from buckshot.verification.model.config import make_config
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step
+from buckshot.verification.model.layout import WON, item_code, role_code
+from buckshot.verification.proofs.outcomes import OUTCOMES, UNDRAWABLE
+from buckshot.verification.proofs.reasons import Explainer
+from buckshot.verification.proofs.vacuity import VacuityTarget
+
+RESCUE = "dying:asking:use_rescue:0"
+WEIGHT = "items.weights.{}".format
+
+
+def variant(**changes: int) -> Ruleset:
+    """The default ruleset with keys changed (``__`` for the dots: ``magician__cost``)."""
+    data = load_ruleset().to_dict()
+    for name, value in changes.items():
+        key = name.replace("__", ".")
+        *path, last = key.split(".")
+        node = data
+        for part in path:
+            node = node[part]  # type: ignore[assignment]
+        assert last in node, key
+        node[last] = value
+    return parse_ruleset(data)
+
+
+def amulets_only(**keep: int) -> Ruleset:
+    """Every item weight 0 but the amulet's (and those given in ``keep``)."""
+    zeros = {f"items__weights__{i.value}": 0 for i in Item if i is not Item.AMULET}
+    return variant(**{**zeros, **{f"items__weights__{k}": v for k, v in keep.items()}})
+
+
+def explain(new: Ruleset, old: Ruleset, name: str, kind: str) -> tuple[str, ...] | None:
+    """The keys the core names for ``name`` being unreachable under ``new`` (None: not proved)."""
+    values = {d.key: d.new for d in differences(old, new) if isinstance(d.new, int)}
+    explainer = Explainer(make_config(new, (2, 8)), values, (UNDRAWABLE,), OUTCOMES)
+    core = explainer.core(VacuityTarget(name, kind))
+    return None if core is None else core.keys
+
+
+def shows(
+    rules: Ruleset,
+    seen: Callable[[Step], bool],
+    players: int = 3,
+    games: int = 60,
+    prefer: frozenset[str] = frozenset(),
+) -> bool:
+    """Some seeded random game of the executable spec takes a step for which ``seen`` holds."""
+    spec = ExecutableSpec(rules, config=make_config(rules, (players, players)))
+    rng = random.Random(7)
+    for game in range(games):
+        pick = prefer if game % 2 else frozenset()
+        if any(seen(step) for step in spec.random_game(players, rng, 800, prefer=pick)):
+            return True
+    return False
+
+
+def event(name: str) -> Callable[[Step], bool]:
+    return lambda step: step.edge.edge.event == name
+
+
+def used(item: Item) -> Callable[[Step], bool]:
+    return lambda step: (
+        step.edge.edge.event in ("use_item", "use_rescue") and step.input.item == item_code(item)
+    )
+
+
+def traitor_won_by_kills(rules: Ruleset) -> Callable[[Step], bool]:
+    def seen(step: Step) -> bool:
+        s: Concrete = step.after
+        w = s.winner
+        return (
+            step.before.result != WON
+            and s.result == WON
+            and bool(s.traitor[w])
+            and s.kills[w] >= rules.traitor.kills_to_win
+        )
+
+    return seen
+
+
+# --- amulets only: what is lost, and the keys named ---------------------------------------------
+
+
+@pytest.mark.parametrize("item", [i for i in Item if i is not Item.AMULET])
+def test_amulets_only_every_other_item_use_is_lost_by_its_own_weight(item: Item) -> None:
+    keys = explain(amulets_only(), load_ruleset(), f"item:{item.value}", "item")
+    assert keys == (WEIGHT(item.value),)
+
+
+@pytest.mark.parametrize(
+    "edge",
+    [
+        RESCUE,  # a rescue item used (one state: none is held)
+        "dying:asking:give_up:0",  # asked while holding one, declined (one step back)
+        "dying:checking:check_rescue:0",  # back above 0 HP after a rescue (one step back)
+    ],
+)
+def test_amulets_only_no_rescue_names_the_rescue_items_weights_not_the_amulets(
+    edge: str,
+) -> None:
+    keys = explain(amulets_only(), load_ruleset(), edge, "transition")
+    assert keys is not None
+    assert set(keys) == {WEIGHT("milk_tea"), WEIGHT("expired_pills")}
+
+
+@pytest.mark.parametrize(
+    ("role", "item"), [(Role.DOCTOR, Item.EXPIRED_PILLS), (Role.MERCENARY, Item.RAGE_POTION)]
+)
+def test_amulets_only_item_skills_are_lost_by_their_items_weight(role: Role, item: Item) -> None:
+    assert explain(amulets_only(), load_ruleset(), f"skill:{role.value}", "skill") == (
+        WEIGHT(item.value),
+    )
+
+
+def test_amulets_only_keeps_the_amulet_and_the_medics_skill() -> None:
+    rules = amulets_only()
+    assert explain(rules, load_ruleset(), "item:amulet", "item") is None
+    assert explain(rules, load_ruleset(), "skill:medic", "skill") is None
+    assert shows(rules, used(Item.AMULET))
+    medic = role_code(Role.MEDIC)
+    assert shows(rules, lambda step: step.skill_by < 8 and step.before.role[step.skill_by] == medic)
+
+
+def test_the_core_is_sufficient_changing_only_its_keys_loses_the_rescue() -> None:
+    # from the default, only the two keys the core names: the rescue is proved unreachable
+    only = variant(items__weights__milk_tea=0, items__weights__expired_pills=0)
+    assert explain(only, only, RESCUE, "transition") == ()
+    assert explain(only, load_ruleset(), RESCUE, "transition") is not None
+
+
+@pytest.mark.parametrize("kept", ["milk_tea", "expired_pills"])
+def test_reverting_a_named_key_makes_the_rescue_reachable_again(kept: str) -> None:
+    rules = amulets_only(**{kept: 1})
+    assert explain(rules, load_ruleset(), RESCUE, "transition") is None
+    assert shows(rules, event("use_rescue"), prefer=frozenset({"shoot", "use_rescue"}))
+
+
+# --- the Magician's cost and the traitor's bonus ------------------------------------------------
+
+
+def test_a_magician_cost_no_hand_can_pay_loses_the_skill_and_the_core_names_it() -> None:
+    rules = variant(magician__cost=20)
+    assert explain(rules, load_ruleset(), "skill:magician", "skill") == ("magician.cost",)
+
+
+def test_magician_cost_one_keeps_the_skill() -> None:
+    rules = variant(magician__cost=1)
+    assert explain(rules, load_ruleset(), "skill:magician", "skill") is None
+    assert shows(rules, event("flip_shell"))
+
+
+def test_no_traitor_bonus_keeps_the_win_by_kills() -> None:
+    rules = variant(traitor__cap_bonus=0)
+    assert explain(rules, load_ruleset(), "win:traitor kills", "win") is None
+    assert shows(
+        rules, traitor_won_by_kills(rules), players=4, prefer=frozenset({"shoot", "convert"})
+    )
+
+
+def test_kills_to_win_above_any_possible_count_loses_the_traitors_win() -> None:
+    rules = variant(traitor__kills_to_win=8)
+    assert explain(rules, load_ruleset(), "win:traitor kills", "win") == ("traitor.kills_to_win",)
+
+
+# --- the report's shape -------------------------------------------------------------------------
+
+
+def test_differences_are_the_dotted_keys_that_differ() -> None:
+    found = differences(load_ruleset(), variant(magician__cost=1))
+    assert found == (Difference("magician.cost", 2, 1),)
+    assert differences(load_ruleset(), load_ruleset()) == ()
+
+
+def test_to_json_is_json_and_the_table_renders() -> None:
+    row = ComparisonRow(
+        "item",
+        "milk_tea",
+        "reachable (BMC)",
+        "unreachable (proved)",
+        True,
+        ("no use of milk_tea is possible: items.weights.milk_tea = 0",),
+        "x",
+    )
+    comparison = VerificationComparison(
+        (Difference("items.weights.milk_tea", 1, 0),), (row,), (2, 8), "scope", {"total": 1.0}
+    )
+    data = json.loads(json.dumps(comparison.to_json()))
+    assert data["rows"][0]["why"] == list(row.why)
+    assert data["changed"] == 1
+    console = Console(width=200, record=True)
+    console.print(comparison.table())
+    assert "items.weights.milk_tea = 0" in console.export_text()
+
+
+@pytest.mark.slow
+def test_compare_default_with_amulets_only_end_to_end() -> None:
+    """The whole comparison (N = 2..3 to keep it short; several minutes on a loaded machine)."""
+    result = compare_verification(load_ruleset(), amulets_only(), players=(2, 3))
+    rows = {(row.kind, row.name): row for row in result.rows}
+    assert all(row.new == "proved" for row in result.rows if row.kind == "property")
+    for item in Item:
+        row = rows[("item", item.value)]
+        if item is Item.AMULET:
+            assert not row.changed and row.new.startswith("reachable")
+        else:
+            assert row.changed and row.new == "unreachable (proved)"
+            assert f"{WEIGHT(item.value)} = 0" in " ".join(row.why)
+            assert "amulet" not in " ".join(row.why)
+    rescue = rows[("transition", RESCUE)]
+    assert rescue.changed and "items.weights.milk_tea = 0" in " ".join(rescue.why)
+    assert rows[("win", "last standing")].new.startswith("reachable")
+    json.dumps(result.to_json())
