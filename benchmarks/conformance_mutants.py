@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from buckshot.command import write_atomic
 from buckshot.conformance import RunOptions, RunResult, run_suite
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.mutants import MUTANTS
@@ -30,15 +29,6 @@ DEFAULT_JSON = Path("artifacts") / "conformance-mutants.json"
 def failing_cases(run: RunResult) -> list[str]:
     """The IDs of the cases the run failed (errors and passes excluded)."""
     return [result.case.id for result in run.results if result.status == "failed"]
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(temporary, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         f"by {len(suite.cases)} cases in {wall:.0f} s"
     )
     report = {"cases": len(suite.cases), "killed": killed, "mutants": len(rows), "rows": rows}
-    write_atomically(args.json, json.dumps(report, indent=2) + "\n")
+    write_atomic(args.json, json.dumps(report, indent=2) + "\n")
     return 0 if killed == len(rows) else 1
 
 

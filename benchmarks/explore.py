@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from buckshot.command import write_atomic
 from buckshot.diagrams.explore_page import chart_svgs, explore_html
 from buckshot.reference.agents import HeuristicAgent, play_out
 from buckshot.reference.chance import SeededChance
@@ -103,8 +104,7 @@ def main() -> int:
             f"to the first event; a step {figures['step_ms_mean']:.1f} ms on average "
             f"({figures['step_ms_max']:.1f} ms at most, {args.steps} steps)"
         )
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_atomic(args.json, json.dumps(figures, indent=2, sort_keys=True) + "\n")
     print(f"wrote {args.json}")
     return 0
 

@@ -6,18 +6,22 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from buckshot import __version__
-from buckshot.command import check_output, fail, load_rules, save
+from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.diagrams.explore_cli import explore_command
+from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.verification.cli import app as verify_app
 from buckshot.verification.tracecheck.cli import verify_trace_command
 from buckshot.workbench.commands import compare_command, sweep_command
+
+if TYPE_CHECKING:
+    from buckshot.reference.simulate import Summary
 
 app = typer.Typer(
     help="The game's formal specification, its reference engine and its verification.",
@@ -47,11 +51,11 @@ RulesOption = Annotated[
 ]
 
 
-def _write(text: str, out: Path | None) -> None:
+def _write(text: str, out: Path | None, option: str) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    save(out, text)
+    save(out, text, option)
     typer.echo(f"wrote {out}", err=True)
 
 
@@ -82,8 +86,8 @@ def spec_export(
     """Write the whole spec (charts, rulebook, ruleset, rulings, registry) as one JSON document."""
     from buckshot.spec.export import export_json
 
-    check_output(json_out)
-    _write(export_json(load_rules(rules)), json_out)
+    check_output(json_out, "--json")
+    _write(export_json(load_rules(rules)), json_out, "--json")
 
 
 @spec_app.command("traceability")
@@ -117,8 +121,8 @@ def spec_rulings(
     """Render the rulings as Markdown, the text committed as spec/RULINGS.md."""
     from buckshot.spec.rulings import render_markdown
 
-    check_output(out)
-    _write(render_markdown(), out)
+    check_output(out, "--out")
+    _write(render_markdown(), out, "--out")
 
 
 @spec_app.command("schema")
@@ -133,8 +137,8 @@ def spec_schema(
     """Write the ruleset's JSON Schema, derived from the declared keys, as committed in spec/."""
     from buckshot.spec.ruleset import ruleset_schema_json
 
-    check_output(out)
-    _write(ruleset_schema_json(), out)
+    check_output(out, "--out")
+    _write(ruleset_schema_json(), out, "--out")
 
 
 @app.command("simulate")
@@ -152,17 +156,22 @@ def simulate_command(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON to this file.")
     ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Play many bot games; print win rates per role with 95% intervals and game figures."""
-    from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table
+    """Play many bot games; print win rates per role with 95% intervals and game figures.
 
-    from buckshot.reference.simulate import AGENTS, available_cores, simulate
+    Ctrl-C stops at once: the figures of the games finished so far are printed, --json is
+    not written, and the exit status is 130."""
+    from buckshot.reference.simulate import (
+        AGENTS,
+        SimulationInterrupted,
+        available_cores,
+        simulate,
+    )
 
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
-    check_output(json_out)
+    check_output(json_out, "--json")
     ruleset = load_rules(rules)
     if not ruleset.players.min <= players <= ruleset.players.max:
         fail(
@@ -170,16 +179,44 @@ def simulate_command(
             f"the ruleset allows {ruleset.players.min}..{ruleset.players.max} players",
         )
     workers = min(jobs or available_cores(), games)
-    console = Console(stderr=True)
     started = time.perf_counter()
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("playing", total=games)
-        summary = simulate(
-            ruleset, games, players, seed, agent, workers, lambda n: bar.advance(task, n)
-        )
+    with CommandProgress("simulate", quiet) as progress:
+        played = 0
+
+        def tick(count: int) -> None:
+            nonlocal played
+            played += count
+            progress.update(played, games)
+
+        try:
+            summary = simulate(ruleset, games, players, seed, agent, workers, tick)
+        except SimulationInterrupted as stop:
+            summary = stop.summary
     seconds = time.perf_counter() - started
+    interrupted = summary.games < games
+    title = f"{games} games, {players} players, {agent} bots, seed {seed}"
+    if interrupted:
+        title = f"{summary.games} of {title} (interrupted)"
+    _print_simulation(summary, title, workers, seconds)
+    if interrupted:
+        typer.echo(
+            f"simulate: interrupted after {summary.games} of {games} games; figures above are "
+            "for those" + ("; --json not written" if json_out is not None else ""),
+            err=True,
+        )
+        raise typer.Exit(INTERRUPTED)
+    if json_out is not None:
+        save(json_out, json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n", "--json")
+
+
+def _print_simulation(summary: Summary, title: str, workers: int, seconds: float) -> None:
+    """Print a simulation's figures: the table of roles, then the game figures."""
+    from rich.console import Console
+    from rich.table import Table
+
     data = summary.to_json()
-    table = Table(title=f"{games} games, {players} players, {agent} bots, seed {seed}")
+    games = summary.games
+    table = Table(title=title)
     for column in ("role", "seats", "wins", "win rate", "95% CI"):
         table.add_column(column, justify="right")
     for role, row in data["roles"].items():
@@ -190,6 +227,8 @@ def simulate_command(
         )
     out = Console()
     out.print(table)
+    if not games:
+        return
     out.print(
         f"mean game length: {data['mean_turns']:.1f} turns, "
         f"{data['mean_decisions']:.1f} decisions\n"
@@ -199,8 +238,6 @@ def simulate_command(
         f"{games / seconds:,.1f} games/s ({games} games in {seconds:.2f} s, "
         f"{workers} process{'es' if workers > 1 else ''})"
     )
-    if json_out is not None:
-        save(json_out, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 @app.command("play")
@@ -258,7 +295,7 @@ def replay_command(
     reference engine step by step; exit 0 when the engine follows it (the bug is in the
     spec), 1 when it departs (the bug is in the model or the engine there).
     """
-    check_output(json_out)
+    check_output(json_out, "--json")
     if _is_document(log):
         _replay_counterexample(log, json_out)
         return
@@ -336,6 +373,6 @@ def _replay_counterexample(path: Path, json_out: Path | None) -> None:
     for line in result.lines():
         typer.echo(line)
     if json_out is not None:
-        save(json_out, json.dumps(result.to_dict(), indent=2) + "\n")
+        save(json_out, json.dumps(result.to_dict(), indent=2) + "\n", "--json")
     if not result.followed:
         raise typer.Exit(1)

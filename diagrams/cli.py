@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
+
+from buckshot.command import check_output_folder, fail
 
 app = typer.Typer(
     help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
@@ -13,11 +15,6 @@ app = typer.Typer(
     no_args_is_help=False,
     add_completion=False,
 )
-
-
-def _fail(code: str, message: str) -> NoReturn:
-    typer.echo(f"error [{code}]: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _report(paths: list[Path], out: Path) -> None:
@@ -46,11 +43,12 @@ def diagrams(
 
     target = out if out is not None else default_out_dir()
     if target is None:
-        _fail("no-checkout", "not running from a source checkout: say where with --out DIR")
+        fail("no-checkout", "not running from a source checkout: say where with --out DIR")
+    check_output_folder(target, "--out")
     try:
         paths = write_all(target)
     except (EventLogError, GraphvizError) as error:
-        _fail("diagrams", str(error))
+        fail("diagrams", str(error))
     _report(paths, target)
 
 
@@ -88,14 +86,15 @@ def trace(
     from buckshot.spec.eventlog import EventLogError
 
     if first is not None and first > MAX_TIMELINE_EVENTS:
-        _fail("usage.first", f"--first {first}: a timeline draws at most {MAX_TIMELINE_EVENTS:,}")
+        fail("usage.first", f"--first {first}: a timeline draws at most {MAX_TIMELINE_EVENTS:,}")
     target = out if out is not None else log.parent
+    check_output_folder(target, "--out")
     try:
         paths = write_trace(log, target, first=first)
     except EventLogError as error:
-        _fail(error.code, error.message)
+        fail(error.code, error.message)
     except TimelineTooLong as error:
-        _fail("trace.too-long", str(error))
+        fail("trace.too-long", str(error))
     except GraphvizError as error:
-        _fail("graphviz", str(error))
+        fail("graphviz", str(error))
     _report(paths, target)

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from buckshot.command import fail, write_atomic
+from buckshot.command import check_output, fail, save
 
 EXAMPLE = "s6_3_example"
 """The example game played when no log is given (S6.3's worked example)."""
 
 
 def _check_out(out: Path, logs: list[Path]) -> None:
-    if not out.parent.is_dir():
-        fail("usage.out", f"{out.parent} does not exist: create it first")
-    if not os.access(out.parent, os.W_OK):
-        fail("usage.out", f"{out.parent} is not writable")
+    check_output(out, "--out")
     if any(out.resolve() == log.resolve() for log in logs):
         fail("usage.out", f"{out} is a log given: name another file")
 
@@ -36,7 +32,6 @@ def explore_command(
         typer.Option(
             "--out",
             help=f"The page to write (default: the log's name with .html, or {EXAMPLE}.html here).",
-            dir_okay=False,
         ),
     ] = None,
     expected: Annotated[
@@ -90,8 +85,5 @@ def explore_command(
         page = explore_html(traces, title, chart_svgs())
     except GraphvizError as error:
         fail("graphviz", str(error))
-    try:
-        write_atomic(target, page)
-    except OSError as error:
-        fail("write", f"{target}: cannot write: {error.strerror}")
+    save(target, page, "--out")
     typer.echo(f"wrote {target} ({len(events)} events)", err=True)

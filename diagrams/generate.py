@@ -12,6 +12,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Final, TextIO
 
+from buckshot.command import write_atomic
 from buckshot.diagrams.catalogue import (
     Diagram,
     Section,
@@ -59,8 +60,7 @@ def _file(base: Path, suffix: str) -> Path:
 
 
 def _write_text(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8"))
+    write_atomic(path, text)
     return path
 
 

@@ -87,8 +87,9 @@ def open_log(path: Path | None) -> LiveLog | None:
     """The live log at ``path`` (None: no log), opened now; refused (exit 2) when it cannot be."""
     if path is None:
         return None
-    check_output(path)
+    check_output(path, "--log")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the one rule: a missing parent is made
         return LiveLog(path)
     except OSError as error:
         fail("output.unwritable", f"--log {path}: {error.strerror or error}")

@@ -16,6 +16,7 @@ from buckshot.reference.game import Game, Prompt
 from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
+from buckshot.workers import ignore_ctrl_c, terminate
 
 AGENTS: dict[str, Callable[[int], Agent]] = {"heuristic": HeuristicAgent, "random": RandomAgent}
 """The bots ``simulate`` can seat, by name."""
@@ -192,25 +193,42 @@ def simulate(
     With ``jobs`` above 1 the games are played by that many worker processes, in batches
     small enough to keep every worker busy; each game depends only on its own seed, and the
     batches are summed in order, so the summary is the one a single process gives.
+    Ctrl-C ends the workers at once and raises :class:`SimulationInterrupted`.
     """
     seeds = [game_seed(seed, i) for i in range(games)]
     batch = max(1, min(50, math.ceil(games / (4 * jobs))))
     batches = [seeds[i : i + batch] for i in range(0, len(seeds), batch)]
     summary = Summary()
     results: Iterable[list[GameRecord]]
-    if jobs > 1 and len(batches) > 1:
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_play_batch, [(rules.to_dict(), players, b, agent) for b in batches])
-    else:
-        pool = None
-        results = (_play_batch((rules.to_dict(), players, b, agent)) for b in batches)
+    pool: ProcessPoolExecutor | None = None
     try:
+        if jobs > 1 and len(batches) > 1:
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_ctrl_c)
+            work = [(rules.to_dict(), players, b, agent) for b in batches]
+            results = pool.map(_play_batch, work)
+        else:
+            results = (_play_batch((rules.to_dict(), players, b, agent)) for b in batches)
         for records in results:
             for record in records:
                 summary.add(record)
             if progress is not None:
                 progress(len(records))
-    finally:
+    except KeyboardInterrupt:
         if pool is not None:
-            pool.shutdown()
+            terminate(pool)
+        raise SimulationInterrupted(summary) from None
+    except BaseException:
+        if pool is not None:
+            terminate(pool)
+        raise
+    if pool is not None:
+        pool.shutdown()
     return summary
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`simulate`; ``summary`` holds the games finished before it."""
+
+    def __init__(self, summary: Summary) -> None:
+        super().__init__(f"interrupted after {summary.games} games")
+        self.summary = summary

@@ -55,13 +55,17 @@ def test_an_unwritable_output_is_refused_before_the_work(
     check_output(None)
     check_output(tmp_path / "new" / "deeper" / "out.json")  # folders are created on write
     for path, reason in [
-        (tmp_path, "is a folder"),
-        (tmp_path / "file.txt" / "out.json", "is not a writable folder"),
+        (tmp_path, f"--json {tmp_path}: a folder, not a file"),
+        (
+            tmp_path / "file.txt" / "out.json",
+            f"--json {tmp_path / 'file.txt' / 'out.json'}: {tmp_path / 'file.txt'} is not a "
+            "writable folder",
+        ),
     ]:
         (tmp_path / "file.txt").write_text("x", encoding="utf-8")
         with pytest.raises(typer.Exit):
-            check_output(path)
-        assert reason in capsys.readouterr().err
+            check_output(path, "--json")
+        assert capsys.readouterr().err == f"error [output.unwritable]: {reason}\n"
 
 
 def test_save_refuses_with_a_message_not_a_traceback(
@@ -72,7 +76,7 @@ def test_save_refuses_with_a_message_not_a_traceback(
     with pytest.raises(typer.Exit) as caught:
         save(blocker / "out.json", "text")
     assert caught.value.exit_code == 2
-    assert capsys.readouterr().err.startswith(f"error [output.unwritable]: cannot write {blocker}")
+    assert capsys.readouterr().err.startswith(f"error [output.unwritable]: output {blocker}")
 
 
 def test_the_schema_command_refuses_an_unwritable_out(tmp_path: Path) -> None:

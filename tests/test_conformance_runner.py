@@ -210,9 +210,11 @@ def test_reports_round_trip_and_diff_by_case_id(suite, fake: Path, tmp_path: Pat
         (AMULETS, "passed", None),
         (SHOT, "passed", "failed"),
     ]
-    assert changes[1].regression and not changes[0].regression
+    # a case that passed and is missing from the new report counts as a regression too
+    assert changes[0].regression and changes[1].regression
     text = render_diff(changes, "a", "b")
-    assert "regressions (1):" in text and "only in a (1):" in text
+    assert "regressions (2):" in text and "only in a" not in text
+    assert f"{AMULETS}: passed -> -" in text
     cli = CliRunner().invoke(app, ["diff", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")])
     assert (
         cli.exit_code == 1 and "shot.live-at-oneself-ends-the-turn: passed -> failed" in cli.output
@@ -367,3 +369,60 @@ def test_the_judge_checks_rejections_strictly(suite) -> None:  # type: ignore[no
     }
     found = judge(case, accepted)
     assert found is not None and found.path == "rejection.code"
+
+
+FLOOD = """
+import json, sys, time
+from buckshot.reference.adapter import IMPLEMENTATION, handle
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "run":
+        sys.stdout.buffer.write(b"x" * 10_000_000)  # 10 MB and no newline, then silence
+        sys.stdout.flush()
+        time.sleep(60)
+    print(json.dumps(handle(message, IMPLEMENTATION)), flush=True)
+"""
+
+
+def test_an_adapter_flooding_one_line_is_killed_without_a_thread_traceback(  # type: ignore[no-untyped-def]
+    suite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader thread may be inside readline when the timed-out adapter's pipes are
+    closed: that ends the reading; it must not raise in the thread (issue 13)."""
+    import threading
+
+    raised: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    flood = tmp_path / "flood.py"
+    flood.write_text(FLOOD, encoding="utf-8")
+    for _ in range(3):  # the race showed in one run of four
+        run = _run(
+            suite,
+            f"{sys.executable} {flood}",
+            filters=[TURN],
+            timeout=0.5,
+            start_attempts=1,
+        )
+        assert [result.status for result in run.results] == ["errored"]
+        assert (run.results[0].message or "").startswith("timeout: no reply within 0.5 s")
+    time.sleep(0.5)  # let any reader thread still running end
+    assert raised == []
+
+
+def test_a_filter_matching_no_case_is_refused() -> None:
+    out = CliRunner().invoke(app, ["run", "--adapter", REFERENCE, "--filter", "no.such.*"])
+    assert out.exit_code == 2
+    assert "error [usage.filter]: --filter no.such.*: no case matches" in out.output
+
+
+def test_a_known_failures_file_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_bytes(b"shot.a \xff\xfe reason\n")
+    out = CliRunner().invoke(
+        app, ["run", "--adapter", REFERENCE, "--filter", TURN, "--known-failures", str(known)]
+    )
+    assert out.exit_code == 2
+    assert out.output.strip().splitlines() == [
+        f"error [known_failures.invalid]: {known}: not UTF-8 text (byte 7)"
+    ]

@@ -239,8 +239,8 @@ def test_explore_reads_a_log_and_writes_beside_it(tmp_path: Path) -> None:
         (STARTED + "not json\n", "page.html", "line 2: not JSON"),
         ('{"seq": 1, "type": "x"}\n', "page.html", "line 1: unknown event type 'x'"),
         ("", "page.html", "holds no event"),
-        (STARTED, "missing/page.html", "does not exist"),
-        (STARTED, "sub", "is a directory"),
+        (STARTED, "log.jsonl/page.html", "is not a writable folder"),
+        (STARTED, "sub", "--out sub: a folder, not a file"),
         (STARTED, "log.jsonl", "is a log given"),
     ],
 )

@@ -242,11 +242,15 @@ def test_a_bad_set_up_is_refused_in_one_line(args: list[str]) -> None:
 def test_a_bad_log_path_is_refused_before_the_game(tmp_path: Path) -> None:
     a_file = tmp_path / "file.txt"
     a_file.write_text("x", encoding="utf-8")
-    for path in (tmp_path, tmp_path / "missing" / "game.jsonl", a_file / "game.jsonl"):
+    for path in (tmp_path, a_file / "game.jsonl"):
         result = _play("--log", str(path))
         assert result.exit_code == 2, (path, result.output)
         assert "The game starts" not in result.output and "Traceback" not in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+    # like every output, a log whose parent folder is missing gets the folder made
+    made = tmp_path / "missing" / "game.jsonl"
+    assert _play("--log", str(made)).exit_code == 0  # the piped answers play it to the end
+    assert _log(made)[-1].type is EventType.GAME_OVER
 
 
 def test_the_end_of_input_abandons_the_game_and_the_log_keeps_every_event(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
+from buckshot.verification import cli as verify_cli
+from buckshot.verification import run
 from buckshot.verification.cli import app
 from buckshot.verification.proofs import crosscheck
 from buckshot.verification.proofs.crosscheck import DISAGREED, cross_check
@@ -128,6 +130,10 @@ def test_a_disagreement_fails_the_property_and_the_run(
         return flip.get(answer, answer), reason, used
 
     monkeypatch.setattr(crosscheck, "_ask_cvc5", contrary)
+    # the flipped solver exists in this process only: run the one job here, not in a worker
+    monkeypatch.setattr(
+        verify_cli, "verify", lambda *a, **k: run.verify(*a, **{**k, "isolate": False})
+    )
     result, data = _verify(tmp_path)
     assert result.exit_code == 1, result.output
     proof = data["proofs"][0]

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import json
-import sys
-import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from buckshot.command import check_output, fail, load_rules, save
+from buckshot.command import INTERRUPTED, check_output, check_output_folder, load_rules, save
+from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
@@ -127,12 +125,15 @@ def main(
             file_okay=False,
         ),
     ] = Path("artifacts/counterexamples"),
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset."""
-    console = Console(stderr=True)
+    """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset.
+
+    Ctrl-C stops it at once (the worker processes are ended), says which stages had got how
+    far, and exits 130 without writing anything."""
     ruleset = load_rules(rules)
-    check_output(json_out)
-    check_folder(counterexamples)
+    check_output(json_out, "--json")
+    check_output_folder(counterexamples, "--counterexamples")
     lo, hi = parse_players(players)
     cfg = make_config(ruleset, (lo, hi))
     known = {p.id for p in all_properties()}
@@ -143,23 +144,7 @@ def main(
     if inject and not set(inject) <= names:
         raise typer.BadParameter(f"unknown mutants: {sorted(set(inject) - names)}")
     switches = frozenset(s for m in MUTANTS if m.name in (inject or ()) for s in m.inject)
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
-        tasks: dict[str, TaskID] = {}
-        plain = PlainProgress(console)
-
-        def tick(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-            plain.tick(stage, done, total)
-
+    with CommandProgress("verify", quiet) as progress:
         try:
             report = verify(
                 cfg,
@@ -167,16 +152,20 @@ def main(
                 vacuity=vacuity,
                 mutants=mutants,
                 timeout_ms=timeout * 1000,
-                progress=tick,
+                progress=lambda stage, done, total: progress.update(done, total, stage),
                 only=chosen,
                 inject=switches,
                 jobs=jobs,
                 walk_steps=walk_steps,
                 cross_check=cross_check,
+                isolate=True,
             )
         except KeyboardInterrupt:
-            typer.echo("verify: interrupted; nothing written", err=True)
-            raise typer.Exit(130) from None
+            typer.echo(
+                f"verify: interrupted ({progress.done_so_far()} finished); nothing written",
+                err=True,
+            )
+            raise typer.Exit(INTERRUPTED) from None
     spec = ExecutableSpec(ruleset, config=cfg)
     out = Console()
     if not out.is_terminal:
@@ -186,39 +175,10 @@ def main(
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
-        save(json_out, json.dumps(report.to_dict(spec), indent=2) + "\n")
+        save(json_out, json.dumps(report.to_dict(spec), indent=2) + "\n", "--json")
         typer.echo(f"wrote {json_out}", err=True)
     if report.failed:
         raise typer.Exit(1)
-
-
-class PlainProgress:
-    """Progress as plain lines for a log or a pipe (where the bar shows nothing): each stage
-    when it starts and ends, and its count at most every ``every`` seconds in between."""
-
-    def __init__(self, console: Console, every: float = 10.0) -> None:
-        self.console = console
-        self.every = every
-        self.last: dict[str, float] = {}
-        self.started = time.monotonic()
-
-    def tick(self, stage: str, done: int, total: int) -> None:
-        """Note that ``stage`` has ``done`` of ``total`` parts finished."""
-        if self.console.is_terminal:
-            return
-        now = time.monotonic()
-        first = stage not in self.last
-        if first or done >= total or now - self.last[stage] >= self.every:
-            self.last[stage] = now
-            elapsed = now - self.started
-            print(f"[verify {elapsed:6.0f}s] {stage}: {done}/{total}", file=sys.stderr, flush=True)
-
-
-def check_folder(folder: Path) -> None:
-    """Refuse, before any work, an output folder that cannot be made or written."""
-    if folder.exists() and not folder.is_dir():
-        fail("output.unwritable", f"{folder} is a file, not a folder")
-    check_output(folder / "counterexample.json")
 
 
 STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow", DISAGREED: "bold red"}
@@ -257,7 +217,7 @@ def save_counterexamples(report: Report, inject: frozenset[str], folder: Path) -
     written = []
     for name, doc in documents:
         path = folder / name
-        save(path, json.dumps(doc, indent=1) + "\n")
+        save(path, json.dumps(doc, indent=1) + "\n", "--counterexamples")
         written.append(path)
     return written
 

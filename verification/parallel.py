@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
+
+import z3  # type: ignore[import-untyped]
 
 from buckshot.verification.engine.lockstep import WalkResult, random_walks
 from buckshot.verification.model.config import Config
@@ -38,6 +39,7 @@ from buckshot.verification.proofs.mutants import mutant_by_name, mutant_evidence
 from buckshot.verification.proofs.reach import Evidence
 from buckshot.verification.proofs.reachability import Reachability, check_reachability
 from buckshot.verification.proofs.vacuity import VacuityTarget, check_vacuity
+from buckshot.workers import ignore_ctrl_c, terminate
 
 PROOF = "proof"
 BMC = "bmc"
@@ -92,6 +94,9 @@ class Done:
 
 def run_task(task: Task) -> Done:
     """Run one task (in whichever process calls it) and return its result."""
+    # Z3 otherwise takes Ctrl-C for itself during a query: it cancels the query, which
+    # returns unknown, and the run goes on with a verdict Ctrl-C made up
+    z3.set_param("ctrl_c", False)
     started, cpu = time.perf_counter(), time.process_time()
     result: (
         ProofResult
@@ -136,15 +141,25 @@ def default_jobs() -> int:
     return max(1, min(2, cores))
 
 
-def execute(tasks: Sequence[Task], jobs: int, on_done: Callable[[Done], None]) -> None:
+def execute(
+    tasks: Sequence[Task],
+    jobs: int,
+    on_done: Callable[[Done], None],
+    isolate: bool = False,
+) -> None:
     """Run ``tasks`` (in the order given: put the longest first) on ``jobs`` processes,
-    calling ``on_done`` in this process as each one finishes."""
-    if jobs <= 1 or len(tasks) <= 1:
+    calling ``on_done`` in this process as each one finishes.
+
+    With one job the tasks run in this process, unless ``isolate``: then in one worker
+    process, which Ctrl-C ends at once (in this process it would wait for the query)."""
+    if not isolate and (jobs <= 1 or len(tasks) <= 1):
         for task in tasks:
             on_done(run_task(task))
         return
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_ctrl_c)
+    pool = ProcessPoolExecutor(
+        max_workers=max(1, jobs), mp_context=context, initializer=ignore_ctrl_c
+    )
     try:
         pending: set[Future[Done]] = {pool.submit(run_task, task) for task in tasks}
         while pending:
@@ -154,21 +169,6 @@ def execute(tasks: Sequence[Task], jobs: int, on_done: Callable[[Done], None]) -
     except BaseException:
         # Ctrl-C (or a failure) stops the run at once: a worker inside a solver call would
         # only notice at its end, so the workers are terminated rather than waited for
-        _terminate(pool)
+        terminate(pool)
         raise
     pool.shutdown()
-
-
-def _ignore_ctrl_c() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them (:func:`_terminate`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Stop every worker of ``pool`` now and drop the tasks not started."""
-    workers = list(getattr(pool, "_processes", {}).values())
-    for worker in workers:
-        worker.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        worker.join(timeout=5)

@@ -59,6 +59,7 @@ def verify(
     jobs: int | None = None,
     walk_steps: int = 0,
     cross_check: bool = False,
+    isolate: bool = False,
 ) -> Report:
     """Run every stage that is asked for and collect the results.
 
@@ -69,6 +70,8 @@ def verify(
     (:func:`buckshot.verification.engine.lockstep.random_walks`). ``cross_check`` re-checks
     every query of the proofs (not of the mutants) with cvc5 (:mod:`.proofs.crosscheck`); a
     property on one of whose queries the solvers disagree is marked so and fails.
+    ``isolate`` runs even one job in a worker process, so that Ctrl-C stops the run at once
+    (:func:`.parallel.execute`).
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -157,7 +160,7 @@ def verify(
             report.vacuity = targets
             tick("vacuity", 1, 1)
 
-    execute(tasks, workers, done)
+    execute(tasks, workers, done, isolate)
     report.proofs = [_with_cross_check(proofs[p.id], checks[p.id]) for p in props]
     if cross_check:
         report.cross_check = {pid: tuple(found) for pid, found in checks.items()}

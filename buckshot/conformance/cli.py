@@ -6,15 +6,16 @@ The owner mounts :data:`app` as ``buckshot conformance``; it also runs on its ow
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
+from buckshot.command import INTERRUPTED, check_output, check_output_folder, fail, save
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
+from buckshot.progress import QUIET_HELP, CommandProgress
 
 app = typer.Typer(
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
@@ -24,17 +25,6 @@ app = typer.Typer(
 
 DEFAULT_CASES = CASES
 """The cases shipped with the package."""
-
-
-def _fail(code: str, message: str) -> NoReturn:
-    typer.echo(f"error [{code}]: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def _progress(result: CaseResult) -> None:
-    mark = {"passed": ".", "failed": "F", "errored": "E", "skipped": "s", "xfail": "x"}
-    sys.stderr.write(mark.get(result.status, "X"))
-    sys.stderr.flush()
 
 
 @app.command("run")
@@ -86,13 +76,19 @@ def run_command(
             "reference engine's trace beside the adapter's, opened at the first difference.",
         ),
     ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
-    """Run the cases through the adapter; exit 1 on any unexpected failure or error."""
+    """Run the cases through the adapter; exit 1 on any unexpected failure or error.
+
+    Ctrl-C stops the run at once (the adapter is killed), prints the summary of the cases
+    run so far and exits 130 without writing the reports."""
     from buckshot.conformance.known import KnownFailuresError, load_known_failures
-    from buckshot.conformance.report import write_jsonl, write_junit
-    from buckshot.conformance.suite import SuiteError
+    from buckshot.conformance.report import jsonl_text, junit_xml
+    from buckshot.conformance.suite import SuiteError, load_suite, select
     from buckshot.conformance.summary import render
 
+    check_output(report, "--report")
+    check_output(junit, "--junit")
     if explore is not None:
         _check_explore(explore)
     marked: dict[str, str] = {}
@@ -100,7 +96,14 @@ def run_command(
         try:
             marked = load_known_failures(known_failures)
         except KnownFailuresError as error:
-            _fail("known_failures.invalid", str(error))
+            fail("known_failures.invalid", str(error))
+    try:
+        suite = load_suite(cases)
+    except SuiteError as error:
+        fail("suite.invalid", "the suite is broken:\n" + str(error))
+    total = len(select(suite.cases, list(filters or [])))
+    if total == 0:
+        fail("usage.filter", f"--filter {' '.join(filters or [])}: no case matches")
     options = RunOptions(
         adapter=adapter,
         cases_dir=cases,
@@ -110,18 +113,29 @@ def run_command(
         known_failures_source=None if known_failures is None else str(known_failures),
         strict_known_failures=strict_known_failures,
     )
-    try:
-        run = run_suite(options, on_result=_progress)
-    except SuiteError as error:
-        _fail("suite.invalid", "the suite is broken:\n" + str(error))
-    except ValueError as error:
-        _fail("adapter.invalid", str(error))
-    sys.stderr.write("\n")
-    if report is not None:
-        write_jsonl(run, report)
-    if junit is not None:
-        write_junit(run, junit)
+    finished: list[CaseResult] = []
+
+    def tick(result: CaseResult) -> None:
+        finished.append(result)
+        progress.update(len(finished), total)
+
+    with CommandProgress("conformance run", quiet) as progress:
+        try:
+            run = run_suite(options, suite, on_result=tick)
+        except ValueError as error:
+            fail("adapter.invalid", str(error))
     sys.stdout.write(render(run, tables))
+    if run.interrupted:
+        typer.echo(
+            f"conformance run: interrupted after {len(run.results)} of {total} cases; "
+            "no report written",
+            err=True,
+        )
+        raise typer.Exit(INTERRUPTED)
+    if report is not None:
+        save(report, jsonl_text(run), "--report")
+    if junit is not None:
+        save(junit, junit_xml(run), "--junit")
     if explore is not None:
         _write_explorer_pages(run.results, explore)
     if run.unexpected():
@@ -132,13 +146,9 @@ def _check_explore(folder: Path) -> None:
     """Refuse, before the run, an ``--explore`` folder that cannot be written, or no ``dot``."""
     from buckshot.diagrams.svg import dot_installed
 
-    if folder.exists() and not folder.is_dir():
-        _fail("usage.explore", f"--explore {folder}: a file, not a folder")
-    existing = folder if folder.is_dir() else folder.parent
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        _fail("usage.explore", f"--explore {folder}: {existing} is not a writable folder")
+    check_output_folder(folder, "--explore")
     if not dot_installed():
-        _fail(
+        fail(
             "graphviz",
             "--explore draws the charts with Graphviz's `dot`, which was not found: install it "
             "with `apt-get install graphviz` (Debian, Ubuntu) or your system's graphviz package",
@@ -152,7 +162,7 @@ def _write_explorer_pages(results: list[CaseResult], folder: Path) -> None:
     try:
         written, unreadable = write_failure_pages(results, folder)
     except OSError as error:
-        _fail("output.unwritable", f"cannot write the explorer pages into {folder}: {error}")
+        fail("output.unwritable", f"cannot write the explorer pages into {folder}: {error}")
     without = failed - len(explorable(results))
     note = f"; {without} errored without a trace to show" if without else ""
     if unreadable:
@@ -172,7 +182,7 @@ def diff_command(
     try:
         old, new = read_jsonl(before), read_jsonl(after)
     except ReportError as error:
-        _fail("report.invalid", str(error))
+        fail("report.invalid", str(error))
     changes = diff_reports(old, new)
     sys.stdout.write(render_diff(changes, str(before), str(after)))
     if any(change.regression for change in changes):
@@ -191,7 +201,7 @@ def check_command(
     try:
         suite = load_suite(cases)
     except SuiteError as error:
-        _fail("suite.invalid", "the suite is broken:\n" + str(error))
+        fail("suite.invalid", "the suite is broken:\n" + str(error))
     generated = sum(1 for case in suite.cases if case.generated)
     typer.echo(
         f"{len(suite.cases)} cases ({len(suite.cases) - generated} hand-written, "

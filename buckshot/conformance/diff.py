@@ -20,8 +20,9 @@ class Change:
 
     @property
     def regression(self) -> bool:
-        """True when the case passed before and does not now."""
-        return self.before in GOOD and self.after is not None and self.after not in GOOD
+        """True when the case passed before and does not now, or is missing from the new
+        report (a case that stops being run has not shown that it still passes)."""
+        return self.before in GOOD and self.after not in GOOD
 
     @property
     def fixed(self) -> bool:
@@ -51,7 +52,7 @@ def render_diff(changes: list[Change], before: str, after: str) -> str:
             [c for c in changes if not c.regression and not c.fixed and c.before and c.after],
         ),
         (f"only in {after}", [c for c in changes if c.before is None]),
-        (f"only in {before}", [c for c in changes if c.after is None]),
+        (f"only in {before}", [c for c in changes if c.after is None and not c.regression]),
     ]
     lines = []
     for title, group in groups:

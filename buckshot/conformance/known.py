@@ -33,6 +33,8 @@ def load_known_failures(path: Path) -> dict[str, str]:
     """The known failures listed in ``path``."""
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise KnownFailuresError(f"{path}: not UTF-8 text (byte {error.start})") from None
     except OSError as error:
-        raise KnownFailuresError(f"{path}: {error}") from None
+        raise KnownFailuresError(f"{path}: {error.strerror or error}") from None
     return parse_known_failures(text, str(path))

@@ -1,18 +1,17 @@
 """Reports of a run: JSON lines (header, one line per case, summary) and JUnit XML.
 
-Both are written whole or not at all: to a temporary file beside the target, then renamed.
+Both are written whole or not at all (:func:`buckshot.command.write_atomic`).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from buckshot.command import write_atomic
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.runner import CaseResult, RunResult
 
@@ -30,27 +29,19 @@ class Report:
     summary: dict[str, Any] | None
 
 
-def _write_whole(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def report_lines(run: RunResult) -> list[dict[str, Any]]:
     """Every line of the JSON-lines report, in order."""
     return [run.header_json(), *(result.to_json() for result in run.results), run.summary_json()]
 
 
+def jsonl_text(run: RunResult) -> str:
+    """The JSON-lines report of ``run``."""
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in report_lines(run))
+
+
 def write_jsonl(run: RunResult, path: Path) -> None:
     """Write the JSON-lines report of ``run`` to ``path``."""
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in report_lines(run))
-    _write_whole(path, text)
+    write_atomic(path, jsonl_text(run))
 
 
 def read_jsonl(path: Path) -> Report:
@@ -59,9 +50,14 @@ def read_jsonl(path: Path) -> Report:
         lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     except (OSError, ValueError) as error:
         raise ReportError(f"{path}: {error}") from None
+    if not all(isinstance(line, dict) for line in lines):
+        raise ReportError(f"{path}: not a {REPORT_FORMAT} report (a line is not a JSON object)")
     if not lines or lines[0].get("type") != "header" or lines[0].get("format") != REPORT_FORMAT:
         raise ReportError(f"{path}: not a {REPORT_FORMAT} report (no header line)")
-    cases = {line["id"]: line for line in lines[1:] if line.get("type") == "case"}
+    case_lines = [line for line in lines[1:] if line.get("type") == "case"]
+    if not all(isinstance(line.get("id"), str) for line in case_lines):
+        raise ReportError(f"{path}: a case line has no case ID")
+    cases = {line["id"]: line for line in case_lines}
     summaries = [line for line in lines if line.get("type") == "summary"]
     return Report(lines[0], cases, summaries[-1] if summaries else None)
 
@@ -130,4 +126,4 @@ def junit_xml(run: RunResult) -> str:
 
 def write_junit(run: RunResult, path: Path) -> None:
     """Write the JUnit XML report of ``run`` to ``path``."""
-    _write_whole(path, junit_xml(run))
+    write_atomic(path, junit_xml(run))

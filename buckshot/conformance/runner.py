@@ -98,6 +98,8 @@ class RunResult:
     results: list[CaseResult]
     restarts: int
     seconds: float
+    interrupted: bool = False
+    """Ctrl-C stopped the run: ``results`` holds the cases finished before it."""
 
     def counts(self) -> dict[str, int]:
         """How many cases ended with each status."""
@@ -280,7 +282,8 @@ def run_suite(
 
     Raises :class:`~buckshot.conformance.suite.SuiteError` when the suite is broken and
     ``ValueError`` when the adapter command is empty; everything an adapter does is
-    recorded in the results instead.
+    recorded in the results instead. Ctrl-C ends the run early: the adapter is killed and
+    the result, marked ``interrupted``, holds the cases finished until then.
     """
     suite = suite if suite is not None else load_suite(options.cases_dir)
     selected = select(suite.cases, options.filters)
@@ -288,6 +291,7 @@ def run_suite(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     begin = time.perf_counter()
     results: list[CaseResult] = []
+    interrupted = False
     try:
         for seq, case in enumerate(selected, start=1):
             tick = time.perf_counter()
@@ -305,6 +309,9 @@ def run_suite(
             results.append(result)
             if on_result is not None:
                 on_result(result)
+    except KeyboardInterrupt:
+        interrupted = True
+        adapter.discard()  # killed at once: no stop message, no wait
     finally:
         adapter.close()
     return RunResult(
@@ -315,4 +322,5 @@ def run_suite(
         results,
         max(0, adapter.started - 1),
         time.perf_counter() - begin,
+        interrupted,
     )

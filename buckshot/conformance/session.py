@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -56,15 +57,29 @@ def split_command(command: str) -> list[str]:
     return argv
 
 
+def _lines(stream: IO[bytes]) -> Iterator[str]:
+    """The lines of ``stream`` until its end, or until another thread closes it (a killed
+    adapter's pipes are closed while a reader may be inside ``readline``, e.g. in the middle
+    of a huge line with no newline: that ends the lines, it is not an error)."""
+    while True:
+        try:
+            raw = stream.readline()
+        except (ValueError, OSError):  # closed under us
+            return
+        if not raw:
+            return
+        yield raw.decode("utf-8", errors="replace")
+
+
 def _pump(stream: IO[bytes], sink: queue.Queue[str | None]) -> None:
-    for raw in iter(stream.readline, b""):
-        sink.put(raw.decode("utf-8", errors="replace"))
+    for line in _lines(stream):
+        sink.put(line)
     sink.put(None)
 
 
 def _drain(stream: IO[bytes], tail: deque[str]) -> None:
-    for raw in iter(stream.readline, b""):
-        tail.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
+    for line in _lines(stream):
+        tail.append(line.rstrip("\n"))
 
 
 class AdapterProcess:
@@ -88,12 +103,12 @@ class AdapterProcess:
         except OSError as error:
             raise AdapterFailure("crash", f"cannot start {shlex.join(argv)}: {error}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
-        threading.Thread(
-            target=_pump, args=(self._process.stdout, self._lines), daemon=True
-        ).start()
-        threading.Thread(
-            target=_drain, args=(self._process.stderr, self._stderr), daemon=True
-        ).start()
+        self._readers = [
+            threading.Thread(target=_pump, args=(self._process.stdout, self._lines), daemon=True),
+            threading.Thread(target=_drain, args=(self._process.stderr, self._stderr), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
 
     @property
     def pid(self) -> int:
@@ -159,6 +174,8 @@ class AdapterProcess:
             except (ProcessLookupError, PermissionError):
                 self._process.kill()
         self._process.wait()
+        for reader in self._readers:  # they end at the pipes' end, now that it is dead
+            reader.join(timeout=1.0)
         self._close_pipes()
 
     def _close_pipes(self) -> None:

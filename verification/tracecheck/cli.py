@@ -37,7 +37,7 @@ def verify_trace_command(
     from buckshot.verification.tracecheck.validate import validate_log
 
     ruleset = load_rules(rules)
-    check_output(json_out)
+    check_output(json_out, "--json")
     try:
         events = read_log(log)
     except EventLogError as error:
@@ -49,6 +49,6 @@ def verify_trace_command(
     typer.echo(result.summary())
     if json_out is not None:
         data = {"log": str(log), **result.to_json()}
-        save(json_out, json.dumps(data, indent=2) + "\n")
+        save(json_out, json.dumps(data, indent=2) + "\n", "--json")
         typer.echo(f"wrote {json_out}", err=True)
     raise typer.Exit(0 if result.matched else 1)

@@ -1,0 +1,92 @@
+"""Progress of a long command on standard error, shared by every command that runs long
+(``simulate``, ``verify``, ``conformance run``).
+
+On a terminal: a rich bar per stage, cleared at the end. Elsewhere (a log file, a pipe, CI):
+plain timestamped lines, one when a stage starts, one when it ends and one at most every
+``every`` seconds in between (``[18:40:02 +12s] simulate 400/1500``). ``quiet`` turns both off.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from types import TracebackType
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+QUIET_HELP = "Print no progress on standard error."
+"""The help text of every command's ``--quiet`` option."""
+
+
+class CommandProgress:
+    """The progress of one run of ``command``: call :meth:`update` as its stages advance.
+
+    A context manager: the bar (on a terminal) shows between ``with`` and its end."""
+
+    def __init__(
+        self,
+        command: str,
+        quiet: bool = False,
+        stream: TextIO | None = None,
+        every: float = 10.0,
+    ) -> None:
+        self.command = command
+        self.stream = stream if stream is not None else sys.stderr
+        self.every = every
+        self.quiet = quiet
+        self.console = Console(file=self.stream)
+        self.terminal = self.console.is_terminal and not quiet
+        self.plain = not self.console.is_terminal and not quiet
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=True,
+            disable=not self.terminal,
+        )
+        self.tasks: dict[str, TaskID] = {}
+        self.counts: dict[str, tuple[int, int]] = {}
+        self.last: dict[str, float] = {}
+        self.started = time.monotonic()
+
+    def __enter__(self) -> CommandProgress:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.bar.__exit__(kind, error, trace)
+
+    def update(self, done: int, total: int, stage: str = "") -> None:
+        """Note that ``stage`` (empty: the whole run) has ``done`` of ``total`` parts done."""
+        self.counts[stage] = (done, total)
+        if self.terminal:
+            if stage not in self.tasks:
+                self.tasks[stage] = self.bar.add_task(stage or self.command, total=total)
+            self.bar.update(self.tasks[stage], completed=done, total=total)
+        if not self.plain:
+            return
+        now = time.monotonic()
+        if stage not in self.last or done >= total or now - self.last[stage] >= self.every:
+            self.last[stage] = now
+            clock = time.strftime("%H:%M:%S")
+            label = f"{self.command} {stage}:" if stage else self.command
+            elapsed = now - self.started
+            print(f"[{clock} +{elapsed:.0f}s] {label} {done}/{total}", file=self.stream, flush=True)
+
+    def done_so_far(self) -> str:
+        """What the run had done when it stopped: ``stage done/total`` for each stage seen."""
+        if not self.counts:
+            return "nothing finished"
+        return ", ".join(
+            f"{stage + ' ' if stage else ''}{done}/{total}"
+            for stage, (done, total) in self.counts.items()
+        )

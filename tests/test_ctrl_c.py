@@ -1,0 +1,135 @@
+"""Ctrl-C stops every long command at once: its worker processes (or adapter) are ended,
+what was done so far is printed, and the exit status is 130; one Ctrl-C is enough.
+
+Each command runs as a real process in its own process group, and gets SIGINT the way a
+terminal sends it: to the whole group, workers included. The bound on how long it may take to
+stop is a generous safety net ("it stopped at all"), not a performance figure.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+STOPPED_WITHIN = 10.0
+"""Seconds a command may take to exit after Ctrl-C before the test calls it hung."""
+
+
+def _processes() -> list[tuple[int, int, int]]:
+    """Every live (not zombie) process as (pid, parent pid, process group)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            found.append((int(entry.name), int(fields[1]), int(fields[2])))
+    return found
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid``."""
+    return [pid for pid, _, group in _processes() if group == pgid]
+
+
+def _children(parent: int) -> list[int]:
+    """The live child processes of ``parent`` (in any process group)."""
+    return [pid for pid, ppid, _ in _processes() if ppid == parent]
+
+
+def _interrupt(args: list[str], tmp_path: Path, started: int = 1) -> tuple[int, str, str, float]:
+    """Run ``buckshot ARGS``; once it has ``started`` children, wait a second, Ctrl-C its
+    group once; its exit status, output, error output and the seconds it took to exit."""
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "buckshot", *args],
+            stdout=stdout,
+            stderr=stderr,
+            stdin=subprocess.DEVNULL,
+            cwd=tmp_path,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while len(_children(process.pid)) < started and time.monotonic() < deadline:
+                assert process.poll() is None, err.read_text()
+                time.sleep(0.2)
+            time.sleep(1.0)
+            os.killpg(process.pid, signal.SIGINT)
+            sent = time.monotonic()
+            code = process.wait(timeout=STOPPED_WITHIN)
+            took = time.monotonic() - sent
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    deadline = time.monotonic() + 5
+    while _group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _group(process.pid) == [], "a worker process outlived the command"
+    return code, out.read_text(), err.read_text(), took
+
+
+def test_simulate_stops_prints_the_games_so_far_and_exits_130(tmp_path: Path) -> None:
+    json_out = tmp_path / "figures.json"
+    args = ["simulate", "--games", "100000", "--jobs", "2", "--json", str(json_out)]
+    code, out, err, took = _interrupt(args, tmp_path, started=2)
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in err + out
+    assert "(interrupted)" in out and "win rate" in out
+    assert "simulate: interrupted after " in err and "--json not written" in err
+    assert not json_out.exists()
+
+
+def test_verify_stops_its_workers_and_exits_130(tmp_path: Path) -> None:
+    args = ["verify", "--depth", "0", "--no-vacuity", "--walk-steps", "0", "--jobs", "1"]
+    args += ["--json", str(tmp_path / "report.json")]
+    code, out, err, took = _interrupt(args, tmp_path)
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in err + out
+    assert "verify: interrupted (" in err and "nothing written" in err
+    assert not (tmp_path / "report.json").exists()
+
+
+def test_conformance_run_kills_the_adapter_prints_the_summary_and_exits_130(
+    tmp_path: Path,
+) -> None:
+    slow = tmp_path / "slow_adapter.py"
+    slow.write_text(
+        "import json, sys, time\n"
+        "from buckshot.reference.adapter import IMPLEMENTATION, handle\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'run':\n"
+        "        time.sleep(0.2)\n"
+        "    print(json.dumps(handle(message, IMPLEMENTATION)), flush=True)\n",
+        encoding="utf-8",
+    )
+    report = tmp_path / "report.jsonl"
+    args = ["conformance", "run", "--adapter", f"{sys.executable} {slow}"]
+    args += ["--report", str(report), "--no-tables"]
+    code, out, err, took = _interrupt(args, tmp_path)
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in err + out
+    assert "conformance run: interrupted after " in err and "no report written" in err
+    assert " cases through " in out  # the summary of the cases run so far
+    assert not report.exists()
+
+
+@pytest.fixture(autouse=True)
+def _not_on_windows() -> None:
+    if not Path("/proc").is_dir():
+        pytest.skip("reads /proc to find the worker processes")
