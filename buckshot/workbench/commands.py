@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from buckshot.command import check_output, fail, load_rules, save
+from buckshot.progress import QUIET_HELP
 from buckshot.spec.ruleset import Ruleset, RulesetError
 
 GamesOption = Annotated[
@@ -32,6 +33,7 @@ WorkersOption = Annotated[
 HtmlOption = Annotated[
     Path | None, typer.Option("--html", dir_okay=False, help="Write the report as an HTML page.")
 ]
+QuietOption = Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)]
 JsonOption = Annotated[
     Path | None, typer.Option("--json", dir_okay=False, help="Write the report's data as JSON.")
 ]
@@ -63,19 +65,29 @@ def _measure(
     agent: str,
     scheduler: str | None,
     workers: int,
+    command: str,
+    quiet: bool,
 ) -> tuple[list[Any], dict[str, Any]]:
     """The balances of ``rulesets`` and what the run was; refused in one line when the
     scheduler cannot be reached, stopped cleanly by Ctrl-C."""
+    from buckshot.progress import CommandProgress
     from buckshot.reference.simulate import available_cores
     from buckshot.workbench.cluster import ClusterError, dask_client
     from buckshot.workbench.measure import measure
-    from buckshot.workbench.progress import game_progress
 
     started = time.perf_counter()
     try:
         with dask_client(scheduler, workers or available_cores()) as client:
             count = len(client.scheduler_info(n_workers=-1).get("workers", {}))
-            with game_progress(games * len(rulesets)) as tick:
+            total = games * len(rulesets)
+            with CommandProgress(command, quiet) as progress:
+                played = 0
+
+                def tick(n: int) -> None:
+                    nonlocal played
+                    played += n
+                    progress.update(played, total, "games")
+
                 balances = measure(client, rulesets, games, players, seed, agent, tick)
     except ClusterError as error:
         fail("cluster.unreachable", str(error))
@@ -122,6 +134,7 @@ def compare_command(
     workers: WorkersOption = 0,
     html_out: HtmlOption = None,
     json_out: JsonOption = None,
+    quiet: QuietOption = False,
     verify: Annotated[
         bool,
         typer.Option(
@@ -144,8 +157,10 @@ def compare_command(
     rulesets = (_ruleset(old), _ruleset(new))
     _check_run(rulesets, players, agent)
     names = (old, new) if Path(old).name == Path(new).name else (Path(old).name, Path(new).name)
-    balances, run = _measure(rulesets, games, players, seed, agent, scheduler, workers)
-    checked = (_verification_section(rulesets, names),) if verify else ()
+    balances, run = _measure(
+        rulesets, games, players, seed, agent, scheduler, workers, "compare", quiet
+    )
+    checked = (_verification_section(rulesets, names, quiet),) if verify else ()
     (comparisons,) = compare_balances([(balances[0], balances[1])])
     sections = (
         parameter_section(differences(*rulesets)),
@@ -155,15 +170,17 @@ def compare_command(
     _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out)
 
 
-def _verification_section(rulesets: Sequence[Ruleset], names: Sequence[str]) -> Any:
-    """Both rulesets verified side by side, as a report section; Ctrl-C stops it in one
-    line."""
+def _verification_section(rulesets: Sequence[Ruleset], names: Sequence[str], quiet: bool) -> Any:
+    """Both rulesets verified side by side, as a report section (its steps told on standard
+    error unless ``quiet``); Ctrl-C stops it in one line."""
     from buckshot.verification.comparison import compare_verification
     from buckshot.workbench.sections import verification_section
 
     started = time.perf_counter()
 
     def say(message: str) -> None:
+        if quiet:
+            return
         typer.echo(f"[{time.perf_counter() - started:6.1f} s] verification: {message}", err=True)
 
     try:
@@ -193,6 +210,7 @@ def sweep_command(
     workers: WorkersOption = 0,
     html_out: HtmlOption = None,
     json_out: JsonOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Simulate every combination of the --param values, beside the reference ruleset, in
     one table; each figure that differs significantly from the reference is marked."""
@@ -214,7 +232,7 @@ def sweep_command(
         fail(error.code, str(error))
     _check_run([v.rules for v in grid], players, agent)
     balances, run = _measure(
-        [v.rules for v in grid], games, players, seed, agent, scheduler, workers
+        [v.rules for v in grid], games, players, seed, agent, scheduler, workers, "sweep", quiet
     )
     comparisons = compare_balances([(balances[0], other) for other in balances[1:]])
     run["reference"] = str(rules) if rules is not None else "default"
