@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from buckshot.command import check_output_folder, fail
+from buckshot.progress import QUIET_HELP, CommandProgress
 
 app = typer.Typer(
     help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
@@ -47,6 +48,8 @@ def diagrams(
     check_output_folder(target, "--out")
     try:
         paths = write_all(target)
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; the diagrams written so far are whole", 130)
     except (EventLogError, GraphvizError) as error:
         fail("diagrams", str(error))
     _report(paths, target)
@@ -75,6 +78,7 @@ def trace(
             "titled so; the rest of the log is not read.",
         ),
     ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
     """Draw a saved event log as a timeline: LOG's name with .dot, .svg and .mmd.
 
@@ -90,7 +94,12 @@ def trace(
     target = out if out is not None else log.parent
     check_output_folder(target, "--out")
     try:
-        paths = write_trace(log, target, first=first)
+        with CommandProgress("diagrams trace", quiet, every=5.0) as progress:
+            paths = write_trace(
+                log, target, first=first, stage=lambda done: progress.update(done, 3, "steps")
+            )
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
     except EventLogError as error:
         fail(error.code, error.message)
     except TimelineTooLong as error:

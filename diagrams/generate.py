@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import Final, TextIO
@@ -65,14 +65,16 @@ def _write_text(path: Path, text: str) -> Path:
 
 
 def write_diagram(diagram: Diagram, out_dir: Path, with_svg: bool) -> list[Path]:
-    """Write one diagram's DOT, Mermaid and (when ``with_svg``) SVG files."""
+    """Write one diagram's DOT, Mermaid and (when ``with_svg``) SVG files: the SVG is drawn
+    before any file is written, so a run stopped while Graphviz draws leaves none of them."""
     base = out_dir / diagram.stem
+    svg = render_svg(diagram.dot) if with_svg else None
     written = [
         _write_text(_file(base, ".dot"), diagram.dot),
         _write_text(_file(base, ".mmd"), diagram.mermaid),
     ]
-    if with_svg:
-        written.append(_write_text(_file(base, ".svg"), render_svg(diagram.dot)))
+    if svg is not None:
+        written.append(_write_text(_file(base, ".svg"), svg))
     return written
 
 
@@ -177,13 +179,21 @@ def timeline_events(log: Path, first: int | None = None) -> tuple[list[LogEvent]
 
 
 def write_trace(
-    log: Path, out_dir: Path, err: TextIO | None = None, first: int | None = None
+    log: Path,
+    out_dir: Path,
+    err: TextIO | None = None,
+    first: int | None = None,
+    stage: Callable[[int], None] | None = None,
 ) -> list[Path]:
     """Draw the event log at ``log`` into ``out_dir`` as ``<log name>.dot/.svg/.mmd``
-    (its first ``first`` events only, titled so when the log goes on: :func:`timeline_events`)."""
+    (its first ``first`` events only, titled so when the log goes on: :func:`timeline_events`).
+    ``stage`` is told 1 when the log is read, 2 when the timeline is built, 3 when written."""
     err = err if err is not None else sys.stderr
+    tell = stage if stage is not None else (lambda done: None)
     events, cut = timeline_events(log, first)
+    tell(1)
     diagram = trace_diagram(log.stem, events, cut)
+    tell(2)
     flat = Diagram(
         diagram.section,
         diagram.stem.relative_to(Section.TRACES.value),
@@ -195,4 +205,6 @@ def write_trace(
     with_svg = dot_installed()
     if not with_svg:
         _warn_missing_dot(err)
-    return write_diagram(flat, out_dir, with_svg)
+    written = write_diagram(flat, out_dir, with_svg)
+    tell(3)
+    return written

@@ -9,6 +9,7 @@ stop is a generous safety net ("it stopped at all"), not a performance figure.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -127,6 +128,40 @@ def test_conformance_run_kills_the_adapter_prints_the_summary_and_exits_130(
     assert "conformance run: interrupted after " in err and "no report written" in err
     assert " cases through " in out  # the summary of the cases run so far
     assert not report.exists()
+
+
+def _long_log(path: Path, events: int) -> None:
+    """A log the reader accepts of at least ``events`` events: a six-seat bot game's
+    ``game_started``, then the rest of its events repeated and renumbered."""
+    import json
+
+    from buckshot.reference.agents import HeuristicAgent, play_out
+    from buckshot.reference.chance import SeededChance
+    from buckshot.reference.events import to_jsonl
+    from buckshot.reference.game import Game
+    from buckshot.spec.rulebook import Role
+
+    game = Game.new(list(Role), chance=SeededChance(3))
+    play_out(game, [HeuristicAgent(seat) for seat in range(len(Role))])
+    first, *rest = (json.loads(line) for line in to_jsonl(game.events).splitlines())
+    lines = [json.dumps(first)]
+    while len(lines) < events:
+        lines += [json.dumps({**event, "seq": len(lines) + k}) for k, event in enumerate(rest)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz's dot is not installed")
+def test_diagrams_trace_stops_while_drawing_and_exits_130(tmp_path: Path) -> None:
+    log = tmp_path / "long.jsonl"
+    _long_log(log, 5000)
+    out = tmp_path / "drawn"
+    args = ["diagrams", "trace", str(log), "--first", "5000", "--out", str(out)]
+    code, stdout, err, took = _interrupt(args, tmp_path)  # its child: Graphviz's dot
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in err + stdout
+    assert "stopped by Ctrl-C; nothing was written" in err
+    assert not out.exists() or not [p for p in out.iterdir() if p.suffix != ".tmp"]
 
 
 @pytest.fixture(autouse=True)
