@@ -1003,7 +1003,7 @@ MUTANTS: dict[str, Mutant] = {
         ),
         Mutant(
             "chamber-items-on-an-empty-chamber",
-            "the peeking glass, ejecting drink and inverter are offered with the chamber empty",
+            "items that act on the chamber are offered while it is empty",
             _chamber_items_on_an_empty_chamber,
             ("turn.an-emptied-chamber-waits-for-the-next-turn",),
             breaks=("R22", "R1"),
