@@ -286,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args.list_mutants:
             for name, mutant in MUTANTS.items():
-                print(f"{name}: {mutant.summary}")
+                print(f"{name}: {mutant.summary} (breaks {', '.join(mutant.breaks)})")
             return 0
         try:
             apply_mutant(args.mutant)

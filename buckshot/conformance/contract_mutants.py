@@ -388,6 +388,79 @@ def turn_started_stamped_before_the_increment() -> None:
     _replace(adapter, "_events", events)
 
 
+def private_events_public() -> None:
+    """Peeks and previews are reported as public events (R14; section 6.1: private)."""
+    original = adapter._events
+
+    def events(g: Game | None) -> list[dict[str, Any]]:
+        trace = original(g)
+        for event in trace:
+            if event["type"] in ("peek", "preview"):
+                event["visibility"] = "public"
+        return trace
+
+    _replace(adapter, "_events", events)
+
+
+def options_written_target_first() -> None:
+    """Prompts write an item's target before the item (section 4: canonical order)."""
+
+    def text(option: options.Option) -> str:
+        params = ",".join(f"{k}={options._format(v)}" for k, v in reversed(option.params))
+        return f"{option.event}:{params}" if params else option.event
+
+    def option_ids(self: options.Prompt) -> list[str]:
+        return [text(option) for option in self.options]
+
+    _replace(options.Prompt, "option_ids", option_ids)
+
+
+# --- the protocol's replies (sections 2.2, 3.3) --------------------------------------------------
+
+
+def events_before_off_by_one() -> None:
+    """events_before is the index of the last event before the decision (section 2.2: count)."""
+    original = adapter._Run.rejected
+
+    def rejected(self: adapter._Run, step: int | None, error: GameError, *rest: Any) -> Any:
+        reply = original(self, step, error, *rest)
+        if reply["events_before"] is not None:
+            reply["events_before"] -= 1
+        return reply
+
+    _replace(adapter._Run, "rejected", rejected)
+
+
+def prompts_after_the_decision() -> None:
+    """Each decision's prompt is the one pending after it was sent (section 3.3: before)."""
+    original = adapter._Run.result
+
+    def result(self: adapter._Run, halt: dict[str, Any] | None) -> Any:
+        reply = original(self, halt)
+        if reply["prompts"] and self.game is not None:
+            pending = adapter.canonical_prompt(self.game.prompt)
+            reply["prompts"] = [*reply["prompts"][1:], pending]
+        return reply
+
+    _replace(adapter._Run, "result", result)
+
+
+def refused_decision_writes_decided() -> None:
+    """A refused decision still writes its decided event (section 3.3: the game unchanged)."""
+    original: Decide = game.Game.decide
+
+    def decide(self: Game, player: Any, option: Any) -> None:
+        prompt = self.prompt
+        try:
+            original(self, player, option)
+        except GameError as error:
+            if prompt is not None and error.code in (Code.REFUSED, Code.NOT_OFFERED):
+                self.emit(EventType.DECIDED, player=player, frame_id=prompt.frame_id, option=option)
+            raise
+
+    _replace(game.Game, "decide", decide)
+
+
 # --- setups (section 3.1) ------------------------------------------------------------------------
 
 

@@ -1,0 +1,80 @@
+"""Rule-sentence coverage: every ruling's decision and every MUST of INTERPRETING.md is broken
+by some mutant that cases catch.
+
+The sentences are the rulings (``spec/rulings.toml``) and the bracketed tags of
+INTERPRETING.md (``[M3.3b]``), read from the documents themselves. A mutant names what it
+breaks in :attr:`buckshot.conformance.mutants.Mutant.breaks`; a sentence is covered when at
+least one mutant that breaks it fails the cases named for it. A few sentences govern the
+transport itself, where a violation makes the runner report the case ``errored`` rather
+than a case fail; they are listed in :data:`NOT_TESTABLE` with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+
+from buckshot.conformance.bundled import suite_path
+from buckshot.spec.clauses import clause_ids
+from buckshot.spec.rulings import ruling_ids
+
+MUST_TAG = re.compile(r"\[(M\d+(?:\.\d+)?[a-z])\]")
+"""A MUST sentence's tag in INTERPRETING.md: ``M``, the section, a letter (``[M3.3b]``)."""
+
+_TRANSPORT = (
+    "a broken transport makes the runner report the case errored, not failed "
+    "(INTERPRETING.md 2.3); tests/test_conformance_runner.py checks it with broken adapters"
+)
+
+NOT_TESTABLE: dict[str, str] = {
+    "M2.1a": f"protocol lines only on standard output: {_TRANSPORT}",
+    "M2.1b": f"everything else on standard error: {_TRANSPORT}",
+    "M2.1c": f"one line per start and run, in order, flushed: {_TRANSPORT}",
+    "M2.2a": f"protocol 1 in the hello: {_TRANSPORT}",
+    "M2.2b": f"the reply's seq and id: {_TRANSPORT}",
+}
+"""MUST tags that no case can check, with the reason."""
+
+
+@cache
+def must_tags() -> tuple[str, ...]:
+    """The tags of INTERPRETING.md's MUST sentences, in document order (each once)."""
+    text = suite_path("INTERPRETING.md").read_text(encoding="utf-8")
+    tags = MUST_TAG.findall(text)
+    repeated = sorted({tag for tag in tags if tags.count(tag) > 1})
+    if repeated:
+        raise ValueError(f"INTERPRETING.md tags a MUST twice: {', '.join(repeated)}")
+    return tuple(tags)
+
+
+def rule_sentences() -> tuple[str, ...]:
+    """Every sentence that must be covered: the rulings, then the MUST tags."""
+    return (*ruling_ids(), *must_tags())
+
+
+def check_citations(owner: str, cited: Iterable[str]) -> None:
+    """Raise ``ValueError`` unless every ID in ``cited`` is a clause, ruling or MUST tag."""
+    known = {*clause_ids(), *rule_sentences()}
+    unknown = [ident for ident in cited if ident not in known]
+    if unknown:
+        raise ValueError(f"{owner} cites unknown IDs: {', '.join(unknown)}")
+
+
+def gaps(breaks: Mapping[str, Iterable[str]], caught: Mapping[str, bool]) -> list[str]:
+    """The sentences no caught mutant breaks, apart from :data:`NOT_TESTABLE`.
+
+    ``breaks`` maps each mutant's name to the IDs it breaks; ``caught`` maps it to whether
+    every case named for it failed.
+    """
+    covered = {ident for name, ids in breaks.items() if caught.get(name, False) for ident in ids}
+    return [s for s in rule_sentences() if s not in covered and s not in NOT_TESTABLE]
+
+
+def _check_not_testable() -> None:
+    stray = sorted(set(NOT_TESTABLE) - set(must_tags()))
+    if stray:
+        raise ValueError(f"NOT_TESTABLE names no MUST tag of INTERPRETING.md: {stray}")
+
+
+_check_not_testable()
