@@ -121,3 +121,27 @@ def test_sweep_of_two_keys_has_a_row_per_variant_and_heat_maps(tmp_path: Path) -
     assert variants[0]["comparisons"] == [] and variants[1]["comparisons"]
     # win rates, lengths, and three heat maps of the 2 x 2 grid
     assert page.read_text().count("<svg") == 5
+
+
+def test_the_verification_section_shows_the_changed_verdicts_and_keeps_all_in_json() -> None:
+    from buckshot.spec.ruleset_diff import Difference
+    from buckshot.verification.comparison import ComparisonRow, VerificationComparison
+    from buckshot.workbench.sections import verification_section
+
+    lost = ComparisonRow(
+        "transition",
+        "dying:asking:use_rescue:0",
+        "reachable",
+        "unreachable",
+        True,
+        ("items.weights.milk_tea = 0",),
+    )
+    kept = ComparisonRow("property", "I1 N=2", "proved", "proved", False)
+    found = VerificationComparison(
+        (Difference("items.weights.milk_tea", 1, 0),), (kept, lost), (2, 2), "scope"
+    )
+    section = verification_section(("old", "new"), found)
+    assert [row[1] for row in section.rows()] == ["dying:asking:use_rescue:0"]
+    assert section.rows()[0][4] == "items.weights.milk_tea = 0"
+    assert "1 of 2 verdicts" in section.note
+    assert len(section.to_json()["rows"]) == 2

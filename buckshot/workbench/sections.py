@@ -160,24 +160,23 @@ def _heat_maps(params: Sequence[Param], balances: Sequence[Balance]) -> list[str
 
 
 def verification_section(names: Sequence[str], found: VerificationComparison) -> TableSection:
-    """Every property per player count and every transition, frame kind, win reason, skill
-    and item use under both rulesets (changed rows marked), with the reasons for a change."""
+    """The verdicts that differ between the two rulesets (properties per player count,
+    transitions, frame kinds, win reasons, skills, item uses), with the reasons for each;
+    every verdict, changed or not, is in the section's JSON."""
     cells = tuple(
-        (
-            row.kind,
-            row.name,
-            row.old,
-            row.new + (CHANGED if row.changed else ""),
-            "; ".join(row.why),
-        )
-        for row in found.rows
+        (row.kind, row.name, row.old, row.new + CHANGED, "; ".join(row.why))
+        for row in found.changes
     )
-    changed = len(found.changes)
+    kinds = ", ".join(sorted({row.kind for row in found.rows}))
+    note = (
+        f"{len(found.changes)} of {len(found.rows)} verdicts ({kinds}) differ; "
+        f"all of them are in the JSON report. Scope: {found.scope}"
+    )
     return TableSection(
         title="Verification",
         headings=("kind", "name", names[0], names[1], "why it changed"),
-        cells=cells,
+        cells=cells or (("-", "no verdict differs", "", "", ""),),
         data=found.to_json(),
-        note=f"{changed} of {len(found.rows)} verdicts changed. Scope: {found.scope}",
+        note=note,
         marked=CHANGED,
     )
