@@ -145,3 +145,24 @@ def test_the_verification_section_shows_the_changed_verdicts_and_keeps_all_in_js
     assert section.rows()[0][4] == "items.weights.milk_tea = 0"
     assert "1 of 2 verdicts" in section.note
     assert len(section.to_json()["rows"]) == 2
+
+
+def test_sweep_verify_names_what_a_zero_weight_loses_and_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R15: an item of weight 0 is never drawn, so (nobody holding one at the start) it is
+    never used; the sweep's verification row says so and names the key."""
+    monkeypatch.setattr(
+        comparison, "compare_verification", partial(comparison.compare_verification, players=(2, 2))
+    )
+    out = tmp_path / "s.json"
+    args = ["sweep", "--param", "items.weights.milk_tea=0", "--games", "8", "--players", "2"]
+    result = runner.invoke(app, [*args, "--workers", "1", "--verify", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    section = json.loads(out.read_text())["sections"]["Verification (against the reference)"]
+    (found,) = section.values()
+    lost = {(row["kind"], row["name"]): row for row in found["rows"] if row["changed"]}
+    milk_tea = lost[("item", "milk_tea")]
+    assert milk_tea["old"].startswith("reachable") and milk_tea["new"].startswith("unreachable")
+    assert any("items.weights.milk_tea = 0" in why for why in milk_tea["why"])
+    assert "Verification (against the reference)" in result.output

@@ -149,7 +149,11 @@ def compare_command(
     significant differences and the changed verdicts marked."""
     from buckshot.spec.ruleset_diff import differences
     from buckshot.workbench.report import Report
-    from buckshot.workbench.sections import balance_comparison_section, parameter_section
+    from buckshot.workbench.sections import (
+        balance_comparison_section,
+        parameter_section,
+        verification_section,
+    )
     from buckshot.workbench.significance import compare_balances
 
     check_output(html_out)
@@ -160,7 +164,7 @@ def compare_command(
     balances, run = _measure(
         rulesets, games, players, seed, agent, scheduler, workers, "compare", quiet
     )
-    checked = (_verification_section(rulesets, names, quiet),) if verify else ()
+    checked = (verification_section(names, _verified([rulesets], quiet)[0]),) if verify else ()
     (comparisons,) = compare_balances([(balances[0], balances[1])])
     sections = (
         parameter_section(differences(*rulesets)),
@@ -170,24 +174,26 @@ def compare_command(
     _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out)
 
 
-def _verification_section(rulesets: Sequence[Ruleset], names: Sequence[str], quiet: bool) -> Any:
-    """Both rulesets verified side by side, as a report section (its steps told on standard
-    error unless ``quiet``); Ctrl-C stops it in one line."""
+def _verified(pairs: Sequence[tuple[Ruleset, Ruleset]], quiet: bool) -> list[Any]:
+    """Each pair of rulesets verified side by side (:func:`compare_verification`), its steps
+    told on standard error unless ``quiet``; Ctrl-C stops it in one line."""
     from buckshot.verification.comparison import compare_verification
-    from buckshot.workbench.sections import verification_section
 
     started = time.perf_counter()
+    found = []
+    for number, (old, new) in enumerate(pairs, start=1):
+        which = f" {number}/{len(pairs)}" if len(pairs) > 1 else ""
 
-    def say(message: str) -> None:
-        if quiet:
-            return
-        typer.echo(f"[{time.perf_counter() - started:6.1f} s] verification: {message}", err=True)
+        def say(message: str, which: str = which) -> None:
+            if not quiet:
+                clock = f"[{time.perf_counter() - started:6.1f} s]"
+                typer.echo(f"{clock} verification{which}: {message}", err=True)
 
-    try:
-        found = compare_verification(rulesets[0], rulesets[1], progress=say)
-    except KeyboardInterrupt:
-        fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
-    return verification_section(names, found)
+        try:
+            found.append(compare_verification(old, new, progress=say))
+        except KeyboardInterrupt:
+            fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
+    return found
 
 
 def sweep_command(
@@ -211,13 +217,22 @@ def sweep_command(
     html_out: HtmlOption = None,
     json_out: JsonOption = None,
     quiet: QuietOption = False,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify",
+            help="Also verify every variant against the reference ruleset (as compare does): "
+            "the verdicts that change, with their reasons. A few minutes per variant.",
+        ),
+    ] = False,
 ) -> None:
     """Simulate every combination of the --param values, beside the reference ruleset, in
-    one table; each figure that differs significantly from the reference is marked."""
+    one table; each figure that differs significantly from the reference is marked. With
+    --verify, each variant is also verified against the reference."""
     from buckshot.workbench.grid import variants
     from buckshot.workbench.overrides import ParamError, parse_param
     from buckshot.workbench.report import Report
-    from buckshot.workbench.sections import sweep_section
+    from buckshot.workbench.sections import sweep_section, sweep_verification_section
     from buckshot.workbench.significance import compare_balances
 
     check_output(html_out)
@@ -237,9 +252,12 @@ def sweep_command(
     comparisons = compare_balances([(balances[0], other) for other in balances[1:]])
     run["reference"] = str(rules) if rules is not None else "default"
     run["variants"] = len(grid) - 1
-    section = sweep_section(grid, balances, comparisons, params)
+    sections: tuple[Any, ...] = (sweep_section(grid, balances, comparisons, params),)
+    if verify:
+        found = _verified([(grid[0].rules, variant.rules) for variant in grid[1:]], quiet)
+        sections += (sweep_verification_section(grid[1:], found),)
     _emit(
-        Report("sweep " + " ".join(f"--param {p}" for p in param), run, (section,)),
+        Report("sweep " + " ".join(f"--param {p}" for p in param), run, sections),
         html_out,
         json_out,
     )

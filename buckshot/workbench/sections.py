@@ -180,3 +180,29 @@ def verification_section(names: Sequence[str], found: VerificationComparison) ->
         note=note,
         marked=CHANGED,
     )
+
+
+def sweep_verification_section(
+    variants: Sequence[Variant], found: Sequence[VerificationComparison]
+) -> TableSection:
+    """One row per variant (numbered as in the sweep's table): how many verdicts differ from
+    the reference ruleset's, and each that does with its reasons; every verdict in the JSON."""
+    rows = []
+    for number, (variant, comparison) in enumerate(zip(variants, found, strict=True), start=1):
+        changes = "; ".join(
+            f"{row.kind} {row.name}: {row.old} -> {row.new}"
+            + (f" ({' / '.join(row.why)})" if row.why else "")
+            for row in comparison.changes
+        )
+        count = f"{len(comparison.changes)} of {len(comparison.rows)}"
+        rows.append(
+            (str(number), variant.label, count + (CHANGED if comparison.changes else ""), changes)
+        )
+    return TableSection(
+        title="Verification (against the reference)",
+        headings=("#", "variant", "verdicts that differ", "what differs, and why"),
+        cells=tuple(rows),
+        data={v.label: c.to_json() for v, c in zip(variants, found, strict=True)},
+        note=f"Scope of each: {found[0].scope}" if found else "",
+        marked=CHANGED,
+    )
