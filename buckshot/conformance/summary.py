@@ -79,7 +79,7 @@ def totals(run: RunResult) -> str:
     parts = [f"{counts[status]} {status}" for status in STATUSES if counts[status]]
     implementation = (run.hello or {}).get("implementation", {})
     name = f"{implementation.get('name', '?')} {implementation.get('version', '')}".strip()
-    verdict = "FAILED" if run.unexpected() else "OK"
+    verdict = "FAILED" if run.unexpected() else "INTERRUPTED" if run.interrupted else "OK"
     restarts = f", {run.restarts} adapter restarts" if run.restarts else ""
     return (
         f"{verdict}: {len(run.results)} cases through {name} in {run.seconds:.2f} s"
