@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from results import ROOT  # benchmarks/results.py
+
 from buckshot.command import write_atomic
 from buckshot.diagrams.explore_page import chart_svgs, explore_html
 from buckshot.reference.agents import HeuristicAgent, play_out
@@ -32,7 +34,7 @@ from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 
 ROLES = [Role.MEDIC, Role.DEALER, Role.MAGICIAN, Role.GAMBLER, Role.MERCENARY]
-DEFAULT_JSON = Path(__file__).resolve().parents[1] / "artifacts" / "explore-benchmark.json"
+DEFAULT_JSON = ROOT / "artifacts" / "explore-benchmark.json"
 
 
 def long_log(hp: int, seed: int) -> tuple[str, int]:

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from buckshot.command import write_atomic
+from buckshot.paths import SOURCE_ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = SOURCE_ROOT
 RESULTS = ROOT / "benchmarks" / "results.json"
 README = ROOT / "README.md"
 
