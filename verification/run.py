@@ -42,9 +42,11 @@ from buckshot.verification.report import Report
 Progress = Callable[[str, int, int], None]
 """Called with (stage, done, total) as the run advances."""
 
-CHUNKS = {"I10": 8, "L3": 4}
+CHUNKS = {"I10": 4, "L3": 4}
 """How many pieces the branches of the costliest per-branch proofs are cut into when the run
-has several processes (more pieces than processes, so that the processes finish together)."""
+has several processes (more pieces than processes, so that the processes finish together).
+I10 in 4 pieces, not 8: branches asked together let its opaque-sum queries refute more of
+them (61 queries instead of 70, measured 2026-11-30)."""
 
 
 def verify(
