@@ -26,3 +26,9 @@ def terminate(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in processes:
         worker.join(timeout=5)
+    # Let the pool's manager thread finish closing its wake-up pipe now: left running, it can
+    # close the pipe while the interpreter's exit hook writes to it, which prints an
+    # "OSError: Bad file descriptor" traceback after the command has ended (CPython 3.11).
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
