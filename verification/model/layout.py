@@ -137,6 +137,16 @@ class Layout:
             table[(edge.source, self.is_resume(edge))].append(edge)
         return {key: tuple(edges) for key, edges in table.items()}
 
+    @cached_property
+    def resumes(self) -> tuple[bool, ...]:
+        """For each edge, by code: it is taken on a resume event (:meth:`is_resume`)."""
+        return tuple(self.is_resume(edge) for edge in self.edges)
+
+    @cached_property
+    def final_codes(self) -> frozenset[int]:
+        """The codes of the final states."""
+        return frozenset(state.code for state in self.final_states())
+
     def decision_states(self) -> tuple[StateCode, ...]:
         """Every state that waits for a player's decision."""
         return tuple(s for s in self.states if s.kind is StateKind.DECISION)

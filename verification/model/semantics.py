@@ -217,13 +217,13 @@ class Semantics(Actions[I, B]):
         lay = self.layout
         top = self.top_state(s)
         here = self._here_concrete(top)
-        popped = b.and_(b.boolean(top in self._final_codes), b.gt(s.depth, b.num(1)))
+        popped = b.and_(b.boolean(top in lay.final_codes), b.gt(s.depth, b.num(1)))
         after_pop = self.pop(s) if popped else s
         source = self.top_state(after_pop) if popped else top
         false = b.false()
         out: list[tuple[EdgeCode, B, State[I, B]]] = [
             (edge, false, after_pop if resume else s)
-            for edge, resume in zip(lay.edges, self._resume_flags, strict=True)
+            for edge, resume in zip(lay.edges, lay.resumes, strict=True)
         ]
         prior: dict[str, B] = {}
         for edge in lay.leaving.get((cast(int, source), bool(popped)), ()):
@@ -243,14 +243,6 @@ class Semantics(Actions[I, B]):
                 out[edge.code] = (edge, fire, s)
             prior[edge.edge.event] = b.or_(before, enabled)
         return out, popped, here
-
-    @cached_property
-    def _final_codes(self) -> frozenset[int]:
-        return frozenset(st.code for st in self.layout.final_states())
-
-    @cached_property
-    def _resume_flags(self) -> tuple[bool, ...]:
-        return tuple(self.layout.is_resume(edge) for edge in self.layout.edges)
 
     def _here_concrete(self, top: Any) -> dict[int, B]:
         """Which state is the top one, as the plain flags of :meth:`firing` (one shared
