@@ -77,10 +77,23 @@ class CommandProgress:
         now = time.monotonic()
         if stage not in self.last or done >= total or now - self.last[stage] >= self.every:
             self.last[stage] = now
-            clock = time.strftime("%H:%M:%S")
             label = f"{self.command} {stage}:" if stage else self.command
-            elapsed = now - self.started
-            print(f"[{clock} +{elapsed:.0f}s] {label} {done}/{total}", file=self.stream, flush=True)
+            print(f"{self._stamp()} {label} {done}/{total}", file=self.stream, flush=True)
+
+    def say(self, message: str) -> None:
+        """Tell a step that has no count (``verification: proofs of the new ruleset``): a
+        timestamped line, above the bar on a terminal."""
+        if self.quiet:
+            return
+        text = f"{self._stamp()} {self.command}: {message}"
+        if self.terminal:
+            self.console.print(text, markup=False, highlight=False)
+        else:
+            print(text, file=self.stream, flush=True)
+
+    def _stamp(self) -> str:
+        """``[18:40:02 +12s]``: the clock and the seconds since the run started."""
+        return f"[{time.strftime('%H:%M:%S')} +{time.monotonic() - self.started:.0f}s]"
 
     def done_so_far(self) -> str:
         """What the run had done when it stopped: ``stage done/total`` for each stage seen."""

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from buckshot.command import check_output_folder, fail
+from buckshot.command import INTERRUPTED, check_output_folder, fail
 from buckshot.progress import QUIET_HELP, CommandProgress
 
 app = typer.Typer(
@@ -49,7 +49,7 @@ def diagrams(
     try:
         paths = write_all(target)
     except KeyboardInterrupt:
-        fail("interrupted", "stopped by Ctrl-C; the diagrams written so far are whole", 130)
+        fail("interrupted", "stopped by Ctrl-C; the diagrams written so far are whole", INTERRUPTED)
     except (EventLogError, GraphvizError) as error:
         fail("diagrams", str(error))
     _report(paths, target)
@@ -99,7 +99,7 @@ def trace(
                 log, target, first=first, stage=lambda done: progress.update(done, 3, "steps")
             )
     except KeyboardInterrupt:
-        fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
     except EventLogError as error:
         fail(error.code, error.message)
     except TimelineTooLong as error:

@@ -47,7 +47,7 @@ def explore_command(
 
     With --expected: both logs side by side, opened at their first difference.
     """
-    from buckshot.diagrams.svg import GraphvizError, dot_installed
+    from buckshot.diagrams.svg import GraphvizError, dot_installed, dot_missing
     from buckshot.spec.eventlog import EventLogError, parse_log, read_log
 
     if expected is not None and log is None:
@@ -57,12 +57,7 @@ def explore_command(
     )
     _check_out(target, [p for p in (log, expected) if p is not None])
     if not dot_installed():
-        fail(
-            "graphviz",
-            "the explorer draws the charts with Graphviz's `dot`, which was not found: "
-            "install it with `apt-get install graphviz` (Debian, Ubuntu) or your system's "
-            "graphviz package",
-        )
+        fail("graphviz", dot_missing("the explorer"))
     try:
         if log is None:
             from buckshot.reference.events import to_jsonl

@@ -144,15 +144,11 @@ def run_command(
 
 def _check_explore(folder: Path) -> None:
     """Refuse, before the run, an ``--explore`` folder that cannot be written, or no ``dot``."""
-    from buckshot.diagrams.svg import dot_installed
+    from buckshot.diagrams.svg import dot_installed, dot_missing
 
     check_output_folder(folder, "--explore")
     if not dot_installed():
-        fail(
-            "graphviz",
-            "--explore draws the charts with Graphviz's `dot`, which was not found: install it "
-            "with `apt-get install graphviz` (Debian, Ubuntu) or your system's graphviz package",
-        )
+        fail("graphviz", dot_missing("--explore"))
 
 
 def _write_explorer_pages(results: list[CaseResult], folder: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from buckshot.command import check_output, fail, load_rules, save
+from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
 from buckshot.progress import QUIET_HELP
 from buckshot.spec.ruleset import Ruleset, RulesetError
 
@@ -92,7 +92,7 @@ def _measure(
     except ClusterError as error:
         fail("cluster.unreachable", str(error))
     except KeyboardInterrupt:
-        fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
     except Exception as error:  # a worker lost or a task failed: one line, no traceback
         reason = " ".join(str(error).split()) or "no message"
         fail("simulation.failed", f"{type(error).__name__}: {reason}", 1)
@@ -177,22 +177,21 @@ def compare_command(
 def _verified(pairs: Sequence[tuple[Ruleset, Ruleset]], quiet: bool) -> list[Any]:
     """Each pair of rulesets verified side by side (:func:`compare_verification`), its steps
     told on standard error unless ``quiet``; Ctrl-C stops it in one line."""
+    from buckshot.progress import CommandProgress
     from buckshot.verification.comparison import compare_verification
 
-    started = time.perf_counter()
     found = []
-    for number, (old, new) in enumerate(pairs, start=1):
-        which = f" {number}/{len(pairs)}" if len(pairs) > 1 else ""
+    try:
+        with CommandProgress("verification", quiet) as progress:
+            for number, (old, new) in enumerate(pairs, start=1):
+                which = f"{number}/{len(pairs)} " if len(pairs) > 1 else ""
 
-        def say(message: str, which: str = which) -> None:
-            if not quiet:
-                clock = f"[{time.perf_counter() - started:6.1f} s]"
-                typer.echo(f"{clock} verification{which}: {message}", err=True)
+                def say(message: str, which: str = which) -> None:
+                    progress.say(which + message)
 
-        try:
-            found.append(compare_verification(old, new, progress=say))
-        except KeyboardInterrupt:
-            fail("interrupted", "stopped by Ctrl-C; nothing was written", 130)
+                found.append(compare_verification(old, new, progress=say))
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
     return found
 
 
