@@ -17,6 +17,7 @@ depend on the ruleset's verdicts); ``buckshot verify --rules`` runs them for one
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -33,13 +34,12 @@ from buckshot.verification.proofs.induction import (
     ProofCounterexample,
     ProofResult,
     all_properties,
-    merge_chunks,
 )
 from buckshot.verification.proofs.outcomes import OUTCOMES, UNDRAWABLE
 from buckshot.verification.proofs.reachability import REACH_DEPTH, Reachability
 from buckshot.verification.proofs.reasons import Explainer
 from buckshot.verification.proofs.vacuity import NOT_SHOWN, VacuityTarget
-from buckshot.verification.run import CHUNKS
+from buckshot.verification.run import merged, proof_pieces
 
 KINDS = ("property", "transition", "frame", "win", "skill", "item", "progress")
 """The kinds of row, in report order (``progress``: a random game that got stuck, shown
@@ -151,18 +151,15 @@ def compare_verification(
         Task(REACHABILITY, cfg, timeout_ms=timeout_ms, depth=depth, tag=label)
         for label, cfg in run.items()
     ]
-    pieces: dict[str, int] = {}
-    for prop in sorted(props, key=lambda p: -CHUNKS.get(p.id, 0)):
-        count = CHUNKS.get(prop.id, 1) if workers > 1 and prop.per_branch else 1
-        pieces[prop.id] = count
-        for label, cfg in run.items():
-            for i in range(count):
-                chunk = (i, count) if count > 1 else None
-                tasks.append(
-                    Task(PROOF, cfg, timeout_ms=timeout_ms, prop=prop.id, chunk=chunk, tag=label)
-                )
+    pieces = proof_pieces(props, workers)
+    tasks += [
+        Task(PROOF, cfg, timeout_ms=timeout_ms, prop=prop.id, chunk=chunk, tag=label)
+        for prop, chunk in pieces
+        for label, cfg in run.items()
+    ]
+    counts = Counter(prop.id for prop, _ in pieces)
     parts: dict[tuple[str, str], list[ProofResult | None]] = {
-        (label, pid): [None] * n for label in run for pid, n in pieces.items()
+        (label, pid): [None] * n for label in run for pid, n in counts.items()
     }
     reach: dict[str, Reachability] = {}
     cpu: dict[str, float] = {}
@@ -184,11 +181,7 @@ def compare_verification(
 
     execute(tasks, workers, done)
     checked = time.perf_counter()
-    proofs = {
-        key: whole[0] if len(whole) == 1 else merge_chunks(whole)
-        for key, found in parts.items()
-        for whole in [[p for p in found if p is not None]]
-    }
+    proofs = {key: merged([p for p in found if p is not None]) for key, found in parts.items()}
     if "new" not in run:
         proofs.update({("new", pid): proof for (_, pid), proof in list(proofs.items())})
         reach["new"] = reach["old"]

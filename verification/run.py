@@ -11,6 +11,7 @@ that should catch it. The tasks run on ``jobs`` processes, the longest first.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -36,6 +37,7 @@ from buckshot.verification.proofs.induction import (
 )
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.mutants import MUTANTS, MutantResult, judge
+from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import VacuityTarget
 from buckshot.verification.report import Report
 
@@ -95,23 +97,11 @@ def verify(
         tasks.append(Task(ENGINE, cfg, inject, steps=walk_steps))
     if vacuity:
         tasks.append(Task(VACUITY, cfg, depth=min(depth, 8) if depth > 0 else 6))
-    pieces: dict[str, int] = {}
-    for prop in sorted(props, key=lambda p: -CHUNKS.get(p.id, 0)):
-        count = CHUNKS.get(prop.id, 1) if workers > 1 and prop.per_branch else 1
-        pieces[prop.id] = count
-        for i in range(count):
-            chunk = (i, count) if count > 1 else None
-            tasks.append(
-                Task(
-                    PROOF,
-                    cfg,
-                    inject,
-                    timeout_ms,
-                    prop=prop.id,
-                    chunk=chunk,
-                    cross_check=cross_check,
-                )
-            )
+    pieces = proof_pieces(props, workers)
+    tasks += [
+        Task(PROOF, cfg, inject, timeout_ms, prop=prop.id, chunk=chunk, cross_check=cross_check)
+        for prop, chunk in pieces
+    ]
     catalogue = list(MUTANTS) if mutants else []
     for mutant in catalogue:
         bug = mutant.inject
@@ -119,7 +109,8 @@ def verify(
             tasks.append(Task(PROOF, cfg, bug, timeout_ms, prop=pid, mutant=mutant.name))
         tasks.append(Task(REACH, cfg, bug, mutant=mutant.name, props=mutant.caught_by))
 
-    chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in pieces.items()}
+    counts = Counter(prop.id for prop, _ in pieces)
+    chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in counts.items()}
     proofs: dict[str, ProofResult] = {}
     checks: dict[str, list[CrossCheck]] = {p.id: [] for p in props}
     caught: dict[tuple[str, str], Done] = {}
@@ -144,8 +135,7 @@ def verify(
             parts = chunks[task.prop]
             parts[task.chunk[0] if task.chunk is not None else 0] = item.result
             if all(part is not None for part in parts):
-                whole = [part for part in parts if part is not None]
-                proofs[task.prop] = whole[0] if len(whole) == 1 else merge_chunks(whole)
+                proofs[task.prop] = merged([part for part in parts if part is not None])
                 tick("proofs", len(proofs), len(props))
         elif task.kind == BMC:
             result: BmcResult = item.result
@@ -174,6 +164,24 @@ def verify(
     report.seconds["total"] = time.perf_counter() - started
     report.jobs = workers
     return report
+
+
+def proof_pieces(
+    props: Sequence[Property], workers: int
+) -> list[tuple[Property, tuple[int, int] | None]]:
+    """The proof tasks of ``props`` on ``workers`` processes, the costliest first: each
+    property with the chunk of its branches it proves (None: the whole property, the only
+    piece of any property but those of :data:`CHUNKS` when there are several processes)."""
+    out: list[tuple[Property, tuple[int, int] | None]] = []
+    for prop in sorted(props, key=lambda p: -CHUNKS.get(p.id, 0)):
+        count = CHUNKS.get(prop.id, 1) if workers > 1 and prop.per_branch else 1
+        out += [(prop, (i, count) if count > 1 else None) for i in range(count)]
+    return out
+
+
+def merged(parts: Sequence[ProofResult]) -> ProofResult:
+    """A property's result from those of its pieces (:func:`proof_pieces`)."""
+    return parts[0] if len(parts) == 1 else merge_chunks(parts)
 
 
 def _with_cross_check(proof: ProofResult, checks: Sequence[CrossCheck]) -> ProofResult:
