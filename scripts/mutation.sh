@@ -47,7 +47,7 @@ for module in "$@"; do
 module-path = "$module"
 timeout = 120.0
 excluded-modules = []
-test-command = "$PYTHON -m buckshot conformance run --adapter reference --no-tables --timeout 30"
+test-command = "$PYTHON -m buckshot conformance run --adapter reference --no-tables --quiet --exit-first --timeout 30"
 
 [cosmic-ray.distributor]
 name = "local"

@@ -160,6 +160,19 @@ def test_a_lying_adapter_fails_with_the_first_divergence(suite, fake: Path) -> N
     assert (result.divergence.expected, result.divergence.actual) == (3, 1)
 
 
+def test_exit_first_stops_after_the_first_case_that_fails_the_run(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    whole = _run(suite, f"{sys.executable} {fake} lie {SHOT}")
+    stopped = _run(suite, f"{sys.executable} {fake} lie {SHOT}", exit_first=True)
+    assert not whole.stopped_early and len(whole.results) == 3
+    assert stopped.stopped_early
+    assert [(r.case.id, r.status) for r in stopped.results] == [
+        (AMULETS, "passed"),
+        (SHOT, "failed"),
+    ]
+    passing = _run(suite, REFERENCE, exit_first=True)
+    assert not passing.stopped_early and _statuses(passing) == dict.fromkeys(THREE, "passed")
+
+
 def test_an_adapter_that_cannot_start_errors_every_case(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     missing = _run(suite, "/nonexistent/adapter --flag", filters=[*THREE, "turn.five-*"])
     assert len(missing.results) == 4 and set(_statuses(missing).values()) == {"errored"}

@@ -76,6 +76,14 @@ def run_command(
             "reference engine's trace beside the adapter's, opened at the first difference.",
         ),
     ] = None,
+    exit_first: Annotated[
+        bool,
+        typer.Option(
+            "--exit-first",
+            "-x",
+            help="Stop at the first unexpected failure or error (mutation runs need no more).",
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
     """Run the cases through the adapter; exit 1 on any unexpected failure or error.
@@ -112,6 +120,7 @@ def run_command(
         known_failures=marked,
         known_failures_source=None if known_failures is None else str(known_failures),
         strict_known_failures=strict_known_failures,
+        exit_first=exit_first,
     )
     finished: list[CaseResult] = []
 
@@ -132,6 +141,12 @@ def run_command(
             err=True,
         )
         raise typer.Exit(INTERRUPTED)
+    if run.stopped_early:
+        typer.echo(
+            f"conformance run: stopped at the first failure (--exit-first) after "
+            f"{len(run.results)} of {total} cases",
+            err=True,
+        )
     if report is not None:
         save(report, jsonl_text(run), "--report")
     if junit is not None:

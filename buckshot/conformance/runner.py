@@ -48,6 +48,8 @@ class RunOptions:
     known_failures_source: str | None = None
     strict_known_failures: bool = False
     """Count a marked case that passes (``xpass``) as unexpected."""
+    exit_first: bool = False
+    """Stop after the first case that makes the run fail (for mutation runs)."""
     spec_version: str = SPEC_VERSION
     cwd: Path | None = None
     start_attempts: int = 3
@@ -100,6 +102,8 @@ class RunResult:
     seconds: float
     interrupted: bool = False
     """Ctrl-C stopped the run: ``results`` holds the cases finished before it."""
+    stopped_early: bool = False
+    """``exit_first`` stopped the run at its first unexpected result, the last of ``results``."""
 
     def counts(self) -> dict[str, int]:
         """How many cases ended with each status."""
@@ -108,8 +112,7 @@ class RunResult:
 
     def unexpected(self) -> list[CaseResult]:
         """The results that make the run fail."""
-        bad = {"failed", "errored"} | ({"xpass"} if self.options.strict_known_failures else set())
-        return [result for result in self.results if result.status in bad]
+        return [result for result in self.results if _fails_the_run(result, self.options)]
 
     def stale_known_failures(self) -> list[str]:
         """Marked IDs that name no case of the suite."""
@@ -267,6 +270,11 @@ def _run_case(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
     return _exchange(adapter, case, seq)
 
 
+def _fails_the_run(result: CaseResult, options: RunOptions) -> bool:
+    bad = {"failed", "errored"} | ({"xpass"} if options.strict_known_failures else set())
+    return result.status in bad
+
+
 def _mark(status: str, marked: bool) -> str:
     if not marked:
         return status
@@ -283,7 +291,8 @@ def run_suite(
     Raises :class:`~buckshot.conformance.suite.SuiteError` when the suite is broken and
     ``ValueError`` when the adapter command is empty; everything an adapter does is
     recorded in the results instead. Ctrl-C ends the run early: the adapter is killed and
-    the result, marked ``interrupted``, holds the cases finished until then.
+    the result, marked ``interrupted``, holds the cases finished until then. With
+    ``options.exit_first`` the run ends after its first unexpected result.
     """
     suite = suite if suite is not None else load_suite(options.cases_dir)
     selected = select(suite.cases, options.filters)
@@ -291,7 +300,7 @@ def run_suite(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     begin = time.perf_counter()
     results: list[CaseResult] = []
-    interrupted = False
+    interrupted = stopped_early = False
     try:
         for seq, case in enumerate(selected, start=1):
             tick = time.perf_counter()
@@ -309,6 +318,9 @@ def run_suite(
             results.append(result)
             if on_result is not None:
                 on_result(result)
+            if options.exit_first and _fails_the_run(result, options):
+                stopped_early = True
+                break
     except KeyboardInterrupt:
         interrupted = True
         adapter.discard()  # killed at once: no stop message, no wait
@@ -323,4 +335,5 @@ def run_suite(
         max(0, adapter.started - 1),
         time.perf_counter() - begin,
         interrupted,
+        stopped_early,
     )
