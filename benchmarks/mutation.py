@@ -1,0 +1,323 @@
+"""The mutation score of the conformance suite, from the sessions ``scripts/mutation.sh`` wrote.
+
+    python benchmarks/mutation.py [--sessions DIR] [--judged FILE] [--update-readme]
+
+Every surviving mutant falls in one of four classes, each decided from evidence, not taste:
+
+- **out of reach**: no line the mutation touches runs while the whole suite goes through the
+  reference adapter (measured here, with ``coverage``, by running the suite once with the
+  adapter under it). The suite cannot kill such a mutant; the engine's own tests cover that
+  code (views, logs, snapshots, the terminal game).
+- **same program**: the mutated module, annotations set aside, parses to the same syntax
+  tree as the original (a change inside a type annotation, which ``from __future__ import
+  annotations`` never evaluates): equivalent by construction.
+- **equivalent**: judged by hand in ``benchmarks/mutation_judged.toml``, each with the reason
+  no case can tell it from the original.
+- **unjudged**: a real gap; it needs a case (or a judgement). The script exits 1 while any
+  is left.
+
+With ``--recheck`` every mutant that would be unjudged is applied again to a copy of the
+checkout and the current suite is run against it (stopping at the first failure): one the
+suite now kills counts as **killed later** (by a case added after the cosmic-ray run), with
+the same evidence as a kill in the run.
+
+The score is (killed + killed later) / (mutants - out of reach - same program -
+equivalent). It prints one line per module and the survivors left to judge, and stores the
+figures under ``mutation`` in ``benchmarks/results.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from results import README, RESULTS, ROOT, machine, replace_block, store
+
+SESSIONS = ROOT / "artifacts" / "mutation"
+JUDGED = ROOT / "benchmarks" / "mutation_judged.toml"
+BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutation of one module, as cosmic-ray recorded it, and whether the suite killed it."""
+
+    module: str
+    operator: str
+    occurrence: int
+    first_line: int
+    last_line: int
+    killed: bool
+    diff: str
+
+    @property
+    def key(self) -> str:
+        """How ``mutation_judged.toml`` names it: module, line, operator, occurrence."""
+        operator = self.operator.split("/")[-1]
+        return f"{self.module}:{self.first_line}:{operator}:{self.occurrence}"
+
+
+def read_session(path: Path) -> list[Mutant]:
+    """The mutants of one cosmic-ray session with a result (those not yet run are left out)."""
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "SELECT m.module_path, m.operator_name, m.occurrence, m.start_pos_row, "
+            "m.end_pos_row, w.test_outcome, w.diff FROM mutation_specs m "
+            "JOIN work_results w ON m.job_id = w.job_id"
+        ).fetchall()
+    return [
+        Mutant(module, operator, occurrence, first, last, outcome.endswith("KILLED"), diff or "")
+        for module, operator, occurrence, first, last, outcome, diff in rows
+    ]
+
+
+def lines_run_by_the_suite() -> dict[str, set[int]]:
+    """The lines of each ``reference/`` module that run while the whole suite goes through
+    the reference adapter, the adapter measured by ``coverage``."""
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder) / "coverage"
+        adapter = (
+            f"{sys.executable} -m coverage run --parallel-mode --data-file={data} "
+            f"--source={ROOT / 'reference'} -m buckshot.reference.adapter"
+        )
+        command = [sys.executable, "-m", "buckshot", "conformance", "run"]
+        command += ["--adapter", adapter, "--no-tables", "--quiet", "--timeout", "60"]
+        subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "coverage", "combine", "-q", f"--data-file={data}", folder],
+            check=True,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
+        import coverage
+
+        measured = coverage.CoverageData(basename=str(data))
+        measured.read()
+        out: dict[str, set[int]] = {}
+        for filename in measured.measured_files():
+            relative = os.path.relpath(filename, ROOT)
+            out[relative] = set(measured.lines(filename) or ())
+        return out
+
+
+def _without_annotations(source: str) -> str:
+    """The module's syntax tree with every annotation replaced by a placeholder."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+            node.annotation = ast.Constant(None)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            node.returns = ast.Constant(None)
+    return ast.dump(tree)
+
+
+def mutated_source(mutant: Mutant) -> str | None:
+    """The module's source with the mutant's diff applied (None when it does not apply)."""
+    original = (ROOT / mutant.module).read_text(encoding="utf-8")
+    body = mutant.diff.split("\n", 1)[1] if mutant.diff.startswith("---") else mutant.diff
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "module.py"
+        target.write_text(original, encoding="utf-8")
+        done = subprocess.run(
+            ["patch", "--quiet", "--force", str(target)],
+            input=body.split("\n", 2)[2] if body.startswith("--- a/") else body,
+            text=True,
+            capture_output=True,
+        )
+        return target.read_text(encoding="utf-8") if done.returncode == 0 else None
+
+
+def same_program(mutant: Mutant) -> bool:
+    """The mutant differs from its module only inside annotations."""
+    original = (ROOT / mutant.module).read_text(encoding="utf-8")
+    if "from __future__ import annotations" not in original:
+        return False
+    changed = mutated_source(mutant)
+    if changed is None:
+        return False
+    try:
+        return _without_annotations(changed) == _without_annotations(original)
+    except SyntaxError:
+        return False
+
+
+def suite_fails(copy: Path) -> bool:
+    """Whether the current suite fails on the checkout copy ``copy`` (imported from there)."""
+    command = [sys.executable, "-m", "buckshot", "conformance", "run", "--adapter"]
+    command += ["reference", "--no-tables", "--quiet", "--exit-first", "--timeout", "30"]
+    env = dict(os.environ, PYTHONPATH=str(copy))
+    done = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=600)
+    return done.returncode != 0
+
+
+def suite_kills(mutant: Mutant, copy: Path) -> bool:
+    """Whether the current suite fails with ``mutant`` applied to the checkout copy ``copy``."""
+    changed = mutated_source(mutant)
+    if changed is None:
+        return False
+    target = copy / mutant.module
+    original = target.read_text(encoding="utf-8")
+    target.write_text(changed, encoding="utf-8")
+    try:
+        return suite_fails(copy)
+    finally:
+        target.write_text(original, encoding="utf-8")
+
+
+def checkout_copy(folder: Path) -> Path:
+    """A copy of the checkout's sources in ``folder`` (no virtual environment, no history)."""
+    copy = folder / "checkout"
+    skip = shutil.ignore_patterns(
+        ".venv", ".git", "artifacts", "build", "*.egg-info", "__pycache__"
+    )
+    shutil.copytree(ROOT, copy, ignore=skip, symlinks=True)
+    return copy
+
+
+def load_judged(path: Path) -> dict[str, str]:
+    """The mutants judged equivalent: key -> the reason no case can tell them apart."""
+    if not path.exists():
+        return {}
+    table = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {
+        str(key): str(entry["reason"])
+        for entry in table.get("equivalent", [])
+        for key in entry["mutants"]
+    }
+
+
+def classify(
+    mutants: list[Mutant],
+    run: dict[str, set[int]],
+    judged: dict[str, str],
+    recheck: Path | None = None,
+) -> dict[str, list[Mutant]]:
+    """The mutants by class: killed, out of reach, same program, equivalent, killed later
+    (only with a checkout copy ``recheck`` to run the suite in), unjudged."""
+    classes: dict[str, list[Mutant]] = {
+        "killed": [],
+        "killed later": [],
+        "out of reach": [],
+        "same program": [],
+        "equivalent": [],
+        "unjudged": [],
+    }
+    for mutant in mutants:
+        lines = run.get(mutant.module, set())
+        if mutant.killed:
+            classes["killed"].append(mutant)
+        elif not any(line in lines for line in range(mutant.first_line, mutant.last_line + 1)):
+            classes["out of reach"].append(mutant)
+        elif same_program(mutant):
+            classes["same program"].append(mutant)
+        elif mutant.key in judged:
+            classes["equivalent"].append(mutant)
+        elif recheck is not None and suite_kills(mutant, recheck):
+            classes["killed later"].append(mutant)
+        else:
+            classes["unjudged"].append(mutant)
+    return classes
+
+
+def score(classes: dict[str, list[Mutant]]) -> tuple[int, int]:
+    """(killed, non-equivalent mutants within the suite's reach)."""
+    killed = len(classes["killed"]) + len(classes["killed later"])
+    return killed, killed + len(classes["unjudged"])
+
+
+def main() -> int:
+    """Classify every mutant of the sessions, print the score, store the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sessions", type=Path, default=SESSIONS)
+    parser.add_argument("--judged", type=Path, default=JUDGED)
+    parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument(
+        "--recheck", action="store_true", help="run the current suite against each survivor"
+    )
+    args = parser.parse_args()
+    sessions = sorted(args.sessions.glob("*.sqlite"))
+    if not sessions:
+        print(f"no cosmic-ray sessions in {args.sessions}: run scripts/mutation.sh first")
+        return 2
+    judged = load_judged(args.judged)
+    print("measuring the lines the suite runs (the adapter under coverage) ...", flush=True)
+    run = lines_run_by_the_suite()
+    figures: dict[str, Any] = {"date": date.today().isoformat(), "machine": machine()}
+    modules: dict[str, Any] = {}
+    left: list[Mutant] = []
+    all_keys: set[str] = set()
+    scratch = tempfile.TemporaryDirectory()
+    copy = checkout_copy(Path(scratch.name)) if args.recheck else None
+    if copy is not None and suite_fails(copy):
+        print("the suite fails on the unmutated copy of the checkout: nothing to recheck against")
+        return 2
+    for session in sessions:
+        mutants = read_session(session)
+        if not mutants:
+            continue
+        all_keys |= {m.key for m in mutants}
+        classes = classify(mutants, run, judged, copy)
+        killed, within = score(classes)
+        module = mutants[0].module
+        counts = {name: len(found) for name, found in classes.items()}
+        modules[module] = {"mutants": len(mutants), **counts, "score": [killed, within]}
+        share = 100 * killed / within if within else 100.0
+        print(
+            f"{module}: {len(mutants)} mutants, {counts['killed']} killed, "
+            f"{counts['killed later']} killed later, "
+            f"{counts['out of reach']} out of reach, {counts['same program']} same program, "
+            f"{counts['equivalent']} equivalent, "
+            f"{counts['unjudged']} unjudged: {killed}/{within} ({share:.1f}%)"
+        )
+        left += classes["unjudged"]
+    scratch.cleanup()
+    killed = sum(m["score"][0] for m in modules.values())
+    within = sum(m["score"][1] for m in modules.values())
+    share = 100 * killed / within if within else 100.0
+    figures |= {"modules": modules, "killed": killed, "within_reach": within}
+    print(f"total: {killed}/{within} non-equivalent mutants within reach killed ({share:.1f}%)")
+    stale = sorted(set(judged) - all_keys)
+    if stale:
+        print(f"{len(stale)} judgement(s) name no mutant of the sessions: {', '.join(stale[:5])}")
+    for mutant in left:
+        print(f"\nUNJUDGED {mutant.key}\n{mutant.diff.strip()}")
+    store(RESULTS, "mutation", figures)
+    if args.update_readme:
+        rows = [
+            f"| `{name}` | {m['mutants']} | {m['killed']} | {m['killed later']} | "
+            f"{m['out of reach']} | "
+            f"{m['same program']} | {m['equivalent']} | {m['unjudged']} | "
+            f"{m['score'][0]}/{m['score'][1]} |"
+            for name, m in modules.items()
+        ]
+        text = "\n".join(
+            [
+                "",
+                f"Measured {figures['date']} (`python benchmarks/mutation.py`): "
+                f"**{killed} of {within} ({share:.1f}%)** non-equivalent mutants within the "
+                "suite's reach killed.",
+                "",
+                "| module | mutants | killed | killed later | out of reach | same program | "
+                "equivalent | unjudged | score |",
+                "|---|---|---|---|---|---|---|---|---|",
+                *rows,
+                "",
+            ]
+        )
+        replace_block(README, BEGIN, END, text)
+    return 1 if left else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
