@@ -1,0 +1,193 @@
+"""The lists of names in the shipped JSON Schemas, written from the vocabularies that declare them.
+
+Run ``python -m buckshot.schema_enums`` to rewrite every bound list (``enum``) of the
+schemas in ``spec/schemas/`` and the conformance suite's ``schemas/`` from its vocabulary
+(items, roles, event types, error codes ...), in the vocabulary's order; ``--check`` exits 1
+naming each list that differs (a test runs it). A list is bound to its vocabulary by
+:data:`BINDINGS`; a list of names that is no vocabulary is named, with what it is, in
+:data:`OTHER_LISTS`. Only the list's text changes: the rest of each file keeps its layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, get_args
+
+from buckshot.command import write_atomic
+from buckshot.conformance.bundled import suite_path
+from buckshot.conformance.runner import STATUSES
+from buckshot.reference.errors import Code
+from buckshot.spec import events
+from buckshot.spec.charts import Trigger
+from buckshot.spec.clauses import ClauseKind
+from buckshot.spec.model import StateKind, chart_models
+from buckshot.spec.registry import Kind
+from buckshot.spec.rulebook import FrameKind, Item, Phase, Role, Shell, Target, Timing
+
+
+def _names(values: Iterable[Any]) -> tuple[str, ...]:
+    """The names of ``values`` (an enum's members give their values), first occurrence kept."""
+    out: list[str] = []
+    for value in values:
+        name = str(getattr(value, "value", value))
+        if name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+VOCABULARIES: dict[str, tuple[str, ...]] = {
+    "item": _names(Item),
+    "role": _names(Role),
+    "phase": _names(Phase),
+    "frame kind": _names(FrameKind),
+    "shell": _names(Shell),
+    "prompt kind": _names(p.kind for chart in chart_models() for p in chart.prompts.values()),
+    "event type": _names(events.EVENT_FIELDS),
+    "win reason": _names(sorted(events.REASONS)),
+    "answer code": _names(code for code in Code if code is not Code.BAD_SNAPSHOT),
+    "item target": _names(Target),
+    "skill timing": _names(Timing),
+    "registry kind": _names(Kind),
+    "chart state kind": _names(StateKind),
+    "transition trigger": _names(Trigger),
+    "clause kind": _names(get_args(ClauseKind)),
+    "case status": _names(STATUSES),
+}
+"""Each vocabulary, in its declaration order, from where it is declared: the spec's, the
+engine's error codes (less ``snapshot.invalid``, which loading a saved game gives and no
+case can expect) and the runner's case statuses."""
+
+BINDINGS: dict[str, str] = {
+    "case.schema.json:$defs/error_code": "answer code",
+    "event.schema.json:$defs/shell": "shell",
+    "event.schema.json:$defs/item": "item",
+    "event.schema.json:$defs/role": "role",
+    "event.schema.json:$defs/phase": "phase",
+    "event.schema.json:$defs/frame_kind": "frame kind",
+    "event.schema.json:$defs/prompt_kind": "prompt kind",
+    "event.schema.json:$defs/event_type": "event type",
+    "event.schema.json:$defs/data/game_over/properties/reason": "win reason",
+    "report.schema.json:$defs/status": "case status",
+    "state.schema.json:$defs/result/properties/reason": "win reason",
+    "counterexample.schema.json:properties/roles/items": "role",
+    "snapshot.schema.json:$defs/state/properties/shells/items": "shell",
+    "snapshot.schema.json:$defs/state/properties/shot/oneOf/1/properties/initial": "shell",
+    "snapshot.schema.json:$defs/state/properties/shot/oneOf/1/properties/shell": "shell",
+    "snapshot.schema.json:$defs/seat/properties/role": "role",
+    "snapshot.schema.json:$defs/seat/properties/items/propertyNames": "item",
+    "snapshot.schema.json:$defs/frame/properties/kind": "frame kind",
+    "snapshot.schema.json:$defs/event/properties/type": "event type",
+    "spec-export.schema.json:$defs/frameKind": "frame kind",
+    "spec-export.schema.json:$defs/clause/properties/kind": "clause kind",
+    "spec-export.schema.json:$defs/role/properties/role": "role",
+    "spec-export.schema.json:$defs/role/properties/timing": "skill timing",
+    "spec-export.schema.json:$defs/item/properties/item": "item",
+    "spec-export.schema.json:$defs/item/properties/target": "item target",
+    "spec-export.schema.json:$defs/phase/properties/phase": "phase",
+    "spec-export.schema.json:$defs/entry/properties/kind": "registry kind",
+    "spec-export.schema.json:$defs/state/properties/kind": "chart state kind",
+    "spec-export.schema.json:$defs/transition/properties/trigger": "transition trigger",
+}
+"""Which vocabulary each bound list is written from: ``FILE:PATH``, the path of the list's
+node in the file (object keys and array indices joined by ``/``)."""
+
+OTHER_LISTS: dict[str, str] = {
+    "case.schema.json:$defs/chance_kind": "the kinds of chance outcome (INTERPRETING.md 3.2)",
+    "case.schema.json:$defs/chance_step/allOf/2/if/properties/chance": "chance kinds naming items",
+    "snapshot.schema.json:properties/chance/oneOf/1/properties/outcomes/items/properties/kind": (
+        "the kinds of chance outcome, as a snapshot records them"
+    ),
+    "event.schema.json:$defs/data/hp_changed/properties/cause": "what changed HP",
+    "event.schema.json:$defs/data/items_drawn/properties/cause": "why items were drawn",
+    "snapshot.schema.json:$defs/state/properties/tally/propertyNames": "the tally's counters",
+    "snapshot.schema.json:properties/phase": "the phases, none yet ('') and game_over",
+    "case.schema.json:$defs/trace_check/properties/match": "how a trace check matches",
+    "spec-export.schema.json:$defs/entry/properties/params/items": "decision parameter names",
+    "spec-export.schema.json:$defs/decision/properties/params/items/properties/name": (
+        "decision parameter names"
+    ),
+    "counterexample.schema.json:properties/kind": (
+        "the counterexamples verification writes: a bounded path or one to induction"
+    ),
+}
+"""Lists of names that are no vocabulary of the spec, each with what it is."""
+
+ENUM_TEXT = re.compile(r'"enum"\s*:\s*\[[^\[\]]*\]')
+"""An ``enum`` keyword with its list (of scalars: no bracket inside) in a schema's text."""
+
+
+def schema_files() -> list[Path]:
+    """Every shipped JSON Schema: the spec's and the conformance suite's."""
+    spec = Path(str(files("buckshot.spec") / "schemas"))
+    return sorted([*suite_path("schemas").glob("*.json"), *spec.glob("*.json")])
+
+
+def enum_lists(node: Any, where: str = "") -> Iterator[tuple[str, list[Any]]]:
+    """Every ``enum`` list under ``node`` with its path, in the order of the file's text."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "enum" and isinstance(value, list):
+                yield where, value
+            else:
+                yield from enum_lists(value, f"{where}/{key}" if where else key)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from enum_lists(value, f"{where}/{index}")
+
+
+def _written(names: tuple[str, ...], original: str) -> str:
+    """``"enum": [...]`` listing ``names``, on one line or one name a line like ``original``."""
+    if "\n" not in original:
+        return '"enum": [' + ", ".join(json.dumps(name) for name in names) + "]"
+    indent = re.search(r"\n([ \t]*)\S", original)
+    inner = indent.group(1) if indent else "  "
+    outer = re.search(r"\n([ \t]*)\]$", original)
+    closing = outer.group(1) if outer else ""
+    body = ",\n".join(inner + json.dumps(name) for name in names)
+    return '"enum": [\n' + body + "\n" + closing + "]"
+
+
+def regenerated(path: Path) -> str:
+    """The text of the schema ``path`` with each bound list written from its vocabulary."""
+    text = path.read_text(encoding="utf-8")
+    found = list(enum_lists(json.loads(text)))
+    spans = list(ENUM_TEXT.finditer(text))
+    if len(spans) != len(found):
+        raise ValueError(f"{path.name}: {len(spans)} enum lists in the text, {len(found)} parsed")
+    pieces, last = [], 0
+    for (where, _), span in zip(found, spans, strict=True):
+        vocabulary = BINDINGS.get(f"{path.name}:{where}")
+        if vocabulary is None:
+            continue
+        pieces += [text[last : span.start()], _written(VOCABULARIES[vocabulary], span.group())]
+        last = span.end()
+    return "".join([*pieces, text[last:]])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite the bound lists (or, with ``--check``, name those that differ: exit 1)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
+    args = parser.parse_args(argv)
+    stale = []
+    for path in schema_files():
+        text = regenerated(path)
+        if text == path.read_text(encoding="utf-8"):
+            continue
+        stale.append(path)
+        if not args.check:
+            write_atomic(path, text)
+    verb = "differs from its vocabularies" if args.check else "rewritten"
+    for path in stale:
+        print(f"{path}: {verb}")
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
