@@ -51,6 +51,7 @@ from buckshot.verification.model.layout import (
     layout,
     role_code,
 )
+from buckshot.verification.model.text import option_text
 
 POLL_FRAMES = frozenset({FrameKind.SHOT_WINDOW, FrameKind.COUNTER_RESPONSE})
 """Frames that poll the table seat by seat (S6.2)."""
@@ -232,21 +233,7 @@ def option_key(option: Option) -> DecisionKey:
 
 def option_of(spec: ExecutableSpec, edge_id: str, inp: ConcreteInput) -> Option:
     """The engine option for a path's decision step."""
-    event = spec.layout.edge_by_id(edge_id).edge.event
-    if event == "shoot":
-        return parse_option(f"shoot:target={inp.target}")
-    if event == "use_item":
-        item = ITEM_KINDS[inp.item]
-        targeted = TARGET_OF[inp.item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
-        return parse_option(
-            f"use_item:item={item.value}" + (f",target={inp.target}" if targeted else "")
-        )
-    if event == "flip_shell":
-        paid = [ITEM_KINDS[k].value for k, count in enumerate(inp.pay) for _ in range(count)]
-        return parse_option(f"flip_shell:items={'+'.join(paid)}")
-    if event in ("use_rescue", "discard_item"):
-        return parse_option(f"{event}:item={ITEM_KINDS[inp.item].value}")
-    return parse_option(event)
+    return parse_option(option_text(spec, replace(inp, edge=spec.layout.edge_by_id(edge_id).code)))
 
 
 def input_key(spec: ExecutableSpec, inp: ConcreteInput) -> DecisionKey:

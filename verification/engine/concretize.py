@@ -16,6 +16,7 @@ from buckshot.reference.state import Frame, GameState, Seat, Shot
 from buckshot.spec.polling import poll_order
 from buckshot.spec.rulebook import FrameKind, Shell
 from buckshot.verification.engine.abstraction import POLL_FRAMES, abstract_state
+from buckshot.verification.model.chamber import fill_order
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete
 from buckshot.verification.model.layout import (
@@ -35,14 +36,6 @@ from buckshot.verification.model.state import differences
 
 class NoEngineState(ValueError):
     """No engine state abstracts to the model state; the message names the fields."""
-
-
-def fill_order(heads: Sequence[bool], total: int, live: int) -> tuple[Shell, ...]:
-    """``total`` shells, ``live`` of them live, starting with ``heads`` (the rest live first)."""
-    known = list(heads[:total])
-    rest_live = max(live - sum(known), 0)
-    rest = [True] * rest_live + [False] * max(total - len(known) - rest_live, 0)
-    return tuple(Shell.LIVE if h else Shell.BLANK for h in known + rest)
 
 
 def _chamber(s: Concrete, heads: Sequence[bool]) -> list[Shell]:

@@ -34,9 +34,9 @@ from buckshot.verification.engine.concretize import (
     NoEngineState,
     check_round_trip,
     engine_state,
-    fill_order,
 )
 from buckshot.verification.engine.lockstep import ProbedGame
+from buckshot.verification.model.chamber import exposed, fill_order
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import (
     Concrete,
@@ -272,18 +272,19 @@ def exposed_heads(
     next head (in the chamber's current orientation: an inverter flips every shell, so the
     type as loaded is the exposed one flipped back); the next load ends the chamber.
     """
-    heads = [head] if shells else []
-    inverted = False
-    for later in steps:
-        actions = edges[later.edge_id].edge.actions
-        if "load_chamber" in actions:
-            break
-        if "apply_item" in actions and later.input.item == INVERTER:
-            inverted = not inverted
-        if later.after.shells < shells and later.after.shells > 0:
-            heads.append(later.after.head_live != inverted)
-        shells = later.after.shells
-    return heads
+    return exposed(
+        head,
+        shells,
+        (
+            (
+                "load_chamber" in edges[later.edge_id].edge.actions,
+                "apply_item" in edges[later.edge_id].edge.actions and later.input.item == INVERTER,
+                later.after.shells,
+                later.after.head_live,
+            )
+            for later in steps
+        ),
+    )
 
 
 def shell_orders(cex: CounterexamplePath, edges: dict[str, Any]) -> dict[int, tuple[Shell, ...]]:
