@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import cache
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -102,6 +103,7 @@ def document(path: Path, case_id: str) -> dict[str, Any]:
     return out
 
 
+@cache
 def all_paths() -> dict[str, Path]:
     """Every path the cases are written from, by case ID."""
     out: dict[str, Path] = {}

@@ -9,7 +9,7 @@ a kept path is ended with such a decision.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from buckshot.conformance.modelcases.goals import impossible_at
 from buckshot.conformance.modelcases.paths import (
@@ -25,7 +25,7 @@ GAMES_PER_ROUND = 8
 """Random games tried per round."""
 PATIENCE = 3
 """Rounds in a row that add nothing before the search stops."""
-MAX_STEPS = 400
+MAX_STEPS = 250
 """Steps of one random game at most."""
 ROTATION = ("default", "quick", "default", "short")
 """The rulesets (:data:`.paths.PATCHES`) of successive games."""
@@ -60,22 +60,23 @@ def played_paths(n: int, seed: int) -> list[Path]:
     return chosen
 
 
-def probe_paths(paths: Iterable[Path], covered: set[str]) -> list[Path]:
+def probe_paths(paths: Sequence[Path], covered: set[str]) -> list[Path]:
     """Prefixes of ``paths`` ended with a refused decision, each reaching a guard outcome not
     in ``covered`` (shortest prefix first)."""
     found: list[Path] = []
     reached = set(covered)
-    for path in paths:
-        spec = path.spec
-        states = [(0, path.start())] + [(i + 1, st.after) for i, st in enumerate(path.steps)]
-        for cut, s in states:
-            if not pending(spec, s) or spec.is_terminal(s):
-                continue
-            for probe in probes(spec, s):
-                fresh = step_goals(spec, s, probe) - reached
-                if fresh:
-                    found.append(Path(path.patch, path.roles, path.steps[:cut], probe))
-                    reached |= fresh
+    states = [
+        (cut, number, path, s)
+        for number, path in enumerate(paths)
+        for cut, s in enumerate([path.start(), *(step.after for step in path.steps)])
+        if pending(path.spec, s) and not path.spec.is_terminal(s)
+    ]
+    for cut, _, path, s in sorted(states, key=lambda entry: entry[:2]):
+        for probe in probes(path.spec, s):
+            fresh = step_goals(path.spec, s, probe) - reached
+            if fresh:
+                found.append(Path(path.patch, path.roles, path.steps[:cut], probe))
+                reached |= fresh
     return found
 
 
