@@ -219,3 +219,27 @@ def check_command(
         f"{generated} generated), {len(suite.fixtures)} fixtures, "
         f"{len(suite.features)} features: OK"
     )
+
+
+@app.command("coverage")
+def coverage_command(
+    cases: Annotated[
+        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
+    ] = DEFAULT_CASES,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+) -> None:
+    """Replay every case on the executable spec; print which chart transitions the suite
+    takes and which guard outcomes it shows; exit 1 when one is not covered."""
+    from buckshot.conformance.modelcases.coverage import render, suite_coverage
+    from buckshot.conformance.suite import SuiteError, load_suite
+
+    try:
+        suite = load_suite(cases)
+    except SuiteError as error:
+        fail("suite.invalid", "the suite is broken:\n" + str(error))
+    total = len(suite.cases)
+    with CommandProgress("conformance coverage", quiet) as progress:
+        found = suite_coverage(suite.cases, lambda done: progress.update(done, total))
+    sys.stdout.write(render(found))
+    if found.gaps():
+        raise typer.Exit(1)

@@ -42,7 +42,9 @@ def features(path: Path, document: dict[str, Any]) -> list[str]:
         for e in check["events"]
         if e["type"] == "frame_pushed"
     }
-    tags += [f"frame.{kind.value}" for kind in FrameKind if kind.value in kinds and kind.value != "turn"]
+    tags += [
+        f"frame.{kind.value}" for kind in FrameKind if kind.value in kinds and kind.value != "turn"
+    ]
     types = {e["type"] for check in document["expect"]["events"] for e in check["events"]}
     if "converted" in types:
         tags.append("traitor")

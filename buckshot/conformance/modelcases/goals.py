@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from buckshot.conformance.modelcases.steps import GuardOutcome
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.layout import layout
-from buckshot.conformance.modelcases.steps import GuardOutcome
 
 SEAT_COUNTS = (2, 3, 5, 8)
 """The table sizes the model-generated cases cover goal by goal."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import combinations_with_replacement
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import combinations_with_replacement
 from typing import Any
 
 from buckshot.conformance.modelcases.goals import guard_goal, transition_goal
@@ -199,6 +199,7 @@ def _variants(
         yield from (replace(inp, item=item) for item in codes)
     else:
         yield inp
+
 
 __all__ = [
     "PATCHES",

@@ -33,7 +33,9 @@ def loads(step: Step) -> bool:
 def shell_order(spec: ExecutableSpec, steps: tuple[Step, ...], index: int) -> list[str]:
     """The full shell order of the load at ``steps[index]``, as the path exposes it."""
     after = steps[index].after
-    later = ((loads(st), inverts(st), st.after.shells, st.after.head_live) for st in steps[index + 1 :])
+    later = (
+        (loads(st), inverts(st), st.after.shells, st.after.head_live) for st in steps[index + 1 :]
+    )
     heads = exposed(after.head_live, after.shells, later)
     return [shell.value for shell in fill_order(heads, after.shells, after.live)]
 
@@ -58,7 +60,9 @@ def decision_entry(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> dic
     return entry
 
 
-def chance_entries(spec: ExecutableSpec, steps: tuple[Step, ...], index: int) -> list[dict[str, Any]]:
+def chance_entries(
+    spec: ExecutableSpec, steps: tuple[Step, ...], index: int
+) -> list[dict[str, Any]]:
     """The chance entries the step ``steps[index]`` consumes, in the order they are asked."""
     step = steps[index]
     inp = step.input

@@ -26,9 +26,9 @@ class GuardOutcome:
     value: bool
 
 
-def _candidate_edges(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> tuple[
-    Concrete, list[EdgeCode]
-]:
+def _candidate_edges(
+    spec: ExecutableSpec, s: Concrete, inp: ConcreteInput
+) -> tuple[Concrete, list[EdgeCode]]:
     """The state the step's transitions read and the transitions of its event, in order."""
     lay = spec.layout
     top = spec.top(s)
