@@ -70,7 +70,9 @@ def test_case_files_are_named_by_their_stable_ids(suite) -> None:  # type: ignor
     assert len(ids) == len(set(ids))
     for case in suite.cases:
         assert case.path.name == f"{case.id}.json"
-        if case.generated:
+        if case.area == "model":
+            assert case.generated and case.path.parent.name == "model"
+        elif case.generated:
             assert case.path.parent.parent.name == "generated"
         else:
             assert case.path.parent.name == case.area

@@ -1,0 +1,174 @@
+"""The cases generated from the executable spec, and the model coverage of the whole suite.
+
+The model cases are exactly what their generator writes, it imports no engine, and they take
+every chart transition and show every guard outcome at 2, 3, 5 and 8 seats; the whole suite
+(hand-written, generated and model cases) replayed on the model covers every transition and
+guard outcome except the impossible ones, each listed with its reason.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from buckshot.conformance.bundled import CASES
+from buckshot.conformance.modelcases import generate
+from buckshot.conformance.modelcases.coverage import SuiteCoverage, origin, suite_coverage
+from buckshot.conformance.modelcases.goals import (
+    IMPOSSIBLE,
+    IMPOSSIBLE_AT,
+    SEAT_COUNTS,
+    all_goals,
+    gaps,
+)
+from buckshot.conformance.modelcases.paths import spec_for, step_goals, walk
+from buckshot.conformance.modelcases.steps import chance_kinds, legal_options
+from buckshot.conformance.suite import Case, load_suite
+from buckshot.spec.rulebook import Role
+from buckshot.verification.model.text import option_text, parse_text
+
+
+@pytest.fixture(scope="module")
+def coverage() -> SuiteCoverage:
+    return suite_coverage(load_suite(CASES).cases)
+
+
+def test_model_cases_equal_the_generator_output() -> None:
+    assert generate.differences(generate.render_all()) == []
+
+
+def test_the_model_generator_and_coverage_import_no_engine() -> None:
+    code = (
+        "import sys; import buckshot.conformance.modelcases.generate, "
+        "buckshot.conformance.modelcases.coverage; "
+        "print(sorted(m for m in sys.modules if m.startswith('buckshot.reference')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_model_cases_reach_every_goal_at_each_table_size() -> None:
+    assert generate.table_gaps() == {n: [] for n in SEAT_COUNTS}
+    sizes = sorted({path.n for path in generate.all_paths().values()})
+    assert sizes == list(SEAT_COUNTS)
+
+
+def test_the_whole_suite_covers_every_transition_and_guard_outcome(
+    coverage: SuiteCoverage,
+) -> None:
+    assert coverage.gaps() == []
+    assert coverage.stopped == {}, "a case the model cannot play through"
+    assert set(coverage.not_replayed.values()) == {
+        "the setup is refused (setup.invalid): there is no game"
+    }
+
+
+def test_without_the_model_cases_the_suite_has_gaps(coverage: SuiteCoverage) -> None:
+    """The check has teeth: the hand-written and rule-generated cases alone leave gaps that
+    only refused decisions of the model cases fill."""
+    others = coverage.by_origin["hand-written"] | coverage.by_origin["generated"]
+    assert gaps(others) != []
+    assert gaps(coverage.by_origin["model"]) == []
+
+
+def test_no_case_reaches_an_impossible_goal(coverage: SuiteCoverage) -> None:
+    assert set(coverage.reached) & set(IMPOSSIBLE) == set()
+    for path in generate.all_paths().values():
+        impossible = IMPOSSIBLE_AT.get(path.n, {})
+        reached = {g for step in path.steps for g in step_goals(path.spec, step.before, step.input)}
+        assert reached & set(impossible) == set(), path
+
+
+def test_impossible_goals_are_goals_with_reasons() -> None:
+    goals = set(all_goals())
+    for table in (IMPOSSIBLE, *IMPOSSIBLE_AT.values()):
+        assert set(table) <= goals
+        assert all(len(reason) > 40 for reason in table.values())
+
+
+def test_no_role_holds_a_counter_skill_in_any_visited_state() -> None:
+    """The reason of IMPOSSIBLE: counter_possible is false wherever random games go."""
+    rng = random.Random(7)
+    for n in (2, 5, 8):
+        game = walk("default", n, rng, 200)
+        spec = spec_for("default")
+        for step in game.steps:
+            assert not spec.sem.guard("counter_possible", step.before, step.input)
+            for p in range(n):
+                assert not spec.sem.has_counter_skill(step.before, p)
+
+
+def test_two_seat_games_never_reach_the_goals_listed_impossible_there() -> None:
+    rng = random.Random(11)
+    for _ in range(20):
+        game = walk("quick", 2, rng, 300)
+        reached = set().union(*game.goals) if game.goals else set()
+        assert reached & set(IMPOSSIBLE_AT[2]) == set()
+
+
+def test_a_load_asks_load_and_order_and_a_turn_start_draws_two_items() -> None:
+    spec = spec_for("default")
+    s = spec.initial(3, [Role.MEDIC, Role.DEALER, Role.DOCTOR])
+    load = next(inp for inp in spec.legal_inputs(s))
+    assert chance_kinds(spec, s, load) == ["load", "order"]
+    s = spec.take(s, load).after
+    draw = spec.legal_inputs(s)[0]
+    assert chance_kinds(spec, s, draw) == ["item", "item"]
+
+
+def test_option_text_reads_back_to_the_same_decision() -> None:
+    spec = spec_for("default")
+    s = spec.run_auto(spec.initial(2, [Role.MAGICIAN, Role.MEDIC]), load=0, draws=(5, 6))
+    options = legal_options(spec, s)
+    assert "shoot:target=0" in options and "shoot:target=1" in options
+    assert "use_item:item=expired_pills,target=1" in options
+    for text in options:
+        inp = parse_text(spec, s, text)
+        assert option_text(spec, inp) == text
+    swapped = parse_text(spec, s, "use_item:target=1,item=expired_pills")
+    assert option_text(spec, swapped) == "use_item:item=expired_pills,target=1"
+
+
+def test_a_wrong_expectation_in_a_model_case_fails_the_reference_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The model's expectations are checked: one changed HP fails the case."""
+    import json
+    import shutil
+
+    suite = tmp_path / "suite"
+    shutil.copytree(CASES.parent, suite)
+    target = suite / "cases" / "model" / "model.n3.game01.json"
+    document = json.loads(target.read_text(encoding="utf-8"))
+    document["expect"]["state"]["seats"][0]["hp"] += 1
+    target.write_text(json.dumps(document), encoding="utf-8")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "buckshot",
+            "conformance",
+            "run",
+            "--adapter",
+            "reference",
+            "--cases",
+            str(suite / "cases"),
+            "--filter",
+            "model.n3.game01",
+            "--no-tables",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "state.seats[0].hp" in run.stdout
+
+
+def test_origin_tells_model_cases_apart() -> None:
+    case = next(c for c in load_suite(CASES).cases if c.area == "model")
+    assert origin(case) == "model"
+    assert origin(replace(case, id="shot.x", generated=False)) == "hand-written"
+    assert isinstance(case, Case)
