@@ -26,6 +26,7 @@ from buckshot.conformance.modelcases.goals import (
     gaps,
 )
 from buckshot.conformance.modelcases.paths import spec_for, step_goals, walk
+from buckshot.conformance.modelcases.replay import replay
 from buckshot.conformance.modelcases.steps import chance_kinds, legal_options
 from buckshot.conformance.suite import Case, load_suite
 from buckshot.spec.rulebook import Role
@@ -62,6 +63,7 @@ def test_the_whole_suite_covers_every_transition_and_guard_outcome(
 ) -> None:
     assert coverage.gaps() == []
     assert coverage.stopped == {}, "a case the model cannot play through"
+    assert coverage.disagreements == {}, "a case expects another prompt than the model"
     assert set(coverage.not_replayed.values()) == {
         "the setup is refused (setup.invalid): there is no game"
     }
@@ -172,3 +174,14 @@ def test_origin_tells_model_cases_apart() -> None:
     assert origin(case) == "model"
     assert origin(replace(case, id="shot.x", generated=False)) == "hand-written"
     assert isinstance(case, Case)
+
+
+def test_a_prompt_the_model_does_not_raise_is_reported() -> None:
+    case = next(c for c in load_suite(CASES).cases if c.id == "shot.a-kill-locks-shooting")
+    script = list(case.script)
+    index = next(i for i, entry in enumerate(script) if "options" in entry)
+    script[index] = {**script[index], "options": [*script[index]["options"], "shoot:target=1"]}
+    played = replay(replace(case, script=tuple(script)))
+    assert len(played.disagreements) == 1
+    assert "shoot:target=1" in played.disagreements[0]
+    assert not replay(case).disagreements

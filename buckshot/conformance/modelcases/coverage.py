@@ -1,5 +1,6 @@
 """The model coverage of a whole suite: which transitions its cases take and which guard
-outcomes they show, each case replayed on the executable spec (:mod:`.replay`)."""
+outcomes they show, each case replayed on the executable spec (:mod:`.replay`); and the
+decision entries whose expected prompt differs from the one the model raises."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ class SuiteCoverage:
     """Case ID -> why it has no game to play on the model."""
     stopped: dict[str, str] = field(default_factory=dict)
     """Case ID -> why its replay ended before its script (cases that expect no rejection)."""
+    disagreements: dict[str, list[str]] = field(default_factory=dict)
+    """Case ID -> where it expects another prompt than the model raises."""
     cases: int = 0
 
     def gaps(self) -> list[str]:
@@ -57,6 +60,8 @@ def suite_coverage(
         for goal in played.goals:
             out.reached.setdefault(goal, set()).add(case.id)
         out.by_origin[origin(case)] |= played.goals
+        if played.disagreements:
+            out.disagreements[case.id] = played.disagreements
         if played.stopped is not None and "rejection" not in case.expect:
             out.stopped[case.id] = played.stopped
     return out
@@ -88,6 +93,10 @@ def render(cov: SuiteCoverage) -> str:
             reasons.setdefault(why, []).append(case_id)
         for why, ids in reasons.items():
             lines.append(f"  {len(ids)} cases: {why}")
+    if cov.disagreements:
+        lines.append(f"prompts the model disagrees with: {len(cov.disagreements)} cases")
+        for case_id, found in sorted(cov.disagreements.items()):
+            lines += [f"  {case_id}: {what}" for what in found]
     if cov.stopped:
         lines.append(f"stopped early: {len(cov.stopped)} cases")
         lines += [f"  {case_id}: {why}" for case_id, why in sorted(cov.stopped.items())]

@@ -15,8 +15,8 @@ from functools import cache
 from typing import Any
 
 from buckshot.conformance.modelcases.paths import step_goals
-from buckshot.conformance.modelcases.script import INVERTER
-from buckshot.conformance.modelcases.steps import chance_kinds
+from buckshot.conformance.modelcases.script import INVERTER, prompt_entry
+from buckshot.conformance.modelcases.steps import chance_kinds, legal_options
 from buckshot.conformance.suite import Case
 from buckshot.spec.model import StateKind
 from buckshot.spec.rulebook import Role
@@ -41,6 +41,9 @@ class Replay:
     steps: int = 0
     stopped: str | None = None
     """Why the replay ended before the script did (None when it played it all)."""
+    disagreements: list[str] = field(default_factory=list)
+    """Where the case expects another prompt than the model raises (seat, frame, state,
+    kind or options of a decision entry)."""
 
 
 @cache
@@ -176,6 +179,7 @@ class _Player:
         if "chance" in entry:
             raise _Halt(f"script entry {self.cursor} is a chance outcome nobody asks for")
         spec, s = self.spec, self.state
+        self.compare_prompt(entry)
         sender = entry.get("as", entry["player"])
         if sender != spec.asked(s):
             raise _Halt(f"entry {self.cursor}: seat {sender} is not asked (wrong_player)")
@@ -187,6 +191,28 @@ class _Player:
             raise _Halt(f"entry {self.cursor}: target {inp.target} is no seat (refused)")
         self.cursor += 1
         return inp
+
+    def compare_prompt(self, entry: dict[str, Any]) -> None:
+        """Note where the decision entry expects another prompt than the model's."""
+        if entry.get("unasked"):
+            return
+        model = prompt_entry(self.spec, self.state)
+        for key in ("player", "frame", "prompt", "state"):
+            if key in entry and entry[key] != model[key]:
+                self.disagree(f"{key} {entry[key]!r}, the model {model[key]!r}")
+        wanted = {key: entry[key] for key in ("options", "offers", "withholds") if key in entry}
+        if not wanted:
+            return
+        legal = set(legal_options(self.spec, self.state))
+        if "options" in wanted and set(wanted["options"]) != legal:
+            self.disagree(f"options {sorted(wanted['options'])}, the model {sorted(legal)}")
+        if set(wanted.get("offers", ())) - legal:
+            self.disagree(f"offers {sorted(set(wanted['offers']) - legal)} the model withholds")
+        if set(wanted.get("withholds", ())) & legal:
+            self.disagree(f"withholds {sorted(set(wanted['withholds']) & legal)} the model offers")
+
+    def disagree(self, what: str) -> None:
+        self.result.disagreements.append(f"script entry {self.cursor}: the case expects {what}")
 
     def play(self) -> Replay:
         spec = self.spec
