@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
@@ -582,10 +582,10 @@ def render_all() -> dict[Path, str]:
     return files
 
 
-def differences(files: dict[Path, str]) -> list[str]:
-    """How the files on disk differ from ``files`` (missing, changed, extra)."""
+def differences(files: dict[Path, str], out: Path = OUT) -> list[str]:
+    """How the files under ``out`` differ from ``files`` (missing, changed, extra)."""
     found = []
-    on_disk = set(OUT.rglob("*.json")) if OUT.is_dir() else set()
+    on_disk = set(out.rglob("*.json")) if out.is_dir() else set()
     for path, text in files.items():
         if path not in on_disk:
             found.append(f"missing {path.relative_to(HERE)}")
@@ -595,25 +595,33 @@ def differences(files: dict[Path, str]) -> list[str]:
     return found
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Write the generated cases, or with ``--check`` only compare them with the disk."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_or_check(
+    argv: list[str] | None, description: str, render: Callable[[], dict[Path, str]], out: Path
+) -> int:
+    """A generator's command line: write ``render()``'s files under ``out`` (removing any
+    other case file there), or with ``--check`` only compare them with the disk."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 on change")
     args = parser.parse_args(argv)
-    files = render_all()
+    files = render()
     if args.check:
-        problems = differences(files)
+        problems = differences(files, out)
         for problem in problems:
             print(problem, file=sys.stderr)
         return 1 if problems else 0
-    for path in set(OUT.rglob("*.json")) - set(files) if OUT.is_dir() else set():
+    for path in set(out.rglob("*.json")) - set(files) if out.is_dir() else set():
         path.unlink()
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
-    print(f"{len(files)} generated cases in {OUT.relative_to(HERE)}")
+    print(f"{len(files)} generated cases in {out.relative_to(HERE)}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the generated cases, or with ``--check`` only compare them with the disk."""
+    return write_or_check(argv, __doc__.splitlines()[0], render_all, OUT)
 
 
 if __name__ == "__main__":

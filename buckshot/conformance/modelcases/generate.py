@@ -10,13 +10,13 @@ engine.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from functools import cache
 from pathlib import Path as FilePath
 from typing import Any
 
-from buckshot.conformance.generate import HERE, SPEC_MIN, to_text
+from buckshot.conformance.generate import HERE, SPEC_MIN, to_text, write_or_check
+from buckshot.conformance.generate import differences as rule_differences
 from buckshot.conformance.modelcases.expect import expectations
 from buckshot.conformance.modelcases.goals import SEAT_COUNTS, gaps
 from buckshot.conformance.modelcases.paths import PATCHES, Path, path_goals
@@ -140,36 +140,12 @@ def table_gaps() -> dict[int, list[str]]:
 
 def differences(files: dict[FilePath, str]) -> list[str]:
     """How the files on disk differ from ``files`` (missing, changed, extra)."""
-    found = []
-    on_disk = set(OUT.rglob("*.json")) if OUT.is_dir() else set()
-    for path, text in sorted(files.items()):
-        if path not in on_disk:
-            found.append(f"missing {path.relative_to(HERE)}")
-        elif path.read_text(encoding="utf-8") != text:
-            found.append(f"changed {path.relative_to(HERE)}")
-    found += [f"extra {path.relative_to(HERE)}" for path in sorted(on_disk - set(files))]
-    return found
+    return rule_differences(files, OUT)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Write the model cases, or with ``--check`` only compare them with the disk."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare only; exit 1 on change")
-    args = parser.parse_args(argv)
-    files = render_all()
-    if args.check:
-        problems = differences(files)
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        return 1 if problems else 0
-    for stale in set(OUT.rglob("*.json")) - set(files) if OUT.is_dir() else set():
-        stale.unlink()
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-    print(f"{len(files)} model cases in {OUT.relative_to(HERE)}")
-    return 0
+    return write_or_check(argv, (__doc__ or "").splitlines()[0], render_all, OUT)
 
 
 if __name__ == "__main__":
