@@ -25,8 +25,9 @@ def exposed(head: bool, shells: int, later: Iterable[tuple[bool, bool, int, bool
 
     ``head`` and ``shells`` describe the chamber just loaded; ``later`` gives, for each later
     step, whether it loads, whether it inverts the chamber, and the shell count and head
-    type after it. Each removal exposes the next head (an inverter flips every shell, so the
-    type as loaded is the exposed one flipped back); the next load ends the chamber.
+    type after it. Each removal exposes the next head (inverting the chamber flips every
+    shell, so the type as loaded is the exposed one flipped back); the next load ends the
+    chamber.
     """
     heads = [head] if shells else []
     inverted = False

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from buckshot.conformance.modelcases.paths import step_goals
-from buckshot.conformance.modelcases.script import INVERTER, prompt_entry
+from buckshot.conformance.modelcases.script import inverting, prompt_entry
 from buckshot.conformance.modelcases.steps import chance_kinds, legal_options
 from buckshot.conformance.suite import Case
 from buckshot.spec.model import StateKind
@@ -156,7 +156,7 @@ class _Player:
         spec, s = self.spec, self.state
         after = spec.result(s, inp).next
         chamber = list(self.chamber if order is None else order)
-        if "apply_item" in self._edge_actions(inp) and inp.item == INVERTER:
+        if inverting(self._edge_actions(inp), inp.item):
             chamber = [not shell for shell in chamber]
         if order is None and after.shells < s.shells:
             chamber = chamber[s.shells - after.shells :]

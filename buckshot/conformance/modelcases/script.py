@@ -20,9 +20,15 @@ from buckshot.verification.model.text import ITEM_NAMES, option_text
 INVERTER = item_code(Item.INVERTER)
 
 
+def inverting(actions: tuple[str, ...], item: int) -> bool:
+    """A transition with ``actions`` and the input's ``item`` uses an inverter (every shell
+    of the chamber flips, S3.8)."""
+    return "apply_item" in actions and item == INVERTER
+
+
 def inverts(step: Step) -> bool:
-    """The step uses an inverter (every shell of the chamber flips, S3.8)."""
-    return "apply_item" in step.edge.edge.actions and step.input.item == INVERTER
+    """The step flips every shell of the chamber."""
+    return inverting(step.edge.edge.actions, step.input.item)
 
 
 def loads(step: Step) -> bool:
