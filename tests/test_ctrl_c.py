@@ -168,3 +168,35 @@ def test_diagrams_trace_stops_while_drawing_and_exits_130(tmp_path: Path) -> Non
 def _not_on_windows() -> None:
     if not Path("/proc").is_dir():
         pytest.skip("reads /proc to find the worker processes")
+
+
+def test_conformance_coverage_stops_and_exits_130(tmp_path: Path) -> None:
+    """Ctrl-C while the cases are replayed on the model (its progress shown)."""
+    err = tmp_path / "err.txt"
+    with err.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "buckshot", "conformance", "coverage"],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            stdin=subprocess.DEVNULL,
+            cwd=tmp_path,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while "conformance coverage" not in err.read_text() and time.monotonic() < deadline:
+                assert process.poll() is None, err.read_text()
+                time.sleep(0.2)
+            os.killpg(process.pid, signal.SIGINT)
+            sent = time.monotonic()
+            code = process.wait(timeout=STOPPED_WITHIN)
+            took = time.monotonic() - sent
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    text = err.read_text()
+    assert code == 130, text
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in text
+    assert "stopped by Ctrl-C; no coverage reported" in text

@@ -238,8 +238,11 @@ def coverage_command(
     except SuiteError as error:
         fail("suite.invalid", "the suite is broken:\n" + str(error))
     total = len(suite.cases)
-    with CommandProgress("conformance coverage", quiet) as progress:
-        found = suite_coverage(suite.cases, lambda done: progress.update(done, total))
+    try:
+        with CommandProgress("conformance coverage", quiet) as progress:
+            found = suite_coverage(suite.cases, lambda done: progress.update(done, total))
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; no coverage reported", INTERRUPTED)
     sys.stdout.write(render(found))
     if found.gaps():
         raise typer.Exit(1)
