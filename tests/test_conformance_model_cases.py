@@ -64,6 +64,9 @@ def test_the_whole_suite_covers_every_transition_and_guard_outcome(
     assert coverage.gaps() == []
     assert coverage.stopped == {}, "a case the model cannot play through"
     assert coverage.disagreements == {}, "a case expects another prompt than the model"
+    assert sorted(coverage.model_by_seats) == list(SEAT_COUNTS)
+    for seats, goals in coverage.model_by_seats.items():
+        assert gaps(goals, seats) == [], seats
     assert set(coverage.not_replayed.values()) == {
         "the setup is refused (setup.invalid): there is no game"
     }

@@ -7,7 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from buckshot.conformance.modelcases.goals import IMPOSSIBLE, all_goals, gaps
+from buckshot.conformance.modelcases.goals import (
+    IMPOSSIBLE,
+    IMPOSSIBLE_AT,
+    all_goals,
+    gaps,
+    impossible_at,
+)
 from buckshot.conformance.modelcases.replay import NotReplayable, replay
 from buckshot.conformance.suite import Case
 
@@ -34,6 +40,8 @@ class SuiteCoverage:
     """Case ID -> why it has no game to play on the model."""
     stopped: dict[str, str] = field(default_factory=dict)
     """Case ID -> why its replay ended before its script (cases that expect no rejection)."""
+    model_by_seats: dict[int, set[str]] = field(default_factory=dict)
+    """Table size -> the goals the model cases of that size reach."""
     disagreements: dict[str, list[str]] = field(default_factory=dict)
     """Case ID -> where it expects another prompt than the model raises."""
     cases: int = 0
@@ -60,6 +68,9 @@ def suite_coverage(
         for goal in played.goals:
             out.reached.setdefault(goal, set()).add(case.id)
         out.by_origin[origin(case)] |= played.goals
+        if origin(case) == "model":
+            seats = len(case.setup["seats"])
+            out.model_by_seats[seats] = out.model_by_seats.get(seats, set()) | played.goals
         if played.disagreements:
             out.disagreements[case.id] = played.disagreements
         if played.stopped is not None and "rejection" not in case.expect:
@@ -67,8 +78,9 @@ def suite_coverage(
     return out
 
 
-def _figures(goals: set[str], kind: str) -> tuple[int, int]:
-    wanted = [g for g in all_goals() if g.startswith(kind) and g not in IMPOSSIBLE]
+def _figures(goals: set[str], kind: str, seats: int | None = None) -> tuple[int, int]:
+    skip = impossible_at(seats)
+    wanted = [g for g in all_goals() if g.startswith(kind) and g not in skip]
     return sum(1 for g in wanted if g in goals), len(wanted)
 
 
@@ -81,6 +93,17 @@ def render(cov: SuiteCoverage) -> str:
         done, total = _figures(reached, kind)
         parts = ", ".join(f"{name} {_figures(cov.by_origin[name], kind)[0]}" for name in ORIGINS)
         lines.append(f"  {label}: {done}/{total} covered ({parts})")
+    for seats, goals in sorted(cov.model_by_seats.items()):
+        moves = "{}/{}".format(*_figures(goals, "transition ", seats))
+        guards = "{}/{}".format(*_figures(goals, "guard ", seats))
+        lines.append(
+            f"  model cases at {seats} seats: transitions {moves}, guard outcomes {guards}"
+            + (
+                f" ({len(IMPOSSIBLE_AT[seats])} more impossible there)"
+                if seats in IMPOSSIBLE_AT
+                else ""
+            )
+        )
     impossible = sorted(IMPOSSIBLE)
     lines.append(f"  impossible, not counted: {len(impossible)} goals (no counter skill, R18)")
     missing = cov.gaps()
