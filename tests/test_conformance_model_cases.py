@@ -95,16 +95,20 @@ def test_impossible_goals_are_goals_with_reasons() -> None:
         assert all(len(reason) > 40 for reason in table.values())
 
 
-def test_no_role_holds_a_counter_skill_in_any_visited_state() -> None:
-    """The reason of IMPOSSIBLE: counter_possible is false wherever random games go."""
-    rng = random.Random(7)
-    for n in (2, 5, 8):
-        game = walk("default", n, rng, 200)
-        spec = spec_for("default")
-        for step in game.steps:
-            assert not spec.sem.guard("counter_possible", step.before, step.input)
-            for p in range(n):
-                assert not spec.sem.has_counter_skill(step.before, p)
+def test_no_state_at_all_enables_a_counter_response() -> None:
+    """The reason of IMPOSSIBLE, proved on the model: over a fully symbolic state and input
+    (reachable or not), counter_possible and can_counter are unsatisfiable, so no
+    counter_response frame is ever pushed and none of its transitions is ever taken."""
+    import z3
+
+    from buckshot.verification.model.symbolic import Symbols
+
+    symbols = Symbols(spec_for("default").cfg)
+    state, inp = symbols.state("s"), symbols.input("i")
+    for name in ("counter_possible", "can_counter"):
+        solver = z3.Solver()
+        solver.add(symbols.sem.guard(name, state, inp))
+        assert solver.check() == z3.unsat, name
 
 
 def test_two_seat_games_never_reach_the_goals_listed_impossible_there() -> None:

@@ -17,8 +17,9 @@ SEAT_COUNTS = (2, 3, 5, 8)
 """The table sizes the model-generated cases cover goal by goal."""
 
 _NO_COUNTER = (
-    "no role of S2 holds a counter skill (R18): the model's has_counter_skill is the constant "
-    "false, so counter_possible never holds and no counter_response frame is ever pushed"
+    "no role of S2 holds a counter skill (R18): counter_possible and can_counter are "
+    "unsatisfiable over every model state (proved with Z3 by the tests), so no "
+    "counter_response frame is ever pushed"
 )
 
 
