@@ -116,6 +116,7 @@ def render(cov: SuiteCoverage) -> str:
             reasons.setdefault(why, []).append(case_id)
         for why, ids in reasons.items():
             lines.append(f"  {len(ids)} cases: {why}")
+            lines += [f"    {case_id}" for case_id in ids]
     if cov.disagreements:
         lines.append(f"prompts the model disagrees with: {len(cov.disagreements)} cases")
         for case_id, found in sorted(cov.disagreements.items()):

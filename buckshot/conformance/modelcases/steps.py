@@ -96,11 +96,12 @@ def chance_kinds(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> list[
 
 
 def legal_options(spec: ExecutableSpec, s: Concrete) -> list[str]:
-    """The option texts legal in ``s`` (for some chance outcome), without repeats."""
+    """The option texts legal in ``s`` (for some chance outcome), without repeats; none
+    unless a decision is pending."""
+    if spec.top(s).kind is not StateKind.DECISION:
+        return []
     found: dict[str, None] = {}
     for inp in spec.candidates(s):
-        if spec.top(s).kind is not StateKind.DECISION:
-            break
         text = option_text(spec, inp)
         if text not in found and spec.result(s, inp).ok:
             found[text] = None
