@@ -47,9 +47,12 @@ def _children(parent: int) -> list[int]:
     return [pid for pid, ppid, _ in _processes() if ppid == parent]
 
 
-def _interrupt(args: list[str], tmp_path: Path, started: int = 1) -> tuple[int, str, str, float]:
-    """Run ``buckshot ARGS``; once it has ``started`` children, wait a second, Ctrl-C its
-    group once; its exit status, output, error output and the seconds it took to exit."""
+def _interrupt(
+    args: list[str], tmp_path: Path, started: int = 1, ready: str | None = None
+) -> tuple[int, str, str, float]:
+    """Run ``buckshot ARGS``; once it has ``started`` children (or, with ``ready``, once its
+    error output shows that text), wait a second, Ctrl-C its group once; its exit status,
+    output, error output and the seconds it took to exit."""
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     with out.open("w") as stdout, err.open("w") as stderr:
         process = subprocess.Popen(
@@ -62,7 +65,11 @@ def _interrupt(args: list[str], tmp_path: Path, started: int = 1) -> tuple[int, 
         )
         try:
             deadline = time.monotonic() + 120
-            while len(_children(process.pid)) < started and time.monotonic() < deadline:
+            while (
+                ready not in err.read_text()
+                if ready is not None
+                else len(_children(process.pid)) < started
+            ) and time.monotonic() < deadline:
                 assert process.poll() is None, err.read_text()
                 time.sleep(0.2)
             time.sleep(1.0)
@@ -172,31 +179,9 @@ def _not_on_windows() -> None:
 
 def test_conformance_coverage_stops_and_exits_130(tmp_path: Path) -> None:
     """Ctrl-C while the cases are replayed on the model (its progress shown)."""
-    err = tmp_path / "err.txt"
-    with err.open("w") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "buckshot", "conformance", "coverage"],
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            stdin=subprocess.DEVNULL,
-            cwd=tmp_path,
-            start_new_session=True,
-        )
-        try:
-            deadline = time.monotonic() + 120
-            while "conformance coverage" not in err.read_text() and time.monotonic() < deadline:
-                assert process.poll() is None, err.read_text()
-                time.sleep(0.2)
-            os.killpg(process.pid, signal.SIGINT)
-            sent = time.monotonic()
-            code = process.wait(timeout=STOPPED_WITHIN)
-            took = time.monotonic() - sent
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-    text = err.read_text()
-    assert code == 130, text
+    args = ["conformance", "coverage"]
+    code, out, err, took = _interrupt(args, tmp_path, ready="conformance coverage")
+    assert code == 130, err
     assert took < STOPPED_WITHIN
-    assert "Traceback" not in text
-    assert "stopped by Ctrl-C; no coverage reported" in text
+    assert "Traceback" not in err + out
+    assert "stopped by Ctrl-C; no coverage reported" in err
