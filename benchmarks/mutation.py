@@ -39,6 +39,7 @@ import tempfile
 import tomllib
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,8 @@ from results import README, RESULTS, ROOT, machine, replace_block, store
 
 SESSIONS = ROOT / "artifacts" / "mutation"
 JUDGED = ROOT / "benchmarks" / "mutation_judged.toml"
+COSMIC_RAY_BANNER = "--- mutation diff ---\n"
+"""The line cosmic-ray puts above each mutant's unified diff."""
 BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
 
 
@@ -82,6 +85,12 @@ def read_session(path: Path) -> list[Mutant]:
     ]
 
 
+def _suite_command(adapter: str, *options: str) -> list[str]:
+    """The command that runs the whole suite through ``adapter``, quietly, without tables."""
+    command = [sys.executable, "-m", "buckshot", "conformance", "run", "--adapter", adapter]
+    return [*command, "--no-tables", "--quiet", *options]
+
+
 def lines_run_by_the_suite() -> dict[str, set[int]]:
     """The lines of each ``reference/`` module that run while the whole suite goes through
     the reference adapter, the adapter measured by ``coverage``."""
@@ -91,8 +100,7 @@ def lines_run_by_the_suite() -> dict[str, set[int]]:
             f"{sys.executable} -m coverage run --parallel-mode --data-file={data} "
             f"--source={ROOT / 'reference'} -m buckshot.reference.adapter"
         )
-        command = [sys.executable, "-m", "buckshot", "conformance", "run"]
-        command += ["--adapter", adapter, "--no-tables", "--quiet", "--timeout", "60"]
+        command = _suite_command(adapter, "--timeout", "60")
         subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         subprocess.run(
             [sys.executable, "-m", "coverage", "combine", "-q", f"--data-file={data}", folder],
@@ -125,37 +133,43 @@ def _without_annotations(source: str) -> str:
 def mutated_source(mutant: Mutant) -> str | None:
     """The module's source with the mutant's diff applied (None when it does not apply)."""
     original = (ROOT / mutant.module).read_text(encoding="utf-8")
-    body = mutant.diff.split("\n", 1)[1] if mutant.diff.startswith("---") else mutant.diff
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "module.py"
         target.write_text(original, encoding="utf-8")
-        done = subprocess.run(
+        done = subprocess.run(  # patch reads the file to change from its argument
             ["patch", "--quiet", "--force", str(target)],
-            input=body.split("\n", 2)[2] if body.startswith("--- a/") else body,
+            input=mutant.diff.removeprefix(COSMIC_RAY_BANNER),
             text=True,
             capture_output=True,
         )
         return target.read_text(encoding="utf-8") if done.returncode == 0 else None
 
 
+@cache
+def _original_tree(module: str) -> str | None:
+    """The module's syntax tree without annotations; None when its annotations are
+    evaluated (no ``from __future__ import annotations``), so that they count."""
+    original = (ROOT / module).read_text(encoding="utf-8")
+    if "from __future__ import annotations" not in original:
+        return None
+    return _without_annotations(original)
+
+
 def same_program(mutant: Mutant) -> bool:
     """The mutant differs from its module only inside annotations."""
-    original = (ROOT / mutant.module).read_text(encoding="utf-8")
-    if "from __future__ import annotations" not in original:
-        return False
-    changed = mutated_source(mutant)
+    tree = _original_tree(mutant.module)
+    changed = mutated_source(mutant) if tree is not None else None
     if changed is None:
         return False
     try:
-        return _without_annotations(changed) == _without_annotations(original)
+        return _without_annotations(changed) == tree
     except SyntaxError:
         return False
 
 
 def suite_fails(copy: Path) -> bool:
     """Whether the current suite fails on the checkout copy ``copy`` (imported from there)."""
-    command = [sys.executable, "-m", "buckshot", "conformance", "run", "--adapter"]
-    command += ["reference", "--no-tables", "--quiet", "--exit-first", "--timeout", "30"]
+    command = _suite_command("reference", "--exit-first", "--timeout", "30")
     env = dict(os.environ, PYTHONPATH=str(copy))
     done = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=600)
     return done.returncode != 0
@@ -236,32 +250,14 @@ def score(classes: dict[str, list[Mutant]]) -> tuple[int, int]:
     return killed, killed + len(classes["unjudged"])
 
 
-def main() -> int:
-    """Classify every mutant of the sessions, print the score, store the figures."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sessions", type=Path, default=SESSIONS)
-    parser.add_argument("--judged", type=Path, default=JUDGED)
-    parser.add_argument("--update-readme", action="store_true")
-    parser.add_argument(
-        "--recheck", action="store_true", help="run the current suite against each survivor"
-    )
-    args = parser.parse_args()
-    sessions = sorted(args.sessions.glob("*.sqlite"))
-    if not sessions:
-        print(f"no cosmic-ray sessions in {args.sessions}: run scripts/mutation.sh first")
-        return 2
-    judged = load_judged(args.judged)
-    print("measuring the lines the suite runs (the adapter under coverage) ...", flush=True)
-    run = lines_run_by_the_suite()
-    figures: dict[str, Any] = {"date": date.today().isoformat(), "machine": machine()}
+def score_sessions(
+    sessions: list[Path], run: dict[str, set[int]], judged: dict[str, str], copy: Path | None
+) -> tuple[dict[str, Any], list[Mutant], set[str]]:
+    """Each session's mutants classed and counted, printed one line a module: the figures
+    by module, the unjudged mutants and the keys of every mutant seen."""
     modules: dict[str, Any] = {}
     left: list[Mutant] = []
     all_keys: set[str] = set()
-    scratch = tempfile.TemporaryDirectory()
-    copy = checkout_copy(Path(scratch.name)) if args.recheck else None
-    if copy is not None and suite_fails(copy):
-        print("the suite fails on the unmutated copy of the checkout: nothing to recheck against")
-        return 2
     for session in sessions:
         mutants = read_session(session)
         if not mutants:
@@ -281,7 +277,33 @@ def main() -> int:
             f"{counts['unjudged']} unjudged: {killed}/{within} ({share:.1f}%)"
         )
         left += classes["unjudged"]
-    scratch.cleanup()
+    return modules, left, all_keys
+
+
+def main() -> int:
+    """Classify every mutant of the sessions, print the score, store the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sessions", type=Path, default=SESSIONS)
+    parser.add_argument("--judged", type=Path, default=JUDGED)
+    parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument(
+        "--recheck", action="store_true", help="run the current suite against each survivor"
+    )
+    args = parser.parse_args()
+    sessions = sorted(args.sessions.glob("*.sqlite"))
+    if not sessions:
+        print(f"no cosmic-ray sessions in {args.sessions}: run scripts/mutation.sh first")
+        return 2
+    judged = load_judged(args.judged)
+    print("measuring the lines the suite runs (the adapter under coverage) ...", flush=True)
+    run = lines_run_by_the_suite()
+    figures: dict[str, Any] = {"date": date.today().isoformat(), "machine": machine()}
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = checkout_copy(Path(scratch)) if args.recheck else None
+        if copy is not None and suite_fails(copy):
+            print("the suite fails on the unmutated copy of the checkout: nothing to recheck")
+            return 2
+        modules, left, all_keys = score_sessions(sessions, run, judged, copy)
     killed = sum(m["score"][0] for m in modules.values())
     within = sum(m["score"][1] for m in modules.values())
     share = 100 * killed / within if within else 100.0
