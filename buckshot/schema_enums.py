@@ -177,7 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     stale = []
     for path in schema_files():
-        text = regenerated(path)
+        try:
+            text = regenerated(path)
+        except (OSError, ValueError) as error:  # unreadable, not JSON, lists out of step
+            print(f"{path}: {error}", file=sys.stderr)
+            return 2
         if text == path.read_text(encoding="utf-8"):
             continue
         stale.append(path)
