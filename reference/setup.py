@@ -65,7 +65,7 @@ def game_from_setup(setup: dict[str, Any], chance: Chance, start: bool = True) -
         game = Game(rules, [Role(seat["role"]) for seat in seats], chance, names)
         for state, seat in zip(game.state.seats, seats, strict=True):
             state.hp = int(seat.get("hp", rules.hp.start))
-            state.items = {Item(k): int(v) for k, v in seat.get("items", {}).items() if int(v) > 0}
+            state.items = {Item(k): int(v) for k, v in seat.get("items", {}).items() if int(v) != 0}
             state.traitor = bool(seat.get("traitor", False))
             state.conversion_used = bool(seat.get("conversion_used", state.traitor))
             state.shield = int(seat.get("shield", 0))

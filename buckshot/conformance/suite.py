@@ -136,7 +136,8 @@ def resolve_setup(inline: dict[str, Any], ruleset_base: dict[str, Any]) -> dict[
                 "role": seat["role"],
                 "hp": seat.get("hp", start_hp),
                 "alive": seat.get("alive", True),
-                "items": {k: v for k, v in seat.get("items", {}).items() if v > 0},
+                # kinds held zero times are left out; a negative count is sent, to be refused
+                "items": {k: v for k, v in seat.get("items", {}).items() if v != 0},
                 "traitor": traitor,
                 "conversion_used": seat.get("conversion_used", traitor),
                 "shield": seat.get("shield", 0),
