@@ -1,6 +1,7 @@
 """The mutation score of the conformance suite, from the sessions ``scripts/mutation.sh`` wrote.
 
-    python benchmarks/mutation.py [--sessions DIR] [--judged FILE] [--update-readme]
+    python benchmarks/mutation.py [--sessions DIR] [--judged FILE] [--recheck]
+                                  [--check-judged] [--update-readme]
 
 Every surviving mutant falls in one of four classes, each decided from evidence, not taste:
 
@@ -20,6 +21,11 @@ With ``--recheck`` every mutant that would be unjudged is applied again to a cop
 checkout and the current suite is run against it (stopping at the first failure): one the
 suite now kills counts as **killed later** (by a case added after the cosmic-ray run), with
 the same evidence as a kill in the run.
+
+A judgement is a claim, so ``--check-judged`` tests it the same way: every mutant judged
+equivalent is applied and the suite run against it; one the suite kills is reported as
+**misjudged** (its judgement is wrong or out of date, so it counts as killed later and the
+script exits 1 until the judgement is removed).
 
 The score is (killed + killed later) / (mutants - out of reach - same program -
 equivalent). It prints one line per module and the survivors left to judge, and stores the
@@ -216,9 +222,11 @@ def classify(
     run: dict[str, set[int]],
     judged: dict[str, str],
     recheck: Path | None = None,
+    check_judged: bool = False,
 ) -> dict[str, list[Mutant]]:
     """The mutants by class: killed, out of reach, same program, equivalent, killed later
-    (only with a checkout copy ``recheck`` to run the suite in), unjudged."""
+    (only with a checkout copy ``recheck`` to run the suite in), unjudged, and misjudged
+    (judged equivalent, yet killed by the suite: only with ``check_judged``)."""
     classes: dict[str, list[Mutant]] = {
         "killed": [],
         "killed later": [],
@@ -226,6 +234,7 @@ def classify(
         "same program": [],
         "equivalent": [],
         "unjudged": [],
+        "misjudged": [],
     }
     for mutant in mutants:
         lines = run.get(mutant.module, set())
@@ -236,7 +245,11 @@ def classify(
         elif same_program(mutant):
             classes["same program"].append(mutant)
         elif mutant.key in judged:
-            classes["equivalent"].append(mutant)
+            if check_judged and recheck is not None and suite_kills(mutant, recheck):
+                classes["misjudged"].append(mutant)
+                classes["killed later"].append(mutant)
+            else:
+                classes["equivalent"].append(mutant)
         elif recheck is not None and suite_kills(mutant, recheck):
             classes["killed later"].append(mutant)
         else:
@@ -251,19 +264,24 @@ def score(classes: dict[str, list[Mutant]]) -> tuple[int, int]:
 
 
 def score_sessions(
-    sessions: list[Path], run: dict[str, set[int]], judged: dict[str, str], copy: Path | None
-) -> tuple[dict[str, Any], list[Mutant], set[str]]:
+    sessions: list[Path],
+    run: dict[str, set[int]],
+    judged: dict[str, str],
+    copy: Path | None,
+    check_judged: bool = False,
+) -> tuple[dict[str, Any], list[Mutant], list[Mutant], set[str]]:
     """Each session's mutants classed and counted, printed one line a module: the figures
-    by module, the unjudged mutants and the keys of every mutant seen."""
+    by module, the unjudged and the misjudged mutants, and the keys of every mutant seen."""
     modules: dict[str, Any] = {}
     left: list[Mutant] = []
+    misjudged: list[Mutant] = []
     all_keys: set[str] = set()
     for session in sessions:
         mutants = read_session(session)
         if not mutants:
             continue
         all_keys |= {m.key for m in mutants}
-        classes = classify(mutants, run, judged, copy)
+        classes = classify(mutants, run, judged, copy, check_judged)
         killed, within = score(classes)
         module = mutants[0].module
         counts = {name: len(found) for name, found in classes.items()}
@@ -277,7 +295,8 @@ def score_sessions(
             f"{counts['unjudged']} unjudged: {killed}/{within} ({share:.1f}%)"
         )
         left += classes["unjudged"]
-    return modules, left, all_keys
+        misjudged += classes["misjudged"]
+    return modules, left, misjudged, all_keys
 
 
 def main() -> int:
@@ -289,6 +308,11 @@ def main() -> int:
     parser.add_argument(
         "--recheck", action="store_true", help="run the current suite against each survivor"
     )
+    parser.add_argument(
+        "--check-judged",
+        action="store_true",
+        help="also run the suite against every mutant judged equivalent (implies --recheck)",
+    )
     args = parser.parse_args()
     sessions = sorted(args.sessions.glob("*.sqlite"))
     if not sessions:
@@ -299,11 +323,14 @@ def main() -> int:
     run = lines_run_by_the_suite()
     figures: dict[str, Any] = {"date": date.today().isoformat(), "machine": machine()}
     with tempfile.TemporaryDirectory() as scratch:
-        copy = checkout_copy(Path(scratch)) if args.recheck else None
+        recheck = args.recheck or args.check_judged
+        copy = checkout_copy(Path(scratch)) if recheck else None
         if copy is not None and suite_fails(copy):
             print("the suite fails on the unmutated copy of the checkout: nothing to recheck")
             return 2
-        modules, left, all_keys = score_sessions(sessions, run, judged, copy)
+        modules, left, misjudged, all_keys = score_sessions(
+            sessions, run, judged, copy, args.check_judged
+        )
     killed = sum(m["score"][0] for m in modules.values())
     within = sum(m["score"][1] for m in modules.values())
     share = 100 * killed / within if within else 100.0
@@ -314,6 +341,8 @@ def main() -> int:
         print(f"{len(stale)} judgement(s) name no mutant of the sessions: {', '.join(stale[:5])}")
     for mutant in left:
         print(f"\nUNJUDGED {mutant.key}\n{mutant.diff.strip()}")
+    for mutant in misjudged:
+        print(f"\nMISJUDGED (judged equivalent, killed by the suite) {mutant.key}")
     store(RESULTS, "mutation", figures)
     if args.update_readme:
         rows = [
@@ -338,7 +367,7 @@ def main() -> int:
             ]
         )
         replace_block(README, BEGIN, END, text)
-    return 1 if left else 0
+    return 1 if left or misjudged else 0
 
 
 if __name__ == "__main__":

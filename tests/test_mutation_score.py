@@ -1,0 +1,104 @@
+"""The mutation score's classes (benchmarks/mutation.py) and the judgements it reads."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from benchmark_helpers import ROOT, load_benchmark
+
+mutation = load_benchmark("mutation")
+JUDGED = ROOT / "benchmarks" / "mutation_judged.toml"
+KEY = re.compile(r"^reference/[a-z_]+\.py:\d+:[A-Za-z_]+:\d+$")
+DIFF = """--- a/reference/{module}
++++ b/reference/{module}
+@@ -1,1 +1,1 @@
+-{old}
++{new}
+"""
+
+
+def _mutant(line: int, killed: bool, old: str = "x = 1", new: str = "x = 2") -> Any:
+    diff = DIFF.format(module="toy.py", old=old, new=new)
+    return mutation.Mutant("reference/toy.py", "core/NumberReplacer", 0, line, line, killed, diff)
+
+
+def test_every_judgement_names_a_mutant_key_once_with_a_reason() -> None:
+    table = tomllib.loads(JUDGED.read_text(encoding="utf-8"))
+    seen: set[str] = set()
+    for entry in table["equivalent"]:
+        assert set(entry) == {"mutants", "reason"}, entry
+        assert len(entry["reason"].split()) >= 4, f"a reason says why: {entry['reason']!r}"
+        for key in entry["mutants"]:
+            assert KEY.match(key), key
+            assert key not in seen, f"{key} judged twice"
+            seen.add(key)
+            assert (ROOT / key.split(":")[0]).is_file(), key
+    assert mutation.load_judged(JUDGED).keys() == seen
+
+
+def test_a_kill_counts_before_any_judgement_and_reach_before_a_judgement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(mutation, "same_program", lambda mutant: False)
+    killed, unreached, judged, open_ = (_mutant(n, n == 1) for n in (1, 2, 3, 4))
+    run = {"reference/toy.py": {1, 3, 4}}
+    judgements = {mutant.key: "why" for mutant in (killed, unreached, judged)}
+    classes = mutation.classify([killed, unreached, judged, open_], run, judgements)
+    assert classes["killed"] == [killed]
+    assert classes["out of reach"] == [unreached]
+    assert classes["equivalent"] == [judged]
+    assert classes["unjudged"] == [open_]
+    assert mutation.score(classes) == (1, 2)  # the judged and the unreached leave the count
+
+
+def test_a_judged_mutant_the_suite_kills_is_misjudged(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged = _mutant(3, False)
+    monkeypatch.setattr(mutation, "same_program", lambda mutant: False)
+    monkeypatch.setattr(mutation, "suite_kills", lambda mutant, copy: True)
+    run = {"reference/toy.py": {3}}
+    trusted = mutation.classify([judged], run, {judged.key: "why"}, Path("copy"))
+    assert trusted["equivalent"] == [judged] and not trusted["misjudged"]
+    checked = mutation.classify([judged], run, {judged.key: "why"}, Path("copy"), True)
+    assert checked["misjudged"] == [judged] and checked["killed later"] == [judged]
+    assert mutation.score(checked) == (1, 1)
+
+
+def test_a_change_inside_an_annotation_is_the_same_program(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    module = tmp_path / "reference" / "toy.py"
+    module.parent.mkdir()
+    module.write_text("from __future__ import annotations\n\nx: int = 1\n", encoding="utf-8")
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    mutation._original_tree.cache_clear()
+    annotation = mutation.Mutant(
+        "reference/toy.py",
+        "core/ReplaceX",
+        0,
+        3,
+        3,
+        False,
+        DIFF.format(module="toy.py", old="x: int = 1", new="x: float = 1").replace(
+            "-1,1 +1,1", "-3,1 +3,1"
+        ),
+    )
+    value = mutation.Mutant(
+        "reference/toy.py",
+        "core/NumberReplacer",
+        0,
+        3,
+        3,
+        False,
+        DIFF.format(module="toy.py", old="x: int = 1", new="x: int = 2").replace(
+            "-1,1 +1,1", "-3,1 +3,1"
+        ),
+    )
+    try:
+        assert mutation.same_program(annotation)
+        assert not mutation.same_program(value)
+    finally:
+        mutation._original_tree.cache_clear()
