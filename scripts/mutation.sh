@@ -9,8 +9,8 @@
 # place), imported through PYTHONPATH. For each module it writes, under
 # artifacts/mutation/: the cosmic-ray session, the full report, and the survivors (each a
 # diff); then one line per module and the total: mutants, killed, survived, the score.
-# Decide for each survivor whether it is equivalent (say why in benchmarks/MUTATION.md)
-# or needs a case.
+# Then `python benchmarks/mutation.py --recheck` classes the survivors: each needs a case or a
+# judgement with its reason in benchmarks/mutation_judged.toml (see benchmarks/MUTATION.md).
 
 set -euo pipefail
 
