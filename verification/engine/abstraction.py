@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from buckshot.reference.game import Game
@@ -236,20 +237,20 @@ def option_of(spec: ExecutableSpec, edge_id: str, inp: ConcreteInput) -> Option:
     return parse_option(option_text(spec, replace(inp, edge=spec.layout.edge_by_id(edge_id).code)))
 
 
+@lru_cache(maxsize=8192)
 def input_key(spec: ExecutableSpec, inp: ConcreteInput) -> DecisionKey:
-    """The decision key of a model input for a decision edge."""
+    """The decision key of a model input for a decision edge (a pure function of the two,
+    cached: the walks ask it for the same inputs at every prompt)."""
     return option_key(option_of(spec, spec.layout.edges[inp.edge].edge.id, inp))
 
 
 def model_decisions(spec: ExecutableSpec, s: Concrete) -> set[DecisionKey]:
     """Every decision enabled in ``s`` (for some chance outcome)."""
     found: set[DecisionKey] = set()
-    tried: set[DecisionKey] = set()
     for inp in spec.candidates(s):
         key = input_key(spec, inp)
         if key in found:
             continue
-        tried.add(key)
         if spec.result(s, inp).ok:
             found.add(key)
     return found
