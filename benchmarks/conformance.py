@@ -1,10 +1,13 @@
 """Time the whole conformance suite through an adapter (the reference one by default).
 
     python benchmarks/conformance.py [--adapter COMMAND] [--repeat N] [--filter F]...
+                                     [--update-readme]
 
 Prints, for each repetition and for the best one, the wall time of the run (adapter start
 included), the per-case mean, the processor time of the runner and the adapter (which a
-loaded machine does not inflate), and the time to load and check the suite.
+loaded machine does not inflate), and the time to load and check the suite. A run of the
+whole suite through the reference adapter stores its figures under ``conformance`` in
+``benchmarks/results.json``; ``--update-readme`` writes them into the README.
 """
 
 from __future__ import annotations
@@ -15,10 +18,16 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+from results import README, RESULTS, machine, replace_block, store  # benchmarks/results.py
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.suite import load_suite
+
+README_BEGIN, README_END = "<!-- conformance-time:begin -->", "<!-- conformance-time:end -->"
+REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
 
 
 def _cpu_seconds() -> float:
@@ -30,20 +39,41 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def readme_line(figures: dict[str, Any]) -> str:
+    """The README's sentence on the suite's speed, from the figures stored under ``conformance``."""
+    load = figures["machine"]["load_average"]
+    busy = f" at a load average of {load[0]:.1f}" if load else ""
+    return (
+        f"  Measured {figures['date']} with `python benchmarks/conformance.py` on "
+        f"{figures['machine']['cores']} cores{busy}: {figures['cases']} cases through the "
+        f"reference adapter in {figures['best_seconds']:.2f} s wall clock at best "
+        f"(median {figures['median_seconds']:.2f} s of {figures['repeat']} runs, "
+        f"{figures['best_cpu_seconds']:.2f} s of processor time for the runner and the adapter "
+        f"together), plus {figures['load_seconds']:.2f} s to load and check the suite."
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit 1 if any case did not pass."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--adapter", default=f"{sys.executable} -m buckshot.reference.adapter")
+    parser.add_argument("--adapter", default=REFERENCE)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--filter", action="append", default=[])
     parser.add_argument("--cases", type=Path, default=CASES)
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args(argv)
+    whole = args.adapter == REFERENCE and not args.filter and args.cases == CASES
+    if args.update_readme and not whole:
+        parser.error("--update-readme needs the whole shipped suite through the reference adapter")
+    started = machine()
 
     tick = time.perf_counter()
     suite = load_suite(args.cases)
     loading = time.perf_counter() - tick
     print(f"suite: {len(suite.cases)} cases loaded and checked in {loading:.2f} s")
     walls: list[float] = []
+    cpus: list[float] = []
     ok = True
     for number in range(1, args.repeat + 1):
         options = RunOptions(adapter=args.adapter, cases_dir=args.cases, filters=args.filter)
@@ -52,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.perf_counter() - tick
         cpu = _cpu_seconds() - cpu_before
         walls.append(wall)
+        cpus.append(cpu)
         cases = len(run.results)
         mean = wall / cases * 1000 if cases else 0.0
         counts = ", ".join(f"{n} {status}" for status, n in run.counts().items() if n)
@@ -65,6 +96,20 @@ def main(argv: list[str] | None = None) -> int:
         f"best of {len(walls)}: {best:.2f} s, {best / max(1, len(run.results)) * 1000:.2f} ms "
         f"per case; median {statistics.median(walls):.2f} s; with loading {best + loading:.2f} s"
     )
+    if ok and whole:
+        figures = {
+            "date": time.strftime("%Y-%m-%d", time.gmtime()),
+            "machine": started,
+            "cases": len(run.results),
+            "repeat": len(walls),
+            "best_seconds": round(best, 3),
+            "median_seconds": round(statistics.median(walls), 3),
+            "best_cpu_seconds": round(cpus[walls.index(best)], 3),
+            "load_seconds": round(loading, 3),
+        }
+        store(args.results, "conformance", figures)
+        if args.update_readme:
+            replace_block(README, README_BEGIN, README_END, readme_line(figures))
     return 0 if ok else 1
 
 

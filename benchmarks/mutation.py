@@ -3,7 +3,8 @@
     python benchmarks/mutation.py [--sessions DIR] [--judged FILE] [--recheck]
                                   [--check-judged] [--update-readme]
 
-Every surviving mutant falls in one of four classes, each decided from evidence, not taste:
+Every surviving mutant falls in one of these classes, each decided from evidence or stated
+with its argument:
 
 - **out of reach**: no line the mutation touches runs while the whole suite goes through the
   reference adapter (measured here, with ``coverage``, by running the suite once with the
@@ -12,8 +13,12 @@ Every surviving mutant falls in one of four classes, each decided from evidence,
 - **same program**: the mutated module, annotations set aside, parses to the same syntax
   tree as the original (a change inside a type annotation, which ``from __future__ import
   annotations`` never evaluates): equivalent by construction.
-- **equivalent**: judged by hand in ``benchmarks/mutation_judged.toml``, each with the reason
-  no case can tell it from the original.
+- **equivalent** and **unobservable**: judged by hand in ``benchmarks/mutation_judged.toml``,
+  each with the reason no case can tell it from the original: the same behaviour on every
+  input the protocol can send (equivalent), or a different program whose difference no reply
+  of the protocol carries (unobservable: a view, a message text, code the adapter never
+  calls). Both are arguments, not evidence; ``--check-judged`` at least confirms that the
+  suite does not kill them.
 - **unjudged**: a real gap; it needs a case (or a judgement). The script exits 1 while any
   is left.
 
@@ -22,13 +27,14 @@ checkout and the current suite is run against it (stopping at the first failure)
 suite now kills counts as **killed later** (by a case added after the cosmic-ray run), with
 the same evidence as a kill in the run.
 
-A judgement is a claim, so ``--check-judged`` tests it the same way: every mutant judged
-equivalent is applied and the suite run against it; one the suite kills is reported as
+A judgement is a claim, so ``--check-judged`` tests it the same way: every judged mutant is
+applied and the suite run against it; one the suite kills is reported as
 **misjudged** (its judgement is wrong or out of date, so it counts as killed later and the
 script exits 1 until the judgement is removed).
 
 The score is (killed + killed later) / (mutants - out of reach - same program -
-equivalent). It prints one line per module and the survivors left to judge, and stores the
+equivalent - unobservable): the share of the mutants the protocol can observe that the suite
+kills. It prints one line per module and the survivors left to judge, and stores the
 figures under ``mutation`` in ``benchmarks/results.json``.
 """
 
@@ -205,16 +211,26 @@ def checkout_copy(folder: Path) -> Path:
     return copy
 
 
+JUDGED_KINDS = ("equivalent", "unobservable")
+"""How a judgement classes its mutants (the ``kind`` of an entry, "equivalent" by default):
+the same behaviour on every input the protocol can send, or a different program whose
+difference no reply of the protocol shows (a view, a message text, code the adapter never
+calls)."""
+
+
 def load_judged(path: Path) -> dict[str, str]:
-    """The mutants judged equivalent: key -> the reason no case can tell them apart."""
+    """The judged mutants: key -> the kind of its judgement (:data:`JUDGED_KINDS`); each entry
+    of the file also says why no case can tell the mutant from the original."""
     if not path.exists():
         return {}
     table = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {
-        str(key): str(entry["reason"])
-        for entry in table.get("equivalent", [])
-        for key in entry["mutants"]
-    }
+    judged: dict[str, str] = {}
+    for entry in table.get("judged", []):
+        kind = str(entry.get("kind", "equivalent"))
+        if kind not in JUDGED_KINDS:
+            raise ValueError(f"{path}: unknown kind {kind!r} (one of {', '.join(JUDGED_KINDS)})")
+        judged |= {str(key): kind for key in entry["mutants"]}
+    return judged
 
 
 def classify(
@@ -224,15 +240,16 @@ def classify(
     recheck: Path | None = None,
     check_judged: bool = False,
 ) -> dict[str, list[Mutant]]:
-    """The mutants by class: killed, out of reach, same program, equivalent, killed later
-    (only with a checkout copy ``recheck`` to run the suite in), unjudged, and misjudged
-    (judged equivalent, yet killed by the suite: only with ``check_judged``)."""
+    """The mutants by class: killed, out of reach, same program, equivalent, unobservable,
+    killed later (only with a checkout copy ``recheck`` to run the suite in), unjudged, and
+    misjudged (judged, yet killed by the suite: only with ``check_judged``)."""
     classes: dict[str, list[Mutant]] = {
         "killed": [],
         "killed later": [],
         "out of reach": [],
         "same program": [],
         "equivalent": [],
+        "unobservable": [],
         "unjudged": [],
         "misjudged": [],
     }
@@ -249,7 +266,7 @@ def classify(
                 classes["misjudged"].append(mutant)
                 classes["killed later"].append(mutant)
             else:
-                classes["equivalent"].append(mutant)
+                classes[judged[mutant.key]].append(mutant)
         elif recheck is not None and suite_kills(mutant, recheck):
             classes["killed later"].append(mutant)
         else:
@@ -258,7 +275,7 @@ def classify(
 
 
 def score(classes: dict[str, list[Mutant]]) -> tuple[int, int]:
-    """(killed, non-equivalent mutants within the suite's reach)."""
+    """(killed, the mutants the protocol can observe: neither out of reach nor judged)."""
     killed = len(classes["killed"]) + len(classes["killed later"])
     return killed, killed + len(classes["unjudged"])
 
@@ -291,12 +308,41 @@ def score_sessions(
             f"{module}: {len(mutants)} mutants, {counts['killed']} killed, "
             f"{counts['killed later']} killed later, "
             f"{counts['out of reach']} out of reach, {counts['same program']} same program, "
-            f"{counts['equivalent']} equivalent, "
+            f"{counts['equivalent']} equivalent, {counts['unobservable']} unobservable, "
             f"{counts['unjudged']} unjudged: {killed}/{within} ({share:.1f}%)"
         )
         left += classes["unjudged"]
         misjudged += classes["misjudged"]
     return modules, left, misjudged, all_keys
+
+
+def readme_block(figures: dict[str, Any]) -> str:
+    """The README's mutation table, from the figures stored under ``mutation``."""
+    killed, within = figures["killed"], figures["within_reach"]
+    share = 100 * killed / within if within else 100.0
+    checked = figures.get("judgements_checked", False)
+    rows = [
+        f"| `{name}` | {m['mutants']} | {m['killed']} | {m['killed later']} | "
+        f"{m['out of reach']} | {m['same program']} | {m['equivalent']} | "
+        f"{m.get('unobservable', 0)} | {m.get('misjudged', 0) if checked else 'not run'} | "
+        f"{m['unjudged']} | {m['score'][0]}/{m['score'][1]} |"
+        for name, m in figures["modules"].items()
+    ]
+    command = "--recheck --check-judged" if checked else "--recheck"
+    return "\n".join(
+        [
+            "",
+            f"Measured {figures['date']} (`python benchmarks/mutation.py {command}`): "
+            f"**{killed} of {within} ({share:.1f}%)** of the mutants the protocol can "
+            "observe killed by the suite alone.",
+            "",
+            "| module | mutants | killed | killed later | out of reach | same program | "
+            "equivalent | unobservable | misjudged | unjudged | score |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
 
 
 def main() -> int:
@@ -311,7 +357,7 @@ def main() -> int:
     parser.add_argument(
         "--check-judged",
         action="store_true",
-        help="also run the suite against every mutant judged equivalent (implies --recheck)",
+        help="also run the suite against every judged mutant (implies --recheck)",
     )
     args = parser.parse_args()
     sessions = sorted(args.sessions.glob("*.sqlite"))
@@ -334,39 +380,23 @@ def main() -> int:
     killed = sum(m["score"][0] for m in modules.values())
     within = sum(m["score"][1] for m in modules.values())
     share = 100 * killed / within if within else 100.0
-    figures |= {"modules": modules, "killed": killed, "within_reach": within}
-    print(f"total: {killed}/{within} non-equivalent mutants within reach killed ({share:.1f}%)")
+    figures |= {
+        "modules": modules,
+        "killed": killed,
+        "within_reach": within,
+        "judgements_checked": args.check_judged,
+    }
+    print(f"total: {killed}/{within} mutants the protocol can observe killed ({share:.1f}%)")
     stale = sorted(set(judged) - all_keys)
     if stale:
         print(f"{len(stale)} judgement(s) name no mutant of the sessions: {', '.join(stale[:5])}")
     for mutant in left:
         print(f"\nUNJUDGED {mutant.key}\n{mutant.diff.strip()}")
     for mutant in misjudged:
-        print(f"\nMISJUDGED (judged equivalent, killed by the suite) {mutant.key}")
+        print(f"\nMISJUDGED (judged, yet killed by the suite) {mutant.key}")
     store(RESULTS, "mutation", figures)
     if args.update_readme:
-        rows = [
-            f"| `{name}` | {m['mutants']} | {m['killed']} | {m['killed later']} | "
-            f"{m['out of reach']} | "
-            f"{m['same program']} | {m['equivalent']} | {m['unjudged']} | "
-            f"{m['score'][0]}/{m['score'][1]} |"
-            for name, m in modules.items()
-        ]
-        text = "\n".join(
-            [
-                "",
-                f"Measured {figures['date']} (`python benchmarks/mutation.py`): "
-                f"**{killed} of {within} ({share:.1f}%)** non-equivalent mutants within the "
-                "suite's reach killed.",
-                "",
-                "| module | mutants | killed | killed later | out of reach | same program | "
-                "equivalent | unjudged | score |",
-                "|---|---|---|---|---|---|---|---|---|",
-                *rows,
-                "",
-            ]
-        )
-        replace_block(README, BEGIN, END, text)
+        replace_block(README, BEGIN, END, readme_block(figures))
     return 1 if left or misjudged else 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -28,9 +29,11 @@ def _mutant(line: int, killed: bool, old: str = "x = 1", new: str = "x = 2") -> 
 
 def test_every_judgement_names_a_mutant_key_once_with_a_reason() -> None:
     table = tomllib.loads(JUDGED.read_text(encoding="utf-8"))
+    assert set(table) == {"judged"}
     seen: set[str] = set()
-    for entry in table["equivalent"]:
-        assert set(entry) == {"mutants", "reason"}, entry
+    for entry in table["judged"]:
+        assert set(entry) - {"kind"} == {"mutants", "reason"}, entry
+        assert entry.get("kind", "equivalent") in mutation.JUDGED_KINDS, entry
         assert len(entry["reason"].split()) >= 4, f"a reason says why: {entry['reason']!r}"
         for key in entry["mutants"]:
             assert KEY.match(key), key
@@ -44,13 +47,15 @@ def test_a_kill_counts_before_any_judgement_and_reach_before_a_judgement(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(mutation, "same_program", lambda mutant: False)
-    killed, unreached, judged, open_ = (_mutant(n, n == 1) for n in (1, 2, 3, 4))
-    run = {"reference/toy.py": {1, 3, 4}}
-    judgements = {mutant.key: "why" for mutant in (killed, unreached, judged)}
-    classes = mutation.classify([killed, unreached, judged, open_], run, judgements)
+    killed, unreached, judged, unseen, open_ = (_mutant(n, n == 1) for n in (1, 2, 3, 4, 5))
+    run = {"reference/toy.py": {1, 3, 4, 5}}
+    judgements = {mutant.key: "equivalent" for mutant in (killed, unreached, judged)}
+    judgements[unseen.key] = "unobservable"
+    classes = mutation.classify([killed, unreached, judged, unseen, open_], run, judgements)
     assert classes["killed"] == [killed]
     assert classes["out of reach"] == [unreached]
     assert classes["equivalent"] == [judged]
+    assert classes["unobservable"] == [unseen]
     assert classes["unjudged"] == [open_]
     assert mutation.score(classes) == (1, 2)  # the judged and the unreached leave the count
 
@@ -60,9 +65,9 @@ def test_a_judged_mutant_the_suite_kills_is_misjudged(monkeypatch: pytest.Monkey
     monkeypatch.setattr(mutation, "same_program", lambda mutant: False)
     monkeypatch.setattr(mutation, "suite_kills", lambda mutant, copy: True)
     run = {"reference/toy.py": {3}}
-    trusted = mutation.classify([judged], run, {judged.key: "why"}, Path("copy"))
+    trusted = mutation.classify([judged], run, {judged.key: "equivalent"}, Path("copy"))
     assert trusted["equivalent"] == [judged] and not trusted["misjudged"]
-    checked = mutation.classify([judged], run, {judged.key: "why"}, Path("copy"), True)
+    checked = mutation.classify([judged], run, {judged.key: "equivalent"}, Path("copy"), True)
     assert checked["misjudged"] == [judged] and checked["killed later"] == [judged]
     assert mutation.score(checked) == (1, 1)
 
@@ -102,3 +107,21 @@ def test_a_change_inside_an_annotation_is_the_same_program(
         assert not mutation.same_program(value)
     finally:
         mutation._original_tree.cache_clear()
+
+
+def test_the_readme_shows_the_figures_of_the_results_file() -> None:
+    figures = json.loads((ROOT / "benchmarks/results.json").read_text(encoding="utf-8"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index(mutation.BEGIN) + len(mutation.BEGIN) : readme.index(mutation.END)]
+    assert block.strip() == mutation.readme_block(figures["mutation"]).strip()
+    assert f"{figures['mutation']['killed']} of {figures['mutation']['within_reach']}" in block
+
+
+def test_a_judgement_of_an_unknown_kind_is_refused(tmp_path: Path) -> None:
+    judged = tmp_path / "judged.toml"
+    judged.write_text(
+        '[[judged]]\nkind = "harmless"\nmutants = ["reference/x.py:1:Op:0"]\nreason = "r"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="harmless"):
+        mutation.load_judged(judged)
