@@ -15,10 +15,10 @@ with its argument:
   annotations`` never evaluates): equivalent by construction.
 - **equivalent** and **unobservable**: judged by hand in ``benchmarks/mutation_judged.toml``,
   each with the reason no case can tell it from the original: the same behaviour on every
-  input the protocol can send (equivalent), or a different program whose difference no reply
-  of the protocol carries (unobservable: a view, a message text, code the adapter never
-  calls). Both are arguments, not evidence; ``--check-judged`` at least confirms that the
-  suite does not kill them.
+  input the protocol can send (equivalent), or a different program whose difference lies only
+  where the runner does not compare (unobservable: a field it ignores, a message text, a
+  view, code the adapter never calls). Both are arguments, not evidence; ``--check-judged``
+  at least confirms that the suite does not kill them.
 - **unjudged**: a real gap; it needs a case (or a judgement). The script exits 1 while any
   is left.
 
@@ -214,8 +214,8 @@ def checkout_copy(folder: Path) -> Path:
 JUDGED_KINDS = ("equivalent", "unobservable")
 """How a judgement classes its mutants (the ``kind`` of an entry, "equivalent" by default):
 the same behaviour on every input the protocol can send, or a different program whose
-difference no reply of the protocol shows (a view, a message text, code the adapter never
-calls)."""
+difference lies only where the runner does not compare (a field it ignores, a message text,
+a view, code the adapter never calls)."""
 
 
 def load_judged(path: Path) -> dict[str, str]:

@@ -201,6 +201,13 @@ def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
         tmp_path / "cases" / "b" / "area.nofix.json",
         {**good, "id": "area.nofix", "setup": {"fixture": "missing"}},
     )
+    floating = [
+        {**entry, "player": 0.0} if "player" in entry else entry for entry in good["script"]
+    ]
+    _write(
+        tmp_path / "cases" / "b" / "area.float.json",
+        {**good, "id": "area.float", "script": floating},
+    )
     _write(tmp_path / "cases" / "b" / "area.shape.json", {"id": "area.shape"})
     (tmp_path / "cases" / "b" / "area.text.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(SuiteError) as raised:
@@ -216,6 +223,7 @@ def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
         "no fixture 'missing'",
         "area.shape.json: (top): 'description' is a required property",
         "area.text.json: cannot be read as JSON",
+        "player 0.0 is not an integer literal",
     ):
         assert expected in text, expected
 

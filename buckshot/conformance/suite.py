@@ -207,6 +207,14 @@ class _Checker:
         for feature in data["features"]:
             if feature not in self.features:
                 self.problems.append(f"{where}: feature {feature!r} is not in features.json")
+        for step, entry in enumerate(data["script"]):
+            # JSON Schema's "integer" admits 0.0; a seat number is sent as written, so a case
+            # may only write it as an integer literal (INTERPRETING.md section 7)
+            if "player" in entry and type(entry["player"]) is not int:
+                self.problems.append(
+                    f"{where}: script[{step}].player {entry['player']!r} is not an integer "
+                    "literal (write 0, not 0.0)"
+                )
         setup = self.setup(where, data["setup"])
         if setup is None:
             return None
