@@ -137,8 +137,12 @@ class ExecutableSpec:
         edge = next(e for e, fired in zip(self.layout.edges, res.fired, strict=True) if fired)
         return Step(s, inp, res.next, edge, res.popped, res.skill_by, res.asked)
 
-    def candidates(self, s: Concrete) -> Iterator[ConcreteInput]:
-        """Inputs that may be legal in ``s`` (a superset of the legal ones, without repeats)."""
+    def candidates(self, s: Concrete, held_payments: bool = True) -> Iterator[ConcreteInput]:
+        """Inputs that may be legal in ``s`` (a superset of the legal ones, without repeats).
+
+        A Magician's payments are those the asked player can make, unless ``held_payments``
+        is False: then every multiset of ``magician.cost`` kinds (the seeded random games
+        shuffle that longer list, so it keeps them as they were)."""
         top = self.top(s)
         base = self.blank_input()
         if top.kind is StateKind.FINAL:
@@ -158,7 +162,9 @@ class ExecutableSpec:
         for edge in self.layout.edges:
             if edge.source != top.code or edge.edge.trigger.value != "decision":
                 continue
-            yield from self._decision_variants(s, replace(base, edge=edge.code), edge)
+            yield from self._decision_variants(
+                s, replace(base, edge=edge.code), edge, held_payments
+            )
 
     def legal_inputs(self, s: Concrete) -> list[ConcreteInput]:
         """Every legal input of ``s`` among :meth:`candidates`."""
@@ -188,7 +194,7 @@ class ExecutableSpec:
         yield from variants
 
     def _decision_variants(
-        self, s: Concrete, base: ConcreteInput, edge: EdgeCode
+        self, s: Concrete, base: ConcreteInput, edge: EdgeCode, held_payments: bool = True
     ) -> Iterator[ConcreteInput]:
         event = edge.edge.event
         if event == "shoot":
@@ -213,8 +219,13 @@ class ExecutableSpec:
                     else:
                         yield from self._chance_variants(inp, ("head", "pill"))
         elif event == "flip_shell":
+            # payments the asked player can make: an unheld one is never legal (a shortcut of
+            # the driver, not a rule), and without it a large magician.cost has too many
+            asked = self.asked(s)
             cost = self.cfg.ruleset.magician.cost
-            for combo in itertools.combinations_with_replacement(range(KINDS), cost):
+            can = held_payments and 0 <= asked < SEATS
+            held = [s.items[asked][k] if can else cost for k in range(KINDS)]
+            for combo in _held_combinations(held, cost):
                 pay = tuple(combo.count(k) for k in range(KINDS))
                 yield replace(base, pay=pay)
         elif event == "use_rescue":
@@ -240,7 +251,7 @@ class ExecutableSpec:
             e.edge.event for e in self.layout.edges if e.source == top.code
         }:
             prefer = frozenset()
-        options = list(self.candidates(s))
+        options = list(self.candidates(s, held_payments=False))
         rng.shuffle(options)
         chosen = None
         for inp in options:
@@ -308,3 +319,25 @@ class ExecutableSpec:
 def seat_name(seat: int) -> str:
     """A seat's printed name (``P0``..``P7``; ``-`` for none)."""
     return "-" if seat >= NONE else f"P{seat}"
+
+
+def _held_combinations(held: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    """The multisets of ``size`` kinds with kind ``k`` at most ``held[k]`` times, as sorted
+    tuples in the order of ``itertools.combinations_with_replacement(range(len(held)), size)``
+    (the same ones that call yields, less those that exceed a count)."""
+    room = [sum(held[k:]) for k in range(len(held))] + [0]
+    chosen: list[int] = []
+
+    def extend(start: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield tuple(chosen)
+            return
+        for kind in range(start, len(held)):
+            if room[kind] < left:
+                return  # the kinds from here on cannot hold the rest
+            if chosen.count(kind) < held[kind]:
+                chosen.append(kind)
+                yield from extend(kind, left - 1)
+                chosen.pop()
+
+    yield from extend(0, size)
