@@ -16,14 +16,15 @@ JUDGED = ROOT / "benchmarks" / "mutation_judged.toml"
 KEY = re.compile(r"^reference/[a-z_]+\.py:\d+:[A-Za-z_]+:\d+$")
 DIFF = """--- a/reference/{module}
 +++ b/reference/{module}
-@@ -1,1 +1,1 @@
+@@ -{line},1 +{line},1 @@
 -{old}
 +{new}
 """
 
 
 def _mutant(line: int, killed: bool, old: str = "x = 1", new: str = "x = 2") -> Any:
-    diff = DIFF.format(module="toy.py", old=old, new=new)
+    """A mutant of line ``line`` of ``reference/toy.py`` that turns ``old`` into ``new``."""
+    diff = DIFF.format(module="toy.py", line=line, old=old, new=new)
     return mutation.Mutant("reference/toy.py", "core/NumberReplacer", 0, line, line, killed, diff)
 
 
@@ -80,28 +81,8 @@ def test_a_change_inside_an_annotation_is_the_same_program(
     module.write_text("from __future__ import annotations\n\nx: int = 1\n", encoding="utf-8")
     monkeypatch.setattr(mutation, "ROOT", tmp_path)
     mutation._original_tree.cache_clear()
-    annotation = mutation.Mutant(
-        "reference/toy.py",
-        "core/ReplaceX",
-        0,
-        3,
-        3,
-        False,
-        DIFF.format(module="toy.py", old="x: int = 1", new="x: float = 1").replace(
-            "-1,1 +1,1", "-3,1 +3,1"
-        ),
-    )
-    value = mutation.Mutant(
-        "reference/toy.py",
-        "core/NumberReplacer",
-        0,
-        3,
-        3,
-        False,
-        DIFF.format(module="toy.py", old="x: int = 1", new="x: int = 2").replace(
-            "-1,1 +1,1", "-3,1 +3,1"
-        ),
-    )
+    annotation = _mutant(3, False, old="x: int = 1", new="x: float = 1")
+    value = _mutant(3, False, old="x: int = 1", new="x: int = 2")
     try:
         assert mutation.same_program(annotation)
         assert not mutation.same_program(value)
