@@ -63,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args(argv)
+    if not args.results.parent.is_dir():
+        parser.error(f"--results: no folder {args.results.parent}")
     whole = args.adapter == REFERENCE and not args.filter and args.cases == CASES
     if args.update_readme and not whole:
         parser.error("--update-readme needs the whole shipped suite through the reference adapter")
@@ -114,4 +116,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -56,6 +57,8 @@ from pathlib import Path
 from typing import Any
 
 from results import README, RESULTS, ROOT, machine, replace_block, store
+
+from buckshot.progress import CommandProgress
 
 SESSIONS = ROOT / "artifacts" / "mutation"
 JUDGED = ROOT / "benchmarks" / "mutation_judged.toml"
@@ -239,10 +242,12 @@ def classify(
     judged: dict[str, str],
     recheck: Path | None = None,
     check_judged: bool = False,
+    tick: Callable[[], None] | None = None,
 ) -> dict[str, list[Mutant]]:
     """The mutants by class: killed, out of reach, same program, equivalent, unobservable,
     killed later (only with a checkout copy ``recheck`` to run the suite in), unjudged, and
-    misjudged (judged, yet killed by the suite: only with ``check_judged``)."""
+    misjudged (judged, yet killed by the suite: only with ``check_judged``). ``tick`` is
+    called after each mutant."""
     classes: dict[str, list[Mutant]] = {
         "killed": [],
         "killed later": [],
@@ -271,6 +276,8 @@ def classify(
             classes["killed later"].append(mutant)
         else:
             classes["unjudged"].append(mutant)
+        if tick is not None:
+            tick()
     return classes
 
 
@@ -293,27 +300,39 @@ def score_sessions(
     left: list[Mutant] = []
     misjudged: list[Mutant] = []
     all_keys: set[str] = set()
-    for session in sessions:
-        mutants = read_session(session)
-        if not mutants:
-            continue
-        all_keys |= {m.key for m in mutants}
-        classes = classify(mutants, run, judged, copy, check_judged)
-        killed, within = score(classes)
-        module = mutants[0].module
-        counts = {name: len(found) for name, found in classes.items()}
-        modules[module] = {"mutants": len(mutants), **counts, "score": [killed, within]}
-        share = 100 * killed / within if within else 100.0
-        print(
-            f"{module}: {len(mutants)} mutants, {counts['killed']} killed, "
-            f"{counts['killed later']} killed later, "
-            f"{counts['out of reach']} out of reach, {counts['same program']} same program, "
-            f"{counts['equivalent']} equivalent, {counts['unobservable']} unobservable, "
-            f"{counts['unjudged']} unjudged: {killed}/{within} ({share:.1f}%)"
-        )
-        left += classes["unjudged"]
-        misjudged += classes["misjudged"]
+    by_session = [mutants for mutants in map(read_session, sessions) if mutants]
+    total, done = sum(map(len, by_session)), 0
+    progress = CommandProgress("mutation")  # a suite run per rechecked mutant: minutes
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        progress.update(done, total, "classify")
+
+    with progress:
+        for mutants in by_session:
+            all_keys |= {m.key for m in mutants}
+            classes = classify(mutants, run, judged, copy, check_judged, tick)
+            modules[mutants[0].module] = count_module(mutants, classes)
+            left += classes["unjudged"]
+            misjudged += classes["misjudged"]
     return modules, left, misjudged, all_keys
+
+
+def count_module(mutants: list[Mutant], classes: dict[str, list[Mutant]]) -> dict[str, Any]:
+    """One module's figures, printed on one line."""
+    killed, within = score(classes)
+    counts = {name: len(found) for name, found in classes.items()}
+    share = 100 * killed / within if within else 100.0
+    print(
+        f"{mutants[0].module}: {len(mutants)} mutants, {counts['killed']} killed, "
+        f"{counts['killed later']} killed later, "
+        f"{counts['out of reach']} out of reach, {counts['same program']} same program, "
+        f"{counts['equivalent']} equivalent, {counts['unobservable']} unobservable, "
+        f"{counts['unjudged']} unjudged: {killed}/{within} ({share:.1f}%)",
+        flush=True,
+    )
+    return {"mutants": len(mutants), **counts, "score": [killed, within]}
 
 
 def readme_block(figures: dict[str, Any]) -> str:
@@ -364,7 +383,11 @@ def main() -> int:
     if not sessions:
         print(f"no cosmic-ray sessions in {args.sessions}: run scripts/mutation.sh first")
         return 2
-    judged = load_judged(args.judged)
+    try:
+        judged = load_judged(args.judged)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, KeyError) as error:
+        print(f"{args.judged}: not a judgement file: {error!r}", file=sys.stderr)
+        return 2
     print("measuring the lines the suite runs (the adapter under coverage) ...", flush=True)
     run = lines_run_by_the_suite()
     figures: dict[str, Any] = {"date": date.today().isoformat(), "machine": machine()}
@@ -401,4 +424,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # the scratch copy is gone already (a with block)
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
