@@ -1,7 +1,7 @@
 """Time the verification: each proof, BMC per depth, vacuity, engine walks, the full run.
 
 Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants] [--jobs J]
-[--only I1,I6] [--cross-check] [--results FILE] [--update-readme]``.
+[--only I1,I6] [--cross-check] [--bmc-all] [--results FILE] [--update-readme]``.
 
 Stage times are the time their tasks ran, added up over the worker processes; the full run
 is wall-clock time. A proof's time is its term building and solver queries (all chunks).
@@ -22,6 +22,7 @@ from results import README, RESULTS, machine, replace_block, store  # benchmarks
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.cli import parse_players
 from buckshot.verification.model.config import make_config
+from buckshot.verification.proofs.bmc import NOT_NEEDED
 from buckshot.verification.report import Report
 from buckshot.verification.run import verify
 
@@ -39,6 +40,11 @@ def figures(report: Report, total: float, started: datetime.datetime) -> dict[st
         "players": [report.cfg.players_lo, report.cfg.players_hi],
         "bit_width": report.cfg.width,
         "jobs": report.jobs,
+        "bmc": {
+            "status": report.bmc_status,
+            "depth": report.bmc_depth,
+            "properties": list(report.bmc_checked),
+        },
         "wall_seconds": round(total, 1),
         "failed": report.failed,
         "proofs": {p.id: round(p.seconds, 2) for p in report.proofs},
@@ -64,7 +70,7 @@ def markdown(verify_figures: dict[str, Any]) -> str:
         f"{m['cpu']}, load average {m['load_average']} at the start, {f['jobs']} jobs): the "
         f"full run takes {f['wall_seconds']:.0f} s wall clock "
         f"({'FAILED' if f['failed'] else 'every check passed'}); stage times added up over "
-        f"the processes: {stages}. The costliest proofs: "
+        f"the processes: {stages}; {bmc_text(f.get('bmc'))}. The costliest proofs: "
         + ", ".join(f"{pid} {s:.1f} s" for pid, s in costly)
         + f"; the other {len(proofs) - len(costly)} properties "
         f"{sum(proofs.values()) - sum(s for _, s in costly):.1f} s together.",
@@ -76,6 +82,20 @@ def markdown(verify_figures: dict[str, Any]) -> str:
             "reachable evidence."
         )
     return "\n".join(lines)
+
+
+def bmc_text(bmc: dict[str, Any] | None) -> str:
+    """What the run's bounded model checking did, for the README."""
+    if bmc is None:
+        return "bounded model checking of every invariant"
+    if bmc["status"] == NOT_NEEDED:
+        return "bounded model checking not needed (every invariant proved by induction)"
+    if not bmc["depth"]:
+        return f"bounded model checking {bmc['status']}"
+    return (
+        f"bounded model checking of {len(bmc['properties'])} invariants to depth "
+        f"{bmc['depth']}: {bmc['status']}"
+    )
 
 
 def main() -> None:
@@ -92,6 +112,7 @@ def main() -> None:
     parser.add_argument("--update-readme", action="store_true", help="rewrite README figures")
     parser.add_argument("--only", default=None, help="comma-separated property IDs")
     parser.add_argument("--cross-check", action="store_true", help="re-check with cvc5")
+    parser.add_argument("--bmc-all", action="store_true", help="BMC of proved invariants too")
     args = parser.parse_args()
     if not args.results.parent.is_dir():
         parser.error(f"--results: no folder {args.results.parent}")
@@ -108,6 +129,7 @@ def main() -> None:
         walk_steps=args.walk_steps,
         only=args.only.split(",") if args.only else None,
         cross_check=args.cross_check,
+        bmc_all=args.bmc_all,
     )
     total = time.perf_counter() - started
     print(f"bit width {cfg.width}, players {cfg.players_lo}..{cfg.players_hi}, jobs {report.jobs}")
@@ -133,7 +155,11 @@ def main() -> None:
     for step in report.bmc_times:
         print(f"bmc depth {step.depth:2}: {step.seconds:7.2f} s")
     bmc = report.seconds.get("bmc", 0.0)
-    print(f"bmc to depth {report.bmc_depth}: {bmc:.2f} s ({report.bmc_status})")
+    if report.bmc_depth:
+        checked = ",".join(report.bmc_checked)
+        print(f"bmc of {checked} to depth {report.bmc_depth}: {bmc:.2f} s ({report.bmc_status})")
+    else:
+        print(f"bmc: {report.bmc_status}")
     for verdict in report.bmc_per_n:
         status = f"{verdict.status} to depth {verdict.depth}"
         print(f"bmc N={verdict.n}: {status} {verdict.seconds:.2f} s")

@@ -17,6 +17,7 @@ from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.proofs.bmc import NOT_NEEDED
 from buckshot.verification.proofs.crosscheck import DISAGREED, ERROR
 from buckshot.verification.proofs.induction import PROVED, UNKNOWN, VIOLATED, all_properties
 from buckshot.verification.proofs.mutants import MUTANTS
@@ -117,6 +118,14 @@ def main(
             "a disagreement fails the property.",
         ),
     ] = False,
+    bmc_all: Annotated[
+        bool,
+        typer.Option(
+            "--bmc-all",
+            help="Bounded model checking of every invariant, also those the proofs proved "
+            "(a cross-check of the proofs); by default only those they left open.",
+        ),
+    ] = False,
     counterexamples: Annotated[
         Path,
         typer.Option(
@@ -159,6 +168,7 @@ def main(
                 walk_steps=walk_steps,
                 cross_check=cross_check,
                 isolate=True,
+                bmc_all=bmc_all,
             )
         except KeyboardInterrupt:
             typer.echo(
@@ -309,11 +319,17 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
             assert verdict.counterexample is not None
             console.print(cex_text(verdict.counterexample), markup=False)
     show_cross_check(report, console)
+    if report.bmc_status == NOT_NEEDED:
+        console.print(
+            "Bounded model checking: not needed; every invariant it checks was proved by "
+            "induction for every N, which covers paths of every length (--bmc-all runs it "
+            "anyway, as a cross-check of the proofs)"
+        )
     if report.bmc_depth:
         per_depth = " ".join(f"{t.depth}:{t.seconds:.1f}s" for t in report.bmc_times)
         console.print(
-            f"Bounded model checking of I1-I9, I11-I13 to depth {report.bmc_depth}: "
-            f"{report.bmc_status}  ({per_depth})"
+            f"Bounded model checking of {', '.join(report.bmc_checked)} to depth "
+            f"{report.bmc_depth}: {report.bmc_status}  ({per_depth})"
         )
         for violation in report.violations:
             console.print(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import nullcontext
@@ -144,17 +145,19 @@ def default_jobs() -> int:
 def execute(
     tasks: Sequence[Task],
     jobs: int,
-    on_done: Callable[[Done], None],
+    on_done: Callable[[Done], Sequence[Task] | None],
     isolate: bool = False,
 ) -> None:
     """Run ``tasks`` (in the order given: put the longest first) on ``jobs`` processes,
-    calling ``on_done`` in this process as each one finishes.
+    calling ``on_done`` in this process as each one finishes; the tasks ``on_done`` returns
+    (work that only a finished task shows to be needed) are run after those already queued.
 
     With one job the tasks run in this process, unless ``isolate``: then in one worker
     process, which Ctrl-C ends at once (in this process it would wait for the query)."""
     if not isolate and (jobs <= 1 or len(tasks) <= 1):
-        for task in tasks:
-            on_done(run_task(task))
+        queue = deque(tasks)
+        while queue:
+            queue.extend(on_done(run_task(queue.popleft())) or ())
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
@@ -165,7 +168,7 @@ def execute(
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                on_done(future.result())
+                pending |= {pool.submit(run_task, t) for t in on_done(future.result()) or ()}
     except BaseException:
         # Ctrl-C (or a failure) stops the run at once: a worker inside a solver call would
         # only notice at its end, so the workers are terminated rather than waited for

@@ -36,7 +36,11 @@ class Report:
     cfg: Config
     proofs: list[ProofResult] = field(default_factory=list)
     bmc_depth: int = 0
+    """The depth bounded model checking went to (0: it did not run)."""
     bmc_status: str = "skipped"
+    """``ok``, ``violated``, ``unknown``, ``skipped`` (depth 0) or :data:`.NOT_NEEDED`."""
+    bmc_checked: list[str] = field(default_factory=list)
+    """The invariants bounded model checking searched (:func:`.run.bmc_scope`)."""
     bmc_times: list[DepthTime] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     bmc_per_n: list[BmcPerN] = field(default_factory=list)
@@ -140,6 +144,7 @@ class Report:
             "bmc": {
                 "depth": self.bmc_depth,
                 "status": self.bmc_status,
+                "properties": list(self.bmc_checked),
                 "seconds_per_depth": [round(t.seconds, 3) for t in self.bmc_times],
                 "per_n": [
                     {"n": v.n, "status": v.status, "depth": v.depth, "seconds": round(v.seconds, 3)}

@@ -27,7 +27,7 @@ from buckshot.verification.parallel import (
     default_jobs,
     execute,
 )
-from buckshot.verification.proofs.bmc import BmcResult
+from buckshot.verification.proofs.bmc import NOT_NEEDED, BmcResult
 from buckshot.verification.proofs.crosscheck import DISAGREED, CrossCheck
 from buckshot.verification.proofs.induction import (
     PROVED,
@@ -64,6 +64,7 @@ def verify(
     walk_steps: int = 0,
     cross_check: bool = False,
     isolate: bool = False,
+    bmc_all: bool = False,
 ) -> Report:
     """Run every stage that is asked for and collect the results.
 
@@ -76,6 +77,12 @@ def verify(
     property on one of whose queries the solvers disagree is marked so and fails.
     ``isolate`` runs even one job in a worker process, so that Ctrl-C stops the run at once
     (:func:`.parallel.execute`).
+
+    Bounded model checking (to ``depth``; 0 skips it) searches for a path from the initial
+    states that breaks an invariant the proofs left open (:func:`bmc_scope`), once the proofs
+    are done; an invariant proved by induction for every count, with nothing assumed, holds on
+    paths of every length, so no bounded path can break it. ``bmc_all`` checks every invariant
+    from the start of the run instead: a cross-check of the proofs by a second method.
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -89,10 +96,12 @@ def verify(
     # show non-termination, and its measure is the costliest term to unroll
     checked = [p for p in INVARIANTS if (only is None or p.id in only) and not p.per_branch]
 
+    def bmc_task(ids: Sequence[str]) -> Task:
+        return Task(BMC, cfg, inject, timeout_ms * 5, depth=depth, props=tuple(ids))
+
     tasks: list[Task] = []
-    if depth > 0:
-        ids = tuple(p.id for p in checked)
-        tasks.append(Task(BMC, cfg, inject, timeout_ms * 5, depth=depth, props=ids))
+    if depth > 0 and bmc_all:
+        tasks.append(bmc_task([p.id for p in checked]))
     if walk_steps > 0:
         tasks.append(Task(ENGINE, cfg, inject, steps=walk_steps))
     if vacuity:
@@ -117,7 +126,7 @@ def verify(
     stage_seconds: dict[str, float] = {}
     stage_cpu: dict[str, float] = {}
 
-    def done(item: Done) -> None:
+    def done(item: Done) -> list[Task]:
         task = item.task
         stage = (
             "mutants"
@@ -129,7 +138,7 @@ def verify(
         if task.mutant:
             caught[(task.mutant, task.prop if task.kind == PROOF else REACH)] = item
             tick("mutants", sum(_mutant_done(m.name, caught) for m in catalogue), len(catalogue))
-            return
+            return []
         if task.kind == PROOF:
             checks[task.prop].extend(item.checks)
             parts = chunks[task.prop]
@@ -137,9 +146,15 @@ def verify(
             if all(part is not None for part in parts):
                 proofs[task.prop] = merged([part for part in parts if part is not None])
                 tick("proofs", len(proofs), len(props))
+                if len(proofs) == len(props) and depth > 0 and not bmc_all and checked:
+                    final = {pid: _with_cross_check(proofs[pid], checks[pid]) for pid in proofs}
+                    left = bmc_scope(checked, final, report.assumed)
+                    if not left:
+                        report.bmc_status = NOT_NEEDED
+                    return [bmc_task(left)] if left else []
         elif task.kind == BMC:
             result: BmcResult = item.result
-            report.bmc_depth = depth
+            report.bmc_depth, report.bmc_checked = depth, list(task.props)
             report.violations, report.bmc_times = result.violations, result.times
             report.bmc_status, report.bmc_per_n = result.status, list(result.per_n)
             tick("bmc", depth, depth)
@@ -151,6 +166,7 @@ def verify(
             targets, report.vacuity_times = item.result
             report.vacuity = targets
             tick("vacuity", 1, 1)
+        return []
 
     execute(tasks, workers, done, isolate)
     report.proofs = [_with_cross_check(proofs[p.id], checks[p.id]) for p in props]
@@ -164,6 +180,15 @@ def verify(
     report.seconds["total"] = time.perf_counter() - started
     report.jobs = workers
     return report
+
+
+def bmc_scope(
+    checked: Sequence[Property], proofs: dict[str, ProofResult], assumed: Sequence[str]
+) -> list[str]:
+    """The invariants of ``checked`` that bounded model checking must still search: those whose
+    proof failed or was unknown for some count, and every one when the proofs assumed
+    properties this run did not prove (``--only``), since each proof rests on those."""
+    return [p.id for p in checked if assumed or proofs[p.id].verdict != PROVED]
 
 
 def proof_pieces(

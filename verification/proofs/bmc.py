@@ -88,6 +88,11 @@ class BmcResult:
     per_n: tuple[BmcPerN, ...]
 
 
+NOT_NEEDED = "not needed"
+"""The status of a run's bounded check when the proofs left no invariant open: each one was
+proved by induction for every count, with nothing assumed, which covers paths of every
+length (see :func:`buckshot.verification.run.bmc_scope`)."""
+
 BMC_QUERY_MS = 300_000
 """The resource budget of each BMC query, in nominal milliseconds (:class:`.limits.Budget`):
 the limit counts afresh at every check of the incremental solver."""
