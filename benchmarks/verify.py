@@ -89,7 +89,7 @@ def bmc_text(bmc: dict[str, Any] | None) -> str:
     if bmc is None:
         return "bounded model checking of every invariant"
     if bmc["status"] == NOT_NEEDED:
-        return "bounded model checking not needed (every invariant proved by induction)"
+        return "bounded model checking not needed (every property proved by induction)"
     if not bmc["depth"]:
         return f"bounded model checking {bmc['status']}"
     return (

@@ -321,8 +321,8 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
     show_cross_check(report, console)
     if report.bmc_status == NOT_NEEDED:
         console.print(
-            "Bounded model checking: not needed; every invariant it checks was proved by "
-            "induction for every N, which covers paths of every length (--bmc-all runs it "
+            "Bounded model checking: not needed; every property, lemmas included, was proved "
+            "by induction for every N, which covers paths of every length (--bmc-all runs it "
             "anyway, as a cross-check of the proofs)"
         )
     if report.bmc_depth:

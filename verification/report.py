@@ -38,7 +38,8 @@ class Report:
     bmc_depth: int = 0
     """The depth bounded model checking went to (0: it did not run)."""
     bmc_status: str = "skipped"
-    """``ok``, ``violated``, ``unknown``, ``skipped`` (depth 0) or :data:`.NOT_NEEDED`."""
+    """``ok``, ``violated``, ``unknown``, ``skipped`` (depth 0, or no invariant it can search
+    among the properties asked) or :data:`.NOT_NEEDED`."""
     bmc_checked: list[str] = field(default_factory=list)
     """The invariants bounded model checking searched (:func:`.run.bmc_scope`)."""
     bmc_times: list[DepthTime] = field(default_factory=list)

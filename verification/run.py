@@ -80,9 +80,11 @@ def verify(
 
     Bounded model checking (to ``depth``; 0 skips it) searches for a path from the initial
     states that breaks an invariant the proofs left open (:func:`bmc_scope`), once the proofs
-    are done; an invariant proved by induction for every count, with nothing assumed, holds on
-    paths of every length, so no bounded path can break it. ``bmc_all`` checks every invariant
-    from the start of the run instead: a cross-check of the proofs by a second method.
+    are done: when every property was proved for every count, each invariant holds on paths of
+    every length, so no bounded path can break one. It starts with the run when the proofs
+    already rest on properties the run does not prove (``only``), and with ``bmc_all``, which
+    searches every invariant whatever the proofs find: a cross-check of the proofs by a second
+    method.
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -100,7 +102,8 @@ def verify(
         return Task(BMC, cfg, inject, timeout_ms * 5, depth=depth, props=tuple(ids))
 
     tasks: list[Task] = []
-    if depth > 0 and bmc_all:
+    searched_first = depth > 0 and bool(checked) and (bmc_all or bool(report.assumed))
+    if searched_first:
         tasks.append(bmc_task([p.id for p in checked]))
     if walk_steps > 0:
         tasks.append(Task(ENGINE, cfg, inject, steps=walk_steps))
@@ -146,9 +149,9 @@ def verify(
             if all(part is not None for part in parts):
                 proofs[task.prop] = merged([part for part in parts if part is not None])
                 tick("proofs", len(proofs), len(props))
-                if len(proofs) == len(props) and depth > 0 and not bmc_all and checked:
+                if len(proofs) == len(props) and depth > 0 and checked and not searched_first:
                     final = {pid: _with_cross_check(proofs[pid], checks[pid]) for pid in proofs}
-                    left = bmc_scope(checked, final, report.assumed)
+                    left = bmc_scope(props, checked, final, report.assumed)
                     if not left:
                         report.bmc_status = NOT_NEEDED
                     return [bmc_task(left)] if left else []
@@ -183,12 +186,19 @@ def verify(
 
 
 def bmc_scope(
-    checked: Sequence[Property], proofs: dict[str, ProofResult], assumed: Sequence[str]
+    props: Sequence[Property],
+    checked: Sequence[Property],
+    proofs: dict[str, ProofResult],
+    assumed: Sequence[str],
 ) -> list[str]:
-    """The invariants of ``checked`` that bounded model checking must still search: those whose
-    proof failed or was unknown for some count, and every one when the proofs assumed
-    properties this run did not prove (``--only``), since each proof rests on those."""
-    return [p.id for p in checked if assumed or proofs[p.id].verdict != PROVED]
+    """The invariants of ``checked`` that bounded model checking must search, given the
+    verdicts ``proofs`` on the run's properties ``props``: every one when the proofs rest on a
+    state property that is not proved (one of ``assumed``, outside the run, or one of
+    ``props`` whose proof failed, was unknown or disagreed), since every proof assumes them
+    all; otherwise those whose own proof is not proved (none, when every proof held)."""
+    unproved = {pid for pid, proof in proofs.items() if proof.verdict != PROVED}
+    resting = bool(assumed) or any(p.state is not None and p.id in unproved for p in props)
+    return [p.id for p in checked if resting or p.id in unproved]
 
 
 def proof_pieces(

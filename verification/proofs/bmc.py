@@ -89,9 +89,10 @@ class BmcResult:
 
 
 NOT_NEEDED = "not needed"
-"""The status of a run's bounded check when the proofs left no invariant open: each one was
-proved by induction for every count, with nothing assumed, which covers paths of every
-length (see :func:`buckshot.verification.run.bmc_scope`)."""
+"""The status of a run's bounded check when the proofs left no invariant open: every property
+of the run, lemmas included, was proved by induction for every count and none was assumed
+from outside the run, which covers paths of every length (see
+:func:`buckshot.verification.run.bmc_scope`)."""
 
 BMC_QUERY_MS = 300_000
 """The resource budget of each BMC query, in nominal milliseconds (:class:`.limits.Budget`):
