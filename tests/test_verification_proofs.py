@@ -260,3 +260,52 @@ def test_sums_after_a_step_equal_the_plain_sums() -> None:
                 left = z3.simplify(z3.substitute(a, *pairs))
                 right = z3.simplify(z3.substitute(c, *pairs))
                 assert left.as_long() == right.as_long(), case.name
+
+
+def test_the_branches_of_the_proofs_are_the_step_of_bmc() -> None:
+    """The induction splits the step into branches (some fixed by lemmas, such as the dying
+    frame in slot 1 by L4) while bounded model checking unrolls the step itself. In every
+    state satisfying the proofs' assumptions they are the same relation: a legal step takes
+    some branch, a branch is a legal step, and a branch's result is the step's, field by
+    field. That is what lets a run skip BMC of invariants the proofs proved
+    (``run.bmc_scope``): a path BMC could find is made of steps the proofs covered."""
+    import dataclasses
+
+    import z3
+
+    from buckshot.verification.model.state import flatten
+
+    model = proof_model(_cfg())
+    cfg = model.cfg
+    step = model.sem.step(model.s, model.inp)
+
+    def scalars(result: object) -> list[object]:
+        out: list[object] = []
+        for field in dataclasses.fields(result):  # type: ignore[arg-type]
+            value = getattr(result, field.name)
+            if field.name == "next":
+                out += flatten(cfg, value)
+            elif isinstance(value, tuple):
+                out += list(value)
+            else:
+                out.append(value)
+        return out
+
+    some_branch = z3.Or(*(case.cond for case in model.cases))
+    taken = scalars(step)
+    differs = z3.Or(
+        *(
+            z3.And(case.cond, z3.Or(*(a != b for a, b in zip(taken, mine, strict=True))))
+            for case in model.cases
+            for mine in [scalars(case.result)]
+        )
+    )
+    for name, claim in (
+        ("a legal step outside every branch", z3.And(step.ok, z3.Not(some_branch))),
+        ("a branch that is no legal step", z3.And(some_branch, z3.Not(step.ok))),
+        ("a branch whose result is not the step's", differs),
+    ):
+        solver = z3.SolverFor("QF_BV")
+        solver.set("rlimit", 2_000_000_000)
+        solver.add(*model.facts, claim)
+        assert solver.check() == z3.unsat, name
