@@ -2,8 +2,8 @@
 
 An invariant proved by induction (base and step, every count, nothing assumed) holds in every
 reachable state, so no bounded path can break it; the run then skips the search and says so.
-These tests replace the worker pool with a stand-in that answers every task at once, so they
-check the scheduling, not the solver.
+These tests run the real scheduler in this process with a stand-in worker that answers
+every task at once, so they check the scheduling, not the solver.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification import run
+from buckshot.verification import parallel, run
 from buckshot.verification.model.config import make_config
 from buckshot.verification.parallel import BMC, PROOF, Done, Task, execute
 from buckshot.verification.proofs.bmc import NOT_NEEDED, BmcPerN, BmcResult
@@ -43,35 +43,24 @@ def _proof(pid: str, broken: frozenset[int] = frozenset()) -> ProofResult:
 DISAGREEMENT = CrossCheck("unsat", "sat", 0.0, 0.0, 0, False, "Z3 unsat, cvc5 sat")
 
 
-def _fake_pool(
+def _stand_in(
     broken: dict[str, frozenset[int]], disagreed: frozenset[str], asked: list[Task]
-) -> Callable[[Sequence[Task], int, Callable[[Done], Sequence[Task] | None], bool], None]:
-    """A pool that proves every property but those of ``broken`` (violated for those counts),
-    whose cvc5 re-check disagrees on those of ``disagreed``, and finds nothing by BMC,
-    recording every task in the order it was started."""
+) -> Callable[[Task], Done]:
+    """A worker that proves every property but those of ``broken`` (violated for those
+    counts), whose cvc5 re-check disagrees on those of ``disagreed``, and finds nothing by
+    BMC, recording every task in the order it was started."""
 
-    def execute(
-        tasks: Sequence[Task],
-        jobs: int,
-        on_done: Callable[[Done], Sequence[Task] | None],
-        isolate: bool = False,
-    ) -> None:
-        queue = list(tasks)
-        while queue:
-            task = queue.pop(0)
-            asked.append(task)
-            result: object
-            checks: tuple[CrossCheck, ...] = ()
-            if task.kind == PROOF:
-                result = _proof(task.prop, broken.get(task.prop, frozenset()))
-                checks = (DISAGREEMENT,) if task.prop in disagreed else ()
-            else:
-                assert task.kind == BMC
-                per_n = tuple(BmcPerN(n, "ok", task.depth, 0.0) for n in (2, 3))
-                result = BmcResult([], [], "ok", per_n)
-            queue.extend(on_done(Done(task, result, 0.0, 0.0, checks)) or ())
+    def run_task(task: Task) -> Done:
+        asked.append(task)
+        if task.kind == BMC:
+            per_n = tuple(BmcPerN(n, "ok", task.depth, 0.0) for n in (2, 3))
+            return Done(task, BmcResult([], [], "ok", per_n), 0.0, 0.0)
+        assert task.kind == PROOF
+        checks = (DISAGREEMENT,) if task.prop in disagreed else ()
+        result = _proof(task.prop, broken.get(task.prop, frozenset()))
+        return Done(task, result, 0.0, 0.0, checks)
 
-    return execute
+    return run_task
 
 
 def _run(
@@ -82,8 +71,9 @@ def _run(
     disagreed: frozenset[str] = frozenset(),
     depth: int = 5,
 ) -> tuple[Report, list[Task]]:
+    """One run with one job, in this process (``parallel.execute``), its worker stood in."""
     asked: list[Task] = []
-    monkeypatch.setattr(run, "execute", _fake_pool(broken or {}, disagreed, asked))
+    monkeypatch.setattr(parallel, "run_task", _stand_in(broken or {}, disagreed, asked))
     report = run.verify(
         CFG, depth=depth, vacuity=False, only=only, jobs=1, bmc_all=bmc_all, cross_check=True
     )

@@ -102,7 +102,8 @@ def verify(
         return Task(BMC, cfg, inject, timeout_ms * 5, depth=depth, props=tuple(ids))
 
     tasks: list[Task] = []
-    searched_first = depth > 0 and bool(checked) and (bmc_all or bool(report.assumed))
+    searched = depth > 0 and bool(checked)
+    searched_first = searched and (bmc_all or bool(report.assumed))
     if searched_first:
         tasks.append(bmc_task([p.id for p in checked]))
     if walk_steps > 0:
@@ -149,12 +150,14 @@ def verify(
             if all(part is not None for part in parts):
                 proofs[task.prop] = merged([part for part in parts if part is not None])
                 tick("proofs", len(proofs), len(props))
-                if len(proofs) == len(props) and depth > 0 and checked and not searched_first:
-                    final = {pid: _with_cross_check(proofs[pid], checks[pid]) for pid in proofs}
-                    left = bmc_scope(props, checked, final, report.assumed)
-                    if not left:
-                        report.bmc_status = NOT_NEEDED
-                    return [bmc_task(left)] if left else []
+                if len(proofs) == len(props):
+                    report.proofs = [_with_cross_check(proofs[p.id], checks[p.id]) for p in props]
+                    if searched and not searched_first:
+                        final = {proof.id: proof for proof in report.proofs}
+                        left = bmc_scope(props, checked, final, report.assumed)
+                        if not left:
+                            report.bmc_status = NOT_NEEDED
+                        return [bmc_task(left)] if left else []
         elif task.kind == BMC:
             result: BmcResult = item.result
             report.bmc_depth, report.bmc_checked = depth, list(task.props)
@@ -172,7 +175,6 @@ def verify(
         return []
 
     execute(tasks, workers, done, isolate)
-    report.proofs = [_with_cross_check(proofs[p.id], checks[p.id]) for p in props]
     if cross_check:
         report.cross_check = {pid: tuple(found) for pid, found in checks.items()}
     for mutant in catalogue:
