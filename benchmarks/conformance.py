@@ -20,7 +20,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from results import README, RESULTS, machine, replace_block, store  # benchmarks/results.py
+from results import (
+    README,
+    RESULTS,
+    machine,
+    replace_block,
+    results_problem,
+    store,
+)  # benchmarks/results.py
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES
@@ -63,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args(argv)
-    if not args.results.parent.is_dir():
-        parser.error(f"--results: no folder {args.results.parent}")
+    if problem := results_problem(args.results):
+        parser.error(f"--results: {problem}")
     whole = args.adapter == REFERENCE and not args.filter and args.cases == CASES
     if args.update_readme and not whole:
         parser.error("--update-readme needs the whole shipped suite through the reference adapter")

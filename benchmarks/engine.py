@@ -45,7 +45,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from results import README, RESULTS, machine, replace_block, store  # benchmarks/results.py
+from results import (
+    README,
+    RESULTS,
+    machine,
+    replace_block,
+    results_problem,
+    store,
+)  # benchmarks/results.py
 
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
@@ -339,8 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or args.min_seconds < 0:
         parser.error("--games must be at least 1, --seconds positive, --min-seconds >= 0")
-    if not args.results.parent.is_dir():
-        parser.error(f"--results: no folder {args.results.parent}")
+    if problem := results_problem(args.results):
+        parser.error(f"--results: {problem}")
     if args.update_readme and README_BEGIN not in README.read_text(encoding="utf-8"):
         parser.error(f"--update-readme: {README} has no block of engine figures")
     budget = Budget(args.games, args.seconds, min(args.min_seconds, args.seconds))

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from results import RESULTS, machine, store
+from results import RESULTS, machine, results_problem, store
 
 from buckshot.reference.agents import HeuristicAgent, play_out
 from buckshot.reference.chance import SeededChance
@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--results", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
+    if problem := results_problem(args.results):
+        parser.error(f"--results: {problem}")
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "large.jsonl"
         events = write_log(log, args.megabytes, args.seed)

@@ -45,6 +45,23 @@ def machine() -> dict[str, Any]:
     }
 
 
+def results_problem(path: Path) -> str | None:
+    """Why ``path`` cannot take a benchmark's figures (None: it can), checked before the work:
+    a folder, a missing folder, or an existing file that is not a JSON object."""
+    if path.is_dir():
+        return f"{path} is a folder, not a file"
+    if not path.parent.is_dir():
+        return f"no folder {path.parent}"
+    if path.exists():
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return f"{path} cannot be read as JSON ({exc})"
+        if not isinstance(stored, dict):
+            return f"{path} holds no JSON object"
+    return None
+
+
 def store(path: Path, key: str, figures: dict[str, Any]) -> None:
     """Write ``figures`` under ``key`` of the results file ``path``, keeping its other keys."""
     stored: dict[str, Any] = {}

@@ -13,15 +13,24 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from results import README, RESULTS, machine, replace_block, store  # benchmarks/results.py
+from results import (
+    README,
+    RESULTS,
+    machine,
+    replace_block,
+    results_problem,
+    store,
+)  # benchmarks/results.py
 
+from buckshot.progress import CommandProgress
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.cli import parse_players
-from buckshot.verification.model.config import make_config
+from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.proofs.bmc import NOT_NEEDED
 from buckshot.verification.report import Report
 from buckshot.verification.run import verify
@@ -98,6 +107,25 @@ def bmc_text(bmc: dict[str, Any] | None) -> str:
     )
 
 
+def run(cfg: Config, args: argparse.Namespace, progress: CommandProgress) -> Report:
+    """The verification as the arguments ask, in worker processes (Ctrl-C ends them at
+    once), its stages reported to ``progress``."""
+    return verify(
+        cfg,
+        depth=args.depth,
+        vacuity=not args.no_vacuity,
+        mutants=args.mutants,
+        timeout_ms=args.timeout * 1000,
+        jobs=args.jobs,
+        walk_steps=args.walk_steps,
+        only=args.only.split(",") if args.only else None,
+        cross_check=args.cross_check,
+        bmc_all=args.bmc_all,
+        progress=lambda stage, done, total: progress.update(done, total, stage),
+        isolate=True,
+    )
+
+
 def main() -> None:
     """Print the time of each stage and of the whole run."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -114,23 +142,13 @@ def main() -> None:
     parser.add_argument("--cross-check", action="store_true", help="re-check with cvc5")
     parser.add_argument("--bmc-all", action="store_true", help="BMC of proved invariants too")
     args = parser.parse_args()
-    if not args.results.parent.is_dir():
-        parser.error(f"--results: no folder {args.results.parent}")
+    if problem := results_problem(args.results):
+        parser.error(f"--results: {problem}")
     begun = datetime.datetime.now(datetime.UTC)
     cfg = make_config(load_ruleset(), parse_players(args.players))
     started = time.perf_counter()
-    report = verify(
-        cfg,
-        depth=args.depth,
-        vacuity=not args.no_vacuity,
-        mutants=args.mutants,
-        timeout_ms=args.timeout * 1000,
-        jobs=args.jobs,
-        walk_steps=args.walk_steps,
-        only=args.only.split(",") if args.only else None,
-        cross_check=args.cross_check,
-        bmc_all=args.bmc_all,
-    )
+    with CommandProgress("verify benchmark") as progress:
+        report = run(cfg, args, progress)
     total = time.perf_counter() - started
     print(f"bit width {cfg.width}, players {cfg.players_lo}..{cfg.players_hi}, jobs {report.jobs}")
     for proof in report.proofs:
@@ -191,4 +209,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        print("interrupted; nothing written", file=sys.stderr)
+        sys.exit(130)
