@@ -43,6 +43,8 @@ from buckshot.spec.ruleset_keys import (
 
 DEFAULT_SOURCE: Final = "<default>"
 """The ``source`` of errors about the packaged default ruleset."""
+CHANGES_SOURCE: Final = "<changes>"
+"""The ``source`` of errors about the changes given to :meth:`Ruleset.with_changes`."""
 
 PLAYERS_LOWEST: Final = 2
 """Fewest players the spec allows at a table, and fewest living players in a running game."""
@@ -62,7 +64,8 @@ class RulesetError(ValueError):
 
     ``key`` is the dotted key at fault (``""`` when the whole file is), for example
     ``pills.heal_chance`` or ``shells.loads[players=3].options[1]`` (indices count from 0);
-    ``reason`` says what is wrong; ``source`` is the file, ``"<default>"`` or ``"<data>"``.
+    ``reason`` says what is wrong; ``source`` is the file, ``"<default>"``, ``"<data>"``,
+    ``"<changes>"`` or the name a caller of :meth:`Ruleset.with_changes` gave its changes.
     """
 
     code: ClassVar[str] = "ruleset.invalid"
@@ -259,6 +262,36 @@ class Ruleset:
     def to_dict(self) -> dict[str, object]:
         """The ruleset as a JSON-ready dict shaped like its TOML; parse_ruleset reads it back."""
         return {name: _to_plain(table, getattr(self, name)) for name, table in tables(Ruleset)}
+
+    def with_changes(self, patch: Mapping[str, object], source: str = CHANGES_SOURCE) -> Ruleset:
+        """This ruleset with the keys of ``patch`` set, checked as a ruleset read from TOML is.
+
+        A key of ``patch`` is dotted (``"limits.max_turns"``, ``"items.weights.amulet"``) or
+        names a table whose value is a mapping of its keys (``{"limits": {"max_turns": 3}}``),
+        the two freely mixed; a mapping over a table merges into it, any other value replaces
+        what the key held. Values are written as in the TOML (odds as ``"1/3"``, a load as
+        ``[live, blank]``). An unknown key, a value of the wrong type or out of its bounds, or
+        values that break a rule between keys raise :class:`RulesetError` naming the key, as
+        :func:`parse_ruleset` does, with ``source``. This ruleset itself is left unchanged.
+        """
+        return parse_ruleset(_patched(self.to_dict(), patch), source)
+
+    def value(self, key: str) -> object:
+        """The value of the dotted ``key`` (``"limits.max_turns"``) as the TOML holds it.
+
+        ``with_changes({key: value(key)})`` is this ruleset again. A key the ruleset does not
+        have raises :class:`RulesetError` naming it.
+        """
+        node: object = self.to_dict()
+        path = ""
+        for name in key.split("."):
+            if not isinstance(node, Mapping):
+                raise RulesetError(key, f"is an unknown key ({path} is not a table)")
+            path = f"{path}.{name}" if path else name
+            if name not in node:
+                raise RulesetError(path, f"is an unknown key (expected: {', '.join(node)})")
+            node = node[name]
+        return node
 
 
 def parse_ruleset(data: Mapping[str, object], source: str = "<data>") -> Ruleset:
@@ -514,6 +547,21 @@ def _show(value: object) -> str:
         return "a table"
     text = json.dumps(value, default=str) if isinstance(value, str | list) else str(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _patched(document: Mapping[str, object], patch: Mapping[str, object]) -> dict[str, object]:
+    """``document`` (plain data) with ``patch`` applied as :meth:`Ruleset.with_changes` says:
+    a dotted key ``a.b`` is the key ``b`` of the table ``a``; ``document`` is not changed."""
+    patched = dict(document)
+    for key, value in patch.items():
+        name, dot, rest = str(key).partition(".")
+        change = {rest: value} if dot else value
+        held = patched.get(name)
+        if isinstance(change, Mapping) and isinstance(held, Mapping):
+            patched[name] = _patched(held, change)
+        else:
+            patched[name] = _plain(change)
+    return patched
 
 
 def _plain(value: object) -> object:

@@ -564,3 +564,135 @@ def test_ruleset_is_frozen() -> None:
     with pytest.raises(AttributeError):
         rules.hp = rules.hp  # type: ignore[misc]
     assert isinstance(rules, Ruleset)
+
+
+# --- variants: with_changes and value ----------------------------------------------------------
+
+
+def _declared_keys() -> Iterator[tuple[str, ruleset_keys.Key]]:
+    """Every key the ruleset declares, dotted, down to each item kind's weight."""
+    for table_name, table in ruleset_keys.tables(Ruleset):
+        for name, key in ruleset_keys.keys(table):
+            if key.shape is ruleset_keys.Shape.WEIGHTS:
+                for kind in Item:
+                    yield f"{table_name}.{name}.{kind.value}", key
+            else:
+                yield f"{table_name}.{name}", key
+
+
+_DECLARED = dict(_declared_keys())
+
+
+@pytest.mark.parametrize("key", list(_DECLARED))
+def test_value_reads_each_declared_key_as_the_toml_holds_it(key: str) -> None:
+    rules = load_ruleset()
+    assert rules.value(key) == _at(rules.to_dict(), tuple(key.split(".")))
+    assert rules.with_changes({key: rules.value(key)}) == rules
+
+
+def test_a_change_is_applied_and_nothing_else_changes() -> None:
+    rules = load_ruleset()
+    short = rules.with_changes({"limits.max_turns": 3})
+    assert short.limits.max_turns == 3
+    assert short.value("limits.max_turns") == 3
+    expected = rules.to_dict()
+    _at(expected, ("limits",))["max_turns"] = 3
+    assert short.to_dict() == expected
+
+
+def test_dotted_and_nested_keys_are_the_same_change() -> None:
+    rules = load_ruleset()
+    dotted = rules.with_changes({"items.weights.amulet": 0, "pills.heal_chance": "1/2"})
+    nested = rules.with_changes(
+        {"items": {"weights": {"amulet": 0}}, "pills": {"heal_chance": 0.5}}
+    )
+    mixed = rules.with_changes({"items.weights": {"amulet": 0}, "pills": {"heal_chance": "0.5"}})
+    assert dotted == nested == mixed
+    assert dotted.weight(Item.AMULET) == 0
+    assert dotted.pills.heal_chance == Fraction(1, 2)
+    assert all(
+        dotted.weight(kind) == rules.weight(kind) for kind in Item if kind is not Item.AMULET
+    )
+    assert dotted.pills.heal == rules.pills.heal
+
+
+def test_a_table_value_replaces_a_whole_array() -> None:
+    loads = [{"players": n, "options": [[1, 1]]} for n in range(2, 9)]
+    rules = load_ruleset().with_changes({"shells.loads": list(reversed(loads))})
+    assert rules.loads_for(5) == (Load(1, 1),)
+    assert rules.value("shells.loads") == loads
+
+
+@pytest.mark.parametrize(
+    ("patch", "key"),
+    [
+        ({"limits.max_rounds": 3}, "limits.max_rounds"),
+        ({"limits": {"max_rounds": 3}}, "limits.max_rounds"),
+        ({"items.weights.bandage": 1}, "items.weights.bandage"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_an_unknown_key_is_refused_with_its_name(patch: dict[str, object], key: str) -> None:
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset().with_changes(patch)
+    assert caught.value.key == key
+    assert "unknown" in caught.value.reason
+    assert repr(key) in str(caught.value)
+    with pytest.raises(RulesetError) as read:
+        load_ruleset().value(key)
+    assert read.value.key == key
+    assert "unknown" in read.value.reason
+
+
+def test_reading_below_a_value_is_refused_with_the_key() -> None:
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset().value("limits.max_turns.first")
+    assert caught.value.key == "limits.max_turns.first"
+    assert "limits.max_turns is not a table" in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    "key", [key for key, declared in _DECLARED.items() if declared.minimum is not None]
+)
+def test_a_value_below_its_declared_minimum_is_refused_naming_the_key(key: str) -> None:
+    minimum = _DECLARED[key].minimum
+    assert minimum is not None
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset().with_changes({key: minimum - 1})
+    assert caught.value.key == key
+    assert caught.value.source == "<changes>"
+
+
+@pytest.mark.parametrize(
+    "key", [key for key, declared in _DECLARED.items() if declared.shape is ruleset_keys.Shape.ODDS]
+)
+def test_odds_out_of_range_are_refused_naming_the_key(key: str) -> None:
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset().with_changes({key: "3/2"}, source="variant")
+    assert str(caught.value) == f"ruleset variant: key {key!r}: must be between 0 and 1, got 3/2"
+
+
+def test_a_change_breaking_a_rule_between_keys_is_refused() -> None:
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset().with_changes({"hp.start": 50})
+    assert caught.value.key == "hp.max"
+    assert "hp.start" in caught.value.reason
+    with pytest.raises(RulesetError) as table:
+        load_ruleset().with_changes({"pills": "none"})
+    assert (table.value.key, table.value.reason) == ("pills", 'must be a table, got "none"')
+
+
+def test_the_original_ruleset_and_the_patch_are_left_unchanged() -> None:
+    rules = load_ruleset()
+    before = rules.to_dict()
+    loads = [{"players": n, "options": [[1, 1]]} for n in range(2, 9)]
+    patch: dict[str, object] = {"hp": {"start": 2}, "limits.max_turns": 3, "shells.loads": loads}
+    shown = copy.deepcopy(patch)
+    changed = rules.with_changes(patch)
+    assert rules.to_dict() == before
+    assert rules == load_ruleset()
+    assert patch == shown
+    assert (changed.hp.start, changed.hp.max) == (2, rules.hp.max)
+    with pytest.raises(RulesetError):
+        rules.with_changes({"limits.max_turns": 0})
+    assert rules.to_dict() == before
