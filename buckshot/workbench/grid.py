@@ -6,9 +6,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from buckshot.spec.ruleset import Ruleset, parse_ruleset
+from buckshot.spec.ruleset import Ruleset
 from buckshot.workbench.overrides import Param, ParamError
 
 
@@ -25,25 +24,10 @@ class Variant:
         return ", ".join(f"{key}={value}" for key, value in self.settings) or "reference"
 
 
-def value_of(rules: Ruleset, key: str) -> object:
-    """The value of the dotted ``key`` in ``rules``, as its TOML holds it."""
-    node: Any = rules.to_dict()
-    for name in key.split("."):
-        node = node[name]
-    return node
-
-
 def with_values(base: Ruleset, settings: Sequence[tuple[str, int | str]]) -> Ruleset:
     """``base`` with each dotted key of ``settings`` set; a RulesetError names a bad value."""
-    data: dict[str, Any] = base.to_dict()
-    for key, value in settings:
-        node = data
-        *tables, name = key.split(".")
-        for table in tables:
-            node = node[table]
-        node[name] = value
     source = "--param " + ", ".join(f"{key}={value}" for key, value in settings)
-    return parse_ruleset(data, source=source)
+    return base.with_changes(dict(settings), source=source)
 
 
 def variants(base: Ruleset, params: Sequence[Param]) -> list[Variant]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from buckshot.spec.ruleset_diff import Difference
 from buckshot.workbench import plots
 from buckshot.workbench.balance import ROLES, Balance
-from buckshot.workbench.grid import Variant, value_of
+from buckshot.workbench.grid import Variant
 from buckshot.workbench.overrides import Param
 from buckshot.workbench.report import TableSection
 from buckshot.workbench.significance import ALPHA, FISHER, MANN_WHITNEY, Comparison
@@ -92,7 +92,7 @@ def sweep_section(
         rows.append(
             (
                 "ref" if not settings else str(len(rows)),
-                *(str(settings.get(p.key, value_of(variant.rules, p.key))) for p in params),
+                *(str(settings.get(p.key, variant.rules.value(p.key))) for p in params),
                 *(
                     _cell(f"{balance.win_rate(r).value or 0:.3f}", by_figure.get(f"win rate: {r}"))
                     for r in roles
