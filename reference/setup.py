@@ -6,14 +6,13 @@ than from the rules' own start. The setup is applied before the first turn start
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from buckshot.reference.chance import Chance
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Item, Role, Shell
-from buckshot.spec.ruleset import RulesetError, load_ruleset, parse_ruleset
+from buckshot.spec.ruleset import RulesetError, load_ruleset
 
 SEAT_KEYS = {
     "role",
@@ -30,16 +29,6 @@ SEAT_KEYS = {
 SETUP_KEYS = {"seats", "owner", "chamber", "ruleset"}
 
 
-def _merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
-    merged = copy.deepcopy(base)
-    for key, value in patch.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _merge(merged[key], value)
-        else:
-            merged[key] = copy.deepcopy(value)
-    return merged
-
-
 def game_from_setup(setup: dict[str, Any], chance: Chance, start: bool = True) -> Game:
     """A game laid out as ``setup`` says (then started, unless ``start`` is False).
 
@@ -47,7 +36,8 @@ def game_from_setup(setup: dict[str, Any], chance: Chance, start: bool = True) -
     {kind: count}, ``traitor``, ``conversion_used``, ``shield``, ``rage``, ``kills``,
     ``alive``), ``owner`` (the seat whose turn starts first, default 0), ``chamber`` (shells
     loaded before the first turn, first shell first; default empty, so the turn loads), and
-    ``ruleset`` (a patch over the default ruleset). Raises ``GameError`` ``setup.invalid``.
+    ``ruleset`` (changes to the default ruleset, as ``Ruleset.with_changes`` reads them).
+    Raises ``GameError`` ``setup.invalid``.
     """
     try:
         unknown = set(setup) - SETUP_KEYS
@@ -55,7 +45,7 @@ def game_from_setup(setup: dict[str, Any], chance: Chance, start: bool = True) -
             raise ValueError(f"unknown setup keys {sorted(unknown)}")
         rules = load_ruleset()
         if "ruleset" in setup:
-            rules = parse_ruleset(_merge(rules.to_dict(), setup["ruleset"]), source="setup")
+            rules = rules.with_changes(setup["ruleset"], source="setup")
         seats = setup["seats"]
         for number, seat in enumerate(seats):
             extra = set(seat) - SEAT_KEYS

@@ -16,10 +16,9 @@ from typing import Any
 
 from buckshot.conformance.modelcases.goals import guard_goal, transition_goal
 from buckshot.conformance.modelcases.steps import guard_outcomes
-from buckshot.conformance.suite import default_ruleset, merge_patch
 from buckshot.spec.model import StateKind
 from buckshot.spec.rulebook import Role
-from buckshot.spec.ruleset import parse_ruleset
+from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.executable import (
     Concrete,
     ConcreteInput,
@@ -37,8 +36,7 @@ SHORT_GAME: dict[str, Any] = {"limits": {"max_turns": 3}}
 @cache
 def spec_for(patch_key: str) -> ExecutableSpec:
     """The executable spec of the default ruleset with the patch named ``patch_key``."""
-    patch = PATCHES[patch_key]
-    ruleset = parse_ruleset(merge_patch(default_ruleset(), patch), source=f"patch {patch_key}")
+    ruleset = load_ruleset().with_changes(PATCHES[patch_key], source=f"patch {patch_key}")
     return ExecutableSpec(ruleset)
 
 
