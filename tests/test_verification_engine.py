@@ -21,6 +21,7 @@ from counterexample_helpers import walk_document
 from typer.testing import CliRunner
 
 from buckshot.cli import app
+from buckshot.faults.model import patch_of
 from buckshot.reference.options import parse_option
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
@@ -98,7 +99,7 @@ def test_walks_take_every_transition_but_the_unreachable_counter_responses() -> 
     ],
 )
 def test_a_model_bug_parts_the_model_from_the_engine(mutant: str, expected: str) -> None:
-    spec = ExecutableSpec(RULES, mutants=frozenset({mutant}))
+    spec = ExecutableSpec(RULES, patch=patch_of(mutant))
     result = random_walks(spec, RULES, 20_000, seed=2, stop_at_first=True)
     assert result.disagreements, f"{mutant} was not noticed in {result.steps} steps"
     first = result.disagreements[0]
@@ -241,11 +242,11 @@ def test_a_real_counterexample_is_followed_by_the_engine(tmp_path: Path) -> None
 
 def test_a_model_bug_counterexample_departs_at_the_buggy_step(tmp_path: Path) -> None:
     cfg = make_config(RULES, (3, 3))
-    bugged = frozenset({"poll_owner_first"})
+    bugged = patch_of("poll_owner_first")
     i4 = [p for p in INVARIANTS if p.id == "I4"]
     violations, _, status = check_bounded(cfg, i4, 8, bugged)
     assert status == "violated"
-    doc = to_document(ExecutableSpec(RULES, config=cfg, mutants=bugged), violations[0], "")
+    doc = to_document(ExecutableSpec(RULES, config=cfg, patch=bugged), violations[0], "")
     result = replay(load_document(doc))
     assert not result.followed
     last = result.outcomes[-1]
@@ -321,13 +322,13 @@ def test_paths_from_the_middle_of_games_replay_from_a_concretized_state() -> Non
 
 
 def test_an_induction_counterexample_of_a_model_bug_departs_at_its_step() -> None:
-    bugged = frozenset({"kill_lock_never_set"})
+    bugged = patch_of("kill_lock_never_set")
     cfg = make_config(RULES)
     (proof,) = prove(cfg, [p for p in all_properties() if p.id == "I7"], bugged)
     assert proof.verdict == "violated" and proof.counterexample is not None
     cti = proof.counterexample
     doc = induction_document(
-        ExecutableSpec(RULES, config=cfg, mutants=bugged),
+        ExecutableSpec(RULES, config=cfg, patch=bugged),
         "I7",
         cti.before,
         cti.input,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import ExecutableSpec
@@ -23,7 +24,7 @@ from buckshot.verification.proofs.induction import (
     prove_property,
 )
 from buckshot.verification.proofs.invariants import INVARIANTS
-from buckshot.verification.proofs.mutants import MUTANTS, run_mutant
+from buckshot.verification.proofs.mutants import run_mutant
 from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import (
     NOT_SHOWN,
@@ -74,7 +75,7 @@ def test_structural_invariants_are_inductive_for_every_n(pid: str) -> None:
 def test_a_broken_invariant_gives_a_confirmed_counterexample() -> None:
     """A failing step names the property and the spec re-checks the state it returns."""
     (result,) = prove(
-        _cfg(), [p for p in all_properties() if p.id == "I3"], frozenset({"cap_off_by_one"})
+        _cfg(), [p for p in all_properties() if p.id == "I3"], patch_of("cap_off_by_one")
     )
     assert result.verdict == VIOLATED
     assert result.counterexample is not None and result.counterexample.confirmed
@@ -87,12 +88,8 @@ def test_bmc_small_depth_finds_nothing_on_the_rules() -> None:
 
 def test_bmc_finds_a_seeded_bug_with_a_replayed_trace() -> None:
     """The shooter asked first (S6.2.1) breaks I4 as soon as the first window opens."""
-    spec = ExecutableSpec(
-        load_ruleset(), config=_cfg(2, 3), mutants=frozenset({"poll_owner_first"})
-    )
-    violations, _, status = check_bounded(
-        _cfg(2, 3), INVARIANTS, 6, frozenset({"poll_owner_first"})
-    )
+    spec = ExecutableSpec(load_ruleset(), config=_cfg(2, 3), patch=patch_of("poll_owner_first"))
+    violations, _, status = check_bounded(_cfg(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
     assert status == "violated"
     assert "I4" in {v.property_id for v in violations}
     witness = violations[0].witness
@@ -211,7 +208,7 @@ def test_chunks_of_branches_merge_to_the_whole_proof() -> None:
 
 def test_bmc_gives_each_player_count_its_verdict() -> None:
     """After a violation the unrolling excludes its N and goes on for the others."""
-    result = bounded_per_n(_cfg(2, 3), INVARIANTS, 6, frozenset({"poll_owner_first"}))
+    result = bounded_per_n(_cfg(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
     assert result.status == "violated"
     assert {v.n for v in result.per_n} == {2, 3}
     for verdict in result.per_n:

@@ -12,15 +12,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from buckshot.command import INTERRUPTED, check_output, check_output_folder, load_rules, save
+from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.model.patch import Patch
 from buckshot.verification.proofs.bmc import NOT_NEEDED
 from buckshot.verification.proofs.crosscheck import DISAGREED, ERROR
 from buckshot.verification.proofs.induction import PROVED, UNKNOWN, VIOLATED, all_properties
-from buckshot.verification.proofs.mutants import MUTANTS
 from buckshot.verification.proofs.vacuity import (
     NOT_SHOWN,
     REACHED_BMC,
@@ -152,18 +153,18 @@ def main(
     names = {m.name for m in MUTANTS}
     if inject and not set(inject) <= names:
         raise typer.BadParameter(f"unknown mutants: {sorted(set(inject) - names)}")
-    switches = frozenset(s for m in MUTANTS if m.name in (inject or ()) for s in m.inject)
+    patch = patch_of(*(inject or ()))
     with CommandProgress("verify", quiet) as progress:
         try:
             report = verify(
                 cfg,
                 depth=depth,
                 vacuity=vacuity,
-                mutants=mutants,
+                mutants=MUTANTS if mutants else (),
                 timeout_ms=timeout * 1000,
                 progress=lambda stage, done, total: progress.update(done, total, stage),
                 only=chosen,
-                inject=switches,
+                patch=patch,
                 jobs=jobs,
                 walk_steps=walk_steps,
                 cross_check=cross_check,
@@ -181,7 +182,7 @@ def main(
     if not out.is_terminal:
         out = Console(width=120)  # a log or a pipe: wide enough for the table of N columns
     show(report, spec, out)
-    saved = save_counterexamples(report, switches, counterexamples)
+    saved = save_counterexamples(report, patch, counterexamples)
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
@@ -205,11 +206,11 @@ def cell(verdict: str, seconds: float, note: str = "") -> str:
     return f"[{STYLE.get(verdict, '')}]{label}[/]\n{seconds:.2f}s"
 
 
-def save_counterexamples(report: Report, inject: frozenset[str], folder: Path) -> list[Path]:
+def save_counterexamples(report: Report, patch: Patch, folder: Path) -> list[Path]:
     """Write every counterexample of the run (BMC paths, counterexamples to induction, one per
     violated N) as a replayable document in ``folder``; the paths written."""
     cfg = report.cfg
-    spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=inject)
+    spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=patch)
     meta = {p.id: p for p in all_properties()}
     documents: list[tuple[str, dict[str, object]]] = []
     for violation in report.violations:

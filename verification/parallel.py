@@ -28,6 +28,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.verification.engine.lockstep import WalkResult, random_walks
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.proofs.bmc import BmcResult, bounded_per_n
 from buckshot.verification.proofs.crosscheck import CrossCheck, recording
 from buckshot.verification.proofs.induction import (
@@ -36,7 +37,7 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove_property,
 )
-from buckshot.verification.proofs.mutants import mutant_by_name, mutant_evidence
+from buckshot.verification.proofs.mutants import Mutant, mutant_evidence
 from buckshot.verification.proofs.reach import Evidence
 from buckshot.verification.proofs.reachability import Reachability, check_reachability
 from buckshot.verification.proofs.vacuity import VacuityTarget, check_vacuity
@@ -58,7 +59,8 @@ class Task:
     """``proof``, ``bmc``, ``vacuity``, ``engine``, ``reach`` (a mutant's evidence walk) or
     ``reachability`` (every target and outcome of a ruleset, for a comparison)."""
     cfg: Config
-    inject: frozenset[str] = frozenset()
+    patch: Patch = NO_PATCH
+    """The change of the model the task runs on (a deliberate bug), if any."""
     timeout_ms: int = 60_000
     prop: str = ""
     """The property of a proof task."""
@@ -68,8 +70,8 @@ class Task:
     """The bound of a BMC or vacuity task."""
     props: tuple[str, ...] = ()
     """The properties a BMC task checks, or a reach task looks for broken."""
-    mutant: str = ""
-    """For a proof run against a deliberate bug: the mutant's name (also in ``inject``)."""
+    mutant: Mutant | None = None
+    """For a run against a deliberate bug: the mutant (its patch is also ``patch``)."""
     steps: int = 0
     """The steps of an engine task's lockstep walks."""
     cross_check: bool = False
@@ -110,21 +112,21 @@ def run_task(task: Task) -> Done:
     )
     checks: list[CrossCheck] = []
     if task.kind == PROOF:
-        model = proof_model(task.cfg, task.inject)
+        model = proof_model(task.cfg, task.patch)
         prop = property_by_id(task.prop)
         with recording(task.timeout_ms) if task.cross_check else nullcontext(checks) as checks:
             result = prove_property(model, prop, task.timeout_ms, task.chunk)
     elif task.kind == BMC:
         props = [property_by_id(pid) for pid in task.props]
-        result = bounded_per_n(task.cfg, props, task.depth, task.inject, task.timeout_ms)
+        result = bounded_per_n(task.cfg, props, task.depth, task.patch, task.timeout_ms)
     elif task.kind == VACUITY:
         result = check_vacuity(task.cfg, depth=task.depth)
     elif task.kind == REACHABILITY:
         result = check_reachability(task.cfg, depth=task.depth, timeout_ms=task.timeout_ms)
-    elif task.kind == REACH:
-        result = mutant_evidence(task.cfg, mutant_by_name(task.mutant))
+    elif task.kind == REACH and task.mutant is not None:
+        result = mutant_evidence(task.cfg, task.mutant)
     elif task.kind == ENGINE:
-        spec = ExecutableSpec(task.cfg.ruleset, config=task.cfg, mutants=task.inject)
+        spec = ExecutableSpec(task.cfg.ruleset, config=task.cfg, patch=task.patch)
         counts = tuple(range(task.cfg.players_lo, task.cfg.players_hi + 1))
         result = random_walks(spec, task.cfg.ruleset, task.steps, players=counts)
     else:

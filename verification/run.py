@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from buckshot.verification.model.config import Config
+from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.parallel import (
     BMC,
     ENGINE,
@@ -36,7 +37,7 @@ from buckshot.verification.proofs.induction import (
     merge_chunks,
 )
 from buckshot.verification.proofs.invariants import INVARIANTS
-from buckshot.verification.proofs.mutants import MUTANTS, MutantResult, judge
+from buckshot.verification.proofs.mutants import Mutant, MutantResult, judge
 from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import VacuityTarget
 from buckshot.verification.report import Report
@@ -55,11 +56,11 @@ def verify(
     cfg: Config,
     depth: int = 12,
     vacuity: bool = True,
-    mutants: bool = False,
+    mutants: Sequence[Mutant] = (),
     timeout_ms: int = 60_000,
     progress: Progress | None = None,
     only: Sequence[str] | None = None,
-    inject: frozenset[str] = frozenset(),
+    patch: Patch = NO_PATCH,
     jobs: int | None = None,
     walk_steps: int = 0,
     cross_check: bool = False,
@@ -68,8 +69,10 @@ def verify(
 ) -> Report:
     """Run every stage that is asked for and collect the results.
 
-    ``only`` restricts the proofs (and BMC) to those property IDs; ``inject`` switches on deliberate
-    bugs (see :mod:`.proofs.mutants`) in every stage but the vacuity check; ``jobs`` is the number
+    ``only`` restricts the proofs (and BMC) to those property IDs; ``patch`` changes the model
+    (a deliberate bug of :mod:`buckshot.faults.model`) in every stage but the vacuity check;
+    ``mutants`` are deliberate bugs each run against the properties that must catch them
+    (:mod:`.proofs.mutants`); ``jobs`` is the number
     of processes (default :func:`.default_jobs`). The verdicts do not depend on ``jobs``.
     ``walk_steps`` > 0 runs that many steps of the engine against the model
     (:func:`buckshot.verification.engine.lockstep.random_walks`). ``cross_check`` re-checks
@@ -99,7 +102,7 @@ def verify(
     checked = [p for p in INVARIANTS if (only is None or p.id in only) and not p.per_branch]
 
     def bmc_task(ids: Sequence[str]) -> Task:
-        return Task(BMC, cfg, inject, timeout_ms * 5, depth=depth, props=tuple(ids))
+        return Task(BMC, cfg, patch, timeout_ms * 5, depth=depth, props=tuple(ids))
 
     tasks: list[Task] = []
     searched = depth > 0 and bool(checked)
@@ -107,20 +110,20 @@ def verify(
     if searched_first:
         tasks.append(bmc_task([p.id for p in checked]))
     if walk_steps > 0:
-        tasks.append(Task(ENGINE, cfg, inject, steps=walk_steps))
+        tasks.append(Task(ENGINE, cfg, patch, steps=walk_steps))
     if vacuity:
         tasks.append(Task(VACUITY, cfg, depth=min(depth, 8) if depth > 0 else 6))
     pieces = proof_pieces(props, workers)
     tasks += [
-        Task(PROOF, cfg, inject, timeout_ms, prop=prop.id, chunk=chunk, cross_check=cross_check)
+        Task(PROOF, cfg, patch, timeout_ms, prop=prop.id, chunk=chunk, cross_check=cross_check)
         for prop, chunk in pieces
     ]
-    catalogue = list(MUTANTS) if mutants else []
+    catalogue = list(mutants)
     for mutant in catalogue:
-        bug = mutant.inject
+        bug = mutant.patch
         for pid in mutant.caught_by:
-            tasks.append(Task(PROOF, cfg, bug, timeout_ms, prop=pid, mutant=mutant.name))
-        tasks.append(Task(REACH, cfg, bug, mutant=mutant.name, props=mutant.caught_by))
+            tasks.append(Task(PROOF, cfg, bug, timeout_ms, prop=pid, mutant=mutant))
+        tasks.append(Task(REACH, cfg, bug, mutant=mutant, props=mutant.caught_by))
 
     counts = Counter(prop.id for prop, _ in pieces)
     chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in counts.items()}
@@ -134,14 +137,14 @@ def verify(
         task = item.task
         stage = (
             "mutants"
-            if task.mutant
+            if task.mutant is not None
             else {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity", ENGINE: "engine"}[task.kind]
         )
         stage_seconds[stage] = stage_seconds.get(stage, 0.0) + item.seconds
         stage_cpu[stage] = stage_cpu.get(stage, 0.0) + item.cpu_seconds
-        if task.mutant:
-            caught[(task.mutant, task.prop if task.kind == PROOF else REACH)] = item
-            tick("mutants", sum(_mutant_done(m.name, caught) for m in catalogue), len(catalogue))
+        if task.mutant is not None:
+            caught[(task.mutant.name, task.prop if task.kind == PROOF else REACH)] = item
+            tick("mutants", sum(_mutant_done(m, caught) for m in catalogue), len(catalogue))
             return []
         if task.kind == PROOF:
             checks[task.prop].extend(item.checks)
@@ -178,7 +181,7 @@ def verify(
     if cross_check:
         report.cross_check = {pid: tuple(found) for pid, found in checks.items()}
     for mutant in catalogue:
-        report.mutants.append(_mutant_result(mutant.name, caught))
+        report.mutants.append(_mutant_result(mutant, caught))
     stages = ("proofs", "bmc", "vacuity", "engine", "mutants")
     report.seconds = {k: stage_seconds[k] for k in stages if k in stage_seconds}
     report.cpu_seconds = {k: stage_cpu[k] for k in stages if k in stage_cpu}
@@ -234,15 +237,14 @@ def _with_cross_check(proof: ProofResult, checks: Sequence[CrossCheck]) -> Proof
     return replace(proof, verdict=DISAGREED, per_n=per_n)
 
 
-def _mutant_done(name: str, caught: dict[tuple[str, str], Done]) -> bool:
-    """Every proof and the reachability walk run for the mutant ``name`` have finished."""
-    mutant = next(m for m in MUTANTS if m.name == name)
-    return all((name, key) in caught for key in (*mutant.caught_by, REACH))
+def _mutant_done(mutant: Mutant, caught: dict[tuple[str, str], Done]) -> bool:
+    """Every proof and the reachability walk run for ``mutant`` have finished."""
+    return all((mutant.name, key) in caught for key in (*mutant.caught_by, REACH))
 
 
-def _mutant_result(name: str, caught: dict[tuple[str, str], Done]) -> MutantResult:
+def _mutant_result(mutant: Mutant, caught: dict[tuple[str, str], Done]) -> MutantResult:
     """The verdict :func:`.proofs.mutants.judge` gives the mutant's proofs and walk."""
-    mutant = next(m for m in MUTANTS if m.name == name)
+    name = mutant.name
     proofs: list[ProofResult] = [caught[(name, pid)].result for pid in mutant.caught_by]
     walk = caught[(name, REACH)]
     seconds = sum(caught[(name, key)].seconds for key in (*mutant.caught_by, REACH))

@@ -179,11 +179,7 @@ class Actions(Guards[I, B]):
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """Push a shot window polling from the owner's next living seat (S4.2.1b; R17)."""
-        cursor = s.owner if self.mutant("poll_owner_first") else self.next_seat(s, s.owner)
-        pushed = self.push(s, FrameKind.SHOT_WINDOW, s.owner, cursor)
-        if self.mutant("owner_changes_in_window"):
-            pushed = pushed.set(owner=cursor)
-        return pushed
+        return self.push(s, FrameKind.SHOT_WINDOW, s.owner, self.next_seat(s, s.owner))
 
     @MODEL.implements("settle_shot")
     def action_settle_shot(
@@ -193,9 +189,7 @@ class Actions(Guards[I, B]):
         b = self.b
         r = self.rules
         shooter, target, live = s.shot_shooter, s.shot_target, s.shot_live
-        fired = s
-        if not self.mutant("shell_not_removed"):
-            fired = self._remove_head(s, inp, fx, b.true())
+        fired = self._remove_head(s, inp, fx, b.true())
         rage = self.seat(s.rage, shooter)
         used = b.gt(rage, b.num(0))
         fired = fired.set(rage=b.update(s.rage, shooter, b.ite(used, b.subn(rage, 1), rage)))
@@ -204,10 +198,7 @@ class Actions(Guards[I, B]):
         )
         shield = self.seat(s.shield, target)
         cap = b.num(self.cfg.shield_cap)
-        has_shield = b.gt(shield, b.num(0))
-        if self.mutant("shield_below_zero"):
-            has_shield = b.true()
-        absorbed = b.and_(live, has_shield)
+        absorbed = b.and_(live, self.has_shield_block(s, target))
         spent = b.ite(b.and_(b.eq(shield, cap), inp.shield_keep), cap, b.subn(shield, 1))
         fired = fired.set(shield=b.update(s.shield, target, b.ite(absorbed, spent, shield)))
         hp = self.seat(s.hp, target)
@@ -239,9 +230,7 @@ class Actions(Guards[I, B]):
         b = self.b
         r = self.rules
         owner, target, k = s.owner, inp.target, inp.item
-        t = s
-        if not self.mutant("item_not_spent"):
-            t = t.set(items=self.change_item(s.items, owner, k, plus=False))
+        t = s.set(items=self.change_item(s.items, owner, k, plus=False))
         is_ = {code: b.eqn(k, code) for code in range(KINDS)}
         # ejecting drink (S3.2) and inverter (S3.8): the chamber
         ejected = self._remove_head(t, inp, fx, is_[EJECT])
@@ -354,9 +343,7 @@ class Actions(Guards[I, B]):
             b.ite(b.and_(credited, b.eqn(src, q)), b.addn(s.kills[q], 1), s.kills[q])
             for q in range(SEATS)
         )
-        lock = s.kill_lock
-        if not self.mutant("kill_lock_never_set"):
-            lock = b.or_(lock, b.and_(credited, b.eq(src, s.owner)))
+        lock = b.or_(s.kill_lock, b.and_(credited, b.eq(src, s.owner)))
         return s.set(
             alive=b.bupdate(s.alive, p, b.false()),
             items=tuple(
@@ -416,9 +403,8 @@ class Actions(Guards[I, B]):
         """Rage to 0, the kill lock and the turn's marks cleared, shields kept (S4.5.1; R25)."""
         b = self.b
         none = b.num(NONE)
-        rage = s.rage if self.mutant("rage_not_cleared") else tuple(b.num(0) for _ in s.rage)
         return s.set(
-            rage=rage,
+            rage=tuple(b.num(0) for _ in s.rage),
             kill_lock=b.false(),
             last_step=b.num(LAST_NONE),
             shot_shooter=none,
@@ -442,7 +428,7 @@ class Actions(Guards[I, B]):
     ) -> State[I, B]:
         """The next living seat clockwise owns the next turn (S4.5.3, S1.1; R16)."""
         b = self.b
-        nxt = self.next_seat(s, s.owner, skip_dead=not self.mutant("dead_owner_turn"))
+        nxt = self.next_seat(s, s.owner)
         return s.set(
             owner=nxt,
             turn_no=b.addn(s.turn_no, 1),
@@ -460,11 +446,7 @@ class Actions(Guards[I, B]):
         b = self.b
         cursor = self.top_cursor(s)
         asked = b.bupdate(self.top_asked(s), cursor, b.true())
-        nxt = self.next_seat(s, cursor, skip_dead=not self.mutant("poll_no_skip"))
-        moved = self.set_top(s, fasked=asked, fcursor=nxt)
-        if self.mutant("suspended_frame_touched"):
-            moved = moved.set(fcursor=b.update(moved.fcursor, b.num(0), nxt))
-        return moved
+        return self.set_top(s, fasked=asked, fcursor=self.next_seat(s, cursor))
 
     @MODEL.implements("pay_flip_cost")
     def action_pay_flip_cost(

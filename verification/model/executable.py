@@ -31,6 +31,7 @@ from buckshot.verification.model.layout import (
     layout,
     role_code,
 )
+from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.semantics import Semantics, StepResult
 from buckshot.verification.model.state import Input, State
 
@@ -72,12 +73,12 @@ class ExecutableSpec:
         self,
         ruleset: Ruleset,
         players: tuple[int, int] | None = None,
-        mutants: frozenset[str] = frozenset(),
+        patch: Patch = NO_PATCH,
         config: Config | None = None,
     ) -> None:
         self.cfg = config if config is not None else make_config(ruleset, players)
         self.backend = PyBackend(self.cfg.width)
-        self.sem: Semantics[int, bool] = Semantics(self.backend, self.cfg, mutants)
+        self.sem: Semantics[int, bool] = Semantics(self.backend, self.cfg, patch)
         self.layout = layout()
 
     # --- states and inputs ---------------------------------------------------------------

@@ -48,8 +48,6 @@ class Guards(Helpers[I, B]):
     @MODEL.implements("converting_player")
     def select_converting_player(self, s: State[I, B]) -> I:
         """The player the conversion frame was pushed for (S4.3.2; R6)."""
-        if self.mutant("conversion_asks_owner"):
-            return s.owner
         return self.top_who(s)
 
     # --- guards --------------------------------------------------------------------------
@@ -107,19 +105,13 @@ class Guards(Helpers[I, B]):
     def guard_conversion_due(self, s: State[I, B], inp: Input[I, B]) -> B:
         """A living player's HP just fell from above 1 to 1 and their chance is unused (R6)."""
         b = self.b
-        unused = (
-            b.true()
-            if self.mutant("second_conversion")
-            else b.not_(self.bseat(s.conv_used, s.fell))
-        )
+        unused = b.not_(self.bseat(s.conv_used, s.fell))
         return b.and_(b.ne(s.fell, b.num(NONE)), self.bseat(s.alive, s.fell), unused)
 
     def game_over_condition(self, s: State[I, B]) -> B:
         """At most one player lives, or a traitor has traitor.kills_to_win kills (S5.1; R7)."""
         b = self.b
         need = self.rule_value("traitor.kills_to_win", self.rules.traitor.kills_to_win)
-        if self.mutant("traitor_win_ignored"):
-            return b.le(self.living(s), b.num(1))
         return b.or_(
             b.le(self.living(s), b.num(1)),
             *(b.and_(s.traitor[p], b.ge(s.kills[p], need)) for p in range(SEATS)),
@@ -128,8 +120,6 @@ class Guards(Helpers[I, B]):
     @MODEL.implements("game_is_over")
     def guard_game_is_over(self, s: State[I, B], inp: Input[I, B]) -> B:
         """The game's end condition holds (S5.1; R7, R13)."""
-        if self.mutant("no_game_over_check"):
-            return self.b.false()
         return self.game_over_condition(s)
 
     @MODEL.implements("owner_eliminated")
@@ -156,20 +146,12 @@ class Guards(Helpers[I, B]):
     @MODEL.implements("over_cap")
     def guard_over_cap(self, s: State[I, B], inp: Input[I, B]) -> B:
         """The owner holds more items than HP (+ traitor.cap_bonus for a traitor) (S4.4.2)."""
-        b = self.b
-        cap = self.cap(s, s.owner)
-        if self.mutant("traitor_cap_forgotten"):
-            cap = self.seat(s.hp, s.owner)
-        if self.mutant("cap_off_by_one"):
-            cap = b.addn(cap, 1)
-        return b.gt(self.total(s, s.owner), cap)
+        return self.b.gt(self.total(s, s.owner), self.cap(s, s.owner))
 
     @MODEL.implements("turn_limit_reached")
     def guard_turn_limit_reached(self, s: State[I, B], inp: Input[I, B]) -> B:
         """This turn is turn number limits.max_turns (S4.5.3; R21); the counter is exact."""
-        b = self.b
-        last = self.cfg.max_turns - 1 if self.mutant("early_draw") else self.cfg.max_turns
-        return b.ge(s.turn_no, b.num(last))
+        return self.b.ge(s.turn_no, self.b.num(self.cfg.max_turns))
 
     @MODEL.implements("poll_complete")
     def guard_poll_complete(self, s: State[I, B], inp: Input[I, B]) -> B:
@@ -184,19 +166,13 @@ class Guards(Helpers[I, B]):
         b = self.b
         who = self.top_cursor(s)
         magician = role_code(Role.MAGICIAN)
-        is_magician = (
-            b.eqn(self.seat(s.role, who), magician)
-            if self.mutant("traitor_keeps_skill")
-            else self.with_role(s, who, magician)
-        )
+        is_magician = self.with_role(s, who, magician)
         pays = [b.le(inp.pay[k], self.held_n(s, who, k)) for k in range(len(ITEM_KINDS))]
         cost = self.rule_value("magician.cost", self.rules.magician.cost)
         return b.and_(is_magician, *pays, b.eq(b.sum_(inp.pay), cost))
 
     def has_counter_skill(self, s: State[I, B], p: I) -> B:
         """Seat ``p`` holds a counter skill: no role of S2 has one (R18)."""
-        if self.mutant("counter_unbounded"):
-            return self.b.true()
         return self.b.false()
 
     @MODEL.implements("counter_possible")
@@ -206,10 +182,7 @@ class Guards(Helpers[I, B]):
         holder = b.or_(
             *(b.and_(s.alive[p], self.has_counter_skill(s, b.num(p))) for p in range(SEATS))
         )
-        room = (
-            b.true() if self.mutant("counter_unbounded") else b.lt(s.depth, b.num(self.cfg.depth))
-        )
-        return b.and_(holder, room)
+        return b.and_(holder, b.lt(s.depth, b.num(self.cfg.depth)))
 
     @MODEL.implements("can_counter")
     def guard_can_counter(self, s: State[I, B], inp: Input[I, B]) -> B:

@@ -8,6 +8,7 @@ is no modulo on state values.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Generic
 
 from buckshot.spec.rulebook import FrameKind
@@ -23,6 +24,7 @@ from buckshot.verification.model.layout import (
     kind_code,
     layout,
 )
+from buckshot.verification.model.patch import NO_PATCH, Patch, PatchError
 from buckshot.verification.model.state import State
 
 
@@ -52,14 +54,15 @@ class Helpers(Generic[I, B]):
         self,
         backend: Backend[I, B],
         cfg: Config,
-        mutants: frozenset[str] = frozenset(),
+        patch: Patch = NO_PATCH,
         params: Mapping[str, I] | None = None,
     ) -> None:
         self.b = backend
         self.cfg = cfg
         self.rules = cfg.ruleset
         self.layout: Layout = layout()
-        self.mutants = mutants
+        self.patch = patch
+        """The change of the model from outside (:mod:`.patch`); empty for the model itself."""
         self.params: dict[str, I] = dict(params or {})
         """Ruleset keys read as named values instead of the ruleset's constants (the
         parametric model of :mod:`buckshot.verification.comparison`; empty otherwise, so that
@@ -77,9 +80,13 @@ class Helpers(Generic[I, B]):
         named = self.params.get(weight_key(kind))
         return None if named is None else self.b.gt(named, self.b.num(0))
 
-    def mutant(self, name: str) -> bool:
-        """True when the deliberate bug ``name`` is switched on (a static setting)."""
-        return name in self.mutants
+    def wrap_helpers(self) -> None:
+        """Put the patch's helper wrappers in place of this model's named helpers."""
+        for name, wrap in self.patch.helpers:
+            original = getattr(self, name, None)
+            if name.startswith("_") or not callable(original):
+                raise PatchError(f"{self.patch.name}: the model has no public helper {name!r}")
+            setattr(self, name, partial(wrap, original, self))
 
     # --- seats ---------------------------------------------------------------------------
 
@@ -177,9 +184,11 @@ class Helpers(Generic[I, B]):
             self.rule_value("traitor.cap_bonus", self.rules.traitor.cap_bonus),
             b.num(0),
         )
-        if self.mutant("shared_cap_off_by_one"):
-            bonus = b.addn(bonus, 1)
         return b.add(self.seat(s.hp, p), bonus)
+
+    def has_shield_block(self, s: State[I, B], p: I) -> B:
+        """Seat ``p`` has a shield block left to absorb a live hit (S3.4)."""
+        return self.b.gt(self.seat(s.shield, p), self.b.num(0))
 
     def with_role(self, s: State[I, B], p: I, role: int) -> B:
         """Seat ``p`` has role ``role`` and is not a traitor (their skill is theirs to use)."""

@@ -11,8 +11,9 @@ one builds each next-state field as an if-then-else over the transitions that ch
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Generic, cast
 
 from buckshot.spec.charts import Trigger
@@ -20,8 +21,9 @@ from buckshot.spec.model import StateKind
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.actions import Actions
-from buckshot.verification.model.backend import B, I
+from buckshot.verification.model.backend import B, Backend, I
 from buckshot.verification.model.binding import MODEL
+from buckshot.verification.model.config import Config
 from buckshot.verification.model.helpers import Effects
 from buckshot.verification.model.layout import (
     EMPTY,
@@ -33,15 +35,10 @@ from buckshot.verification.model.layout import (
     EdgeCode,
     kind_code,
 )
+from buckshot.verification.model.patch import NO_PATCH, Patch, PatchError, Wrapper
 from buckshot.verification.model.state import Input, State, flatten, unflatten_state
 
 Applied = tuple[State[Any, Any], Effects[Any, Any]]
-
-WINDOW_CLOSED = "turn:awaiting_shot_window:shot_window_closed:0"
-"""The resume edge of a closed shot window (a mutant sends it elsewhere)."""
-
-EDGE_REMOVED = "drop:"
-"""Prefix of a chart mutant's switch: ``drop:<edge id>`` takes that transition out of its chart."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,30 @@ class StepResult(Generic[I, B]):
 
 
 class Semantics(Actions[I, B]):
-    """The model's step function and initial states over one backend."""
+    """The model's step function and initial states over one backend, changed by a patch
+    (:mod:`.patch`) when one is given."""
+
+    def __init__(
+        self,
+        backend: Backend[I, B],
+        cfg: Config,
+        patch: Patch = NO_PATCH,
+        params: Mapping[str, I] | None = None,
+    ) -> None:
+        super().__init__(backend, cfg, patch, params)
+        self.wrap_helpers()
+        self._guards = _bound(self, GUARDS, patch.guards, "guard")
+        self._actions = _bound(self, ACTIONS, patch.actions, "action")
+        self._selectors = _bound(self, SELECTORS, patch.selectors, "selector")
+        edges = {e.edge.id: e for e in self.layout.edges}
+        unknown = sorted((patch.removed | {edge for edge, _ in patch.retarget}) - edges.keys())
+        if unknown:
+            raise PatchError(f"{patch.name}: the charts have no transition {', '.join(unknown)}")
+        self._removed_codes = frozenset(edges[e].code for e in patch.removed)
+        self._entries = {
+            edges[e].code: self.layout.state(edges[e].frame, target).code
+            for e, target in patch.retarget
+        }
 
     # --- the initial states --------------------------------------------------------------
 
@@ -118,14 +138,14 @@ class Semantics(Actions[I, B]):
 
     def guard(self, name: str, s: State[I, B], inp: Input[I, B]) -> B:
         """The registry guard ``name`` on ``s`` with the decision ``inp``."""
-        result: B = GUARDS[name](self, s, inp)
+        result: B = self._guards[name](s, inp)
         return result
 
     def guards_hold(self, edge: EdgeCode, s: State[I, B], inp: Input[I, B]) -> B:
-        """Every guard of ``edge`` has its expected value (never, for an edge a chart mutant
-        removes: see :meth:`removed`)."""
+        """Every guard of ``edge`` has its expected value (never, for an edge the patch
+        removes)."""
         b = self.b
-        if self.removed(edge):
+        if edge.code in self._removed_codes:
             return b.false()
         terms = []
         for g in edge.edge.guards:
@@ -133,35 +153,18 @@ class Semantics(Actions[I, B]):
             terms.append(value if g.expected else b.not_(value))
         return b.and_(*terms)
 
-    def removed(self, edge: EdgeCode) -> bool:
-        """A chart mutant ``drop:<edge id>`` removes this transition from its chart."""
-        return bool(self.mutants) and edge.code in self._removed_codes
-
-    @cached_property
-    def _removed_codes(self) -> frozenset[int]:
-        """The codes of the transitions the chart mutants switched on remove."""
-        return frozenset(
-            e.code for e in self.layout.edges if f"{EDGE_REMOVED}{e.edge.id}" in self.mutants
-        )
-
     def selector(self, name: str, s: State[I, B]) -> I:
         """The registry selector ``name``: the player asked."""
-        result: I = SELECTORS[name](self, s)
+        result: I = self._selectors[name](s)
         return result
 
     def apply(self, edge: EdgeCode, s: State[I, B], inp: Input[I, B]) -> Applied:
         """Take ``edge`` from ``s``: enter its target state, then run its actions in order."""
         fx: Effects[I, B] = Effects(self.b)
-        entry = edge.entry
-        if self.mutant("pop_wrong_resume") and self.layout.is_resume(edge):
-            entry = self.layout.initial(edge.frame)
-        if self.mutant("window_resumes_to_action") and edge.edge.id == WINDOW_CLOSED:
-            entry = self.layout.state(FrameKind.TURN, "awaiting_action").code
-        t = s
-        if not (self.mutant("pop_no_resume") and self.layout.is_resume(edge)):
-            t = self.set_top(s, fstate=self.b.num(entry))
+        entry = self._entries.get(edge.code, edge.entry)
+        t = self.set_top(s, fstate=self.b.num(entry))
         for action in edge.edge.actions:
-            t = ACTIONS[action](self, t, inp, fx)
+            t = self._actions[action](t, inp, fx)
         return t, fx
 
     def firing(
@@ -345,6 +348,21 @@ class Semantics(Actions[I, B]):
             oks.append(b.and_(fire, *fx.requires))
         nxt_state: State[I, B] = unflatten_state(cfg, merged)
         return StepResult(nxt_state, b.or_(*oks), fired, popped, skill, asked)
+
+
+def _bound(
+    model: Semantics[Any, Any],
+    table: Mapping[str, Callable[..., Any]],
+    wraps: tuple[tuple[str, Wrapper], ...],
+    kind: str,
+) -> dict[str, Callable[..., Any]]:
+    """The registry's ``table`` bound to ``model``, with the patch's wrappers in place."""
+    bound: dict[str, Callable[..., Any]] = {name: fn.__get__(model) for name, fn in table.items()}
+    for name, wrap in wraps:
+        if name not in bound:
+            raise PatchError(f"{model.patch.name}: the registry has no {kind} {name!r}")
+        bound[name] = partial(wrap, bound[name], model)
+    return bound
 
 
 MODEL.check()

@@ -9,6 +9,7 @@ import z3  # type: ignore[import-untyped]
 
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.layout import ROLES, SEATS
+from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.semantics import Semantics
 from buckshot.verification.model.state import (
     Input,
@@ -28,7 +29,7 @@ class Symbols:
     def __init__(
         self,
         cfg: Config,
-        mutants: frozenset[str] = frozenset(),
+        patch: Patch = NO_PATCH,
         params: Sequence[str] = (),
     ) -> None:
         self.cfg = cfg
@@ -36,7 +37,7 @@ class Symbols:
         self.params: dict[str, Term] = {key: z3.BitVec(key, cfg.width) for key in params}
         """The ruleset keys the step reads as free named values (none: every value is the
         ruleset's constant); see :meth:`.helpers.Helpers.rule_value`."""
-        self.sem: Semantics[Term, Term] = Semantics(self.backend, cfg, mutants, self.params)
+        self.sem: Semantics[Term, Term] = Semantics(self.backend, cfg, patch, self.params)
 
     def _var(self, prefix: str, leaf: Leaf) -> Term:
         name = f"{prefix}.{leaf.label}"

@@ -19,6 +19,7 @@ import z3  # type: ignore[import-untyped]
 
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep, Step
+from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.semantics import StepResult
 from buckshot.verification.model.state import State, differences
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
@@ -102,12 +103,10 @@ the limit counts afresh at every check of the incremental solver."""
 class Unrolling:
     """The incremental unrolling of the step relation from the initial states."""
 
-    def __init__(
-        self, cfg: Config, mutants: frozenset[str] = frozenset(), timeout_ms: int = 60_000
-    ):
+    def __init__(self, cfg: Config, patch: Patch = NO_PATCH, timeout_ms: int = 60_000):
         self.cfg = cfg
-        self.symbols = Symbols(cfg, mutants)
-        self.spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=mutants)
+        self.symbols = Symbols(cfg, patch)
+        self.spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=patch)
         self.solver = limited(z3.SolverFor("QF_BV"), Budget.nominal(BMC_QUERY_MS, timeout_ms))
         start, cond = self.symbols.initial("s0")
         self.solver.add(cond)
@@ -198,7 +197,7 @@ def check_bounded(
     cfg: Config,
     props: Sequence[Property],
     depth: int,
-    mutants: frozenset[str] = frozenset(),
+    patch: Patch = NO_PATCH,
     timeout_ms: int = 60_000,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[Violation], list[DepthTime], str]:
@@ -207,7 +206,7 @@ def check_bounded(
     Returns the violations found (the first one at the first depth that has any), the time
     per depth and ``"ok"``, ``"violated"`` or ``"unknown"``; see :func:`bounded_per_n`.
     """
-    result = bounded_per_n(cfg, props, depth, mutants, timeout_ms, progress)
+    result = bounded_per_n(cfg, props, depth, patch, timeout_ms, progress)
     return result.violations, result.times, result.status
 
 
@@ -215,7 +214,7 @@ def bounded_per_n(
     cfg: Config,
     props: Sequence[Property],
     depth: int,
-    mutants: frozenset[str] = frozenset(),
+    patch: Patch = NO_PATCH,
     timeout_ms: int = 60_000,
     progress: Callable[[int], None] | None = None,
 ) -> BmcResult:
@@ -228,7 +227,7 @@ def bounded_per_n(
     counts left. An unknown answer leaves every count still open unknown.
     """
     started = time.perf_counter()
-    unroll = Unrolling(cfg, mutants, timeout_ms)
+    unroll = Unrolling(cfg, patch, timeout_ms)
     b = unroll.symbols.backend
     n_term = unroll.states[0].n
     counts = list(range(cfg.players_lo, cfg.players_hi + 1))

@@ -19,6 +19,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.verification.model.branches import Branch, branch_tree
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
+from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
 from buckshot.verification.proofs import crosscheck
 from buckshot.verification.proofs.invariants import INVARIANTS
@@ -111,13 +112,13 @@ class ProofModel:
     def __init__(
         self,
         cfg: Config,
-        mutants: frozenset[str] = frozenset(),
+        patch: Patch = NO_PATCH,
         assume: Sequence[Property] | None = None,
     ) -> None:
         self.cfg = cfg
-        self.symbols = Symbols(cfg, mutants)
+        self.symbols = Symbols(cfg, patch)
         self.sem = self.symbols.sem
-        self.spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=mutants)
+        self.spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=patch)
         self.init, self.init_cond = self.symbols.initial("init")
         self.s = self.symbols.state("s")
         self.inp = self.symbols.input("in")
@@ -198,26 +199,26 @@ def abstraction(model: ProofModel, prop: Property, timeout_ms: int) -> Abstracti
     return result
 
 
-_MODELS: dict[tuple[Config, frozenset[str], tuple[Property, ...] | None], ProofModel] = {}
+_MODELS: dict[tuple[Config, Patch, tuple[Property, ...] | None], ProofModel] = {}
 
 
 def proof_model(
-    cfg: Config, mutants: frozenset[str] = frozenset(), assume: Sequence[Property] | None = None
+    cfg: Config, patch: Patch = NO_PATCH, assume: Sequence[Property] | None = None
 ) -> ProofModel:
     """The shared :class:`ProofModel` of this configuration, built on first use in a process."""
-    key = (cfg, mutants, None if assume is None else tuple(assume))
+    key = (cfg, patch, None if assume is None else tuple(assume))
     model = _MODELS.get(key)
     if model is None:
         if len(_MODELS) >= 4:
             _MODELS.clear()
-        model = _MODELS[key] = ProofModel(cfg, mutants, assume)
+        model = _MODELS[key] = ProofModel(cfg, patch, assume)
     return model
 
 
 def prove(
     cfg: Config,
     properties: Sequence[Property] | None = None,
-    mutants: frozenset[str] = frozenset(),
+    patch: Patch = NO_PATCH,
     timeout_ms: int = 60_000,
     assume: Sequence[Property] | None = None,
     on_result: Callable[[ProofResult], None] | None = None,
@@ -233,7 +234,7 @@ def prove(
     every count gets its own verdict (:func:`prove_property`).
     """
     props = list(properties) if properties is not None else list(all_properties())
-    model = proof_model(cfg, mutants, assume)
+    model = proof_model(cfg, patch, assume)
     results: list[ProofResult] = []
     for prop in props:
         results.append(prove_property(model, prop, timeout_ms))

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from buckshot.spec.rulebook import Role
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Stuck
 from buckshot.verification.model.layout import role_code
+from buckshot.verification.model.patch import Patch
 from buckshot.verification.proofs.properties import Property
 
 WALK_STEPS = 6_000
@@ -69,16 +70,16 @@ def _broken(spec: ExecutableSpec, props: Sequence[Property], s: Concrete) -> str
 
 def find_reachable(
     cfg: Config,
-    inject: frozenset[str],
+    patch: Patch,
     props: Sequence[Property],
     steps: int = WALK_STEPS,
     seed: int = 0,
     table: Table | None = None,
 ) -> Evidence | None:
-    """A seeded random path of the executable spec, with ``inject`` switched on, that breaks
+    """A seeded random path of the executable spec, with ``patch`` applied, that breaks
     one of ``props``; None when ``steps`` steps of play show none. ``table`` fixes the player
     count and gives every seat one role (default: every count, random roles)."""
-    spec = ExecutableSpec(cfg.ruleset, config=cfg, mutants=inject)
+    spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=patch)
     rng = random.Random(seed)
     counts = list(range(cfg.players_lo, cfg.players_hi + 1))
     if table is not None:
@@ -149,6 +150,5 @@ def short_game(cfg: Config) -> Config | None:
     other value the same), or None when ``cfg`` is no longer."""
     if cfg.max_turns <= SHORT_GAME_TURNS:
         return None
-    rules = cfg.ruleset
-    short = replace(rules, limits=replace(rules.limits, max_turns=SHORT_GAME_TURNS))
+    short = cfg.ruleset.with_changes({"limits.max_turns": SHORT_GAME_TURNS})
     return make_config(short, (cfg.players_lo, cfg.players_hi))
