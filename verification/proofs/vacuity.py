@@ -15,14 +15,13 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
 from buckshot.spec.rulebook import FrameKind
-from buckshot.spec.ruleset import Limits
 from buckshot.verification.model.branches import branches
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step, Stuck
@@ -219,7 +218,7 @@ def check_vacuity(
     started = time.perf_counter()
     draws = [items[name] for name in (DRAW, DRAW_OUTCOME) if name in items]
     if any(draw.status == NOT_SHOWN for draw in draws):
-        short = replace(cfg.ruleset, limits=Limits(cfg.ruleset.limits.max_stack_depth, 1))
+        short = cfg.ruleset.with_changes({"limits.max_turns": 1})
         short_cfg = make_config(short, (cfg.players_lo, cfg.players_lo))
         short_spec = ExecutableSpec(short, config=short_cfg)
         try:
