@@ -12,11 +12,11 @@ import typer
 
 from buckshot import __version__
 from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
+from buckshot.commands.verify import app as verify_app
 from buckshot.conformance import app as conformance_app
 from buckshot.diagrams.cli import app as diagrams_app
 from buckshot.diagrams.explore_cli import explore_command
 from buckshot.progress import QUIET_HELP, CommandProgress
-from buckshot.verification.cli import app as verify_app
 from buckshot.verification.tracecheck.cli import verify_trace_command
 from buckshot.workbench.commands import compare_command, sweep_command
 
@@ -95,7 +95,7 @@ def spec_traceability(
     as_json: Annotated[bool, typer.Option("--json", help="Print the matrix as JSON.")] = False,
 ) -> None:
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
-    from buckshot.spec.traceability import build_matrix, render_table
+    from buckshot.traceability import build_matrix, render_table
 
     matrix = build_matrix()
     if as_json:

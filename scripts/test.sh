@@ -10,5 +10,7 @@ ruff check .
 ruff format --check .
 say "mypy"
 mypy
+say "import contracts"
+lint-imports --no-cache
 say "pytest"
 pytest "$@"

@@ -24,7 +24,7 @@ from buckshot.conformance.suite import (
 )
 from buckshot.spec.clauses import normative_ids
 from buckshot.spec.rulings import RULINGS
-from buckshot.spec.traceability import build_matrix
+from buckshot.traceability import build_matrix
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = SUITE_ROOT

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from buckshot import traceability as trace
 from buckshot.cli import app
-from buckshot.spec import traceability as trace
 from buckshot.spec.clauses import normative_ids
 
 runner = CliRunner()

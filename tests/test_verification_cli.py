@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from buckshot.cli import app as top_app
-from buckshot.verification.cli import app, parse_players
+from buckshot.commands.verify import app, parse_players
 
 RUNNER = CliRunner()
 QUIET = ["--walk-steps", "0"]

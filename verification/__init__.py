@@ -7,8 +7,9 @@
   bit-vectors (``z3backend``, ``symbolic``) the transition relation the proofs use.
 - :mod:`buckshot.verification.proofs`: what is proved and how: the properties
   (``invariants``, ``lemmas``, ``progress``), induction over all player counts at once,
-  bounded model checking from the initial states, vacuity, and the deliberate bugs
-  (``mutants``) that measure the proofs.
+  bounded model checking from the initial states, vacuity, and the runner of the deliberate
+  bugs (``mutants``; the bugs themselves are in :mod:`buckshot.faults.model`) that measure
+  the proofs.
 - :mod:`buckshot.verification.engine`: the reference engine against the model: the
   abstraction function, lockstep random walks, and counterexamples saved and replayed in the
   engine.
@@ -16,6 +17,7 @@
   with Z3 (``buckshot verify-trace LOG``).
 
 Beside them: ``run`` (one verification run cut into tasks), ``parallel`` (the worker
-processes), ``report``/``render`` (the table and the JSON report) and ``cli``
-(``buckshot verify``). What the model abstracts is in ``ABSTRACTIONS.md`` beside this file.
+processes) and ``report``/``render`` (the table and the JSON report); the command
+``buckshot verify`` is :mod:`buckshot.commands.verify`. What the model abstracts is in
+``ABSTRACTIONS.md`` beside this file.
 """
