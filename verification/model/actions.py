@@ -7,16 +7,13 @@ state; chance outcomes it reads are constrained to be legal through ``effects.re
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from buckshot.spec.rulebook import FrameKind, Item, Role
+from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.verification.model.backend import B, I
 from buckshot.verification.model.binding import MODEL
-from buckshot.verification.model.guards import Guards
 from buckshot.verification.model.helpers import Effects
+from buckshot.verification.model.items import ITEM_EFFECTS, ItemEffects
 from buckshot.verification.model.layout import (
     DRAWN,
-    KINDS,
     LAST_ITEM,
     LAST_NONE,
     LAST_SHOT,
@@ -28,97 +25,9 @@ from buckshot.verification.model.layout import (
 )
 from buckshot.verification.model.state import Input, State
 
-EJECT = item_code(Item.EJECTING_DRINK)
-RAGE = item_code(Item.RAGE_POTION)
-AMULET = item_code(Item.AMULET)
-MILK = item_code(Item.MILK_TEA)
-PILLS = item_code(Item.EXPIRED_PILLS)
-PICKPOCKET = item_code(Item.PICKPOCKET)
-INVERTER = item_code(Item.INVERTER)
 
-
-class Actions(Guards[I, B]):
+class Actions(ItemEffects[I, B]):
     """Every action of the registry, over the backend's values."""
-
-    # --- shared pieces -------------------------------------------------------------------
-
-    def _odds(self, fx: Effects[I, B], when: B, roll: B, chance: Fraction) -> None:
-        """Constrain a roll that has no choice when its chance is 0 or 1."""
-        b = self.b
-        if chance == 0:
-            fx.require(b.implies(when, b.not_(roll)))
-        elif chance == 1:
-            fx.require(b.implies(when, roll))
-
-    def _draw_amounts(self, fx: Effects[I, B], inp: Input[I, B], count: int, when: B) -> list[I]:
-        """Per-kind amounts of the first ``count`` draws; each must be a kind with weight > 0."""
-        b = self.b
-        named = {k: self.drawable(k) for k in range(KINDS)}
-        drawable = [k for k in range(KINDS) if self.cfg.weights[k] > 0 or named[k] is not None]
-
-        def gives(j: int, k: int) -> B:
-            cond = named[k]
-            kind = b.eqn(inp.draws[j], k)
-            return kind if cond is None else b.and_(kind, cond)
-
-        for j in range(count):
-            fx.require(b.implies(when, b.or_(*(gives(j, k) for k in drawable))))
-        return [b.count([b.eqn(inp.draws[j], k) for j in range(count)]) for k in range(KINDS)]
-
-    def _head_possible(self, shells: I, live: I, head: B) -> B:
-        """A head shell of type ``head`` is one of ``shells`` shells with ``live`` live (R1)."""
-        b = self.b
-        loaded = b.gt(shells, b.num(0))
-        return b.and_(
-            b.implies(b.not_(loaded), b.not_(head)),
-            b.implies(b.and_(loaded, head), b.ge(live, b.num(1))),
-            b.implies(b.and_(loaded, b.not_(head)), b.lt(live, shells)),
-        )
-
-    def _remove_head(
-        self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B], when: B
-    ) -> State[I, B]:
-        """The chamber's head shell removed; the next head is a chance outcome."""
-        b = self.b
-        shells = b.subn(s.shells, 1)
-        live = b.ite(s.head_live, b.subn(s.live, 1), s.live)
-        fx.require(b.implies(when, self._head_possible(shells, live, inp.head_live)))
-        return s.set(shells=shells, live=live, head_live=inp.head_live)
-
-    def _set_hp(self, s: State[I, B], target: I, new: I, source: I) -> State[I, B]:
-        """Seat ``target``'s HP set to ``new``; a loss records ``source``, a fall to 1 is noted."""
-        b = self.b
-        old = self.seat(s.hp, target)
-        fell_to_one = b.and_(b.gt(old, b.num(1)), b.eqn(new, 1))
-        return s.set(
-            hp=b.update(s.hp, target, new),
-            fell=b.ite(fell_to_one, target, b.num(NONE)),
-            hit_src=b.ite(b.lt(new, old), source, s.hit_src),
-        )
-
-    def _medicine(
-        self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B], user: I, target: I, when: B
-    ) -> I:
-        """The target's HP after the user gives them milk tea or expired pills (R10, S2.5)."""
-        b = self.b
-        r = self.rules
-        old = self.seat(s.hp, target)
-        top = b.num(r.hp.max)
-
-        def healed(amount: int) -> I:
-            return b.min_(b.addn(old, amount), top)
-
-        doctor_self = b.and_(self.with_role(s, user, role_code(Role.DOCTOR)), b.eq(user, target))
-        is_pills = b.eqn(inp.item, PILLS)
-        rolled = b.and_(when, is_pills, b.not_(doctor_self))
-        self._odds(fx, rolled, inp.pill_heal, r.pills.heal_chance)
-        fx.skill_by = b.ite(b.and_(when, is_pills, doctor_self), user, fx.skill_by)
-        pills = b.ite(
-            doctor_self,
-            healed(r.pills.doctor_heal),
-            b.ite(inp.pill_heal, healed(r.pills.heal), b.sat_sub(old, b.num(r.pills.loss))),
-        )
-        return b.ite(is_pills, pills, healed(r.milk_tea.heal))
 
     # --- phase 1 -------------------------------------------------------------------------
 
@@ -228,70 +137,10 @@ class Actions(Guards[I, B]):
     def action_apply_item(self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]) -> State[I, B]:
         """Spend the item and apply its effect to its target (S3, S4.2.2; R9, R10, R22, R23)."""
         b = self.b
-        r = self.rules
-        owner, target, k = s.owner, inp.target, inp.item
-        t = s.set(items=self.change_item(s.items, owner, k, plus=False))
-        is_ = {code: b.eqn(k, code) for code in range(KINDS)}
-        # ejecting drink (S3.2) and inverter (S3.8): the chamber
-        ejected = self._remove_head(t, inp, fx, is_[EJECT])
-        t = t.set(
-            shells=b.ite(is_[EJECT], ejected.shells, t.shells),
-            live=b.ite(
-                is_[EJECT], ejected.live, b.ite(is_[INVERTER], b.sub(t.shells, t.live), t.live)
-            ),
-            head_live=b.bite(
-                is_[EJECT], inp.head_live, b.bite(is_[INVERTER], b.not_(t.head_live), t.head_live)
-            ),
-        )
-        # rage potion (S3.3, S2.4) and amulet (S3.4, S2.2)
-        mercenary = self.with_role(s, owner, role_code(Role.MERCENARY))
-        medic = self.with_role(s, owner, role_code(Role.MEDIC))
-        charges = b.ite(mercenary, b.num(r.rage.mercenary_charges), b.num(r.rage.charges))
-        blocks = b.ite(medic, b.num(r.shield.medic_blocks), b.num(r.shield.blocks))
-        rage = self.seat(t.rage, owner)
-        shield = self.seat(t.shield, owner)
-        t = t.set(
-            rage=b.update(t.rage, owner, b.ite(is_[RAGE], b.add(rage, charges), rage)),
-            shield=b.update(
-                t.shield,
-                owner,
-                b.ite(
-                    is_[AMULET], b.min_(b.add(shield, blocks), b.num(self.cfg.shield_cap)), shield
-                ),
-            ),
-        )
-        fx.skill_by = b.ite(
-            b.or_(b.and_(is_[RAGE], mercenary), b.and_(is_[AMULET], medic)), owner, fx.skill_by
-        )
-        # milk tea (S3.5, the user) and expired pills (S3.6, any living target)
-        medicine = b.or_(is_[MILK], is_[PILLS])
-        healed = b.ite(is_[PILLS], target, owner)
-        new_hp = self._medicine(t, inp, fx, owner, healed, medicine)
-        dosed = self._set_hp(t, healed, new_hp, owner)
-        t = t.set(
-            hp=tuple(b.ite(medicine, a, c) for a, c in zip(dosed.hp, t.hp, strict=True)),
-            fell=b.ite(medicine, dosed.fell, t.fell),
-            hit_src=b.ite(medicine, dosed.hit_src, t.hit_src),
-        )
-        # pickpocket (S3.7; R23): one held item of the target, picked by chance
-        steal = is_[PICKPOCKET]
-        fx.require(
-            b.implies(
-                steal,
-                b.and_(
-                    b.lt(inp.steal, b.num(KINDS)),
-                    b.ge(self.held(t, target, inp.steal), b.num(1)),
-                ),
-            )
-        )
-        robbed = self.change_item(t.items, target, inp.steal, plus=False)
-        robbed = self.change_item(robbed, owner, inp.steal, plus=True)
-        t = t.set(
-            items=tuple(
-                tuple(b.ite(steal, x, y) for x, y in zip(row_a, row_b, strict=True))
-                for row_a, row_b in zip(robbed, t.items, strict=True)
-            )
-        )
+        k = inp.item
+        t = s.set(items=self.change_item(s.items, s.owner, k, plus=False))
+        for item, effect in ITEM_EFFECTS.items():
+            t = effect(self, t, s, inp, fx, b.eqn(k, item_code(item)))
         return t.set(last_step=b.num(LAST_ITEM))
 
     # --- phase 2/3: dying, conversion, the end of the game -------------------------------
