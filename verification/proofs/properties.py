@@ -3,8 +3,15 @@
 A property has a state part (holds in every reachable state) and/or a step part (holds for
 every step taken from a state satisfying the invariants). Both are written with the
 backend's operations only, so the same text is evaluated on concrete witnesses and proved
-on Z3 terms. The readings of the state here use the model's helpers, never its guards, so
-that a deliberate bug in a guard cannot hide itself from the property that checks it.
+on Z3 terms.
+
+A property checks a rule with the ``rule_*`` readers below, written from the rule text on
+the state's fields and plain seat arithmetic, never with the model's guards, actions or
+helpers: a property that reused the code it checks could not catch a bug in it. The
+predicates above them (``turn_in``, ``on_stack``, ``fired``, ...) read only the control
+state and which transition fired; ``over_cap``, ``game_over_condition`` and
+``conversion_pending`` still read model helpers (``cap``, ``living``, ``bseat``): the
+termination measure (I10), the lemmas and I9's end condition use them.
 """
 
 from __future__ import annotations
