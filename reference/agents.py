@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from buckshot.reference.game import Game, Prompt
-from buckshot.reference.options import Option, parse_option
+from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Item
 
 ViewFn = Callable[..., dict[str, Any]]
@@ -32,22 +32,6 @@ class RandomAgent:
     def choose(self, prompt: Prompt, view: ViewFn) -> Option:
         """A uniformly random legal option."""
         return prompt.options[self._rng.randrange(len(prompt.options))]
-
-
-class ScriptedAgent:
-    """Answers with a fixed list of option texts, in order; fails when the list runs out."""
-
-    def __init__(self, options: Sequence[str]) -> None:
-        self._options = list(options)
-        self._next = 0
-
-    def choose(self, prompt: Prompt, view: ViewFn) -> Option:
-        """The next scripted option (the game refuses it if it is not legal)."""
-        if self._next >= len(self._options):
-            raise IndexError("the scripted agent has no decisions left")
-        option = parse_option(self._options[self._next])
-        self._next += 1
-        return option
 
 
 _DISCARD_ORDER = (

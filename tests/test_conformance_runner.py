@@ -16,7 +16,7 @@ from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
 from buckshot.conformance.known import KnownFailuresError, parse_known_failures
-from buckshot.conformance.report import junit_xml, read_jsonl, report_lines, write_jsonl
+from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, report_lines
 from buckshot.conformance.suite import Case, load_suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
@@ -214,8 +214,8 @@ def test_known_failures_files_are_parsed_strictly() -> None:
 def test_reports_round_trip_and_diff_by_case_id(suite, fake: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     good = _run(suite, REFERENCE)
     bad = _run(suite, f"{sys.executable} {fake} lie {SHOT}", filters=[TURN, SHOT])
-    write_jsonl(good, tmp_path / "a.jsonl")
-    write_jsonl(bad, tmp_path / "b.jsonl")
+    (tmp_path / "a.jsonl").write_text(jsonl_text(good), encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text(jsonl_text(bad), encoding="utf-8")
     before, after = read_jsonl(tmp_path / "a.jsonl"), read_jsonl(tmp_path / "b.jsonl")
     assert before.summary is not None and before.summary["counts"]["passed"] == 3
     changes = diff_reports(before, after)

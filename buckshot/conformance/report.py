@@ -1,6 +1,6 @@
 """Reports of a run: JSON lines (header, one line per case, summary) and JUnit XML.
 
-Both are written whole or not at all (:func:`buckshot.command.write_atomic`).
+The commands write both whole or not at all (:func:`buckshot.command.save`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from buckshot.command import write_atomic
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.runner import CaseResult, RunResult
 
@@ -37,11 +36,6 @@ def report_lines(run: RunResult) -> list[dict[str, Any]]:
 def jsonl_text(run: RunResult) -> str:
     """The JSON-lines report of ``run``."""
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in report_lines(run))
-
-
-def write_jsonl(run: RunResult, path: Path) -> None:
-    """Write the JSON-lines report of ``run`` to ``path``."""
-    write_atomic(path, jsonl_text(run))
 
 
 def read_jsonl(path: Path) -> Report:
@@ -122,8 +116,3 @@ def junit_xml(run: RunResult) -> str:
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
     )
-
-
-def write_junit(run: RunResult, path: Path) -> None:
-    """Write the JUnit XML report of ``run`` to ``path``."""
-    write_atomic(path, junit_xml(run))

@@ -16,7 +16,7 @@ from typing import Any
 
 from buckshot.faults.declare import Fault, Room, declare
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import chart_models
+from buckshot.spec.model import chart_model, chart_models
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.verification.model.layout import SEATS
 from buckshot.verification.model.patch import NO_PATCH, Patch, Wrapper
@@ -103,11 +103,6 @@ def _resume_edges() -> list[tuple[str, FrameKind, str]]:
         for edge in chart.transitions
         if edge.trigger is Trigger.RESUME
     ]
-
-
-def _initial(kind: FrameKind) -> str:
-    """The initial state of the chart of frame ``kind``."""
-    return next(chart.initial for chart in chart_models() if chart.kind is kind)
 
 
 def _no_traitors(s: Any, m: Any) -> Any:
@@ -382,7 +377,7 @@ chart_fault(
     "a pop resumes the frame below at its initial state",
     breaks=("S6.1.3",),
     caught_by=("I2",),
-    retarget=tuple((edge, _initial(kind)) for edge, kind, _ in _resume_edges()),
+    retarget=tuple((edge, chart_model(kind).initial) for edge, kind, _ in _resume_edges()),
 )
 
 chart_fault(
