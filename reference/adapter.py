@@ -1,11 +1,14 @@
 """The reference engine's conformance adapter: protocol 1 over standard input and output.
 
-Run as ``python -m buckshot.reference.adapter`` (``--mutant NAME`` runs a deliberately
-broken variant of the engine, to prove the suite catches it). It reads one JSON message a
-line, answers ``start`` with ``hello`` and each ``run`` with one reply line, and exits on
-``stop`` or at the end of its input. Only protocol lines go to standard output. The
-adapter judges nothing: it plays the script and reports what the engine did
+Run as ``python -m buckshot.reference.adapter``. It reads one JSON message a line, answers
+``start`` with ``hello`` and each ``run`` with one reply line, and exits on ``stop`` or at
+the end of its input. Only protocol lines go to standard output. The adapter judges
+nothing: it plays the script and reports what the engine did
 (``buckshot/conformance/data/INTERPRETING.md`` is the contract).
+
+Each case is played by a :class:`Run`, whose methods build the game and render what the
+reply reports; :func:`serve` takes a subclass of it. That is the adapter's seam: a variant
+of the adapter (a deliberately broken one, say) is such a subclass, served the same way.
 """
 
 from __future__ import annotations
@@ -47,8 +50,12 @@ class ScriptChance:
     cannot produce raises the engine's ``chance.invalid`` (checked by ``ScriptedChance``).
     """
 
-    def __init__(self, script: Sequence[dict[str, Any]]) -> None:
+    def __init__(
+        self, script: Sequence[dict[str, Any]], reader: type[ScriptedChance] = ScriptedChance
+    ) -> None:
         self.script = script
+        self.reader = reader
+        """Reads and checks one outcome of the script (the engine's ``ScriptedChance``)."""
         self.cursor = 0
         self.last_taken: int | None = None
 
@@ -58,7 +65,7 @@ class ScriptChance:
         self.last_taken = self.cursor
         value = self.script[self.cursor]["value"]
         self.cursor += 1
-        return ScriptedChance([Outcome(kind, value)])
+        return self.reader([Outcome(kind, value)])
 
     def _read(self, kind: str, read: Callable[[ScriptedChance], T]) -> T:
         """The next ``kind`` outcome, read by ``read``; unreadable is ``chance.invalid``."""
@@ -132,7 +139,9 @@ def canonical_state(game: Game) -> dict[str, Any]:
     }
 
 
-def _events(game: Game | None) -> list[dict[str, Any]]:
+def canonical_events(game: Game | None) -> list[dict[str, Any]]:
+    """The game's event log in the protocol's form (INTERPRETING.md, 'Events'); none
+    without a game."""
     if game is None:
         return []
     trace = []
@@ -153,19 +162,49 @@ def _engine_setup(setup: dict[str, Any]) -> dict[str, Any]:
     return engine
 
 
-class _Run:
-    """One case played through the engine, collecting what the reply reports."""
+class Run:
+    """One case played through the engine, collecting what the reply reports.
+
+    The methods are the adapter's seam: a subclass given to :func:`serve` may build the
+    game otherwise (:attr:`game_class`, :attr:`chance_reader`, :meth:`new_game`) or report
+    otherwise (:meth:`prompt`, :meth:`state`, :meth:`events`, :meth:`rejected`,
+    :meth:`result`).
+    """
+
+    game_class: type[Game] = Game
+    """The class the case's game is made with (a subclass of :class:`Game`, or itself)."""
+    chance_reader: type[ScriptedChance] = ScriptedChance
+    """Reads and checks each chance outcome of the script, one at a time."""
 
     def __init__(self, seq: int, case: dict[str, Any]) -> None:
         self.seq = seq
         self.id = case["id"]
         self.script: list[dict[str, Any]] = case["script"]
-        self.chance = ScriptChance(self.script)
+        self.chance = ScriptChance(self.script, self.chance_reader)
         self.prompts: list[dict[str, Any] | None] = []
         self.game: Game | None = None
         self.setup = case["setup"]
 
+    def new_game(self, setup: dict[str, Any]) -> Game:
+        """The game laid out as ``setup`` (the engine's part of the case's setup) says, not
+        yet started; ``GameError`` ``setup.invalid`` when the engine refuses it."""
+        return game_from_setup(setup, self.chance, start=False, game_class=self.game_class)
+
+    def prompt(self) -> dict[str, Any] | None:
+        """The pending prompt as the reply reports it (None once the game is over)."""
+        assert self.game is not None
+        return canonical_prompt(self.game.prompt)
+
+    def state(self) -> dict[str, Any] | None:
+        """The game's canonical state as the reply reports it (None without a game)."""
+        return None if self.game is None else canonical_state(self.game)
+
+    def events(self) -> list[dict[str, Any]]:
+        """The game's events as the reply reports them (none without a game)."""
+        return canonical_events(self.game)
+
     def reply(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A reply of type ``kind`` to this run, with ``fields``."""
         return {"type": kind, "seq": self.seq, "id": self.id, **fields}
 
     def rejected(
@@ -175,32 +214,36 @@ class _Run:
         before: dict[str, Any] | None = None,
         events_before: int | None = None,
     ) -> dict[str, Any]:
+        """The ``rejected`` reply: the engine refused the setup (``step`` None) or the step
+        ``step`` with ``error``; ``before`` and ``events_before`` say what stood before it."""
         return self.reply(
             "rejected",
             step=step,
             code=error.code.value,
             message=error.message,
             prompts=self.prompts,
-            events=_events(self.game),
-            state=None if self.game is None else canonical_state(self.game),
+            events=self.events(),
+            state=self.state(),
             state_before=before,
             events_before=events_before,
         )
 
     def result(self, halt: dict[str, Any] | None) -> dict[str, Any]:
+        """The ``result`` reply: the script played, or stopped where ``halt`` says."""
         assert self.game is not None
         return self.reply(
             "result",
             consumed=self.chance.cursor,
             prompts=self.prompts,
-            events=_events(self.game),
-            state=canonical_state(self.game),
+            events=self.events(),
+            state=self.state(),
             halt=halt,
         )
 
     def play(self) -> dict[str, Any]:
+        """Play the case's script through the engine; the reply."""
         try:
-            self.game = game_from_setup(_engine_setup(self.setup), self.chance, start=False)
+            self.game = self.new_game(_engine_setup(self.setup))
         except GameError as error:
             return self.rejected(None, error)
         game = self.game
@@ -210,8 +253,8 @@ class _Run:
                 step = self.script[self.chance.cursor]
                 if "chance" in step:
                     break  # the engine waits for a decision: the outcome goes unused
-                self.prompts.append(canonical_prompt(game.prompt))
-                before, events_before = canonical_state(game), len(game.events)
+                self.prompts.append(self.prompt())
+                before, events_before = self.state(), len(game.events)
                 index = self.chance.cursor
                 self.chance.cursor += 1
                 try:
@@ -228,8 +271,10 @@ class _Run:
         return self.result(None)
 
 
-def handle(message: dict[str, Any], implementation: dict[str, str]) -> dict[str, Any] | None:
-    """The reply to one runner message; None for ``stop``."""
+def handle(
+    message: dict[str, Any], implementation: dict[str, str], run: type[Run] = Run
+) -> dict[str, Any] | None:
+    """The reply to one runner message, each case played by ``run``; None for ``stop``."""
     kind = message.get("type")
     if kind == "start":
         return {
@@ -240,11 +285,11 @@ def handle(message: dict[str, Any], implementation: dict[str, str]) -> dict[str,
             "features": ["*"],
         }
     if kind == "run":
-        run = _Run(int(message["seq"]), message["case"])
+        played = run(int(message["seq"]), message["case"])
         try:
-            return run.play()
+            return played.play()
         except Exception as error:  # an engine bug: report it, keep serving
-            return run.reply(
+            return played.reply(
                 "errored",
                 message=f"{type(error).__name__}: {error}",
                 traceback=traceback.format_exc(),
@@ -254,14 +299,17 @@ def handle(message: dict[str, Any], implementation: dict[str, str]) -> dict[str,
     raise ValueError(f"unknown message type {kind!r}")
 
 
-def serve(stdin: IO[str], stdout: IO[str], implementation: dict[str, str]) -> int:
-    """Answer messages from ``stdin`` on ``stdout`` until ``stop`` or the end of the input."""
+def serve(
+    stdin: IO[str], stdout: IO[str], implementation: dict[str, str], run: type[Run] = Run
+) -> int:
+    """Answer messages from ``stdin`` on ``stdout`` until ``stop`` or the end of the input,
+    each case played by ``run`` (:class:`Run` or a subclass)."""
     for line in stdin:
         if not line.strip():
             continue
         try:
             message = json.loads(line)
-            reply = handle(message, implementation)
+            reply = handle(message, implementation, run)
         except (ValueError, KeyError, TypeError) as error:
             print(f"adapter: cannot handle {line[:200]!r}: {error}", file=sys.stderr)
             continue
@@ -277,27 +325,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m buckshot.reference.adapter", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("--mutant", help="run this deliberately broken variant of the engine")
-    parser.add_argument("--list-mutants", action="store_true", help="list the variants and exit")
-    args = parser.parse_args(argv)
-    implementation = dict(IMPLEMENTATION)
-    if args.list_mutants or args.mutant:
-        from buckshot.conformance.mutants import MUTANTS, apply_mutant
-
-        if args.list_mutants:
-            for name, mutant in MUTANTS.items():
-                print(f"{name}: {mutant.summary} (breaks {', '.join(mutant.breaks)})")
-            return 0
-        try:
-            apply_mutant(args.mutant)
-        except KeyError as error:
-            parser.error(str(error))
-        implementation["name"] += f"+mutant:{args.mutant}"
-    return serve(sys.stdin, sys.stdout, implementation)
+    parser.parse_args(argv)
+    return serve(sys.stdin, sys.stdout, dict(IMPLEMENTATION))
 
 
 if __name__ == "__main__":
-    # Serve from the importable module, the copy that mutants patch (not this __main__ one).
-    from buckshot.reference import adapter as importable
-
-    sys.exit(importable.main())
+    sys.exit(main())

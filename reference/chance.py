@@ -127,7 +127,9 @@ class ScriptedChance:
         ]
         self.cursor = 0
 
-    def _next(self, kind: str) -> Any:
+    def next_value(self, kind: str) -> Any:
+        """The next outcome's value, unchecked; ``chance.invalid`` when there is none or it is
+        of another kind than ``kind`` (each method of a kind checks the value it reads)."""
         if self.cursor >= len(self.outcomes):
             raise GameError(Code.CHANCE, f"the script has no more outcomes; a {kind!r} was needed")
         outcome = self.outcomes[self.cursor]
@@ -141,7 +143,7 @@ class ScriptedChance:
 
     def load(self, options: Sequence[Load]) -> Load:
         """The scripted load, which must be one of ``options``."""
-        live, blank = self._next("load")
+        live, blank = self.next_value("load")
         load = Load(int(live), int(blank))
         if load not in options:
             raise GameError(
@@ -151,7 +153,7 @@ class ScriptedChance:
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
         """The scripted order, which must hold ``live`` live and ``blank`` blank shells."""
-        shells = tuple(Shell(value) for value in self._next("order"))
+        shells = tuple(Shell(value) for value in self.next_value("order"))
         if shells.count(Shell.LIVE) != live or shells.count(Shell.BLANK) != blank:
             raise GameError(
                 Code.CHANCE, f"order {list(shells)} is not {live} live and {blank} blank"
@@ -160,28 +162,28 @@ class ScriptedChance:
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
         """The scripted item, which must have a positive weight."""
-        item = Item(self._next("item"))
+        item = Item(self.next_value("item"))
         if dict(weights).get(item, 0) <= 0:
             raise GameError(Code.CHANCE, f"item {item.value} cannot be drawn (weight 0)")
         return item
 
     def pill_heals(self, chance: Fraction) -> bool:
         """``"heal"`` or ``"lose"`` from the script."""
-        value = self._next("pill")
+        value = self.next_value("pill")
         if value not in ("heal", "lose"):
             raise GameError(Code.CHANCE, f"pill outcome must be 'heal' or 'lose', got {value!r}")
         return bool(value == "heal")
 
     def gambler_bonus(self, chance: Fraction) -> bool:
         """``true`` or ``false`` from the script."""
-        value = self._next("gambler")
+        value = self.next_value("gambler")
         if not isinstance(value, bool):
             raise GameError(Code.CHANCE, f"gambler outcome must be true or false, got {value!r}")
         return value
 
     def pick(self, held: Sequence[Item]) -> Item:
         """The scripted item, which must be one the target holds."""
-        item = Item(self._next("pick"))
+        item = Item(self.next_value("pick"))
         if item not in held:
             raise GameError(Code.CHANCE, f"pick {item.value} is not held by the target")
         return item

@@ -46,10 +46,10 @@ def _owner(g: Game) -> Seat:
     return g.state.seats[g.state.owner]
 
 
-def _frame_player(g: Game) -> Seat:
+def frame_player(g: Game) -> Seat:
+    """The player the top frame is for: a dying or a conversion frame's (S4.3.1, S4.3.2)."""
     player = _top(g).player
-    assert player is not None
-    return g.state.seats[player]
+    return g.state.seats[cast(int, player)]
 
 
 def item_cap(g: Game, seat: Seat) -> int:
@@ -57,7 +57,7 @@ def item_cap(g: Game, seat: Seat) -> int:
     return seat.hp + (g.rules.traitor.cap_bonus if seat.traitor else 0)
 
 
-def _heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
     """Raise HP by ``amount``, never above hp.max (R2)."""
     new = min(g.rules.hp.max, seat.hp + amount)
     if new != seat.hp:
@@ -65,7 +65,7 @@ def _heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
         g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=delta, cause=cause)
 
 
-def _lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
     """Lower HP by ``amount``, never below 0 (R2); note a first fall to 1 (R6) and the source."""
     before = seat.hp
     seat.hp = max(0, seat.hp - amount)
@@ -77,7 +77,7 @@ def _lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
         g.state.fell_to_one.append(seat.seat)
 
 
-def _draw(g: Game, seat: Seat, count: int, cause: str) -> None:
+def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
     """``seat`` draws ``count`` random items (R15); items held are public (R14)."""
     weights = g.rules.items.weights
     drawn = [g.chance.item(weights) for _ in range(count)]
@@ -87,10 +87,10 @@ def _draw(g: Game, seat: Seat, count: int, cause: str) -> None:
         g.emit(EventType.ITEMS_DRAWN, player=seat.seat, items=[i.value for i in drawn], cause=cause)
 
 
-def _preview(g: Game, seat: Seat) -> None:
-    g.emit(
-        EventType.PREVIEW, visibility=(seat.seat,), player=seat.seat, shell=g.state.shells[0].value
-    )
+def preview(g: Game, seat: Seat) -> None:
+    """``seat`` alone sees the chamber's first shell (S2.3, R11, R14)."""
+    shell = g.state.shells[0].value
+    g.emit(EventType.PREVIEW, visibility=(seat.seat,), player=seat.seat, shell=shell)
 
 
 def _flip_shot(g: Game) -> None:
@@ -106,18 +106,18 @@ def _push(g: Game, kind: FrameKind, player: int | None = None, order: tuple[int,
     g.push_frame(kind, player=player, order=order)
 
 
-def _pills(g: Game, user: Seat, target: Seat) -> None:
+def pills(g: Game, user: Seat, target: Seat) -> None:
     """Expired pills on ``target`` (S3.6, S2.5, R10)."""
-    pills = g.rules.pills
+    rules = g.rules.pills
     if target is user and user.skilled(Role.DOCTOR):
-        _heal(g, target, pills.doctor_heal, "expired_pills")
+        heal(g, target, rules.doctor_heal, "expired_pills")
         return
-    heals = g.chance.pill_heals(pills.heal_chance)
+    heals = g.chance.pill_heals(rules.heal_chance)
     g.emit(EventType.PILL_ROLLED, player=target.seat, heals=heals)
     if heals:
-        _heal(g, target, pills.heal, "expired_pills")
+        heal(g, target, rules.heal, "expired_pills")
     else:
-        _lose(g, target, pills.loss, user.seat, "expired_pills")
+        lose(g, target, rules.loss, user.seat, "expired_pills")
 
 
 def _dying_seat(g: Game) -> Seat | None:
@@ -125,9 +125,9 @@ def _dying_seat(g: Game) -> Seat | None:
     return next((s for s in g.state.seats if s.alive and s.hp == 0), None)
 
 
-def _converting_seat(g: Game) -> Seat | None:
-    for seat_no in g.state.fell_to_one:
-        seat = g.state.seats[seat_no]
+def converting_seat(g: Game) -> Seat | None:
+    """The living player whose HP has fallen to 1 with the conversion unused (S4.3.2, R6)."""
+    for seat in [g.state.seats[seat_no] for seat_no in g.state.fell_to_one]:
         if seat.alive and seat.hp == 1 and not seat.conversion_used:
             return seat
     return None
@@ -152,13 +152,13 @@ def poll_cursor(g: Game) -> int:
 @implements("dying_player")
 def dying_player(g: Game) -> int:
     """The player the dying frame is for (S4.3.1)."""
-    return _frame_player(g).seat
+    return frame_player(g).seat
 
 
 @implements("converting_player")
 def converting_player(g: Game) -> int:
     """The player the conversion frame is for (S4.3.2)."""
-    return _frame_player(g).seat
+    return frame_player(g).seat
 
 
 # --- guards --------------------------------------------------------------------------------
@@ -220,7 +220,7 @@ def someone_dying(g: Game, p: Params) -> bool:
 @implements("conversion_due")
 def conversion_due(g: Game, p: Params) -> bool:
     """A living player's HP has just fallen to exactly 1 for the first time (S4.3.2, R6)."""
-    return _converting_seat(g) is not None
+    return converting_seat(g) is not None
 
 
 @implements("game_is_over")
@@ -305,13 +305,13 @@ def can_counter(g: Game, p: Params) -> bool:
 @implements("dying_hp_restored")
 def dying_hp_restored(g: Game, p: Params) -> bool:
     """The dying player's HP is 1 or more (S4.3.1)."""
-    return _frame_player(g).hp >= 1
+    return frame_player(g).hp >= 1
 
 
 @implements("holds_rescue_item")
 def holds_rescue_item(g: Game, p: Params) -> bool:
     """The dying player holds milk tea or expired pills (S4.3.1, R10)."""
-    seat = _frame_player(g)
+    seat = frame_player(g)
     return any(seat.count(item) for item in RESCUE_ITEMS)
 
 
@@ -319,7 +319,7 @@ def holds_rescue_item(g: Game, p: Params) -> bool:
 def rescue_usable(g: Game, p: Params) -> bool:
     """The given item is a rescue item the dying player holds (S4.3.1, R10)."""
     item = p.get("item")
-    return item in RESCUE_ITEMS and _frame_player(g).count(item) > 0
+    return item in RESCUE_ITEMS and frame_player(g).count(item) > 0
 
 
 @implements("item_held")
@@ -342,13 +342,13 @@ def load_chamber(g: Game, p: Params) -> None:
     g.emit(EventType.CHAMBER_LOADED, live=load.live, blank=load.blank)
     for seat in g.state.seats:
         if seat.alive and seat.skilled(Role.DEALER):
-            _preview(g, seat)
+            preview(g, seat)
 
 
 @implements("draw_turn_items")
 def draw_turn_items(g: Game, p: Params) -> None:
     """The owner draws items.per_turn items (S4.1.1, R15)."""
-    _draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
+    draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
 
 
 @implements("prophet_preview")
@@ -356,7 +356,7 @@ def prophet_preview(g: Game, p: Params) -> None:
     """A Dealer owner sees the first shell, unless the load just showed it (S2.3, S4.1.2, R11)."""
     owner = _owner(g)
     if owner.skilled(Role.DEALER) and not g.state.fresh_load:
-        _preview(g, owner)
+        preview(g, owner)
 
 
 @implements("declare_shot")
@@ -407,9 +407,9 @@ def apply_item(g: Game, p: Params) -> None:
         owner.shield += gained
         g.emit(EventType.SHIELD_GAINED, player=owner.seat, blocks=gained, shield=owner.shield)
     elif item is Item.MILK_TEA:
-        _heal(g, owner, g.rules.milk_tea.heal, "milk_tea")
+        heal(g, owner, g.rules.milk_tea.heal, "milk_tea")
     elif item is Item.EXPIRED_PILLS:
-        _pills(g, owner, g.state.seats[target])
+        pills(g, owner, g.state.seats[target])
     elif item is Item.PICKPOCKET:
         victim = g.state.seats[target]
         stolen = g.chance.pick(victim.held())
@@ -449,14 +449,14 @@ def settle_shot(g: Game, p: Params) -> None:
             target.shield -= 1
             g.emit(EventType.SHOT_BLOCKED, player=target.seat, shield=target.shield)
         else:
-            _lose(g, target, damage, shooter.seat, "shot")
+            lose(g, target, damage, shooter.seat, "shot")
     self_blank = not live and target is shooter
     state.last_step = "self_blank" if self_blank else "shot"
     if self_blank and shooter.skilled(Role.GAMBLER):
         won = g.chance.gambler_bonus(rules.gambler.bonus_chance)
         g.emit(EventType.GAMBLER_ROLLED, player=shooter.seat, won=won)
         if won:
-            _draw(g, shooter, rules.gambler.bonus_items, "lucky_streak")
+            draw(g, shooter, rules.gambler.bonus_items, "lucky_streak")
 
 
 @implements("open_dying")
@@ -470,7 +470,7 @@ def open_dying(g: Game, p: Params) -> None:
 @implements("open_conversion")
 def open_conversion(g: Game, p: Params) -> None:
     """Use up the player's conversion chance and ask them (S4.3.2, R6)."""
-    seat = _converting_seat(g)
+    seat = converting_seat(g)
     assert seat is not None
     seat.conversion_used = True
     g.state.fell_to_one.remove(seat.seat)
@@ -590,7 +590,7 @@ def negate_response(g: Game, p: Params) -> None:
 def eliminate_dying(g: Game, p: Params) -> None:
     """The dying player is out (S1.2), items gone; the kill credited and locked (S4.3.1, R7)."""
     state = g.state
-    seat = _frame_player(g)
+    seat = frame_player(g)
     seat.alive = False
     seat.items.clear()
     seat.shield = seat.rage = 0
@@ -608,19 +608,19 @@ def eliminate_dying(g: Game, p: Params) -> None:
 @implements("apply_rescue_item")
 def apply_rescue_item(g: Game, p: Params) -> None:
     """The dying player uses milk tea or pills on themself (S4.3.1, S3.5, S3.6, R10)."""
-    seat, item = _frame_player(g), p["item"]
+    seat, item = frame_player(g), p["item"]
     seat.remove(item)
     g.emit(EventType.ITEM_USED, player=seat.seat, item=item.value, target=None)
     if item is Item.MILK_TEA:
-        _heal(g, seat, g.rules.milk_tea.heal, "milk_tea")
+        heal(g, seat, g.rules.milk_tea.heal, "milk_tea")
     else:
-        _pills(g, seat, seat)
+        pills(g, seat, seat)
 
 
 @implements("make_traitor")
 def make_traitor(g: Game, p: Params) -> None:
     """The player becomes a traitor: skills lost, cap + traitor.cap_bonus (S4.3.2, S5.1, R6)."""
-    seat = _frame_player(g)
+    seat = frame_player(g)
     seat.traitor = True
     g.emit(EventType.CONVERTED, player=seat.seat)
 

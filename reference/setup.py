@@ -29,8 +29,11 @@ SEAT_KEYS = {
 SETUP_KEYS = {"seats", "owner", "chamber", "ruleset"}
 
 
-def game_from_setup(setup: dict[str, Any], chance: Chance, start: bool = True) -> Game:
-    """A game laid out as ``setup`` says (then started, unless ``start`` is False).
+def game_from_setup(
+    setup: dict[str, Any], chance: Chance, start: bool = True, game_class: type[Game] = Game
+) -> Game:
+    """A game laid out as ``setup`` says (then started, unless ``start`` is False), made by
+    ``game_class`` (a subclass of :class:`Game`, or the class itself).
 
     ``setup`` keys: ``seats`` (each with ``role`` and optionally ``name``, ``hp``, ``items``
     {kind: count}, ``traitor``, ``conversion_used``, ``shield``, ``rage``, ``kills``,
@@ -52,7 +55,7 @@ def game_from_setup(setup: dict[str, Any], chance: Chance, start: bool = True) -
             if extra:
                 raise ValueError(f"seat {number}: unknown keys {sorted(extra)}")
         names = [seat.get("name", chr(ord("A") + i)) for i, seat in enumerate(seats)]
-        game = Game(rules, [Role(seat["role"]) for seat in seats], chance, names)
+        game = game_class(rules, [Role(seat["role"]) for seat in seats], chance, names)
         for state, seat in zip(game.state.seats, seats, strict=True):
             state.hp = int(seat.get("hp", rules.hp.start))
             state.items = {Item(k): int(v) for k, v in seat.get("items", {}).items() if int(v) != 0}

@@ -55,7 +55,12 @@ class ChartTable:
     states: dict[str, StateRow]
 
 
-def _compile() -> dict[FrameKind, ChartTable]:
+def compile_tables() -> dict[FrameKind, ChartTable]:
+    """Every chart's table compiled from the charts and the registry's current functions
+    (:data:`~buckshot.reference.effects.GUARDS`, ``ACTIONS``, ``SELECTORS``).
+
+    :func:`buckshot.reference.seams.recompile` compiles them again after a substitution.
+    """
     tables: dict[FrameKind, ChartTable] = {}
     for model in chart_models():
         pushes = {push.state: push.frame for push in model.pushes}
@@ -91,5 +96,5 @@ def _compile() -> dict[FrameKind, ChartTable]:
     return tables
 
 
-TABLES: dict[FrameKind, ChartTable] = _compile()
+TABLES: dict[FrameKind, ChartTable] = compile_tables()
 """Every chart's compiled table, by frame kind."""

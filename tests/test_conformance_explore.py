@@ -1,10 +1,10 @@
 """``conformance run --explore DIR``: a page for every failing case, the reference engine's
 trace beside the adapter's, opened where they first differ.
 
-The adapter is the reference engine with a deliberate bug (``poll-owner-first``: the shot
-window asks the shooter first). S6.3.0 and R17 say who must be asked first instead: the
-first living seat after the shooter, the shooter last. The page must show exactly that at
-its first difference.
+The adapter is the reference engine with a deliberate bug (the fault ``poll-owner-first``:
+the shot window asks the shooter first). S6.3.0 and R17 say who must be asked first
+instead: the first living seat after the shooter, the shooter last. The page must show
+exactly that at its first difference.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from buckshot.conformance.suite import load_suite
 from buckshot.diagrams.svg import dot_installed
 
 runner = CliRunner()
-MUTANT = "poll-owner-first"
+FAULT = "poll-owner-first"
 CASE = "poll.n5.owner2.out-0-3"
-ADAPTER = shlex.join([sys.executable, "-m", "buckshot.reference.adapter", "--mutant", MUTANT])
+ADAPTER = shlex.join([sys.executable, "-m", "buckshot.faults.adapter", "--fault", FAULT])
 needs_dot = pytest.mark.skipif(not dot_installed(), reason="Graphviz's dot is not installed")
 
 

@@ -1,4 +1,7 @@
-"""The suite has teeth: every deliberately broken engine fails the cases named for it."""
+"""The suite has teeth: every deliberate bug of the engine or of its contract (the faults
+of :mod:`buckshot.faults.engine` and :mod:`buckshot.faults.contract`, served by ``python -m
+buckshot.faults.adapter``) fails exactly the cases named for it, and together they break
+every ruling and MUST sentence."""
 
 from __future__ import annotations
 
@@ -13,8 +16,11 @@ import pytest
 from buckshot.conformance import RunOptions, RunResult, coverage, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.bundled import suite_path
-from buckshot.conformance.mutants import MUTANTS
 from buckshot.conformance.suite import load_suite
+from buckshot.faults.adapter import CATALOGUE
+from buckshot.faults.declare import Fault, Room
+
+FAULTS: dict[str, Fault] = {name: served.fault for name, served in CATALOGUE.items()}
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = BUNDLED_CASES
@@ -22,72 +28,90 @@ CASES = BUNDLED_CASES
 
 @pytest.fixture(scope="module")
 def runs() -> dict[str, RunResult]:
-    """Each mutant run, through its adapter, on the cases it must fail and one it must not."""
+    """Each fault served by the reference adapter, run on the cases named for it."""
     suite = load_suite(CASES)
 
     def run(name: str) -> RunResult:
         options = RunOptions(
-            adapter=f"{sys.executable} -m buckshot.reference.adapter --mutant {name}",
+            adapter=f"{sys.executable} -m buckshot.faults.adapter --fault {name}",
             cases_dir=CASES,
-            filters=list(MUTANTS[name].caught_by),
+            filters=list(FAULTS[name].caught_by),
             timeout=30.0,
         )
         return run_suite(options, suite=suite)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(MUTANTS, pool.map(run, MUTANTS), strict=True))
+        return dict(zip(FAULTS, pool.map(run, FAULTS), strict=True))
 
 
-def test_there_are_at_least_fifteen_mutants_each_with_cases_to_catch_it() -> None:
-    assert len(MUTANTS) >= 15
+def test_there_are_seventy_six_faults_each_with_cases_to_catch_it() -> None:
+    assert len(FAULTS) == 76
+    assert {fault.room for fault in FAULTS.values()} == {Room.ENGINE, Room.CONTRACT}
     ids = {case.id for case in load_suite(CASES).cases}
-    for mutant in MUTANTS.values():
-        assert mutant.caught_by and set(mutant.caught_by) <= ids, mutant.name
+    for fault in FAULTS.values():
+        assert fault.caught_by and set(fault.caught_by) <= ids, fault.name
 
 
-@pytest.mark.parametrize("name", list(MUTANTS))
-def test_each_mutant_fails_its_cases(runs: dict[str, RunResult], name: str) -> None:
+@pytest.mark.parametrize("name", list(FAULTS))
+def test_each_fault_fails_its_cases(runs: dict[str, RunResult], name: str) -> None:
     run = runs[name]
     assert run.hello is not None
-    assert run.hello["implementation"]["name"] == f"buckshot-reference+mutant:{name}"
+    assert run.hello["implementation"]["name"] == f"buckshot-reference+fault:{name}"
     statuses = {result.case.id: result.status for result in run.results}
-    assert set(statuses) == set(MUTANTS[name].caught_by)
+    assert set(statuses) == set(FAULTS[name].caught_by)
     assert set(statuses.values()) == {"failed"}, statuses
 
 
-def test_the_adapter_lists_the_mutants() -> None:
+def test_the_fault_adapter_lists_the_faults() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "buckshot.reference.adapter", "--list-mutants"],
+        [sys.executable, "-m", "buckshot.faults.adapter", "--list"],
         capture_output=True,
         text=True,
         check=True,
         timeout=60,
     )
-    assert [line.split(":")[0] for line in out.stdout.splitlines()] == list(MUTANTS)
+    assert [line.split(":")[0] for line in out.stdout.splitlines()] == list(FAULTS)
+
+
+def test_the_fault_adapter_refuses_an_unknown_fault_and_the_reference_one_takes_none() -> None:
+    unknown = subprocess.run(
+        [sys.executable, "-m", "buckshot.faults.adapter", "--fault", "no-such-thing"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert unknown.returncode == 2 and "unknown fault 'no-such-thing'" in unknown.stderr
+    old = subprocess.run(
+        [sys.executable, "-m", "buckshot.reference.adapter", "--mutant", "poll-owner-first"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert old.returncode == 2 and "unrecognized arguments" in old.stderr
 
 
 def _caught(run: RunResult, name: str) -> bool:
-    """Every case named for the mutant ran and failed (a real divergence, not an error)."""
+    """Every case named for the fault ran and failed (a real divergence, not an error)."""
     statuses = {result.case.id: result.status for result in run.results}
-    return set(statuses) == set(MUTANTS[name].caught_by) and set(statuses.values()) == {"failed"}
+    return set(statuses) == set(FAULTS[name].caught_by) and set(statuses.values()) == {"failed"}
 
 
 def _breaks() -> dict[str, tuple[str, ...]]:
-    return {name: mutant.breaks for name, mutant in MUTANTS.items()}
+    return {name: fault.breaks for name, fault in FAULTS.items()}
 
 
-def test_every_ruling_and_must_sentence_is_broken_by_a_caught_mutant(
+def test_every_ruling_and_must_sentence_is_broken_by_a_caught_fault(
     runs: dict[str, RunResult],
 ) -> None:
     caught = {name: _caught(run, name) for name, run in runs.items()}
     gaps = coverage.gaps(_breaks(), caught)
-    assert gaps == [], "no mutant whose cases fail breaks: " + ", ".join(gaps)
+    assert gaps == [], "no fault whose cases fail breaks: " + ", ".join(gaps)
 
 
 @pytest.mark.parametrize("sentence", ["R18", "R3", "M3.3a", "M7a"])
-def test_a_sentence_without_a_caught_mutant_is_a_gap(sentence: str) -> None:
-    """The coverage check fails on a gap: drop the sentence's mutants, or let them survive."""
-    everything = dict.fromkeys(MUTANTS, True)
+def test_a_sentence_without_a_caught_fault_is_a_gap(sentence: str) -> None:
+    """The coverage check fails on a gap: drop the sentence's faults, or let them survive."""
+    everything = dict.fromkeys(FAULTS, True)
     assert coverage.gaps(_breaks(), everything) == []
     breakers = [name for name, ids in _breaks().items() if sentence in ids]
     without = {name: ids for name, ids in _breaks().items() if name not in breakers}
@@ -96,11 +120,11 @@ def test_a_sentence_without_a_caught_mutant_is_a_gap(sentence: str) -> None:
     assert sentence in coverage.gaps(_breaks(), survived)
 
 
-def test_untestable_sentences_have_a_reason_and_no_mutant() -> None:
+def test_untestable_sentences_have_a_reason_and_no_fault() -> None:
     claimed = {ident for ids in _breaks().values() for ident in ids}
     for tag, reason in coverage.NOT_TESTABLE.items():
         assert tag in coverage.must_tags() and reason.strip(), tag
-        assert tag not in claimed, f"{tag} is listed as untestable but a mutant breaks it"
+        assert tag not in claimed, f"{tag} is listed as untestable but a fault breaks it"
 
 
 def test_every_must_of_interpreting_carries_a_tag() -> None:

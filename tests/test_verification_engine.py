@@ -109,12 +109,12 @@ def test_a_model_bug_parts_the_model_from_the_engine(mutant: str, expected: str)
 
 _ENGINE_MUTANT = """
 import sys
-from buckshot.conformance.mutants import apply_mutant
+from buckshot.faults.adapter import apply
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.engine.lockstep import random_walks
-apply_mutant(sys.argv[1])
+apply(sys.argv[1])
 rules = load_ruleset()
 result = random_walks(ExecutableSpec(rules), rules, 20_000, seed=3, stop_at_first=True)
 print(result.disagreements[0].what if result.disagreements else "AGREED")
@@ -132,7 +132,7 @@ print(result.disagreements[0].what if result.disagreements else "AGREED")
     ],
 )
 def test_an_engine_bug_parts_the_engine_from_the_model(mutant: str, expected: str) -> None:
-    # the engine's mutants patch the running process: each runs in a child of its own
+    # an engine fault changes the running process (its seams): each runs in a child of its own
     run = subprocess.run(
         [sys.executable, "-c", _ENGINE_MUTANT, mutant],
         capture_output=True,

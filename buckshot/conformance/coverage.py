@@ -1,12 +1,15 @@
 """Rule-sentence coverage: every ruling's decision and every MUST of INTERPRETING.md is broken
-by some mutant that cases catch.
+by some deliberate bug that cases catch.
 
 The sentences are the rulings (``spec/rulings.toml``) and the bracketed tags of
-INTERPRETING.md (``[M3.3b]``), read from the documents themselves. A mutant names what it
-breaks in :attr:`buckshot.conformance.mutants.Mutant.breaks`; a sentence is covered when at
-least one mutant that breaks it fails the cases named for it. A few sentences govern the
-transport itself, where a violation makes the runner report the case ``errored`` rather
-than a case fail; they are listed in :data:`NOT_TESTABLE` with the reason.
+INTERPRETING.md (``[M3.3b]``), read from the documents themselves. A deliberate bug of the
+engine or of the adapter's contract (a fault of the faults room, :mod:`buckshot.faults`)
+names what it breaks; the faults room checks those IDs when it declares one
+(:func:`check_citations`) and passes what each breaks, and whether its cases caught it, to
+:func:`gaps`. A sentence is covered when at least one fault that breaks it fails the cases
+named for it. A few sentences govern the transport itself, where a violation makes the
+runner report the case ``errored`` rather than a case fail; they are listed in
+:data:`NOT_TESTABLE` with the reason.
 """
 
 from __future__ import annotations
@@ -62,9 +65,9 @@ def check_citations(owner: str, cited: Iterable[str]) -> None:
 
 
 def gaps(breaks: Mapping[str, Iterable[str]], caught: Mapping[str, bool]) -> list[str]:
-    """The sentences no caught mutant breaks, apart from :data:`NOT_TESTABLE`.
+    """The sentences no caught fault breaks, apart from :data:`NOT_TESTABLE`.
 
-    ``breaks`` maps each mutant's name to the IDs it breaks; ``caught`` maps it to whether
+    ``breaks`` maps each fault's name to the IDs it breaks; ``caught`` maps it to whether
     every case named for it failed.
     """
     covered = {ident for name, ids in breaks.items() if caught.get(name, False) for ident in ids}

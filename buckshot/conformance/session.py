@@ -47,7 +47,7 @@ def split_command(command: str) -> list[str]:
     """The adapter command as an argument list (POSIX shell quoting, no shell).
 
     A command whose first word is ``reference`` runs the reference adapter with the
-    interpreter running the suite (``reference --mutant NAME`` passes its arguments on).
+    interpreter running the suite (any further words are passed on as its arguments).
     """
     argv = shlex.split(command)
     if not argv:

@@ -1,0 +1,944 @@
+"""Deliberate bugs of the adapter's contract: the rulings and INTERPRETING.md read otherwise.
+
+Each breaker breaks one sentence of the contract the way an independent implementation might
+read it otherwise: the order of error codes, which setups and chance outcomes are refused,
+what the canonical state and the events say, and each question INTERPRETING.md settles
+('Settled questions'). A breaker either changes the engine through its seams
+(:mod:`buckshot.reference.seams`) or returns the class that plays each case instead of the
+adapter's own: a subclass of :class:`buckshot.reference.adapter.Run` that builds the game
+otherwise (a :class:`~buckshot.reference.game.Game` subclass, another reader of the
+script's chance outcomes, a repaired setup) or reports otherwise. The decorator above it
+declares the fault (what it breaks, the cases that must catch it) and adds it to
+:data:`FAULTS`; ``python -m buckshot.faults.adapter --fault NAME`` serves it.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from typing import Any
+
+from buckshot.faults.declare import Room
+from buckshot.faults.served import B, ServedFault, served_fault
+from buckshot.reference import effects, seams, tables
+from buckshot.reference.adapter import Run
+from buckshot.reference.chance import ScriptedChance
+from buckshot.reference.effects import Action, Params
+from buckshot.reference.errors import Code, GameError
+from buckshot.reference.events import EventType
+from buckshot.reference.game import Game
+from buckshot.reference.options import PARAMS_OF, Option, parse_option
+from buckshot.reference.seams import Helper
+from buckshot.reference.state import Seat
+from buckshot.spec.rulebook import Item, Role, Shell
+from buckshot.spec.ruleset import RulesetError, load_ruleset, parse_ruleset
+
+FAULTS: dict[str, ServedFault] = {}
+"""Every fault of the adapter's contract, by name, in declaration order."""
+
+Check = Callable[[Game, Any, Any], None]
+"""Runs on ``(game, player, option)`` before the engine's own checks of a decision."""
+
+
+def contract_fault(
+    name: str, summary: str, *, breaks: tuple[str, ...], caught_by: tuple[str, ...]
+) -> Callable[[B], B]:
+    """Declare the decorated breaker as the contract fault ``name``: it breaks the rulings,
+    clauses and MUST tags ``breaks``, and every case of ``caught_by`` must fail with it."""
+    return served_fault(Room.CONTRACT, FAULTS, name, summary, breaks, caught_by)
+
+
+def _playing(games: type[Game]) -> type[Run]:
+    """The run class whose cases are played by games of ``games``."""
+
+    class Playing(Run):
+        game_class = games
+
+    return Playing
+
+
+def _checked_first(check: Check) -> type[Run]:
+    """The run class whose games run ``check`` before their own checks of a decision."""
+
+    class CheckedFirst(Game):
+        def decide(self, player: int, option: str | Option) -> None:
+            check(self, player, option)
+            super().decide(player, option)
+
+    return _playing(CheckedFirst)
+
+
+def _parsed(option: Any) -> Option | None:
+    try:
+        return parse_option(option) if isinstance(option, str) else None
+    except GameError:
+        return None
+
+
+def _reading(reader: type[ScriptedChance]) -> type[Run]:
+    """The run class whose script's chance outcomes are read and checked by ``reader``."""
+
+    class Reading(Run):
+        chance_reader = reader
+
+    return Reading
+
+
+def _repairing(repair: Callable[[dict[str, Any]], None]) -> type[Run]:
+    """The run class that builds each game from the setup repaired by ``repair`` instead of
+    refusing it."""
+
+    class Repairing(Run):
+        def new_game(self, setup: dict[str, Any]) -> Game:
+            fixed = copy.deepcopy(setup)
+            repair(fixed)
+            return super().new_game(fixed)
+
+    return Repairing
+
+
+def _won_setups_accepted(counts: Callable[[dict[str, Any]], bool]) -> type[Run]:
+    """The run class that plays on a setup with a traitor at ``kills_to_win`` kills whose
+    seat ``counts`` says is no win."""
+    needed = load_ruleset().traitor.kills_to_win
+
+    class Accepting(Run):
+        def new_game(self, setup: dict[str, Any]) -> Game:
+            fixed = copy.deepcopy(setup)
+            kept = {}
+            for number, seat in enumerate(fixed["seats"]):
+                if seat.get("traitor") and seat.get("kills", 0) >= needed and not counts(seat):
+                    kept[number] = seat["kills"]
+                    seat["kills"] = needed - 1
+            made = super().new_game(fixed)
+            for number, kills in kept.items():
+                made.state.seats[number].kills = kills
+            return made
+
+    return Accepting
+
+
+def _hp_max() -> int:
+    return load_ruleset().hp.max
+
+
+# --- the faults, each above its breaker -----------------------------------------------------------
+
+
+@contract_fault(
+    "dealer-told-twice",
+    "a Dealer owner is told the first shell twice at a fresh load on their own turn",
+    breaks=("R11",),
+    caught_by=(
+        "roles.dealer-owner-told-once-at-a-fresh-load",
+        "roles.two-dealers-each-told-once-at-a-fresh-load",
+    ),
+)
+def _dealer_told_twice() -> None:
+    """A Dealer owner is told again at their own turn start after a fresh load (R11)."""
+
+    def preview(g: Game, p: Params) -> None:
+        owner = g.state.seats[g.state.owner]
+        if owner.skilled(Role.DEALER):
+            effects.preview(g, owner)
+
+    seams.replace_action("prophet_preview", preview)
+
+
+@contract_fault(
+    "eliminated-keep-shield-and-rage",
+    "an eliminated player keeps their shield blocks and rage charges",
+    breaks=("R13",),
+    caught_by=(
+        "dying.eliminated-seat-loses-shield-and-rage",
+        "dying.eliminated-seat-loses-rage-at-once",
+    ),
+)
+def _eliminated_keep_shield_and_rage() -> None:
+    """An eliminated seat keeps its shield blocks and rage charges (R13)."""
+
+    def wrap(original: Action) -> Action:
+        def eliminate_dying(g: Game, p: Params) -> None:
+            frame = g.state.stack[-1]
+            assert frame.player is not None
+            seat = g.state.seats[frame.player]
+            kept = seat.shield, seat.rage
+            original(g, p)
+            seat.shield, seat.rage = kept
+
+        return eliminate_dying
+
+    seams.wrap_action("eliminate_dying", wrap)
+
+
+@contract_fault(
+    "tally-hp-of-the-living",
+    "the tally's hp lists the living seats only",
+    breaks=("M6.2a",),
+    caught_by=("turn.tally-lists-every-seat-hp", "dying.eliminated-seat-loses-shield-and-rage"),
+)
+def _tally_hp_of_the_living() -> None:
+    """The tally's hp lists the living seats only (section 6.2)."""
+
+    def wrap(original: Action) -> Action:
+        def report_tally(g: Game, p: Params) -> None:
+            original(g, p)
+            data = g.events[-1].data
+            data["hp"] = [seat.hp for seat in g.state.seats if seat.alive]
+
+        return report_tally
+
+    seams.wrap_action("report_tally", wrap)
+
+
+@contract_fault(
+    "rage-cleared-for-the-owner-only",
+    "turn end clears the owner's rage charges only",
+    breaks=("R9", "R25"),
+    caught_by=("turn.turn-end-clears-every-seats-rage",),
+)
+def _rage_cleared_for_the_owner_only() -> None:
+    """Turn end clears the owner's rage charges only (R9, R25: every charge)."""
+
+    def wrap(original: Action) -> Action:
+        def clear_turn_effects(g: Game, p: Params) -> None:
+            kept = [seat.rage for seat in g.state.seats]
+            original(g, p)
+            for seat, rage in zip(g.state.seats, kept, strict=True):
+                if seat.seat != g.state.owner:
+                    seat.rage = rage
+
+        return clear_turn_effects
+
+    seams.wrap_action("clear_turn_effects", wrap)
+
+
+@contract_fault(
+    "conversion-only-from-two",
+    "only a fall from 2 to 1 offers the conversion, never a boosted one from 3",
+    breaks=("R6",),
+    caught_by=("conversion.a-boosted-fall-from-three-to-one-converts",),
+)
+def _conversion_only_from_two() -> None:
+    """Only a fall from 2 to 1 offers the conversion, not a boosted one from 3 (R6)."""
+
+    def wrap(original: Helper) -> Helper:
+        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+            before = seat.hp
+            original(g, seat, amount, source, cause)
+            if before != 2 and seat.seat in g.state.fell_to_one:
+                g.state.fell_to_one.remove(seat.seat)
+
+        return lose
+
+    seams.wrap_helper("lose", wrap)
+
+
+@contract_fault(
+    "last-standing-before-traitor-kills",
+    "a traitor's winning kill that leaves one standing gives last_standing",
+    breaks=("S5.1", "R7"),
+    caught_by=("win.traitor-kill-that-leaves-one-standing-is-traitor-kills",),
+)
+def _last_standing_before_traitor_kills() -> None:
+    """When both hold, the last player standing wins instead of the traitor (S5.1, R7)."""
+
+    def wrap(original: Action) -> Action:
+        def declare_winner(g: Game, p: Params) -> None:
+            state = g.state
+            living = [s.seat for s in state.seats if s.alive]
+            if len(living) == 1:
+                state.winners, state.end_reason = living, "last_standing"
+                g.emit(EventType.GAME_OVER, winners=living, reason="last_standing")
+            else:
+                original(g, p)
+
+        return declare_winner
+
+    seams.wrap_action("declare_winner", wrap)
+
+
+@contract_fault(
+    "tally-counts-rescue-items",
+    "the tally counts rescue items used in the owner's own dying frame",
+    breaks=("M6.2a",),
+    caught_by=("turn.rescue-items-not-counted-in-the-tally",),
+)
+def _tally_counts_rescue_items() -> None:
+    """Rescue items used in the owner's own dying frame count in the tally (section 6.2)."""
+
+    def wrap(original: Action) -> Action:
+        def apply_rescue_item(g: Game, p: Params) -> None:
+            original(g, p)
+            if effects.frame_player(g).seat == g.state.owner:
+                g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
+
+        return apply_rescue_item
+
+    seams.wrap_action("apply_rescue_item", wrap)
+
+
+@contract_fault(
+    "empty-draw-announced",
+    "a turn start that draws nothing writes an empty items_drawn",
+    breaks=("M6.2a",),
+    caught_by=("turn.no-items-drawn-event-when-none-are-drawn",),
+)
+def _empty_draw_announced() -> None:
+    """A turn start that draws no item still writes an empty items_drawn (section 6.2)."""
+
+    def wrap(original: Helper) -> Helper:
+        def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
+            original(g, seat, count, cause)
+            if count == 0:
+                g.emit(EventType.ITEMS_DRAWN, player=seat.seat, items=[], cause=cause)
+
+        return draw
+
+    seams.wrap_helper("draw", wrap)
+
+
+@contract_fault(
+    "malformed-before-wrong-player",
+    "the option text is read before the sender is checked",
+    breaks=("M7a",),
+    caught_by=("decision.malformed-text-from-the-wrong-player-is-wrong-player",),
+)
+def _malformed_before_wrong_player() -> type[Run]:
+    """The text is read before the sender is checked (section 7: wrong_player first)."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        if g.prompt is not None and isinstance(option, str):
+            parse_option(option)
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "malformed-before-game-over",
+    "the option text is read before the end of the game is checked",
+    breaks=("M7a",),
+    caught_by=("decision.unreadable-text-after-the-end-is-game-over",),
+)
+def _malformed_before_game_over() -> type[Run]:
+    """The text is read before the end of the game is checked (section 7: game.over first)."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        if isinstance(option, str):
+            parse_option(option)
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "refused-before-not-offered",
+    "an option the state has no transition for is refused, not not_offered",
+    breaks=("M7a",),
+    caught_by=("decision.item-not-held-in-a-window-not-offered",),
+)
+def _refused_before_not_offered() -> type[Run]:
+    """Any option not offered is refused, whether or not the state has its transition."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        prompt = g.prompt
+        chosen = _parsed(option)
+        if prompt is None or player != prompt.player or chosen is None:
+            return
+        if chosen not in prompt.options:
+            raise GameError(Code.REFUSED, f"{chosen.id} is not legal here")
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "not-offered-before-malformed",
+    "a decision with no transition is not_offered even when its text is malformed",
+    breaks=("M7a",),
+    caught_by=("decision.unknown-parameter-before-not-offered",),
+)
+def _not_offered_before_malformed() -> type[Run]:
+    """A decision name the state has no transition for is not_offered, even with bad text."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        prompt = g.prompt
+        if prompt is None or player != prompt.player or not isinstance(option, str):
+            return
+        event = option.partition(":")[0]
+        frame = g.state.stack[-1]
+        row = tables.TABLES[frame.kind].states[frame.state]
+        if event in PARAMS_OF and event not in row.edges:
+            raise GameError(Code.NOT_OFFERED, f"{event} is not offered here")
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "target-beyond-the-table-malformed",
+    "a target numeral that names no seat is malformed, not refused",
+    breaks=("M7a",),
+    caught_by=("shot.target-outside-the-table-refused",),
+)
+def _target_beyond_the_table_malformed() -> type[Run]:
+    """A target numeral that names no seat is malformed (section 7: refused)."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        chosen = _parsed(option)
+        target = None if chosen is None else chosen.kwargs().get("target")
+        if g.prompt is not None and isinstance(target, int) and target >= len(g.state.seats):
+            raise GameError(Code.MALFORMED, f"seat {target} is not a seat number")
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "negative-target-refused",
+    "a target that is not a numeral (-1) is refused, not malformed",
+    breaks=("M7a",),
+    caught_by=("decision.target-not-a-numeral-malformed",),
+)
+def _negative_target_refused() -> type[Run]:
+    """A target such as -1 is refused as an unknown target (section 7: malformed)."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        prompt = g.prompt
+        asked = prompt is not None and player == prompt.player
+        if asked and isinstance(option, str) and re.search(r"target=-\d+", option):
+            raise GameError(Code.REFUSED, "no such target")
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "absent-seat-malformed",
+    "a player number the table does not have is malformed, not wrong_player",
+    breaks=("M7a",),
+    caught_by=("decision.a-seat-not-at-the-table-is-wrong-player",),
+)
+def _absent_seat_malformed() -> type[Run]:
+    """A player number the table does not have is malformed (section 7: wrong_player)."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        if isinstance(player, int) and not 0 <= player < len(g.state.seats):
+            raise GameError(Code.MALFORMED, f"{player} is not a seat")
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "non-canonical-text-malformed",
+    "option text with parameters or flip items out of order is malformed",
+    breaks=("M4b",),
+    caught_by=(
+        "decision.parameters-in-any-order-accepted",
+        "roles.flip-items-in-any-order-accepted",
+    ),
+)
+def _non_canonical_text_malformed() -> type[Run]:
+    """Option text with its parameters or flip items out of order is malformed (section 4)."""
+
+    def check(g: Game, player: Any, option: Any) -> None:
+        chosen = _parsed(option)
+        if chosen is not None and chosen.id != option:
+            raise GameError(Code.MALFORMED, f"{option!r} is not canonical")
+
+    return _checked_first(check)
+
+
+@contract_fault(
+    "decided-as-sent",
+    "decided.option repeats the text as sent, not its canonical form",
+    breaks=("M4a",),
+    caught_by=(
+        "decision.parameters-in-any-order-accepted",
+        "roles.flip-items-in-any-order-accepted",
+    ),
+)
+def _decided_as_sent() -> type[Run]:
+    """decided.option repeats the text as sent instead of its canonical form (section 6.2)."""
+
+    class AsSent(Game):
+        def decide(self, player: int, option: str | Option) -> None:
+            at = len(self.events)
+            super().decide(player, option)
+            if isinstance(option, str) and self.events[at].type is EventType.DECIDED:
+                self.events[at].data["option"] = option
+
+    return _playing(AsSent)
+
+
+@contract_fault(
+    "order-counts-unchecked",
+    "an order with other counts than the load is played",
+    breaks=("M3.2a",),
+    caught_by=("chance.order-with-other-counts-invalid",),
+)
+def _order_counts_unchecked() -> type[Run]:
+    """An order with other counts than the load is played as given (chance.invalid)."""
+
+    class Unchecked(ScriptedChance):
+        def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+            return tuple(Shell(value) for value in self.next_value("order"))
+
+    return _reading(Unchecked)
+
+
+@contract_fault(
+    "zero-weight-items-drawn",
+    "an item of weight 0 can be drawn",
+    breaks=("R15", "M3.2a"),
+    caught_by=("chance.item-of-weight-zero-invalid",),
+)
+def _zero_weight_items_drawn() -> type[Run]:
+    """An item of weight 0 may be drawn (chance.invalid)."""
+
+    class AnyWeight(ScriptedChance):
+        def item(self, weights: Any) -> Item:
+            return Item(self.next_value("item"))
+
+    return _reading(AnyWeight)
+
+
+@contract_fault(
+    "unknown-item-drawn-as-the-first-kind",
+    "an unknown item name is drawn as the first item kind",
+    breaks=("M3.2a",),
+    caught_by=("chance.unknown-item-invalid",),
+)
+def _unknown_item_drawn_as_the_first_kind() -> type[Run]:
+    """An unknown item name is read as the first item kind (chance.invalid)."""
+
+    class FirstKind(ScriptedChance):
+        def item(self, weights: Any) -> Item:
+            value = self.next_value("item")
+            return Item(value) if value in {i.value for i in Item} else next(iter(Item))
+
+    return _reading(FirstKind)
+
+
+@contract_fault(
+    "pill-anything-but-heal-loses",
+    "a pill outcome other than heal counts as lose",
+    breaks=("M3.2a",),
+    caught_by=("chance.pill-outcome-other-than-heal-or-lose-invalid",),
+)
+def _pill_anything_but_heal_loses() -> type[Run]:
+    """A pill outcome other than heal counts as lose (chance.invalid)."""
+
+    class HealOrLose(ScriptedChance):
+        def pill_heals(self, chance: Any) -> bool:
+            return bool(self.next_value("pill") == "heal")
+
+    return _reading(HealOrLose)
+
+
+@contract_fault(
+    "gambler-truthy-values",
+    "any truthy Lucky Streak outcome counts as a win",
+    breaks=("M3.2a",),
+    caught_by=("chance.gambler-outcome-not-a-boolean-invalid",),
+)
+def _gambler_truthy_values() -> type[Run]:
+    """Any truthy Lucky Streak outcome counts as a win (chance.invalid)."""
+
+    class Truthy(ScriptedChance):
+        def gambler_bonus(self, chance: Any) -> bool:
+            return bool(self.next_value("gambler"))
+
+    return _reading(Truthy)
+
+
+@contract_fault(
+    "chance-invalid-rolls-back-the-decision",
+    "on chance.invalid the trace is reported as before the decision",
+    breaks=("M3.2b",),
+    caught_by=("chance.pill-outcome-other-than-heal-or-lose-invalid",),
+)
+def _chance_invalid_rolls_back_the_decision() -> type[Run]:
+    """On chance.invalid the trace is reported as it was before the decision (section 3.3)."""
+
+    class RolledBack(Run):
+        def rejected(
+            self,
+            step: int | None,
+            error: GameError,
+            before: dict[str, Any] | None = None,
+            events_before: int | None = None,
+        ) -> dict[str, Any]:
+            reply = super().rejected(step, error, before, events_before)
+            if error.code is Code.CHANCE:
+                types = [event["type"] for event in reply["events"]]
+                if "decided" in types:
+                    last = len(types) - 1 - types[::-1].index("decided")
+                    reply["events"] = reply["events"][:last]
+            return reply
+
+    return RolledBack
+
+
+@contract_fault(
+    "chance-invalid-reports-no-trace",
+    "on chance.invalid no events are reported",
+    breaks=("M3.2b",),
+    caught_by=(
+        "chance.order-with-other-counts-invalid",
+        "chance.pill-outcome-other-than-heal-or-lose-invalid",
+    ),
+)
+def _chance_invalid_reports_no_trace() -> type[Run]:
+    """On chance.invalid no events are reported (section 3.3: those before the request)."""
+
+    class NoTrace(Run):
+        def rejected(
+            self,
+            step: int | None,
+            error: GameError,
+            before: dict[str, Any] | None = None,
+            events_before: int | None = None,
+        ) -> dict[str, Any]:
+            reply = super().rejected(step, error, before, events_before)
+            if error.code is Code.CHANCE:
+                reply["events"] = []
+            return reply
+
+    return NoTrace
+
+
+@contract_fault(
+    "shot-kept-after-the-window",
+    "the canonical state's shot stays set after its window closed",
+    breaks=("M5a",),
+    caught_by=("shot.no-shot-in-the-state-once-the-window-closes",),
+)
+def _shot_kept_after_the_window() -> type[Run]:
+    """The canonical state's shot stays set after the window closed (section 5: null)."""
+
+    class ShotKept(Run):
+        def state(self) -> dict[str, Any] | None:
+            state, g = super().state(), self.game
+            if state is not None and g is not None and state["shot"] is None:
+                declared = [e for e in g.events if e.type is EventType.SHOT_DECLARED]
+                fired = [e for e in g.events if e.type is EventType.SHOT_FIRED]
+                if declared and fired and declared[-1].turn == g.state.turn:
+                    shot = declared[-1].data
+                    state["shot"] = {**shot, "shell": fired[-1].data["shell"]}
+            return state
+
+    return ShotKept
+
+
+@contract_fault(
+    "turn-started-stamped-before-the-increment",
+    "turn_started carries the number of the turn that ended",
+    breaks=("M6.1a",),
+    caught_by=("turn.turn-started-carries-the-new-turn-number",),
+)
+def _turn_started_stamped_before_the_increment() -> type[Run]:
+    """turn_started carries the number of the turn that ended (section 6.1: the new one)."""
+
+    class StampedEarly(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            for event in trace:
+                if event["type"] == "turn_started" and event["turn"] > 1:
+                    event["turn"] -= 1
+            return trace
+
+    return StampedEarly
+
+
+@contract_fault(
+    "setup-hp-clamped",
+    "HP outside 0..hp.max, or 0 for a living seat, is clamped, not refused",
+    breaks=("M3.1a",),
+    caught_by=("setup.living-seat-at-zero-hp-refused", "setup.hp-above-the-maximum-refused"),
+)
+def _setup_hp_clamped() -> type[Run]:
+    """HP outside 0..hp.max is clamped; a living seat at 0 gets 1 (setup.invalid)."""
+
+    def repair(setup: dict[str, Any]) -> None:
+        for seat in setup["seats"]:
+            seat["hp"] = max(1 if seat.get("alive", True) else 0, min(_hp_max(), seat["hp"]))
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-negative-counts-zeroed",
+    "negative counts in a setup are read as 0",
+    breaks=("M3.1a",),
+    caught_by=("setup.negative-shield-refused", "setup.negative-kills-refused"),
+)
+def _setup_negative_counts_zeroed() -> type[Run]:
+    """Negative shield, rage and kill counts are read as 0 (setup.invalid)."""
+
+    def repair(setup: dict[str, Any]) -> None:
+        for seat in setup["seats"]:
+            for key in ("shield", "rage", "kills"):
+                seat[key] = max(0, seat.get(key, 0))
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-unknown-names-dropped",
+    "unknown items are dropped and unknown roles read as a Medic",
+    breaks=("M3.1a",),
+    caught_by=("setup.unknown-role-refused", "setup.unknown-item-refused"),
+)
+def _setup_unknown_names_dropped() -> type[Run]:
+    """Unknown items are dropped and unknown roles read as a Medic (setup.invalid)."""
+    items, roles = {i.value for i in Item}, {r.value for r in Role}
+
+    def repair(setup: dict[str, Any]) -> None:
+        for seat in setup["seats"]:
+            seat["items"] = {k: v for k, v in seat.get("items", {}).items() if k in items}
+            if seat["role"] not in roles:
+                seat["role"] = Role.MEDIC.value
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-owner-moved-to-a-living-seat",
+    "an owner that is no living seat is replaced by the first living one",
+    breaks=("M3.1a",),
+    caught_by=("setup.eliminated-owner-refused", "setup.owner-outside-the-table-refused"),
+)
+def _setup_owner_moved_to_a_living_seat() -> type[Run]:
+    """An owner that is no living seat is replaced by the first living one (setup.invalid)."""
+
+    def repair(setup: dict[str, Any]) -> None:
+        seats = setup["seats"]
+        owner = setup.get("owner", 0)
+        if not 0 <= owner < len(seats) or not seats[owner].get("alive", True):
+            setup["owner"] = next(i for i, s in enumerate(seats) if s.get("alive", True))
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-invalid-ruleset-ignored",
+    "a ruleset that breaks its own rules is replaced by the default",
+    breaks=("M3.1a",),
+    caught_by=("setup.invalid-ruleset-refused",),
+)
+def _setup_invalid_ruleset_ignored() -> type[Run]:
+    """A ruleset that breaks its own rules is replaced by the default one (setup.invalid)."""
+
+    def repair(setup: dict[str, Any]) -> None:
+        if "ruleset" in setup:
+            try:
+                parse_ruleset(setup["ruleset"], source="setup")
+            except (RulesetError, KeyError, TypeError, ValueError):
+                del setup["ruleset"]
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-eliminated-seat-cleaned",
+    "an eliminated seat with HP or effects is accepted and cleaned",
+    breaks=("R13", "M3.1a"),
+    caught_by=(
+        "setup.eliminated-seat-with-hp-refused",
+        "setup.eliminated-seat-with-effects-refused",
+    ),
+)
+def _setup_eliminated_seat_cleaned() -> type[Run]:
+    """An eliminated seat with HP or effects is accepted, cleaned to 0 (setup.invalid)."""
+
+    def repair(setup: dict[str, Any]) -> None:
+        for seat in setup["seats"]:
+            if not seat.get("alive", True):
+                seat.update(hp=0, items={}, shield=0, rage=0)
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-traitor-conversion-marked-used",
+    "a traitor seat whose conversion is unused is accepted, marked used",
+    breaks=("R6", "M3.1a"),
+    caught_by=("setup.traitor-with-an-unused-conversion-refused",),
+)
+def _setup_traitor_conversion_marked_used() -> type[Run]:
+    """A traitor seat whose conversion_used is false is accepted, marked used (setup.invalid)."""
+
+    def repair(setup: dict[str, Any]) -> None:
+        for seat in setup["seats"]:
+            if seat.get("traitor"):
+                seat["conversion_used"] = True
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-chamber-trimmed",
+    "a chamber longer than shells.max_per_load is cut to that length",
+    breaks=("R1", "M3.1a"),
+    caught_by=("setup.chamber-beyond-a-load-refused",),
+)
+def _setup_chamber_trimmed() -> type[Run]:
+    """A chamber longer than shells.max_per_load is cut to that length (setup.invalid)."""
+    most = load_ruleset().shells.max_per_load
+
+    def repair(setup: dict[str, Any]) -> None:
+        setup["chamber"] = list(setup.get("chamber", []))[:most]
+
+    return _repairing(repair)
+
+
+@contract_fault(
+    "setup-won-game-accepted",
+    "a setup in which a traitor has already won is played on",
+    breaks=("M3.1a",),
+    caught_by=("setup.traitor-who-has-won-refused", "setup.eliminated-traitor-who-has-won-refused"),
+)
+def _setup_won_game_accepted() -> type[Run]:
+    """A setup in which a traitor has already won is played on (setup.invalid)."""
+    return _won_setups_accepted(lambda seat: False)
+
+
+@contract_fault(
+    "setup-dead-traitor-never-won",
+    "an eliminated traitor's kills are no win, so such a setup is played on",
+    breaks=("M3.1a",),
+    caught_by=("setup.eliminated-traitor-who-has-won-refused",),
+)
+def _setup_dead_traitor_never_won() -> type[Run]:
+    """An eliminated traitor's kills are not a win, so such a setup is played on."""
+    return _won_setups_accepted(lambda seat: bool(seat.get("alive", True)))
+
+
+@contract_fault(
+    "private-events-public",
+    "peeks and previews are reported as public events",
+    breaks=("R14", "M6.1a"),
+    caught_by=(
+        "roles.every-dealer-sees-a-fresh-load",
+        "roles.dealer-owner-told-once-at-a-fresh-load",
+    ),
+)
+def _private_events_public() -> type[Run]:
+    """Peeks and previews are reported as public events (R14; section 6.1: private)."""
+
+    class AllPublic(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            for event in trace:
+                if event["type"] in ("peek", "preview"):
+                    event["visibility"] = "public"
+            return trace
+
+    return AllPublic
+
+
+@contract_fault(
+    "options-written-target-first",
+    "prompts write an item's target before the item",
+    breaks=("M4a",),
+    caught_by=("items.pickpocket-takes-from-another-who-holds-items",),
+)
+def _options_written_target_first() -> type[Run]:
+    """Prompts write an item's target before the item (section 4: canonical order)."""
+
+    def text(written: str) -> str:
+        option = parse_option(written)
+        return Option(option.event, option.params[::-1]).id
+
+    def prompt_of(prompt: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if prompt is None else {**prompt, "options": list(map(text, prompt["options"]))}
+
+    class TargetFirst(Run):
+        def prompt(self) -> dict[str, Any] | None:
+            return prompt_of(super().prompt())
+
+        def state(self) -> dict[str, Any] | None:
+            state = super().state()
+            if state is not None:
+                state["prompt"] = prompt_of(state["prompt"])
+            return state
+
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            for event in trace:
+                if event["type"] == "asked":
+                    event["data"] = {
+                        **event["data"],
+                        "options": list(map(text, event["data"]["options"])),
+                    }
+            return trace
+
+    return TargetFirst
+
+
+@contract_fault(
+    "events-before-off-by-one",
+    "events_before is the index of the last event before the decision, not the count",
+    breaks=("M2.2c",),
+    caught_by=(
+        "shot.end-main-refused-while-loaded",
+        "decision.a-seat-not-at-the-table-is-wrong-player",
+    ),
+)
+def _events_before_off_by_one() -> type[Run]:
+    """events_before is the index of the last event before the decision (section 2.2: count)."""
+
+    class OffByOne(Run):
+        def rejected(
+            self,
+            step: int | None,
+            error: GameError,
+            before: dict[str, Any] | None = None,
+            events_before: int | None = None,
+        ) -> dict[str, Any]:
+            reply = super().rejected(step, error, before, events_before)
+            if reply["events_before"] is not None:
+                reply["events_before"] -= 1
+            return reply
+
+    return OffByOne
+
+
+@contract_fault(
+    "prompts-after-the-decision",
+    "each decision's prompt is reported as the one pending after it was sent",
+    breaks=("M3.3a",),
+    caught_by=("turn.five-phases-in-order", "dying.milk-tea-rescues"),
+)
+def _prompts_after_the_decision() -> type[Run]:
+    """Each decision's prompt is the one pending after it was sent (section 3.3: before)."""
+
+    class PromptsLate(Run):
+        def result(self, halt: dict[str, Any] | None) -> dict[str, Any]:
+            reply = super().result(halt)
+            if reply["prompts"] and self.game is not None:
+                reply["prompts"] = [*reply["prompts"][1:], self.prompt()]
+            return reply
+
+    return PromptsLate
+
+
+@contract_fault(
+    "refused-decision-writes-decided",
+    "a refused decision still writes its decided event",
+    breaks=("M3.3b",),
+    caught_by=("shot.eliminated-target-refused", "discard.an-item-not-held-refused"),
+)
+def _refused_decision_writes_decided() -> type[Run]:
+    """A refused decision still writes its decided event (section 3.3: the game unchanged)."""
+
+    class NotesRefusals(Game):
+        def decide(self, player: int, option: str | Option) -> None:
+            prompt = self.prompt
+            try:
+                super().decide(player, option)
+            except GameError as error:
+                if prompt is not None and error.code in (Code.REFUSED, Code.NOT_OFFERED):
+                    self.emit(
+                        EventType.DECIDED, player=player, frame_id=prompt.frame_id, option=option
+                    )
+                raise
+
+    return _playing(NotesRefusals)

@@ -1,0 +1,698 @@
+"""Deliberate bugs of the reference engine's rules, each caught by conformance cases.
+
+Each breaker changes one rule of the engine in the adapter's process, through the engine's
+seams only (:mod:`buckshot.reference.seams`): a registry guard or action replaced or
+wrapped, a rule helper substituted, or a compiled edge edited. The decorator above it
+declares the fault (what it breaks, the cases that must catch it) and adds it to
+:data:`FAULTS`; ``python -m buckshot.faults.adapter --fault NAME`` serves the reference
+adapter with it, and a test runs each against its cases and checks that they fail
+(``tests/test_conformance_mutants.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from buckshot.faults.declare import Room
+from buckshot.faults.served import B, ServedFault, served_fault
+from buckshot.reference import effects, seams
+from buckshot.reference.effects import Action, Guard, Params
+from buckshot.reference.events import EventType
+from buckshot.reference.game import Game
+from buckshot.reference.seams import Helper
+from buckshot.reference.state import Seat
+from buckshot.reference.tables import Edge
+from buckshot.spec.polling import poll_order as spec_poll_order
+from buckshot.spec.rulebook import FrameKind, Item, Role, Shell, item_spec
+
+FAULTS: dict[str, ServedFault] = {}
+"""Every fault of the engine's rules, by name, in declaration order."""
+
+
+def engine_fault(
+    name: str, summary: str, *, breaks: tuple[str, ...], caught_by: tuple[str, ...]
+) -> Callable[[B], B]:
+    """Declare the decorated breaker as the engine fault ``name``: it breaks the clauses and
+    rulings ``breaks``, and every case of ``caught_by`` must fail with it."""
+    return served_fault(Room.ENGINE, FAULTS, name, summary, breaks, caught_by)
+
+
+def _owner(g: Game) -> Seat:
+    return g.state.seats[g.state.owner]
+
+
+def _unguarded(edge: Edge) -> Edge:
+    """``edge`` with no guards at all (in whichever guard fields the compiled edge has)."""
+    names = {field.name for field in dataclasses.fields(edge)}
+    empty: dict[str, Any] = {name: () for name in names if name.endswith("guards")}
+    return dataclasses.replace(edge, **empty)
+
+
+# --- the faults, each above its breaker -----------------------------------------------------------
+
+
+@engine_fault(
+    "poll-keeps-eliminated",
+    "the shot window also asks eliminated players",
+    breaks=("S6.2.2",),
+    caught_by=("poll.n3.owner0.out-1", "poll.n8.owner0.out-1-3-5-7"),
+)
+def _poll_keeps_eliminated() -> None:
+    def poll_order(alive: Sequence[bool], owner: int) -> tuple[int, ...]:
+        return tuple((owner + step) % len(alive) for step in range(1, len(alive) + 1))
+
+    seams.replace_helper("poll_order", poll_order)
+
+
+@engine_fault(
+    "poll-owner-first",
+    "the shot window asks the shooter first instead of last",
+    breaks=("S6.3.0", "R17"),
+    caught_by=("stack.s6-3-worked-example", "poll.n4.owner0.out-none"),
+)
+def _poll_owner_first() -> None:
+    def poll_order(alive: Sequence[bool], owner: int) -> tuple[int, ...]:
+        order = spec_poll_order(alive, owner)
+        return order[-1:] + order[:-1]
+
+    seams.replace_helper("poll_order", poll_order)
+
+
+@engine_fault(
+    "next-turn-to-eliminated",
+    "the turn passes to the next seat even when it is eliminated",
+    breaks=("S4.5.3", "S5.2", "R16"),
+    caught_by=("turn.next-turn-skips-a-player-killed-this-turn", "poll.n3.owner0.out-1"),
+)
+def _next_turn_to_eliminated() -> None:
+    def next_living_seat(alive: Sequence[bool], seat: int) -> int | None:
+        return (seat + 1) % len(alive)
+
+    seams.replace_helper("next_living_seat", next_living_seat)
+
+
+@engine_fault(
+    "pop-resumes-wrong-state",
+    "popping a dying frame resumes the turn waiting for an action, skipping settlement",
+    breaks=("S6.1.3",),
+    caught_by=("dying.milk-tea-rescues", "stack.frames-pop-last-in-first-out"),
+)
+def _pop_resumes_wrong_state() -> None:
+    def resume_in_main(edge: Edge) -> Edge:
+        return dataclasses.replace(edge, entry="awaiting_action")
+
+    seams.edit_edges(FrameKind.TURN, "awaiting_dying", "dying_resolved", resume_in_main)
+
+
+@engine_fault(
+    "cap-off-by-one",
+    "the item cap is HP + 1",
+    breaks=("S4.4.2", "R12"),
+    caught_by=("cap.hp2.holds4", "discard.only-the-owner-discards"),
+)
+def _cap_off_by_one() -> None:
+    def wrap(original: Helper) -> Helper:
+        return lambda g, seat: original(g, seat) + 1
+
+    seams.wrap_helper("item_cap", wrap)
+
+
+@engine_fault(
+    "traitor-cap-forgotten",
+    "a traitor's item cap has no + 1",
+    breaks=("S4.4.2", "S5.1", "R12"),
+    caught_by=("cap.hp2-traitor.holds4",),
+)
+def _traitor_cap_forgotten() -> None:
+    seams.replace_helper("item_cap", lambda g, seat: seat.hp)
+
+
+@engine_fault(
+    "shield-two-blocks-for-all",
+    "every amulet blocks two hits, not only a Medic's",
+    breaks=("S2.2", "S3.4"),
+    caught_by=("roleitem.gambler.amulet", "items.amulets-add-up"),
+)
+def _shield_two_blocks_for_all() -> None:
+    def wrap(original: Action) -> Action:
+        def apply_item(g: Game, p: Params) -> None:
+            original(g, p)
+            owner = _owner(g)
+            if p["item"] is Item.AMULET and not owner.skilled(Role.MEDIC):
+                owner.shield += g.rules.shield.medic_blocks - g.rules.shield.blocks
+
+        return apply_item
+
+    seams.wrap_action("apply_item", wrap)
+
+
+@engine_fault(
+    "kill-does-not-lock",
+    "a kill does not lock shooting for the rest of the turn",
+    breaks=("S4.2.1e",),
+    caught_by=("shot.a-kill-locks-shooting", "shot.shooting-while-locked-not-offered"),
+)
+def _kill_does_not_lock() -> None:
+    def wrap(original: Action) -> Action:
+        def eliminate_dying(g: Game, p: Params) -> None:
+            original(g, p)
+            g.state.kill_lock = False
+
+        return eliminate_dying
+
+    seams.wrap_action("eliminate_dying", wrap)
+
+
+@engine_fault(
+    "second-conversion",
+    "the conversion choice can fire again after it was used",
+    breaks=("S4.3.2",),
+    caught_by=("conversion.keeping-the-role-uses-the-chance", "roles.traitor-doctor-pills-roll"),
+)
+def _second_conversion() -> None:
+    def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+        before = seat.hp
+        seat.hp = max(0, seat.hp - amount)
+        if seat.hp == before:
+            return
+        g.state.damage_source[seat.seat] = source
+        g.emit(
+            EventType.HP_CHANGED,
+            player=seat.seat,
+            hp=seat.hp,
+            delta=seat.hp - before,
+            cause=cause,
+        )
+        if before > 1 and seat.hp == 1:
+            g.state.fell_to_one.append(seat.seat)
+
+    def converting_seat(g: Game) -> Seat | None:
+        for seat_no in g.state.fell_to_one:
+            seat = g.state.seats[seat_no]
+            if seat.alive and seat.hp == 1:
+                return seat
+        return None
+
+    seams.replace_helper("lose", lose)
+    seams.replace_helper("converting_seat", converting_seat)
+
+
+@engine_fault(
+    "rage-not-cleared",
+    "rage charges survive the turn end",
+    breaks=("S4.5.1",),
+    caught_by=(
+        "turn.turn-end-clears-rage-and-keeps-shields",
+        "items.rage-adds-one-damage-once-per-shot",
+    ),
+)
+def _rage_not_cleared() -> None:
+    def wrap(original: Action) -> Action:
+        def clear_turn_effects(g: Game, p: Params) -> None:
+            kept = [seat.rage for seat in g.state.seats]
+            original(g, p)
+            for seat, rage in zip(g.state.seats, kept, strict=True):
+                seat.rage = rage
+
+        return clear_turn_effects
+
+    seams.wrap_action("clear_turn_effects", wrap)
+
+
+@engine_fault(
+    "no-extra-action-after-self-blank",
+    "a blank at oneself ends the main phase",
+    breaks=("S4.2.1d",),
+    caught_by=("shot.blank-at-oneself-grants-another-action", "roles.gambler-lucky-streak-pays"),
+)
+def _no_extra_action_after_self_blank() -> None:
+    seams.replace_guard("main_continues", lambda g, p: g.state.last_step == "item")
+
+
+@engine_fault(
+    "extra-action-by-initial-type",
+    "the extra action follows the shell's initial type, not its final one",
+    breaks=("R19",),
+    caught_by=(
+        "roles.magician-flips-own-shot-into-another-action",
+        "roles.gambler-flipped-to-blank-rolls",
+    ),
+)
+def _extra_action_by_initial_type() -> None:
+    def wrap(original: Action) -> Action:
+        def settle_shot(g: Game, p: Params) -> None:
+            shot = g.state.shot
+            assert shot is not None
+            at_self, initial = shot.target == shot.shooter, shot.initial
+            original(g, p)
+            g.state.last_step = "self_blank" if at_self and initial is Shell.BLANK else "shot"
+
+        return settle_shot
+
+    seams.wrap_action("settle_shot", wrap)
+
+
+@engine_fault(
+    "blank-keeps-rage",
+    "a blank shot does not use a rage charge",
+    breaks=("S2.4", "S3.3"),
+    caught_by=("roles.mercenary-rage-lasts-two-shots",),
+)
+def _blank_keeps_rage() -> None:
+    def wrap(original: Action) -> Action:
+        def settle_shot(g: Game, p: Params) -> None:
+            shot = g.state.shot
+            assert shot is not None
+            shooter = g.state.seats[shot.shooter]
+            refund = shot.shell is Shell.BLANK and shooter.rage > 0
+            original(g, p)
+            if refund:
+                shooter.rage += 1
+
+        return settle_shot
+
+    seams.wrap_action("settle_shot", wrap)
+
+
+@engine_fault(
+    "traitor-magician-flips",
+    "a traitor Magician keeps Ballistic Control",
+    breaks=("S5.1", "R8"),
+    caught_by=(
+        "roles.magician-needs-two-items-and-no-traitor-flag",
+        "conversion.a-traitor-magician-cannot-flip",
+    ),
+)
+def _traitor_magician_flips() -> None:
+    def can_flip(g: Game, p: Params) -> bool:
+        seat = g.state.seats[effects.poll_cursor(g)]
+        items = p.get("items")
+        if seat.role is not Role.MAGICIAN or not isinstance(items, tuple):
+            return False
+        if len(items) != g.rules.magician.cost:
+            return False
+        return all(seat.count(item) >= items.count(item) for item in set(items))
+
+    seams.replace_guard("can_flip", can_flip)
+
+
+@engine_fault(
+    "dealers-miss-fresh-loads",
+    "Dealers do not see the first shell of a fresh load",
+    breaks=("S4.1.3", "R11"),
+    caught_by=("roles.every-dealer-sees-a-fresh-load", "roles.dealer-owner-sees-a-fresh-load"),
+)
+def _dealers_miss_fresh_loads() -> None:
+    def wrap(original: Action) -> Action:
+        def load_chamber(g: Game, p: Params) -> None:
+            dealers = [s for s in g.state.seats if s.role is Role.DEALER and not s.traitor]
+            for seat in dealers:
+                seat.traitor = True  # hide the skill while loading
+            try:
+                original(g, p)
+            finally:
+                for seat in dealers:
+                    seat.traitor = False
+
+        return load_chamber
+
+    seams.wrap_action("load_chamber", wrap)
+
+
+@engine_fault(
+    "doctor-reversal-for-everyone",
+    "a Doctor's pills heal 2 with no roll on any target, not only on themself",
+    breaks=("S2.5",),
+    caught_by=("roles.doctor-pills-on-another-roll",),
+)
+def _doctor_reversal_for_everyone() -> None:
+    def wrap(original: Helper) -> Helper:
+        def pills(g: Game, user: Seat, target: Seat) -> None:
+            if user.skilled(Role.DOCTOR) and target is not user:
+                effects.heal(g, target, g.rules.pills.doctor_heal, "expired_pills")
+                return
+            original(g, user, target)
+
+        return pills
+
+    seams.wrap_helper("pills", wrap)
+
+
+@engine_fault(
+    "heal-above-max",
+    "healing ignores the maximum HP",
+    breaks=("R2",),
+    caught_by=("items.milk-tea-heals-up-to-the-maximum", "roles.doctor-pills-on-themself-capped"),
+)
+def _heal_above_max() -> None:
+    def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+        if amount:
+            seat.hp += amount
+            g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=amount, cause=cause)
+
+    seams.replace_helper("heal", heal)
+
+
+@engine_fault(
+    "eliminated-keep-items",
+    "an eliminated player's items stay in the game",
+    breaks=("R13",),
+    caught_by=("dying.giving-up-eliminates", "dying.without-rescue-items-eliminated-unasked"),
+)
+def _eliminated_keep_items() -> None:
+    def wrap(original: Action) -> Action:
+        def eliminate_dying(g: Game, p: Params) -> None:
+            frame = g.state.stack[-1]
+            assert frame.player is not None
+            seat = g.state.seats[frame.player]
+            kept = dict(seat.items)
+            original(g, p)
+            seat.items.update(kept)
+
+        return eliminate_dying
+
+    seams.wrap_action("eliminate_dying", wrap)
+
+
+@engine_fault(
+    "self-kill-credited",
+    "eliminating oneself counts as a kill",
+    breaks=("R7",),
+    caught_by=("dying.an-owner-who-dies-skips-to-turn-end",),
+)
+def _self_kill_credited() -> None:
+    def wrap(original: Action) -> Action:
+        def eliminate_dying(g: Game, p: Params) -> None:
+            frame = g.state.stack[-1]
+            assert frame.player is not None
+            own = g.state.damage_source.get(frame.player) == frame.player
+            original(g, p)
+            if own:
+                g.state.seats[frame.player].kills += 1
+
+        return eliminate_dying
+
+    seams.wrap_action("eliminate_dying", wrap)
+
+
+@engine_fault(
+    "pickpocket-from-oneself",
+    "the pickpocket may target its own user",
+    breaks=("S3.7", "R23"),
+    caught_by=("items.pickpocket-takes-from-another-who-holds-items",),
+)
+def _pickpocket_from_oneself() -> None:
+    def wrap(original: Guard) -> Guard:
+        def item_usable(g: Game, p: Params) -> bool:
+            if p.get("item") is Item.PICKPOCKET and p.get("target") == g.state.owner:
+                return _owner(g).count(Item.PICKPOCKET) > 0
+            return original(g, p)
+
+        return item_usable
+
+    seams.wrap_guard("item_usable", wrap)
+
+
+@engine_fault(
+    "dying-asks-without-rescue-items",
+    "a dying player with no rescue item is asked instead of being eliminated",
+    breaks=("R10",),
+    caught_by=(
+        "dying.without-rescue-items-eliminated-unasked",
+        "turn.next-turn-skips-a-player-killed-this-turn",
+    ),
+)
+def _dying_asks_without_rescue_items() -> None:
+    seams.replace_guard("holds_rescue_item", lambda g, p: True)
+
+
+@engine_fault(
+    "mercenary-single-charge",
+    "a Mercenary's rage potion gives one charge",
+    breaks=("S2.4",),
+    caught_by=("roleitem.mercenary.rage_potion", "roles.mercenary-rage-lasts-two-shots"),
+)
+def _mercenary_single_charge() -> None:
+    def wrap(original: Action) -> Action:
+        def apply_item(g: Game, p: Params) -> None:
+            original(g, p)
+            owner = _owner(g)
+            if p["item"] is Item.RAGE_POTION and owner.skilled(Role.MERCENARY):
+                owner.rage -= g.rules.rage.mercenary_charges - g.rules.rage.charges
+
+        return apply_item
+
+    seams.wrap_action("apply_item", wrap)
+
+
+@engine_fault(
+    "conversion-on-rise",
+    "a rescue from 0 up to 1 triggers the conversion choice",
+    breaks=("R6",),
+    caught_by=("dying.milk-tea-rescues", "conversion.a-fall-from-two-to-zero-skips-it"),
+)
+def _conversion_on_rise() -> None:
+    def wrap(original: Helper) -> Helper:
+        def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+            before = seat.hp
+            original(g, seat, amount, cause)
+            if before < 1 and seat.hp == 1 and not seat.conversion_used:
+                g.state.fell_to_one.append(seat.seat)
+
+        return heal
+
+    seams.wrap_helper("heal", wrap)
+
+
+@engine_fault(
+    "end-main-while-loaded",
+    "the owner may end the main phase with a shell still loaded",
+    breaks=("R4",),
+    caught_by=("shot.end-main-withheld-while-loaded", "shot.end-main-refused-while-loaded"),
+)
+def _end_main_while_loaded() -> None:
+    seams.edit_edges(FrameKind.TURN, "awaiting_action", "end_main", _unguarded)
+
+
+@engine_fault(
+    "turn-start-skips-the-draw",
+    "only the first turn start draws items",
+    breaks=("S4.1.1",),
+    caught_by=("turn.five-phases-in-order", "poll.n2.owner0.out-none"),
+)
+def _turn_start_skips_the_draw() -> None:
+    def wrap(original: Action) -> Action:
+        def draw_turn_items(g: Game, p: Params) -> None:
+            if g.state.turn == 1:
+                original(g, p)
+
+        return draw_turn_items
+
+    seams.wrap_action("draw_turn_items", wrap)
+
+
+@engine_fault(
+    "shot-fired-shows-the-initial-type",
+    "a shot's shell is shown as it was loaded, not as the window left it",
+    breaks=("R3", "R8", "S4.2.1c"),
+    caught_by=(
+        "shot.settles-with-the-final-type",
+        "roles.magician-flips-own-shot-into-another-action",
+    ),
+)
+def _shot_fired_shows_the_initial_type() -> None:
+    def wrap(original: Action) -> Action:
+        def settle_shot(g: Game, p: Params) -> None:
+            shot = g.state.shot
+            assert shot is not None
+            initial, at = shot.initial, len(g.events)
+            original(g, p)
+            for event in g.events[at:]:
+                if event.type is EventType.SHOT_FIRED:
+                    event.data["shell"] = initial.value
+
+        return settle_shot
+
+    seams.wrap_action("settle_shot", wrap)
+
+
+_OWED_KILLS: WeakKeyDictionary[Game, dict[int, int]] = WeakKeyDictionary()
+"""Kills each game owes its seats until the tally (kills-credited-at-settlement)."""
+
+
+@engine_fault(
+    "kills-credited-at-settlement",
+    "kills are credited in phase 3, not at the elimination",
+    breaks=("R5", "R7"),
+    caught_by=("win.traitor-with-two-kills-wins-at-once", "dying.giving-up-eliminates"),
+)
+def _kills_credited_at_settlement() -> None:
+    def wrap_elimination(original: Action) -> Action:
+        def eliminate_dying(g: Game, p: Params) -> None:
+            before = [seat.kills for seat in g.state.seats]
+            original(g, p)
+            owed = _OWED_KILLS.setdefault(g, {})
+            for seat, kills in zip(g.state.seats, before, strict=True):
+                if seat.kills > kills:
+                    owed[seat.seat] = owed.get(seat.seat, 0) + seat.kills - kills
+                    seat.kills = kills
+
+        return eliminate_dying
+
+    def wrap_tally(original: Action) -> Action:
+        def report_tally(g: Game, p: Params) -> None:
+            for seat, kills in _OWED_KILLS.pop(g, {}).items():
+                g.state.seats[seat].kills += kills
+            original(g, p)
+
+        return report_tally
+
+    seams.wrap_action("eliminate_dying", wrap_elimination)
+    seams.wrap_action("report_tally", wrap_tally)
+
+
+@engine_fault(
+    "magician-cannot-flip-own-shot",
+    "a Magician shooter, asked last, may not flip their own shot",
+    breaks=("R8",),
+    caught_by=("roles.magician-flips-own-shot-into-another-action",),
+)
+def _magician_cannot_flip_own_shot() -> None:
+    def wrap(original: Guard) -> Guard:
+        def can_flip(g: Game, p: Params) -> bool:
+            shot = g.state.shot
+            if shot is not None and effects.poll_cursor(g) == shot.shooter:
+                return False
+            return original(g, p)
+
+        return can_flip
+
+    seams.wrap_guard("can_flip", wrap)
+
+
+@engine_fault(
+    "turn-passes-counter-clockwise",
+    "the turn passes to the previous living seat, not the next one clockwise",
+    breaks=("R16", "S4.5.3"),
+    caught_by=("turn.last-seat-passes-to-seat-0", "dying.an-owner-who-dies-skips-to-turn-end"),
+)
+def _turn_passes_counter_clockwise() -> None:
+    def next_living_seat(alive: Sequence[bool], seat: int) -> int | None:
+        seats = len(alive)
+        for step in range(1, seats + 1):
+            if alive[(seat - step) % seats]:
+                return (seat - step) % seats
+        return None
+
+    seams.replace_helper("next_living_seat", next_living_seat)
+
+
+@engine_fault(
+    "counter-window-without-a-counter-skill",
+    "a counter response frame is pushed after a response though no one holds a counter skill",
+    breaks=("R18",),
+    caught_by=("stack.s6-3-worked-example",),
+)
+def _counter_window_without_a_counter_skill() -> None:
+    seams.replace_guard(
+        "counter_possible", lambda g, p: len(g.state.stack) < g.rules.limits.max_stack_depth
+    )
+
+
+@engine_fault(
+    "lucky-streak-on-any-blank",
+    "a Gambler's blank at another player also rolls for the Lucky Streak",
+    breaks=("R20",),
+    caught_by=("roles.gambler-blank-at-another-no-roll",),
+)
+def _lucky_streak_on_any_blank() -> None:
+    def wrap(original: Action) -> Action:
+        def settle_shot(g: Game, p: Params) -> None:
+            shot = g.state.shot
+            assert shot is not None
+            shooter = g.state.seats[shot.shooter]
+            at_another = shot.target != shot.shooter
+            original(g, p)
+            if at_another and shot.shell is Shell.BLANK and shooter.skilled(Role.GAMBLER):
+                rules = g.rules.gambler
+                won = g.chance.gambler_bonus(rules.bonus_chance)
+                g.emit(EventType.GAMBLER_ROLLED, player=shooter.seat, won=won)
+                if won:
+                    effects.draw(g, shooter, rules.bonus_items, "lucky_streak")
+
+        return settle_shot
+
+    seams.wrap_action("settle_shot", wrap)
+
+
+@engine_fault(
+    "turn-limit-draw-names-the-living",
+    "the turn limit's draw names the living players as winners",
+    breaks=("R21",),
+    caught_by=("turn.turn-limit-ends-in-a-draw",),
+)
+def _turn_limit_draw_names_the_living() -> None:
+    def declare_draw(g: Game, p: Params) -> None:
+        living = [seat.seat for seat in g.state.seats if seat.alive]
+        g.state.winners, g.state.end_reason = living, "turn_limit"
+        g.emit(EventType.GAME_OVER, winners=living, reason="turn_limit")
+
+    seams.replace_action("declare_draw", declare_draw)
+
+
+@engine_fault(
+    "chamber-items-on-an-empty-chamber",
+    "items that act on the chamber are offered while it is empty",
+    breaks=("R22", "R1"),
+    caught_by=("turn.an-emptied-chamber-waits-for-the-next-turn",),
+)
+def _chamber_items_on_an_empty_chamber() -> None:
+    def wrap(original: Guard) -> Guard:
+        def item_usable(g: Game, p: Params) -> bool:
+            item = p.get("item")
+            if not g.state.shells and isinstance(item, Item) and item_spec(item).needs_shell:
+                return _owner(g).count(item) > 0 and p.get("target") is None
+            return original(g, p)
+
+        return item_usable
+
+    seams.wrap_guard("item_usable", wrap)
+
+
+@engine_fault(
+    "others-over-the-cap-discard-too",
+    "every player over their cap discards in the owner's phase 4, not the owner only",
+    breaks=("R12", "S4.4.1"),
+    caught_by=("discard.only-the-owner-discards",),
+)
+def _others_over_the_cap_discard_too() -> None:
+    def wrap(original: Action) -> Action:
+        def report_tally(g: Game, p: Params) -> None:
+            original(g, p)
+            for seat in g.state.seats:
+                if seat.seat == g.state.owner or not seat.alive:
+                    continue
+                while seat.total_items() > effects.item_cap(g, seat):
+                    item = [kind for kind in Item if seat.count(kind)][-1]
+                    seat.remove(item)
+                    g.emit(EventType.DISCARDED, player=seat.seat, item=item.value)
+
+        return report_tally
+
+    seams.wrap_action("report_tally", wrap)
+
+
+@engine_fault(
+    "no-items-while-shooting-locked",
+    "a kill that locks shooting also ends item use for the turn",
+    breaks=("R24", "R25"),
+    caught_by=("shot.a-kill-locks-shooting", "win.kills-before-converting-count"),
+)
+def _no_items_while_shooting_locked() -> None:
+    def wrap(original: Guard) -> Guard:
+        return lambda g, p: not g.state.kill_lock and original(g, p)
+
+    seams.wrap_guard("item_usable", wrap)
