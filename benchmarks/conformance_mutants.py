@@ -1,5 +1,9 @@
 """The suite's kill rate: every mutant of the catalogue run through the whole conformance suite.
 
+The mutants are the deliberate bugs of the engine and of its contract
+(``buckshot.faults.adapter.CATALOGUE``), each served by ``python -m buckshot.faults.adapter
+--fault NAME``.
+
     python benchmarks/conformance_mutants.py [--jobs J] [--only NAME]... [--json FILE]
 
 A mutant is killed when at least one case ends ``failed`` (a real divergence from what the
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,8 +25,8 @@ from pathlib import Path
 from buckshot.command import write_atomic
 from buckshot.conformance import RunOptions, RunResult, run_suite
 from buckshot.conformance.bundled import CASES
-from buckshot.conformance.mutants import MUTANTS
 from buckshot.conformance.suite import load_suite
+from buckshot.faults.adapter import CATALOGUE
 
 DEFAULT_JSON = Path("artifacts") / "conformance-mutants.json"
 
@@ -38,14 +43,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="run only these mutants")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write results")
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.only) - set(MUTANTS))
+    unknown = sorted(set(args.only) - set(CATALOGUE))
     if unknown:
         parser.error(f"unknown mutants: {', '.join(unknown)}")
-    names = args.only or list(MUTANTS)
+    names = args.only or list(CATALOGUE)
     suite = load_suite(CASES)
 
     def run(name: str) -> tuple[str, list[str], float]:
-        options = RunOptions(adapter=f"reference --mutant {name}", cases_dir=CASES, timeout=30.0)
+        adapter = shlex.join([sys.executable, "-m", "buckshot.faults.adapter", "--fault", name])
+        options = RunOptions(adapter=adapter, cases_dir=CASES, timeout=30.0)
         tick = time.perf_counter()
         failed = failing_cases(run_suite(options, suite=suite))
         return name, failed, time.perf_counter() - tick
