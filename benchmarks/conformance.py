@@ -1,13 +1,14 @@
 """Time the whole conformance suite through an adapter (the reference one by default).
 
     python benchmarks/conformance.py [--adapter COMMAND] [--repeat N] [--filter F]...
-                                     [--update-readme]
+                                     [--update | --results FILE]
 
 Prints, for each repetition and for the best one, the wall time of the run (adapter start
 included), the per-case mean, the processor time of the runner and the adapter (which a
-loaded machine does not inflate), and the time to load and check the suite. A run of the
-whole suite through the reference adapter stores its figures under ``conformance`` in
-``benchmarks/results.json``; ``--update-readme`` writes them into the README.
+loaded machine does not inflate), and the time to load and check the suite. The figures of
+a run of the whole suite through the reference adapter are kept under ``conformance``:
+``--update`` stores them in ``benchmarks/results.json`` and rewrites the documents' blocks
+of them, ``--results FILE`` stores them in FILE; without either nothing is written.
 """
 
 from __future__ import annotations
@@ -20,20 +21,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from results import (
-    README,
-    RESULTS,
-    machine,
-    replace_block,
-    results_problem,
-    store,
-)  # benchmarks/results.py
+from figures import render  # benchmarks/figures.py
+from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.suite import load_suite
 
-README_BEGIN, README_END = "<!-- conformance-time:begin -->", "<!-- conformance-time:end -->"
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
 
 
@@ -46,20 +40,6 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def readme_line(figures: dict[str, Any]) -> str:
-    """The README's sentence on the suite's speed, from the figures stored under ``conformance``."""
-    load = figures["machine"]["load_average"]
-    busy = f" at a load average of {load[0]:.1f}" if load else ""
-    return (
-        f"  Measured {figures['date']} with `python benchmarks/conformance.py` on "
-        f"{figures['machine']['cores']} cores{busy}: {figures['cases']} cases through the "
-        f"reference adapter in {figures['best_seconds']:.2f} s wall clock at best "
-        f"(median {figures['median_seconds']:.2f} s of {figures['repeat']} runs, "
-        f"{figures['best_cpu_seconds']:.2f} s of processor time for the runner and the adapter "
-        f"together), plus {figures['load_seconds']:.2f} s to load and check the suite."
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit 1 if any case did not pass."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -67,14 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--filter", action="append", default=[])
     parser.add_argument("--cases", type=Path, default=CASES)
-    parser.add_argument("--results", type=Path, default=RESULTS)
-    parser.add_argument("--update-readme", action="store_true")
+    add_arguments(parser)
     args = parser.parse_args(argv)
-    if problem := results_problem(args.results):
-        parser.error(f"--results: {problem}")
+    check_arguments(parser, args)
     whole = args.adapter == REFERENCE and not args.filter and args.cases == CASES
-    if args.update_readme and not whole:
-        parser.error("--update-readme needs the whole shipped suite through the reference adapter")
+    if (args.update or args.results is not None) and not whole:
+        parser.error(
+            "the figures kept are those of the whole shipped suite through the reference adapter"
+        )
     started = machine()
 
     tick = time.perf_counter()
@@ -106,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         f"per case; median {statistics.median(walls):.2f} s; with loading {best + loading:.2f} s"
     )
     if ok and whole:
-        figures = {
+        figures: dict[str, Any] = {
             "date": time.strftime("%Y-%m-%d", time.gmtime()),
             "machine": started,
             "cases": len(run.results),
@@ -116,9 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             "best_cpu_seconds": round(cpus[walls.index(best)], 3),
             "load_seconds": round(loading, 3),
         }
-        store(args.results, "conformance", figures)
-        if args.update_readme:
-            replace_block(README, README_BEGIN, README_END, readme_line(figures))
+        print(render("conformance", {"conformance": figures}))
+        publish(args, "conformance", figures)
     return 0 if ok else 1
 
 

@@ -5,11 +5,15 @@ The mutants are the deliberate bugs of the engine and of its contract
 --fault NAME``.
 
     python benchmarks/conformance_mutants.py [--jobs J] [--only NAME]... [--json FILE]
+                                             [--update | --results FILE]
 
 A mutant is killed when at least one case ends ``failed`` (a real divergence from what the
 case expects); a run whose cases only error, or pass, does not count as a kill. Prints one
-line per mutant (the failing cases, or SURVIVED) and the kill rate, and writes them as JSON
-(default ``artifacts/conformance-mutants.json``). Exit 1 when a mutant survives.
+line per mutant (the failing cases, or SURVIVED) and the kill rate; ``--json FILE`` writes
+each mutant's failing cases there. The kill rate of a run of the whole catalogue is kept
+under ``conformance_mutants``: ``--update`` stores it in ``benchmarks/results.json`` and
+rewrites the documents' blocks of it, ``--results FILE`` stores it in FILE; without either
+nothing is written. Exit 1 when a mutant survives.
 """
 
 from __future__ import annotations
@@ -20,15 +24,18 @@ import shlex
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+from figures import render  # benchmarks/figures.py
+from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
 from buckshot.command import write_atomic
 from buckshot.conformance import RunOptions, RunResult, run_suite
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.suite import load_suite
 from buckshot.faults.adapter import CATALOGUE
-
-DEFAULT_JSON = Path("artifacts") / "conformance-mutants.json"
 
 
 def failing_cases(run: RunResult) -> list[str]:
@@ -41,11 +48,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--only", action="append", default=[], help="run only these mutants")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write results")
+    parser.add_argument("--json", type=Path, default=None, help="each mutant's failing cases")
+    add_arguments(parser)
     args = parser.parse_args(argv)
+    check_arguments(parser, args)
     unknown = sorted(set(args.only) - set(CATALOGUE))
     if unknown:
         parser.error(f"unknown mutants: {', '.join(unknown)}")
+    if args.only and (args.update or args.results is not None):
+        parser.error("the kill rate kept is that of the whole catalogue: leave out --only")
+    date, host = datetime.now(UTC).strftime("%Y-%m-%d"), machine()
     names = args.only or list(CATALOGUE)
     suite = load_suite(CASES)
 
@@ -73,8 +85,21 @@ def main(argv: list[str] | None = None) -> int:
         f"kill rate: {killed}/{len(rows)} mutants killed ({100 * killed / len(rows):.1f}%) "
         f"by {len(suite.cases)} cases in {wall:.0f} s"
     )
-    report = {"cases": len(suite.cases), "killed": killed, "mutants": len(rows), "rows": rows}
-    write_atomic(args.json, json.dumps(report, indent=2) + "\n")
+    if args.json is not None:
+        report = {"cases": len(suite.cases), "killed": killed, "mutants": len(rows), "rows": rows}
+        write_atomic(args.json, json.dumps(report, indent=2) + "\n")
+    figures: dict[str, Any] = {
+        "date": date,
+        "machine": host,
+        "jobs": args.jobs,
+        "cases": len(suite.cases),
+        "mutants": len(rows),
+        "killed": killed,
+        "survived": [str(row["mutant"]) for row in rows if not row["killed"]],
+        "seconds": round(wall, 1),
+    }
+    print(render("conformance_mutants", {"conformance_mutants": figures}))
+    publish(args, "conformance_mutants", figures)
     return 0 if killed == len(rows) else 1
 
 

@@ -3,7 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/engine.py [--games N] [--seconds S] [--seed K]
-                                          [--results FILE] [--update-readme]
+                                          [--update | --results FILE]
 
 For random 4-player and 8-player games of the reference engine (random roles, seeded
 chance, random legal decisions among each prompt's options), in both of its modes (the
@@ -26,9 +26,10 @@ include creating each game and picking the random decisions, as a client would; 
 process's CPU time is recorded beside the wall-clock time, since the machine may be shared.
 Nothing here asserts on time.
 
-The figures, with the date, the machine and its load, are written to ``--results``
-(``benchmarks/results.json`` by default, under the key ``"engine"``; other keys are kept);
-``--update-readme`` also rewrites the README's table of engine figures from them.
+The figures, with the date, the machine and its load, are printed; ``--update`` stores them
+under the key ``"engine"`` of ``benchmarks/results.json`` (other keys are kept) and rewrites
+the documents' blocks of them, ``--results FILE`` stores them in FILE; without either
+nothing is written.
 """
 
 from __future__ import annotations
@@ -42,29 +43,18 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from results import (
-    README,
-    RESULTS,
-    machine,
-    replace_block,
-    results_problem,
-    store,
-)  # benchmarks/results.py
+from figures import PACKAGE, PACKAGE_VERSION  # benchmarks/figures.py
+from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
-PACKAGE = "buckshot-roulette"
-PACKAGE_VERSION = "0.1.1"
 PACKAGE_MOVE_LIMIT = 100_000
 """A package game still running after this many moves is cut off (and counted as such)."""
-README_BEGIN = "<!-- engine figures: written by benchmarks/engine.py --update-readme -->"
-README_END = "<!-- end of engine figures -->"
 
 
 @dataclass
@@ -269,56 +259,6 @@ def _part(filename: str) -> str:
     return next((part for part, mark in PROFILE_PARTS if mark in filename), "other")
 
 
-def markdown_table(engine: dict[str, Any]) -> str:
-    """The README's table of engine figures, from the ``"engine"`` entry of the results."""
-    lines = [
-        f"Measured on {engine['date']} with `benchmarks/engine.py` in one run "
-        f"({engine['machine']['cores']} cores of an {engine['machine']['cpu']}, Python "
-        f"{engine['machine']['python']}, load average {engine['machine']['load_average']} "
-        "at the start), random legal decisions:",
-        "",
-        "| | decisions/s | per CPU-second | games/s | package / engine per decision |",
-        "|---|---|---|---|---|",
-    ]
-    for config in engine["configurations"]:
-        ratio = engine["ratios"].get(config["label"])
-        lines.append(
-            f"| {config['label']} | {config['decisions_per_s']:,} "
-            f"| {config['decisions_per_cpu_s']:,} | {config['games_per_s']:,} "
-            f"| {'-' if ratio is None else f'{ratio:.2f}x'} |"
-        )
-    package = engine.get("package")
-    if package is not None:
-        lines.append(
-            f"| `{PACKAGE}` {PACKAGE_VERSION} (two players, original rules) "
-            f"| {package['decisions_per_s']:,} moves/s | {package['decisions_per_cpu_s']:,} "
-            f"| {package['games_per_s']:,} | 1x |"
-        )
-    profile = engine.get("profile")
-    if profile:
-        modes = list(profile)
-        lines += [
-            "",
-            "Where the time of 4-player games goes (cProfile, share of the profiled time):",
-            "",
-            "| part | " + " | ".join(modes) + " |",
-            "|---|" + "---|" * len(modes),
-        ]
-        parts = sorted(
-            {part for mode in modes for part in profile[mode]},
-            key=lambda part: (-profile[modes[0]].get(part, 0.0), part),
-        )
-        for part in parts:
-            shares = " | ".join(f"{profile[mode].get(part, 0.0):.1f}%" for mode in modes)
-            lines.append(f"| {part} | {shares} |")
-    return "\n".join(lines)
-
-
-def update_readme(readme: Path, engine: dict[str, Any]) -> None:
-    """Replace the README's block of engine figures with the table of ``engine``."""
-    replace_block(readme, README_BEGIN, README_END, markdown_table(engine))
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the figures and write them to the results file."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -332,24 +272,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed of every game")
     parser.add_argument(
-        "--results", type=Path, default=RESULTS, help="JSON file the figures are written to"
-    )
-    parser.add_argument(
-        "--update-readme", action="store_true", help="rewrite the README's engine figures"
-    )
-    parser.add_argument(
         "--profile-games",
         type=int,
         default=40,
         help="4-player games of each mode profiled for where the time goes (0: none)",
     )
+    add_arguments(parser)
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or args.min_seconds < 0:
         parser.error("--games must be at least 1, --seconds positive, --min-seconds >= 0")
-    if problem := results_problem(args.results):
-        parser.error(f"--results: {problem}")
-    if args.update_readme and README_BEGIN not in README.read_text(encoding="utf-8"):
-        parser.error(f"--update-readme: {README} has no block of engine figures")
+    check_arguments(parser, args)
     budget = Budget(args.games, args.seconds, min(args.min_seconds, args.seconds))
 
     started = datetime.datetime.now(datetime.UTC)
@@ -419,11 +351,8 @@ def main(argv: list[str] | None = None) -> int:
             for part, share in shares.items():
                 print(f"  {share:5.1f}%  {part}")
 
-    store(args.results, "engine", results)
-    print(f"\nfigures written to {args.results}")
-    if args.update_readme:
-        update_readme(README, results)
-        print(f"README figures rewritten in {README}")
+    print()
+    publish(args, "engine", results)
     return 0
 
 

@@ -1,29 +1,32 @@
 """Time the explorer on a long game: building its page, and opening it in headless Chromium.
 
-    python benchmarks/explore.py [--turns-hp HP] [--seed S] [--json FILE]
+    python benchmarks/explore.py [--turns-hp HP] [--seed S] [--steps N] [--update | --results FILE]
 
 Plays a five-player bot game under a variant with HP raised to ``--turns-hp`` (so that it
 runs to the ruleset's turn limit, 500 turns by default), writes its explorer page, opens
 it in Debian's Chromium through playwright, and prints: the game's size, the time to
 derive the views and write the page, the page's size, the page's own script time until
 the first event is shown (``window.explorer.scriptMs``), the load time, and the mean time
-of a step (the right arrow). The figures are also written as JSON (``--json``, by default
-``artifacts/explore-benchmark.json``).
+of a step (the right arrow). ``--update`` stores the figures, with the date and the
+machine, under the key ``"explore"`` of ``benchmarks/results.json`` and rewrites the
+documents' blocks of them, ``--results FILE`` stores them in FILE; without either nothing is
+written. Without Chromium the page is built but not opened, and the figures say so.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import statistics
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from results import ROOT  # benchmarks/results.py
+from figures import render  # benchmarks/figures.py
+from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
-from buckshot.command import write_atomic
 from buckshot.diagrams.explore_page import chart_svgs, explore_html
 from buckshot.reference.agents import HeuristicAgent, play_out
 from buckshot.reference.chance import SeededChance
@@ -34,7 +37,6 @@ from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 
 ROLES = [Role.MEDIC, Role.DEALER, Role.MAGICIAN, Role.GAMBLER, Role.MERCENARY]
-DEFAULT_JSON = ROOT / "artifacts" / "explore-benchmark.json"
 
 
 def long_log(hp: int, seed: int) -> tuple[str, int]:
@@ -52,9 +54,13 @@ def main() -> int:
     parser.add_argument("--turns-hp", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    add_arguments(parser)
     args = parser.parse_args()
-    figures: dict[str, float | int] = {}
+    check_arguments(parser, args)
+    figures: dict[str, Any] = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+    }
 
     tick = time.perf_counter()
     log, turns = long_log(args.turns_hp, args.seed)
@@ -106,9 +112,14 @@ def main() -> int:
             f"to the first event; a step {figures['step_ms_mean']:.1f} ms on average "
             f"({figures['step_ms_max']:.1f} ms at most, {args.steps} steps)"
         )
-    write_atomic(args.json, json.dumps(figures, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {args.json}")
+    print(render("explore", {"explore": _rounded(figures)}))
+    publish(args, "explore", _rounded(figures))
     return 0
+
+
+def _rounded(figures: dict[str, Any]) -> dict[str, Any]:
+    """The figures as they are kept: times and sizes to three decimals."""
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/log_reader.py [--megabytes M] [--seed K] [--results FILE]
+    .venv/bin/python benchmarks/log_reader.py [--megabytes M] [--seed K] [--update | --results FILE]
 
 Builds a log of about ``--megabytes`` MB (25 by default): a six-seat heuristic-bot game's
 ``game_started`` followed by the rest of its events repeated, renumbered, until the size is
@@ -12,9 +12,10 @@ table), not one game the rules allow. Then, each in its own process, it runs
 ``buckshot diagrams trace --first 5000`` (the largest drawing allowed) and ``buckshot replay``
 (the whole log read, checked and told), and prints each one's exit code, wall-clock seconds
 and peak resident memory (the process and the Graphviz it waits for, as ``/usr/bin/time``
-counts it). The figures, with the date and the machine and its load, are written to
-``--results`` (``benchmarks/results.json`` by default, under the key ``"log_reader"``).
-Nothing here asserts on time or memory.
+counts it). The figures, with the date and the machine and its load, are printed;
+``--update`` stores them under the key ``"log_reader"`` of ``benchmarks/results.json`` and
+rewrites the documents' blocks of them, ``--results FILE`` stores them in FILE; without
+either nothing is written. Nothing here asserts on time or memory.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from results import RESULTS, machine, results_problem, store
+from figures import render  # benchmarks/figures.py
+from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
 from buckshot.reference.agents import HeuristicAgent, play_out
 from buckshot.reference.chance import SeededChance
@@ -83,10 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--megabytes", type=float, default=25.0)
     parser.add_argument("--seed", type=int, default=29)
-    parser.add_argument("--results", type=Path, default=RESULTS)
+    add_arguments(parser)
     args = parser.parse_args(argv)
-    if problem := results_problem(args.results):
-        parser.error(f"--results: {problem}")
+    check_arguments(parser, args)
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "large.jsonl"
         events = write_log(log, args.megabytes, args.seed)
@@ -101,19 +102,17 @@ def main(argv: list[str] | None = None) -> int:
         }
     for name, run in runs.items():
         run["args"] = [arg.replace(folder, "TMP") for arg in run["args"]]
+        run["stderr"] = [line.replace(folder, "TMP") for line in run["stderr"]]
         print(f"{name}: exit {run['exit_code']}, {run['seconds']} s, {run['peak_mb']} MB peak")
-    store(
-        args.results,
-        "log_reader",
-        {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": machine(),
-            "log_mb": round(size, 1),
-            "log_events": events,
-            "runs": runs,
-        },
-    )
-    print(f"wrote {args.results}")
+    figures: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "log_mb": round(size, 1),
+        "log_events": events,
+        "runs": runs,
+    }
+    print(render("log_reader", {"log_reader": figures}))
+    publish(args, "log_reader", figures)
     return 0
 
 

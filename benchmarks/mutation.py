@@ -1,7 +1,7 @@
 """The mutation score of the conformance suite, from the sessions ``scripts/mutation.sh`` wrote.
 
     python benchmarks/mutation.py [--sessions DIR] [--judged FILE] [--recheck]
-                                  [--check-judged] [--update-readme]
+                                  [--check-judged] [--update | --results FILE]
 
 Every surviving mutant falls in one of these classes, each decided from evidence or stated
 with its argument:
@@ -34,8 +34,9 @@ script exits 1 until the judgement is removed).
 
 The score is (killed + killed later) / (mutants - out of reach - same program -
 equivalent - unobservable): the share of the mutants the protocol can observe that the suite
-kills. It prints one line per module and the survivors left to judge, and stores the
-figures under ``mutation`` in ``benchmarks/results.json``.
+kills. It prints one line per module and the survivors left to judge; ``--update`` stores the
+figures under ``mutation`` in ``benchmarks/results.json`` and rewrites the documents' blocks
+of them, ``--results FILE`` stores them in FILE; without either nothing is written.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from results import README, RESULTS, ROOT, machine, replace_block, store
+from results import ROOT, add_arguments, check_arguments, machine, publish
 
 from buckshot.progress import CommandProgress
 
@@ -64,7 +65,6 @@ SESSIONS = ROOT / "artifacts" / "mutation"
 JUDGED = ROOT / "benchmarks" / "mutation_judged.toml"
 COSMIC_RAY_BANNER = "--- mutation diff ---\n"
 """The line cosmic-ray puts above each mutant's unified diff."""
-BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
 
 
 @dataclass(frozen=True)
@@ -335,41 +335,11 @@ def count_module(mutants: list[Mutant], classes: dict[str, list[Mutant]]) -> dic
     return {"mutants": len(mutants), **counts, "score": [killed, within]}
 
 
-def readme_block(figures: dict[str, Any]) -> str:
-    """The README's mutation table, from the figures stored under ``mutation``."""
-    killed, within = figures["killed"], figures["within_reach"]
-    share = 100 * killed / within if within else 100.0
-    checked = figures.get("judgements_checked", False)
-    rows = [
-        f"| `{name}` | {m['mutants']} | {m['killed']} | {m['killed later']} | "
-        f"{m['out of reach']} | {m['same program']} | {m['equivalent']} | "
-        f"{m.get('unobservable', 0)} | {m.get('misjudged', 0) if checked else 'not run'} | "
-        f"{m['unjudged']} | {m['score'][0]}/{m['score'][1]} |"
-        for name, m in figures["modules"].items()
-    ]
-    command = "--recheck --check-judged" if checked else "--recheck"
-    return "\n".join(
-        [
-            "",
-            f"Measured {figures['date']} (`python benchmarks/mutation.py {command}`): "
-            f"**{killed} of {within} ({share:.1f}%)** of the mutants the protocol can "
-            "observe killed by the suite alone.",
-            "",
-            "| module | mutants | killed | killed later | out of reach | same program | "
-            "equivalent | unobservable | misjudged | unjudged | score |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
-            *rows,
-            "",
-        ]
-    )
-
-
 def main() -> int:
     """Classify every mutant of the sessions, print the score, store the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=Path, default=SESSIONS)
     parser.add_argument("--judged", type=Path, default=JUDGED)
-    parser.add_argument("--update-readme", action="store_true")
     parser.add_argument(
         "--recheck", action="store_true", help="run the current suite against each survivor"
     )
@@ -378,7 +348,9 @@ def main() -> int:
         action="store_true",
         help="also run the suite against every judged mutant (implies --recheck)",
     )
+    add_arguments(parser)
     args = parser.parse_args()
+    check_arguments(parser, args)
     sessions = sorted(args.sessions.glob("*.sqlite"))
     if not sessions:
         print(f"no cosmic-ray sessions in {args.sessions}: run scripts/mutation.sh first")
@@ -417,9 +389,7 @@ def main() -> int:
         print(f"\nUNJUDGED {mutant.key}\n{mutant.diff.strip()}")
     for mutant in misjudged:
         print(f"\nMISJUDGED (judged, yet killed by the suite) {mutant.key}")
-    store(RESULTS, "mutation", figures)
-    if args.update_readme:
-        replace_block(README, BEGIN, END, readme_block(figures))
+    publish(args, "mutation", figures)
     return 1 if left or misjudged else 0
 
 

@@ -1,21 +1,35 @@
-"""Where the benchmarks keep their figures: ``benchmarks/results.json`` (one key per
-benchmark, the others kept), the machine they were measured on, and the README blocks
-written from them."""
+"""Where the benchmarks keep their figures, and the one way they are published.
+
+A benchmark measures, prints its figures, and then (:func:`publish`):
+
+- with ``--update``, stores them under its key in ``benchmarks/results.json`` (the other
+  keys kept) and rewrites every generated block of README.md and docs/*.md from that file;
+- with ``--results FILE``, stores them in FILE alone (the documents are left as they are);
+- with neither, writes nothing, so that a measurement never changes the working tree.
+
+A generated block is the text between ``<!-- figures:NAME -->`` and ``<!-- /figures -->``;
+``figures.render(NAME, results)`` makes it. Nothing else in the documents is a figure.
+"""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
+import re
 from pathlib import Path
 from typing import Any
+
+from figures import render  # benchmarks/figures.py
 
 from buckshot.command import write_atomic
 from buckshot.paths import SOURCE_ROOT
 
 ROOT = SOURCE_ROOT
 RESULTS = ROOT / "benchmarks" / "results.json"
-README = ROOT / "README.md"
+BLOCK = re.compile(r"<!-- figures:(?P<name>[\w-]+) -->\n(?P<body>.*?)<!-- /figures -->", re.S)
+"""A generated block of a document: its name, and the text the markers enclose."""
 
 
 def machine() -> dict[str, Any]:
@@ -71,8 +85,82 @@ def store(path: Path, key: str, figures: dict[str, Any]) -> None:
     write_atomic(path, json.dumps(stored, indent=2, sort_keys=True) + "\n")
 
 
-def replace_block(readme: Path, begin: str, end: str, text: str) -> None:
-    """Replace what stands between the markers ``begin`` and ``end`` of ``readme``."""
-    content = readme.read_text(encoding="utf-8")
-    start, stop = content.index(begin) + len(begin), content.index(end)
-    write_atomic(readme, content[:start] + "\n" + text + "\n" + content[stop:])
+def load(path: Path | None = None) -> dict[str, Any]:
+    """The figures stored in ``path`` (``benchmarks/results.json`` by default)."""
+    stored: dict[str, Any] = json.loads((path or RESULTS).read_text(encoding="utf-8"))
+    return stored
+
+
+def documents(root: Path | None = None) -> list[Path]:
+    """The documents that may hold generated blocks: README.md and docs/*.md."""
+    base = root or ROOT
+    return [base / "README.md", *sorted((base / "docs").glob("*.md"))]
+
+
+def fill(text: str, results: dict[str, Any]) -> str:
+    """``text`` with every generated block rewritten from ``results``."""
+
+    def block(match: re.Match[str]) -> str:
+        name = match.group("name")
+        return f"<!-- figures:{name} -->\n{render(name, results).rstrip()}\n<!-- /figures -->"
+
+    return BLOCK.sub(block, text)
+
+
+def stale(results: dict[str, Any], root: Path | None = None) -> list[Path]:
+    """The documents whose blocks do not say what ``results`` holds."""
+    return [
+        path
+        for path in documents(root)
+        if (text := path.read_text(encoding="utf-8")) != fill(text, results)
+    ]
+
+
+def write_documents(results: dict[str, Any], root: Path | None = None) -> list[Path]:
+    """Rewrite the generated blocks of every document from ``results``; the documents changed."""
+    changed = stale(results, root)
+    for path in changed:
+        write_atomic(path, fill(path.read_text(encoding="utf-8"), results))
+    return changed
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--update`` and ``--results FILE``, the two ways a benchmark may keep its figures."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--update",
+        action="store_true",
+        help="store the figures in benchmarks/results.json and rewrite the generated "
+        "blocks of README.md and docs/*.md (without it nothing is written)",
+    )
+    where.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="store the figures in this JSON file instead (the documents are left alone)",
+    )
+
+
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, before the work, a results file the figures could not be stored in."""
+    if args.update and (problem := results_problem(RESULTS)):
+        parser.error(f"--update: {problem}")
+    if args.results is not None and (problem := results_problem(args.results)):
+        parser.error(f"--results: {problem}")
+
+
+def publish(args: argparse.Namespace, key: str, figures: dict[str, Any]) -> None:
+    """Keep ``figures`` under ``key`` as ``--update`` or ``--results`` ask (see the module)."""
+    if args.update:
+        store(RESULTS, key, figures)
+        changed = write_documents(load(RESULTS))
+        rewritten = ", ".join(str(path.relative_to(ROOT)) for path in changed) or "none changed"
+        print(f"figures stored in {RESULTS}; generated blocks rewritten: {rewritten}")
+    elif args.results is not None:
+        store(args.results, key, figures)
+        print(f"figures stored in {args.results}")
+    else:
+        print(
+            "figures not stored: --update keeps them in benchmarks/results.json and the "
+            "documents, --results FILE in a file of your own"
+        )

@@ -1,12 +1,13 @@
 """Time the verification: each proof, BMC per depth, vacuity, engine walks, the full run.
 
 Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants] [--jobs J]
-[--only I1,I6] [--cross-check] [--bmc-all] [--results FILE] [--update-readme]``.
+[--only I1,I6] [--cross-check] [--bmc-all] [--update | --results FILE]``.
 
 Stage times are the time their tasks ran, added up over the worker processes; the full run
 is wall-clock time. A proof's time is its term building and solver queries (all chunks).
-The figures, with the date and the machine, go to ``benchmarks/results.json`` under the key
-``"verify"``; ``--update-readme`` rewrites the README's block of verification figures.
+It prints the figures; ``--update`` stores them, with the date and the machine, under the
+key ``"verify"`` of ``benchmarks/results.json`` and rewrites the documents' blocks of them
+(``results.py``), ``--results FILE`` stores them in FILE; without either nothing is written.
 """
 
 from __future__ import annotations
@@ -15,30 +16,17 @@ import argparse
 import datetime
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from results import (
-    README,
-    RESULTS,
-    machine,
-    replace_block,
-    results_problem,
-    store,
-)  # benchmarks/results.py
+from figures import render  # benchmarks/figures.py
+from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
+from buckshot.commands.verify import parse_players
 from buckshot.progress import CommandProgress
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.cli import parse_players
 from buckshot.verification.model.config import Config, make_config
-from buckshot.verification.proofs.bmc import NOT_NEEDED
 from buckshot.verification.report import Report
 from buckshot.verification.run import verify
-
-README_BEGIN = "<!-- verification figures: written by benchmarks/verify.py --update-readme -->"
-README_END = "<!-- end of verification figures -->"
-STAGES = ("proofs", "bmc", "vacuity", "engine", "mutants")
-"""The order the README names the stages in (the results file keeps its keys sorted)."""
 
 
 def figures(report: Report, total: float, started: datetime.datetime) -> dict[str, Any]:
@@ -64,47 +52,6 @@ def figures(report: Report, total: float, started: datetime.datetime) -> dict[st
             for m in report.mutants
         },
     }
-
-
-def markdown(verify_figures: dict[str, Any]) -> str:
-    """The README's lines of verification figures, from the ``"verify"`` entry."""
-    f = verify_figures
-    m = f["machine"]
-    proofs = f["proofs"]
-    costly = sorted(proofs.items(), key=lambda kv: -kv[1])[:4]
-    order = [k for k in STAGES if k in f["stages"]] + sorted(set(f["stages"]) - set(STAGES))
-    stages = ", ".join(f"{k} {f['stages'][k]:.0f} s" for k in order)
-    lines = [
-        f"Measured on {f['date']} with `benchmarks/verify.py` ({m['cores']} cores of an "
-        f"{m['cpu']}, load average {m['load_average']} at the start, {f['jobs']} jobs): the "
-        f"full run takes {f['wall_seconds']:.0f} s wall clock "
-        f"({'FAILED' if f['failed'] else 'every check passed'}); stage times added up over "
-        f"the processes: {stages}; {bmc_text(f.get('bmc'))}. The costliest proofs: "
-        + ", ".join(f"{pid} {s:.1f} s" for pid, s in costly)
-        + f"; the other {len(proofs) - len(costly)} properties "
-        f"{sum(proofs.values()) - sum(s for _, s in costly):.1f} s together.",
-    ]
-    if f["mutants"]:
-        caught = sum(1 for v in f["mutants"].values() if v["verdict"] == "caught")
-        lines.append(
-            f"With `--mutants`: {caught} of {len(f['mutants'])} deliberate bugs caught with "
-            "reachable evidence."
-        )
-    return "\n".join(lines)
-
-
-def bmc_text(bmc: dict[str, Any] | None) -> str:
-    """What the run's bounded model checking did, for the README."""
-    if bmc is None:
-        return "bounded model checking of every invariant"
-    if bmc["status"] == NOT_NEEDED:
-        return "bounded model checking not needed (every property proved by induction)"
-    if not bmc["depth"]:
-        return f"bounded model checking {bmc['status']}"
-    return (
-        f"bounded model checking of {len(bmc['properties'])} invariants to depth "
-        f"{bmc['depth']}: {bmc['status']}"
-    )
 
 
 def run(cfg: Config, args: argparse.Namespace, progress: CommandProgress) -> Report:
@@ -136,14 +83,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: up to 2)")
     parser.add_argument("--no-vacuity", action="store_true")
     parser.add_argument("--walk-steps", type=int, default=10_000, help="engine walks (0: skip)")
-    parser.add_argument("--results", type=Path, default=RESULTS, help="JSON file of figures")
-    parser.add_argument("--update-readme", action="store_true", help="rewrite README figures")
     parser.add_argument("--only", default=None, help="comma-separated property IDs")
     parser.add_argument("--cross-check", action="store_true", help="re-check with cvc5")
     parser.add_argument("--bmc-all", action="store_true", help="BMC of proved invariants too")
+    add_arguments(parser)
     args = parser.parse_args()
-    if problem := results_problem(args.results):
-        parser.error(f"--results: {problem}")
+    check_arguments(parser, args)
     begun = datetime.datetime.now(datetime.UTC)
     cfg = make_config(load_ruleset(), parse_players(args.players))
     started = time.perf_counter()
@@ -201,11 +146,8 @@ def main() -> None:
             )
     print(f"full run: {total:.2f} s wall clock ({'FAILED' if report.failed else 'ok'})")
     measured = figures(report, total, begun)
-    store(args.results, "verify", measured)
-    print(f"figures written to {args.results}")
-    if args.update_readme:
-        replace_block(README, README_BEGIN, README_END, markdown(measured))
-        print(f"README figures rewritten in {README}")
+    print(render("verify", {"verify": measured}))
+    publish(args, "verify", measured)
 
 
 if __name__ == "__main__":

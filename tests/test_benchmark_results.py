@@ -47,7 +47,32 @@ def test_a_results_file_that_cannot_is_named_with_the_reason(
     assert problem is not None and said in problem
 
 
-@pytest.mark.parametrize("script", ["verify", "engine", "conformance", "log_reader"])
+SCRIPTS = [
+    "commands",
+    "conformance",
+    "conformance_mutants",
+    "engine",
+    "explore",
+    "lockstep",
+    "log_reader",
+    "mutation",
+    "verify",
+]
+"""Every benchmark that keeps figures."""
+
+
+def test_every_benchmark_that_keeps_figures_is_named() -> None:
+    keeping = {
+        path.stem
+        for path in (ROOT / "benchmarks").glob("*.py")
+        if "publish(" in path.read_text(encoding="utf-8") and path.stem != "results"
+    }
+    assert keeping == set(SCRIPTS)
+    figures = load_benchmark("figures")
+    assert set(figures.SCRIPTS.values()) == set(SCRIPTS)
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
 def test_each_benchmark_refuses_it_before_the_work(tmp_path: Path, script: str) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / f"benchmarks/{script}.py"), "--results", str(tmp_path)],
@@ -58,3 +83,22 @@ def test_each_benchmark_refuses_it_before_the_work(tmp_path: Path, script: str) 
     assert done.returncode == 2, done.stderr
     assert "--results:" in done.stderr and "is a folder" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_each_benchmark_keeps_its_figures_in_one_place_at_most(tmp_path: Path, script: str) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / f"benchmarks/{script}.py"),
+            "--update",
+            "--results",
+            str(tmp_path / "x.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "not allowed with argument" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "x.json").exists()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmark_helpers import ROOT, load_benchmark
+from benchmark_helpers import ROOT, document_block, load_benchmark, stored_figures
 
 mutation = load_benchmark("mutation")
 JUDGED = ROOT / "benchmarks" / "mutation_judged.toml"
@@ -90,12 +89,11 @@ def test_a_change_inside_an_annotation_is_the_same_program(
         mutation._original_tree.cache_clear()
 
 
-def test_the_readme_shows_the_figures_of_the_results_file() -> None:
-    figures = json.loads((ROOT / "benchmarks/results.json").read_text(encoding="utf-8"))
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme[readme.index(mutation.BEGIN) + len(mutation.BEGIN) : readme.index(mutation.END)]
-    assert block.strip() == mutation.readme_block(figures["mutation"]).strip()
-    assert f"{figures['mutation']['killed']} of {figures['mutation']['within_reach']}" in block
+def test_the_documents_show_the_figures_of_the_results_file() -> None:
+    stored = stored_figures()
+    block = document_block("mutation")
+    assert block.strip() == load_benchmark("figures").render("mutation", stored).strip()
+    assert f"{stored['mutation']['killed']} of {stored['mutation']['within_reach']}" in block
 
 
 def test_a_judgement_of_an_unknown_kind_is_refused(tmp_path: Path) -> None:

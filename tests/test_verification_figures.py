@@ -1,25 +1,26 @@
-"""The README's verification figures are the ones ``benchmarks/verify.py`` last wrote to
+"""The documents' verification figures are the ones ``benchmarks/verify.py`` last stored in
 ``benchmarks/results.json``."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from types import ModuleType
+from benchmark_helpers import document_block, load_benchmark, stored_figures
 
-from benchmark_helpers import load_benchmark
-
-ROOT = Path(__file__).resolve().parents[1]
+from buckshot.verification.proofs.bmc import NOT_NEEDED
 
 
-def _benchmark() -> ModuleType:
-    return load_benchmark("verify")
+def test_the_documents_show_the_verification_figures_of_the_results_file() -> None:
+    figures = load_benchmark("figures")
+    stored = stored_figures()
+    assert document_block("verify").strip() == figures.render("verify", stored).strip()
+    assert set(stored["verify"]["proofs"]) >= {"I1", "I10", "P1"}
 
 
-def test_the_readme_shows_the_verification_figures_of_the_results_file() -> None:
-    bench = _benchmark()
-    figures = json.loads((ROOT / "benchmarks/results.json").read_text(encoding="utf-8"))["verify"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme[readme.index(bench.README_BEGIN) : readme.index(bench.README_END)]
-    assert bench.markdown(figures) in block
-    assert set(figures["proofs"]) >= {"I1", "I10", "P1"}
+def test_the_block_names_bounded_model_checking_as_the_run_reports_it() -> None:
+    figures = load_benchmark("figures")
+    assert figures.BMC_NOT_NEEDED == NOT_NEEDED  # figures.py imports nothing of the package
+    verify = stored_figures()["verify"]
+    skipped = {**verify, "bmc": {"status": NOT_NEEDED, "depth": 0, "properties": []}}
+    assert "not needed (every property proved" in figures.render("verify", {"verify": skipped})
+    searched = {**verify, "bmc": {"status": "ok", "depth": 12, "properties": ["I1", "I2"]}}
+    text = figures.render("verify", {"verify": searched})
+    assert "bounded model checking of 2 invariants to depth 12: ok" in text

@@ -1,0 +1,420 @@
+"""The text of every generated block of figures in README.md and docs/*.md.
+
+A document holds a block as two markers with the text between them::
+
+    <!-- figures:NAME -->
+    ...
+    <!-- /figures -->
+
+and the text is ``render(NAME, results)``, made from the figures the benchmarks stored in
+``benchmarks/results.json`` (``results.py`` writes the file and the blocks; a test checks
+every block against the file). A block whose figures were never measured says which script
+measures them. Nothing here measures anything or reads a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+BMC_NOT_NEEDED = "not needed"
+"""The status of a run's bounded model checking when the proofs left nothing open
+(``buckshot.verification.proofs.bmc.NOT_NEEDED``; this module imports nothing of the package,
+so that it renders the blocks whatever state the package is in)."""
+
+Results = dict[str, Any]
+"""``benchmarks/results.json``: one entry per benchmark, under its key."""
+
+SCRIPTS = {
+    "commands": "commands",
+    "conformance": "conformance",
+    "conformance_mutants": "conformance_mutants",
+    "engine": "engine",
+    "explore": "explore",
+    "lockstep": "lockstep",
+    "log_reader": "log_reader",
+    "mutation": "mutation",
+    "verify": "verify",
+}
+"""The script (``benchmarks/<script>.py``) that measures the figures of each key."""
+
+VERIFY_STAGES = ("proofs", "bmc", "vacuity", "engine", "mutants")
+"""The order the verification's stages are named in (the results file keeps keys sorted)."""
+
+PACKAGE = "buckshot-roulette"
+PACKAGE_VERSION = "0.1.1"
+ENGINE_TARGETS = {"full": 1.7, "record=False": 1.0}
+"""Issue 14's targets: the package's decisions per second at most this many times the
+reference engine's, for each mode of the engine."""
+VERIFY_AIM = 60.0
+"""The aim for the full verification run, in seconds of wall clock on 2 cores."""
+CONFORMANCE_AIM = 10.0
+"""The aim for the whole conformance suite through the reference adapter, in seconds of
+wall clock on 2 cores."""
+
+
+class NotMeasured(Exception):
+    """The results file has no entry under ``key`` yet."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def entry(results: Results, key: str) -> dict[str, Any]:
+    """The figures stored under ``key``; :class:`NotMeasured` when there are none."""
+    found = results.get(key)
+    if not isinstance(found, dict):
+        raise NotMeasured(key)
+    return found
+
+
+def not_measured(key: str) -> str:
+    """What a block says before its figures were ever measured."""
+    return (
+        f"Not measured yet: `python benchmarks/{SCRIPTS[key]}.py --update` measures these "
+        "figures and writes them here."
+    )
+
+
+def machine_text(machine: dict[str, Any]) -> str:
+    """The machine, as the blocks name it: ``2 cores of an AMD EPYC, load average 1.8``."""
+    text = f"{machine.get('cores', '?')} cores"
+    if machine.get("cpu"):
+        text += f" of an {machine['cpu']}"
+    load = machine.get("load_average")
+    if load:
+        text += f", load average {load[0]:.1f} at the start"
+    elif machine.get("idle"):
+        text += ", idle"
+    return text
+
+
+def duration(seconds: float) -> str:
+    """``793`` -> ``13 min 13 s``, ``60`` -> ``1 min``; under a minute, seconds alone."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, rest = divmod(whole, 60)
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+
+
+# --- the blocks -------------------------------------------------------------------------
+
+
+def commands(results: Results) -> str:
+    """The two commands on a fresh clone (``benchmarks/commands.py``)."""
+    f = entry(results, "commands")
+    test, main = f["test"], f["main"]
+    tests = f"{test['passed']:,} tests passed"
+    if test.get("pytest_seconds"):
+        tests += f" in {duration(test['pytest_seconds'])}"
+    verified = ""
+    if main.get("verify_seconds"):
+        verified = f", of which its `buckshot verify --bmc-all` {duration(main['verify_seconds'])}"
+    return (
+        f"Measured on {f['date']} on a fresh clone at commit `{f['commit']}` "
+        f"({machine_text(f['machine'])}; {f['measured_with']}): `CI=true bash .ci/run` took "
+        f"{duration(test['seconds'])} with the set-up{_failed(test)} ({tests}); "
+        f"`CI=true bash scripts/main.sh` took {duration(main['seconds'])} with the "
+        f"set-up{_failed(main)}{verified}."
+    )
+
+
+def _failed(run: dict[str, Any]) -> str:
+    return f" and FAILED (exit {run['exit_code']})" if run.get("exit_code") else ""
+
+
+def verify(results: Results) -> str:
+    """The full verification run, stage by stage, and its costliest proofs."""
+    f = entry(results, "verify")
+    proofs = f["proofs"]
+    costly = sorted(proofs.items(), key=lambda kv: -kv[1])[:4]
+    order = [k for k in VERIFY_STAGES if k in f["stages"]]
+    order += sorted(set(f["stages"]) - set(VERIFY_STAGES))
+    stages = ", ".join(f"{k} {f['stages'][k]:.0f} s" for k in order)
+    lines = [
+        f"Measured on {f['date']} with `benchmarks/verify.py` ({machine_text(f['machine'])}, "
+        f"{f['jobs']} jobs, players {f['players'][0]}-{f['players'][1]}): the full run takes "
+        f"{f['wall_seconds']:.0f} s wall clock "
+        f"({'FAILED' if f['failed'] else 'every check passed'}); stage times added up over "
+        f"the processes: {stages}; {_bmc_text(f.get('bmc'))}. The costliest proofs: "
+        + ", ".join(f"{pid} {s:.1f} s" for pid, s in costly)
+        + f"; the other {len(proofs) - len(costly)} properties "
+        f"{sum(proofs.values()) - sum(s for _, s in costly):.1f} s together. "
+        f"The aim is {VERIFY_AIM:.0f} s for the full run: "
+        f"{_aim(f['wall_seconds'], VERIFY_AIM)}.",
+    ]
+    if f["mutants"]:
+        caught = sum(1 for v in f["mutants"].values() if v["verdict"] == "caught")
+        lines.append(
+            f"With `--mutants`: {caught} of {len(f['mutants'])} deliberate bugs caught with "
+            "reachable evidence."
+        )
+    return "\n".join(lines)
+
+
+def _bmc_text(bmc: dict[str, Any] | None) -> str:
+    """What the run's bounded model checking did."""
+    if bmc is None:
+        return "bounded model checking of every invariant"
+    if bmc["status"] == BMC_NOT_NEEDED:
+        return "bounded model checking not needed (every property proved by induction)"
+    if not bmc["depth"]:
+        return f"bounded model checking {bmc['status']}"
+    return (
+        f"bounded model checking of {len(bmc['properties'])} invariants to depth "
+        f"{bmc['depth']}: {bmc['status']}"
+    )
+
+
+def engine(results: Results) -> str:
+    """The reference engine's throughput beside the ``buckshot-roulette`` package, where its
+    time goes, and whether issue 14's targets are met."""
+    f = entry(results, "engine")
+    m = f["machine"]
+    lines = [
+        f"Measured on {f['date']} with `benchmarks/engine.py` in one run "
+        f"({machine_text(m)}, Python {m['python']}), random legal decisions:",
+        "",
+        "| | decisions/s | per CPU-second | games/s | package / engine per decision |",
+        "|---|---|---|---|---|",
+    ]
+    for config in f["configurations"]:
+        ratio = f["ratios"].get(config["label"])
+        lines.append(
+            f"| {config['label']} | {config['decisions_per_s']:,} "
+            f"| {config['decisions_per_cpu_s']:,} | {config['games_per_s']:,} "
+            f"| {'-' if ratio is None else f'{ratio:.2f}x'} |"
+        )
+    package = f.get("package")
+    if package is not None:
+        lines.append(
+            f"| `{PACKAGE}` {PACKAGE_VERSION} (two players, original rules) "
+            f"| {package['decisions_per_s']:,} moves/s | {package['decisions_per_cpu_s']:,} "
+            f"| {package['games_per_s']:,} | 1x |"
+        )
+    profile = f.get("profile")
+    if profile:
+        modes = list(profile)
+        lines += [
+            "",
+            "Where the time of 4-player games goes (cProfile, share of the profiled time):",
+            "",
+            "| part | " + " | ".join(modes) + " |",
+            "|---|" + "---|" * len(modes),
+        ]
+        parts = sorted(
+            {part for mode in modes for part in profile[mode]},
+            key=lambda part: (-profile[modes[0]].get(part, 0.0), part),
+        )
+        for part in parts:
+            shares = " | ".join(f"{profile[mode].get(part, 0.0):.1f}%" for mode in modes)
+            lines.append(f"| {part} | {shares} |")
+    if f["ratios"]:
+        lines += ["", _targets(f["ratios"])]
+    return "\n".join(lines)
+
+
+def _targets(ratios: dict[str, float]) -> str:
+    """Issue 14's targets against the ratios of one run."""
+    said = []
+    for mode, target in ENGINE_TARGETS.items():
+        found = [r for label, r in ratios.items() if label.endswith(f", {mode}")]
+        if not found:
+            continue
+        worst = max(found)
+        verdict = "met" if worst <= target else "not met"
+        spread = f"{min(found):.2f}x" if len(found) == 1 else f"{min(found):.2f}-{worst:.2f}x"
+        said.append(f"{mode} at most {target}x: {verdict} ({spread} in this run)")
+    return "Issue 14's targets, package / engine per decision: " + "; ".join(said) + "."
+
+
+def conformance(results: Results) -> str:
+    """The whole suite through the reference adapter."""
+    f = entry(results, "conformance")
+    return (
+        f"Measured {f['date']} with `python benchmarks/conformance.py` on "
+        f"{machine_text(f['machine'])}: {f['cases']} cases through the reference adapter in "
+        f"{f['best_seconds']:.2f} s wall clock at best (median {f['median_seconds']:.2f} s of "
+        f"{f['repeat']} runs, {f['best_cpu_seconds']:.2f} s of processor time for the runner "
+        f"and the adapter together), plus {f['load_seconds']:.2f} s to load and check the suite. "
+        f"The aim is the whole suite within {CONFORMANCE_AIM:.0f} s on 2 cores: "
+        f"{_aim(f['best_seconds'], CONFORMANCE_AIM)}."
+    )
+
+
+def _aim(seconds: float, aim: float) -> str:
+    return "met" if seconds <= aim else "not met"
+
+
+def mutation(results: Results) -> str:
+    """The mutation score of the suite, module by module."""
+    f = entry(results, "mutation")
+    killed, within = f["killed"], f["within_reach"]
+    share = 100 * killed / within if within else 100.0
+    checked = f.get("judgements_checked", False)
+    rows = [
+        f"| `{name}` | {m['mutants']} | {m['killed']} | {m['killed later']} | "
+        f"{m['out of reach']} | {m['same program']} | {m['equivalent']} | "
+        f"{m.get('unobservable', 0)} | {m.get('misjudged', 0) if checked else 'not run'} | "
+        f"{m['unjudged']} | {m['score'][0]}/{m['score'][1]} |"
+        for name, m in f["modules"].items()
+    ]
+    command = "--recheck --check-judged" if checked else "--recheck"
+    return "\n".join(
+        [
+            f"Measured {f['date']} (`python benchmarks/mutation.py {command}`): "
+            f"**{killed} of {within} ({share:.1f}%)** of the mutants the protocol can "
+            "observe killed by the suite alone.",
+            "",
+            "| module | mutants | killed | killed later | out of reach | same program | "
+            "equivalent | unobservable | misjudged | unjudged | score |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+
+
+def conformance_mutants(results: Results) -> str:
+    """The suite's kill rate on the catalogue of broken adapters."""
+    f = entry(results, "conformance_mutants")
+    survivors = f.get("survived", [])
+    return (
+        f"Measured {f['date']} with `python benchmarks/conformance_mutants.py` "
+        f"({machine_text(f['machine'])}, {f['jobs']} jobs): {f['killed']} of {f['mutants']} "
+        f"mutants killed by the {f['cases']} cases, each by at least one failing case, in "
+        f"{duration(f['seconds'])}" + (f"; survived: {', '.join(survivors)}." if survivors else ".")
+    )
+
+
+def log_reader(results: Results) -> str:
+    """Time and memory of the commands that read a long event log."""
+    f = entry(results, "log_reader")
+    runs = f["runs"]
+
+    def said(name: str) -> str:
+        run = runs[name]
+        return f"exit {run['exit_code']}, {run['seconds']:.0f} s, {run['peak_mb']:.0f} MB at peak"
+
+    return (
+        f"Measured {f['date'][:10]} with `python benchmarks/log_reader.py` "
+        f"({machine_text(f['machine'])}) on a log of {f['log_mb']} MB ({f['log_events']:,} "
+        f"events): `diagrams trace` refuses it ({said('trace')}), `diagrams trace --first "
+        f"5000` draws its first 5,000 events ({said('trace_first_5000')}), and `replay` "
+        f"tells it all ({said('replay')})."
+    )
+
+
+def explore(results: Results) -> str:
+    """The explorer on a long game: building its page, and opening it in Chromium."""
+    f = entry(results, "explore")
+    text = (
+        f"Measured {f['date']} with `python benchmarks/explore.py` "
+        f"({machine_text(f['machine'])}): a five-player game of {f['turns']} turns "
+        f"({f['events']:,} events); its page built in {f['page_s']:.1f} s, "
+        f"{f['page_mb']:.1f} MB"
+    )
+    if "load_s" not in f:
+        return text + " (Chromium was not installed, so the page was not opened)."
+    return text + (
+        f"; in headless Chromium it loads in {f['load_s']:.1f} s, with "
+        f"{f['script_ms']:.0f} ms of its own script to the first event, and a step takes "
+        f"{f['step_ms_mean']:.0f} ms on average ({f['step_ms_max']:.0f} ms at most)."
+    )
+
+
+def lockstep(results: Results) -> str:
+    """The engine-against-model checks' throughput."""
+    f = entry(results, "lockstep")
+    walks, replays = f["walks"], f["replays"]
+    return (
+        f"Measured {f['date']} with `python benchmarks/lockstep.py --steps {f['steps']}` "
+        f"({machine_text(f['machine'])}): lockstep walks {walks['steps']:,} steps in "
+        f"{walks['seconds']:.1f} s ({walks['steps'] / walks['seconds']:.0f} steps/s, "
+        f"{walks['transitions']} transitions taken, agreed: {'yes' if walks['agreed'] else 'NO'}); "
+        f"model paths replayed in the engine {replays['steps']:,} steps in "
+        f"{replays['seconds']:.1f} s."
+    )
+
+
+def summary(results: Results) -> str:
+    """One line per headline figure, for the README."""
+    rows = ["| what | figure | measured |", "|---|---|---|"]
+    for what, row in _SUMMARY:
+        try:
+            figure, when = row(results)
+        except NotMeasured as missing:
+            figure, when = "not measured yet", f"`benchmarks/{SCRIPTS[missing.key]}.py --update`"
+        rows.append(f"| {what} | {figure} | {when} |")
+    return "\n".join(rows)
+
+
+def _summary_verify(results: Results) -> tuple[str, str]:
+    f = entry(results, "verify")
+    verdict = "failed" if f["failed"] else "every check passed"
+    return f"{f['wall_seconds']:.0f} s wall clock, {verdict}", f"{f['date']}, {f['jobs']} jobs"
+
+
+def _summary_commands(results: Results) -> tuple[str, str]:
+    f = entry(results, "commands")
+    return (
+        f"test command {duration(f['test']['seconds'])}, main job {duration(f['main']['seconds'])}",
+        f"{f['date']}, fresh clone",
+    )
+
+
+def _summary_conformance(results: Results) -> tuple[str, str]:
+    f = entry(results, "conformance")
+    return f"{f['cases']} cases in {f['best_seconds']:.2f} s", f["date"]
+
+
+def _summary_mutation(results: Results) -> tuple[str, str]:
+    f = entry(results, "mutation")
+    killed, within = f["killed"], f["within_reach"]
+    return f"{killed} of {within} observable mutants killed", f["date"]
+
+
+def _summary_engine(results: Results) -> tuple[str, str]:
+    f = entry(results, "engine")
+    first = f["configurations"][0]
+    label = first["label"].removeprefix("reference engine, ")
+    return (
+        f"{first['decisions_per_s']:,} decisions/s ({label})",
+        f"{f['date']}, load average {f['machine']['load_average'][0]:.1f}"
+        if f["machine"].get("load_average")
+        else f["date"],
+    )
+
+
+_SUMMARY: list[tuple[str, Callable[[Results], tuple[str, str]]]] = [
+    ("both commands on a fresh clone, with the set-up", _summary_commands),
+    ("the full verification, `buckshot verify`", _summary_verify),
+    ("the conformance suite through the reference adapter", _summary_conformance),
+    ("the conformance suite's mutation score", _summary_mutation),
+    ("the reference engine", _summary_engine),
+]
+
+BLOCKS: dict[str, Callable[[Results], str]] = {
+    "commands": commands,
+    "conformance": conformance,
+    "conformance_mutants": conformance_mutants,
+    "engine": engine,
+    "explore": explore,
+    "lockstep": lockstep,
+    "log_reader": log_reader,
+    "mutation": mutation,
+    "summary": summary,
+    "verify": verify,
+}
+"""Every block a document may hold, by name."""
+
+
+def render(name: str, results: Results) -> str:
+    """The text of the block ``name`` from ``results``; a ``KeyError`` names an unknown block."""
+    if name not in BLOCKS:
+        raise KeyError(f"no block of figures is named {name!r}; known: {', '.join(BLOCKS)}")
+    try:
+        return BLOCKS[name](results)
+    except NotMeasured as missing:
+        return not_measured(missing.key)
