@@ -8,9 +8,10 @@ decision's own enumerator and filtered by exactly the guards of the branches the
 
 The tables stay the source: the program is rebuilt whenever they change (a conformance
 mutant edits them in place), and a test checks that the program takes the branches and
-offers the options the tables give. A *hooked* program takes each transition through
-``Game._take`` (so a subclass can observe it, as the lockstep walks do); the plain program
-runs the actions inline.
+offers the options the tables give. A *hooked* program takes each transition and asks
+each prompt through the game, which tells its observer
+(:class:`~buckshot.reference.observe.GameObserver`); the plain program, which a game
+without an observer runs, runs the actions inline and calls no hook.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def _take_edge(w: _Writer, indent: int, kind: FrameKind, edge: Edge, index: str)
     pushed frame, or the game is over): True when that reaches a prompt.
     """
     if w.hooked:
-        w.line(indent, f"g._take(frame, {w.bind(index, edge)}, p)")
+        w.line(indent, f"g._take_observed(frame, {w.bind(index, edge)}, p)")
         w.line(indent, "return False")
         return
     for name, fn in edge.actions:
@@ -143,7 +144,8 @@ def _write_step(w: _Writer, kind: FrameKind, row: StateRow, resume: dict[FrameKi
         w.line(1, "below = stack[-1]")
         w.line(1, f"return RESUME[below.kind][below.state][{resume[kind]!r}](g, below, {{}})")
     elif row.kind is StateKind.DECISION:
-        w.line(1, f"g._ask({_function(kind, row.id, 'ask')}(g, frame))")
+        ask = "g._ask_observed" if w.hooked else "g._ask"
+        w.line(1, f"{ask}({_function(kind, row.id, 'ask')}(g, frame))")
         w.line(1, "return True")
     else:
         w.line(

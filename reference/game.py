@@ -12,6 +12,7 @@ from buckshot.reference.chance import Chance, ScriptedChance, SeededChance, rest
 from buckshot.reference.compiled import PHASE_IDS, program
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType
+from buckshot.reference.observe import GameObserver
 from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
 from buckshot.reference.tables import TABLES, Edge, StateRow
@@ -23,7 +24,7 @@ from buckshot.spec.schema_registry import validator
 
 SNAPSHOT_FORMAT = "buckshot-snapshot/1"
 
-__all__ = ["SNAPSHOT_FORMAT", "Game", "Prompt"]
+__all__ = ["SNAPSHOT_FORMAT", "Game", "GameObserver", "Prompt"]
 
 
 _TEXT_OR_OPTION = (str, Option)
@@ -33,7 +34,9 @@ class Game:
     """One game of 2-8 players, run by the spec's charts; ``decide`` answers the pending prompt.
 
     With ``record=False`` the game writes no events (for simulations and walks that read
-    none); its decisions, chance draws and states are the same as with them.
+    none); its decisions, chance draws and states are the same as with them. An
+    ``observer`` (:class:`~buckshot.reference.observe.GameObserver`) is told of every
+    transition, prompt and event as the game goes; without one the game runs no hooks.
     """
 
     def __init__(
@@ -43,6 +46,8 @@ class Game:
         chance: Chance | None = None,
         names: Sequence[str] | None = None,
         record: bool = True,
+        *,
+        observer: GameObserver | None = None,
     ) -> None:
         players = len(roles)
         if not rules.players.min <= players <= rules.players.max:
@@ -68,8 +73,12 @@ class Game:
         """The most frames the stack has held at once."""
         self._prompt: Prompt | None = None
         self._phase_of_turn = ""
-        # a subclass that overrides _take sees every transition through it
-        self._program = program(hooked=type(self)._take is not Game._take)
+        self._observer = observer
+        self._reported = 0
+        """How many events of the log the observer has been given."""
+        # an observed game takes every transition through _take_observed (the hooked
+        # program); an unobserved one runs the plain program, which calls no hook
+        self._program = program(hooked=observer is not None)
 
     @property
     def events(self) -> list[Event]:
@@ -86,6 +95,7 @@ class Game:
     def events(self, events: list[Event]) -> None:
         self._events = events
         self._pending.clear()
+        self._reported = len(events)
 
     # --- starting ---------------------------------------------------------------------------
 
@@ -97,10 +107,36 @@ class Game:
         chance: Chance | None = None,
         names: Sequence[str] | None = None,
         record: bool = True,
+        *,
+        observer: GameObserver | None = None,
     ) -> Game:
         """A game with the turn pushed and run to its first prompt."""
-        game = cls(rules or load_ruleset(), roles, chance, names, record)
+        game = cls(rules or load_ruleset(), roles, chance, names, record, observer=observer)
         game.start()
+        return game
+
+    @classmethod
+    def resume_from(
+        cls,
+        state: GameState,
+        rules: Ruleset | None = None,
+        chance: Chance | None = None,
+        record: bool = True,
+        *,
+        observer: GameObserver | None = None,
+    ) -> Game:
+        """A game of ``state``'s seats (their roles and names) gone on from ``state``, as
+        :meth:`resume` does."""
+        seats = state.seats
+        game = cls(
+            rules or load_ruleset(),
+            [seat.role for seat in seats],
+            chance,
+            [seat.name for seat in seats],
+            record,
+            observer=observer,
+        )
+        game.resume(state)
         return game
 
     def start(self) -> None:
@@ -117,6 +153,34 @@ class Game:
         self.emit(EventType.TURN_STARTED, owner=self.state.owner)
         self.push_frame(FrameKind.TURN)
         self._enter_turn_state(self.state.stack[0].state)
+        self._advance()
+
+    def resume(self, state: GameState) -> None:
+        """Take ``state`` (itself, not a copy) as the game's and go on from it.
+
+        A decision due in ``state`` is asked; otherwise the automatic steps, pushes and
+        pops run, as after a decision, until one is due or the game is over. The observer
+        hears of each. The event log starts afresh, empty, and holds what follows (the
+        prompt's ``asked`` first, when one is due); the turn's phase is the one its
+        state lies in. The caller vouches for the state: it is checked only for a turn at
+        the bottom of its stack and a number of seats the ruleset allows, else ``GameError``
+        ``setup.invalid`` (:meth:`restore` checks a saved game whole).
+        """
+        rules = self.rules
+        if not rules.players.min <= len(state.seats) <= rules.players.max:
+            raise GameError(
+                Code.BAD_SETUP,
+                f"{len(state.seats)} seats; the ruleset allows "
+                f"{rules.players.min}..{rules.players.max}",
+            )
+        if not state.stack or state.stack[0].kind is not FrameKind.TURN:
+            raise GameError(Code.BAD_SETUP, "a game resumes from a stack with a turn at its bottom")
+        self.state = state
+        self.events = []
+        self.deepest_stack = len(state.stack)
+        turn = TABLES[FrameKind.TURN].states[state.stack[0].state]
+        self._phase_of_turn = turn.parent or turn.id
+        self._prompt = None
         self._advance()
 
     # --- the pieces effects use -------------------------------------------------------------
@@ -155,12 +219,36 @@ class Game:
     def _row(self, frame: Frame) -> StateRow:
         return TABLES[frame.kind].states[frame.state]
 
-    def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
+    def _take_observed(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
+        """Take ``edge`` from ``frame``'s state, telling the observer (the hooked program's
+        way of taking every transition)."""
+        observer = self._observer
+        assert observer is not None, "only an observed game runs the hooked program"
+        self._report_events(observer)
+        observer.before_transition(self, frame, edge, params)
         for _, action in edge.actions:
             action(self, params)
         frame.state = edge.entry
         if frame.kind is FrameKind.TURN:
             self._enter_turn_state(edge.entry)
+        self._report_events(observer)
+        observer.after_transition(self, frame, edge, params)
+
+    def _ask_observed(self, prompt: Prompt) -> None:
+        """:meth:`_ask`, telling the observer (the hooked program's way of asking)."""
+        observer = self._observer
+        assert observer is not None, "only an observed game runs the hooked program"
+        self._report_events(observer)
+        self._ask(prompt)
+        observer.asked(self, prompt)
+        self._report_events(observer)
+
+    def _report_events(self, observer: GameObserver) -> None:
+        """Give ``observer`` the events written since it was last given any."""
+        events = self.events
+        while self._reported < len(events):
+            self._reported += 1
+            observer.emitted(self, events[self._reported - 1])
 
     def _enter_turn_state(self, state_id: str) -> None:
         """Announce a new phase when the turn's state lies in another of S4's phases.
@@ -341,6 +429,7 @@ class Game:
     def _load(self, saved: dict[str, Any]) -> None:
         self.state = saved["state"]
         del self.events[saved["events"] :]
+        self._reported = min(self._reported, saved["events"])
         self.chance = restore_chance(saved["chance"])
         self._prompt = saved["prompt"]
         self._phase_of_turn = saved["phase"]

@@ -664,8 +664,8 @@ def test_illegal_decisions_are_refused_and_change_nothing(
 
 def test_a_dead_target_is_refused() -> None:
     game = make([MED, DEA, GAM], draws("amulet", "amulet"), shells=["blank", "live"])
-    game.state.seats[B].alive = False  # B is out; recompute what A is offered
-    game._prompt = game._compute_prompt()
+    game.state.seats[B].alive = False  # B is out; go on from there: A is asked again
+    game.resume(game.state)
     assert "shoot:target=1" not in game.prompt.option_ids()
     with pytest.raises(GameError) as raised:
         game.decide(A, "shoot:target=1")

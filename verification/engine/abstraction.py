@@ -22,7 +22,7 @@ that the engine's legal options can be compared with the model's enabled decisio
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -341,7 +341,7 @@ def step_input(
     spec: ExecutableSpec,
     game: Game,
     before: Before,
-    params: dict[str, Any] | None,
+    params: Mapping[str, Any] | None,
     chance: ChanceLog,
 ) -> ConcreteInput:
     """The model input of one engine transition, read after it was taken.

@@ -16,16 +16,19 @@ they part. ``buckshot replay FILE`` runs this on a saved counterexample.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from buckshot.reference.errors import GameError
+from buckshot.reference.game import Game
+from buckshot.reference.observe import GameObserver
+from buckshot.reference.state import Frame
+from buckshot.reference.tables import Edge
 from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, parse_ruleset
 from buckshot.spec.schema_registry import first_problem, validator
 from buckshot.verification.engine.abstraction import (
-    Before,
     abstract_state,
     ghost_mismatches,
     option_of,
@@ -35,7 +38,6 @@ from buckshot.verification.engine.concretize import (
     check_round_trip,
     engine_state,
 )
-from buckshot.verification.engine.lockstep import ProbedGame
 from buckshot.verification.model.chamber import exposed, fill_order
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import (
@@ -440,47 +442,69 @@ class _Stop(Exception):
     pass
 
 
+class _PathFollower(GameObserver):
+    """The engine game's observer during a replay: before each transition it gives the
+    chance source the path's next input, after it compares the engine with the path."""
+
+    def __init__(self, cex: CounterexamplePath, chance: PathChance, result: ReplayResult) -> None:
+        self.cex = cex
+        self.chance = chance
+        self.result = result
+        self.next = 0
+        """The index of the path's step the engine's next transition is compared with."""
+        self.check_start = False
+        """Compare the engine's state with the path's start before the first transition."""
+
+    def before_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
+    ) -> None:
+        """Stop where the engine's start or the path's end is; else ready the chance source."""
+        cex = self.cex
+        if self.check_start:
+            self.check_start = False
+            diffs = differences(cex.cfg, abstract_state(game.state, cex.cfg, cex.start), cex.start)
+            if diffs:
+                self.result.start_details = tuple(diffs)
+                raise _Stop
+        index = self.next
+        if index >= len(cex.steps):
+            raise _Stop  # the path ends here; the engine would go on
+        self.chance.at(index, cex.steps[index].input)
+
+    def after_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
+    ) -> None:
+        """Record whether the engine took the path's step to the path's state."""
+        cex = self.cex
+        index = self.next
+        step = cex.steps[index]
+        details = []
+        if edge.id != step.edge_id:
+            details.append(f"the engine takes {edge.id}, the path {step.edge_id}")
+        else:
+            found = differences(
+                cex.cfg, abstract_state(game.state, cex.cfg, step.after), step.after
+            )
+            found += ghost_mismatches(game.state, step.after)
+            details += [f"engine vs path: {line}" for line in found]
+        self.result.outcomes.append(StepOutcome(index + 1, step.text, not details, tuple(details)))
+        self.next = index + 1
+        if details:
+            raise _Stop
+
+
 def replay(cex: CounterexamplePath) -> ReplayResult:
     """Play the counterexample in the reference engine, comparing every step."""
     spec = ExecutableSpec(cex.ruleset, config=cex.cfg)
     edges = {edge.edge.id: edge for edge in spec.layout.edges}
     result = ReplayResult(cex)
     chance = PathChance(shell_orders(cex, edges))
-    game = ProbedGame(cex.ruleset, cex.roles, chance)
-    cursor = {"next": 0}
-
-    def start(g: ProbedGame) -> None:
-        diffs = differences(cex.cfg, abstract_state(g.state, cex.cfg, cex.start), cex.start)
-        if diffs:
-            result.start_details = tuple(diffs)
-            raise _Stop
-
-    def prepare(g: ProbedGame) -> None:
-        index = cursor["next"]
-        if index >= len(cex.steps):
-            raise _Stop  # the path ends here; the engine would go on
-        chance.at(index, cex.steps[index].input)
-
-    def observe(g: ProbedGame, edge: Any, params: Any, before: Before) -> None:
-        index = cursor["next"]
-        step = cex.steps[index]
-        details = []
-        if edge.id != step.edge_id:
-            details.append(f"the engine takes {edge.id}, the path {step.edge_id}")
-        else:
-            found = differences(cex.cfg, abstract_state(g.state, cex.cfg, step.after), step.after)
-            found += ghost_mismatches(g.state, step.after)
-            details += [f"engine vs path: {line}" for line in found]
-        result.outcomes.append(StepOutcome(index + 1, step.text, not details, tuple(details)))
-        cursor["next"] = index + 1
-        if details:
-            raise _Stop
-
-    game.preparing, game.observer = prepare, observe
+    follower = _PathFollower(cex, chance, result)
+    game = Game(cex.ruleset, cex.roles, chance, observer=follower)
     initial = spec.initial(cex.players, list(cex.start.role[: cex.players]))
     try:
         if cex.start == initial:
-            game.starting = start
+            follower.check_start = True
             game.start()
         else:
             # a counterexample to induction: start from an engine state abstracting to it
@@ -493,8 +517,8 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
                 result.start_details = (str(error),)
                 return result
             game.resume(state)
-        while cursor["next"] < len(cex.steps):
-            index = cursor["next"]
+        while follower.next < len(cex.steps):
+            index = follower.next
             step = cex.steps[index]
             prompt = game.prompt
             taken = edges[step.edge_id]
@@ -530,8 +554,8 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
     except _Stop:
         pass
     except GameError as error:
-        number = cursor["next"] + 1
-        text = cex.steps[cursor["next"]].text if cursor["next"] < len(cex.steps) else ""
+        number = follower.next + 1
+        text = cex.steps[follower.next].text if follower.next < len(cex.steps) else ""
         result.outcomes.append(
             StepOutcome(number, text, False, (f"{error.code.value}: {error.message}",))
         )

@@ -1,10 +1,12 @@
 """The reference engine run in lockstep with the executable spec, transition by transition.
 
-A :class:`ProbedGame` reports every chart transition the engine takes (an automatic step,
-a decision, or the pop of a finished frame with the resume transition below it: exactly
-the model's steps). :class:`Lockstep` maps each one to the model's input
+The engine's observer hook (:class:`~buckshot.reference.observe.GameObserver`) reports
+every chart transition a game takes (an automatic step, a decision, or the pop of a
+finished frame with the resume transition below it: exactly the model's steps). A
+:class:`Lockstep` is such an observer: it maps each transition to the model's input
 (:func:`.abstraction.step_input`), takes the model's step from its own state, and checks:
 
+- before the first transition, the engine's initial state abstracts to the model's;
 - the model can take the step, by the same transition (edge) the engine took;
 - the engine's next state, abstracted (:func:`.abstraction.abstract_state`), equals the
   model's next state field by field, and the ghost fields agree with the engine's facts;
@@ -19,16 +21,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
-from buckshot.reference.state import Frame, GameState
-from buckshot.reference.tables import TABLES, Edge
-from buckshot.spec.model import StateKind
-from buckshot.spec.rulebook import FrameKind, Role
+from buckshot.reference.observe import GameObserver
+from buckshot.reference.state import Frame
+from buckshot.reference.tables import Edge
+from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.engine.abstraction import (
     Before,
@@ -44,45 +46,6 @@ from buckshot.verification.model.executable import Concrete, ExecutableSpec, Ill
 from buckshot.verification.model.layout import role_code
 from buckshot.verification.model.state import differences
 from buckshot.verification.render import state as state_text
-
-Observer = Callable[["ProbedGame", Edge, "dict[str, Any] | None", Before], None]
-
-
-class ProbedGame(Game):
-    """A reference game that reports each chart transition it takes to an observer."""
-
-    observer: Observer | None = None
-    """Called after each transition with the edge, its parameters and the facts before it."""
-    starting: Callable[[ProbedGame], None] | None = None
-    """Called once, before the first transition."""
-    preparing: Callable[[ProbedGame], None] | None = None
-    """Called before each transition."""
-
-    def resume(self, state: GameState) -> None:
-        """Take ``state`` as the game's and go on from it: ask its decision, or run its
-        automatic steps (each reported) until one is due."""
-        self.state = state
-        self.events = []
-        turn = TABLES[FrameKind.TURN].states[state.stack[0].state]
-        self._phase_of_turn = turn.parent or turn.id
-        self._prompt = None
-        if state.over:
-            return
-        if self._row(state.stack[-1]).kind is StateKind.DECISION:
-            self._prompt = self._compute_prompt()
-        else:
-            self._advance()
-
-    def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
-        if self.starting is not None:
-            start, self.starting = self.starting, None
-            start(self)
-        if self.preparing is not None:
-            self.preparing(self)
-        before = before_facts(self)
-        super()._take(frame, edge, params)
-        if self.observer is not None:
-            self.observer(self, edge, params, before)
 
 
 @dataclass(frozen=True)
@@ -128,8 +91,9 @@ class Parted(Exception):
         self.disagreement = disagreement
 
 
-class Lockstep:
-    """The model state that follows one engine game, checked at every transition."""
+class Lockstep(GameObserver):
+    """The model state that follows one engine game, checked at every transition: the
+    game's observer (one game's: it is given to the game it follows)."""
 
     def __init__(self, spec: ExecutableSpec, players: int, seed: int, start: Concrete) -> None:
         self.spec = spec
@@ -139,6 +103,8 @@ class Lockstep:
         self.steps = 0
         self.decisions = 0
         self.edges: set[str] = set()
+        self.before: Before | None = None
+        """The engine's facts before the transition under way (None before the first)."""
 
     def part(self, what: str, details: Sequence[str], where: str | None = None) -> Parted:
         """The exception that stops the game at a disagreement."""
@@ -163,10 +129,21 @@ class Lockstep:
         if diffs:
             raise self.part(what, [f"engine vs model: {d}" for d in diffs])
 
-    def on_take(
-        self, game: ProbedGame, edge: Edge, params: dict[str, Any] | None, before: Before
+    def before_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
+    ) -> None:
+        """Note the facts the model's input needs; before the first transition, compare
+        the initial states."""
+        if self.before is None:
+            self.check_state(game, "the initial states differ")
+        self.before = before_facts(game)
+
+    def after_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
     ) -> None:
         """Take the model's step for the engine's transition ``edge`` and compare."""
+        before = self.before
+        assert before is not None, "a transition ends that did not begin"
         spec = self.spec
         chance = game.chance
         assert isinstance(chance, RecordingChance)
@@ -278,9 +255,7 @@ def walk_game(
     players = len(roles)
     if lock is None:
         lock = Lockstep(spec, players, seed, spec.initial(players, [role_code(r) for r in roles]))
-    game = ProbedGame(rules, roles, RecordingChance(SeededChance(seed)))
-    game.starting = lambda g: lock.check_state(g, "the initial states differ")
-    game.observer = lock.on_take
+    game = Game(rules, roles, RecordingChance(SeededChance(seed)), observer=lock)
     game.start()
     lock.check_prompt(game)
     while game.prompt is not None and lock.decisions < max_decisions:
@@ -348,7 +323,6 @@ __all__ = [
     "Disagreement",
     "Lockstep",
     "Parted",
-    "ProbedGame",
     "WalkResult",
     "random_walks",
     "walk_game",
