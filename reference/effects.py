@@ -16,7 +16,7 @@ from buckshot.reference.state import Frame, Seat, Shot
 from buckshot.spec.bindings import Bindings
 from buckshot.spec.polling import next_living_seat, poll_order
 from buckshot.spec.registry import Kind
-from buckshot.spec.rulebook import FrameKind, Item, Role, Shell, Target, item_spec
+from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role, Shell, Target, item_spec
 
 if TYPE_CHECKING:
     from buckshot.reference.game import Game
@@ -386,39 +386,98 @@ def apply_item(g: Game, p: Params) -> None:
     g.state.last_step = "item"
     g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
     g.emit(EventType.ITEM_USED, player=owner.seat, item=item.value, target=p.get("target"))
-    if item is Item.PEEKING_GLASS:
-        g.emit(
-            EventType.PEEK,
-            visibility=(owner.seat,),
-            player=owner.seat,
-            shell=g.state.shells[0].value,
-        )
-    elif item is Item.EJECTING_DRINK:
-        shell = g.state.shells.pop(0)
-        g.emit(EventType.SHELL_EJECTED, shell=shell.value)
-    elif item is Item.RAGE_POTION:
-        rage = g.rules.rage
-        gained = rage.mercenary_charges if owner.skilled(Role.MERCENARY) else rage.charges
-        owner.rage += gained
-        g.emit(EventType.RAGE_GAINED, player=owner.seat, charges=gained, rage=owner.rage)
-    elif item is Item.AMULET:
-        shield = g.rules.shield
-        gained = shield.medic_blocks if owner.skilled(Role.MEDIC) else shield.blocks
-        owner.shield += gained
-        g.emit(EventType.SHIELD_GAINED, player=owner.seat, blocks=gained, shield=owner.shield)
-    elif item is Item.MILK_TEA:
-        heal(g, owner, g.rules.milk_tea.heal, "milk_tea")
-    elif item is Item.EXPIRED_PILLS:
-        pills(g, owner, g.state.seats[target])
-    elif item is Item.PICKPOCKET:
-        victim = g.state.seats[target]
-        stolen = g.chance.pick(victim.held())
-        victim.remove(stolen)
-        owner.add(stolen)
-        g.emit(EventType.ITEM_STOLEN, player=owner.seat, victim=victim.seat, item=stolen.value)
-    elif item is Item.INVERTER:
-        g.state.shells = [Shell.BLANK if s is Shell.LIVE else Shell.LIVE for s in g.state.shells]
-        g.emit(EventType.CHAMBER_INVERTED, player=owner.seat)
+    ITEM_EFFECTS[item](g, owner, g.state.seats[target])
+
+
+ItemEffect = Callable[["Game", Seat, Seat], None]
+"""``effect(game, user, target)``: one item kind's effect, after the item is spent and its use
+announced (the target is the user for an item that takes none)."""
+
+ITEM_EFFECTS: dict[Item, ItemEffect] = {}
+"""Each item kind's effect; checked at import against the rulebook's items."""
+
+
+def item_effect(item: Item) -> Callable[[ItemEffect], ItemEffect]:
+    """Register the decorated function as the effect of ``item`` (once)."""
+
+    def register(fn: ItemEffect) -> ItemEffect:
+        if item in ITEM_EFFECTS:
+            raise TypeError(f"the engine gives {item.value} two effects")
+        ITEM_EFFECTS[item] = fn
+        return fn
+
+    return register
+
+
+@item_effect(Item.PEEKING_GLASS)
+def peek(g: Game, user: Seat, target: Seat) -> None:
+    """The user alone sees the head shell (S3.1, R14, R22)."""
+    g.emit(EventType.PEEK, visibility=(user.seat,), player=user.seat, shell=g.state.shells[0].value)
+
+
+@item_effect(Item.EJECTING_DRINK)
+def eject(g: Game, user: Seat, target: Seat) -> None:
+    """The head shell leaves the chamber unfired, its type shown to all (S3.2, R22)."""
+    shell = g.state.shells.pop(0)
+    g.emit(EventType.SHELL_EJECTED, shell=shell.value)
+
+
+@item_effect(Item.RAGE_POTION)
+def rage_potion(g: Game, user: Seat, target: Seat) -> None:
+    """The user gains rage charges, a Mercenary more (S3.3, S2.4, R9)."""
+    rage = g.rules.rage
+    gained = rage.mercenary_charges if user.skilled(Role.MERCENARY) else rage.charges
+    user.rage += gained
+    g.emit(EventType.RAGE_GAINED, player=user.seat, charges=gained, rage=user.rage)
+
+
+@item_effect(Item.AMULET)
+def amulet(g: Game, user: Seat, target: Seat) -> None:
+    """The user gains shield blocks, a Medic more (S3.4, S2.2)."""
+    shield = g.rules.shield
+    gained = shield.medic_blocks if user.skilled(Role.MEDIC) else shield.blocks
+    user.shield += gained
+    g.emit(EventType.SHIELD_GAINED, player=user.seat, blocks=gained, shield=user.shield)
+
+
+@item_effect(Item.MILK_TEA)
+def milk_tea(g: Game, user: Seat, target: Seat) -> None:
+    """The user heals (S3.5, R10)."""
+    heal(g, user, g.rules.milk_tea.heal, "milk_tea")
+
+
+@item_effect(Item.EXPIRED_PILLS)
+def expired_pills(g: Game, user: Seat, target: Seat) -> None:
+    """The target heals or loses HP by chance; a Doctor on themself heals more (S3.6, S2.5)."""
+    pills(g, user, target)
+
+
+@item_effect(Item.PICKPOCKET)
+def pickpocket(g: Game, user: Seat, target: Seat) -> None:
+    """One item the target holds, picked by chance, becomes the user's (S3.7, R23)."""
+    stolen = g.chance.pick(target.held())
+    target.remove(stolen)
+    user.add(stolen)
+    g.emit(EventType.ITEM_STOLEN, player=user.seat, victim=target.seat, item=stolen.value)
+
+
+@item_effect(Item.INVERTER)
+def inverter(g: Game, user: Seat, target: Seat) -> None:
+    """Every shell in the chamber changes type, live <-> blank (S3.8, R22)."""
+    g.state.shells = [Shell.BLANK if s is Shell.LIVE else Shell.LIVE for s in g.state.shells]
+    g.emit(EventType.CHAMBER_INVERTED, player=user.seat)
+
+
+def _check_item_effects() -> None:
+    """Every item kind of the rulebook has exactly one effect (``TypeError`` if not)."""
+    named = {spec.item for spec in ITEMS}
+    missing = sorted(item.value for item in named - ITEM_EFFECTS.keys())
+    extra = sorted(item.value for item in ITEM_EFFECTS.keys() - named)
+    if missing or extra:
+        raise TypeError(f"the engine's item effects: missing {missing}, unknown {extra}")
+
+
+_check_item_effects()
 
 
 @implements("settle_shot")
@@ -611,10 +670,7 @@ def apply_rescue_item(g: Game, p: Params) -> None:
     seat, item = frame_player(g), p["item"]
     seat.remove(item)
     g.emit(EventType.ITEM_USED, player=seat.seat, item=item.value, target=None)
-    if item is Item.MILK_TEA:
-        heal(g, seat, g.rules.milk_tea.heal, "milk_tea")
-    else:
-        pills(g, seat, seat)
+    ITEM_EFFECTS[item](g, seat, seat)
 
 
 @implements("make_traitor")
