@@ -8,14 +8,14 @@ items their names, an item multiset names joined by ``+`` in canonical item orde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.state import ITEM_ORDER, Seat
+from buckshot.spec.payments import payments
 from buckshot.spec.registry import DECISIONS
 from buckshot.spec.rulebook import FrameKind, Item, Target, item_spec
 
@@ -195,9 +195,13 @@ def _multiset_options(
 ) -> tuple[Option, ...]:
     """The options naming ``cost`` items of the hand ``hand`` (kind, count), as a multiset."""
     counts = dict(hand)
-    kinds = [item for item in ITEM_ORDER if counts.get(item)]
+    held = [counts.get(item, 0) for item in ITEM_ORDER]
     return tuple(
-        _option(event, (("items", combo),))
-        for combo in combinations_with_replacement(kinds, cost)
-        if all(counts[item] >= combo.count(item) for item in set(combo))
+        _option(event, (("items", tuple(_paid_items(pay))),)) for pay in payments(held, cost)
     )
+
+
+def _paid_items(pay: Sequence[int]) -> Iterator[Item]:
+    """The items of a payment (counts in canonical item order), in canonical order."""
+    for item, count in zip(ITEM_ORDER, pay, strict=True):
+        yield from (item,) * count

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from buckshot.spec.model import StateKind
+from buckshot.spec.payments import payments
 from buckshot.spec.rulebook import Item, Role, Target
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.model.backend import PyBackend
@@ -226,8 +227,7 @@ class ExecutableSpec:
             cost = self.cfg.ruleset.magician.cost
             can = held_payments and 0 <= asked < SEATS
             held = [s.items[asked][k] if can else cost for k in range(KINDS)]
-            for combo in _held_combinations(held, cost):
-                pay = tuple(combo.count(k) for k in range(KINDS))
+            for pay in payments(held, cost):
                 yield replace(base, pay=pay)
         elif event == "use_rescue":
             for item in RESCUE_CODES:
@@ -320,25 +320,3 @@ class ExecutableSpec:
 def seat_name(seat: int) -> str:
     """A seat's printed name (``P0``..``P7``; ``-`` for none)."""
     return "-" if seat >= NONE else f"P{seat}"
-
-
-def _held_combinations(held: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
-    """The multisets of ``size`` kinds with kind ``k`` at most ``held[k]`` times, as sorted
-    tuples in the order of ``itertools.combinations_with_replacement(range(len(held)), size)``
-    (the same ones that call yields, less those that exceed a count)."""
-    room = [sum(held[k:]) for k in range(len(held))] + [0]
-    chosen: list[int] = []
-
-    def extend(start: int, left: int) -> Iterator[tuple[int, ...]]:
-        if left == 0:
-            yield tuple(chosen)
-            return
-        for kind in range(start, len(held)):
-            if room[kind] < left:
-                return  # the kinds from here on cannot hold the rest
-            if chosen.count(kind) < held[kind]:
-                chosen.append(kind)
-                yield from extend(kind, left - 1)
-                chosen.pop()
-
-    yield from extend(0, size)

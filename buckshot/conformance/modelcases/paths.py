@@ -11,12 +11,12 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
-from itertools import combinations_with_replacement
 from typing import Any
 
 from buckshot.conformance.modelcases.goals import guard_goal, transition_goal
 from buckshot.conformance.modelcases.steps import guard_outcomes
 from buckshot.spec.model import StateKind
+from buckshot.spec.payments import payments
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.executable import (
@@ -189,9 +189,8 @@ def _variants(
             else:
                 yield replace(inp, item=item, target=s.owner)
     elif event == "flip_shell":
-        cost = spec.cfg.ruleset.magician.cost
-        for combo in combinations_with_replacement(range(KINDS), cost):
-            yield replace(inp, pay=tuple(combo.count(k) for k in range(KINDS)))
+        cost = spec.cfg.ruleset.magician.cost  # every payment, held or not: unheld is refused
+        yield from (replace(inp, pay=pay) for pay in payments([cost] * KINDS, cost))
     elif event in ("use_rescue", "discard_item"):
         codes = RESCUE_CODES if event == "use_rescue" else range(KINDS)
         yield from (replace(inp, item=item) for item in codes)
