@@ -21,7 +21,8 @@ synchronously, from inside :meth:`Game.start <buckshot.reference.game.Game.start
 :meth:`~buckshot.reference.game.Game.resume`; an exception it raises leaves that call at
 once, with the game where it stopped (mid-transition, if raised in ``before_transition`` or
 ``after_transition``). The game state it is given is the game's own: an observer reads it
-and changes nothing.
+and changes nothing. A decision the game undoes (a scripted chance source that runs out
+mid-decision: ``chance.invalid``) leaves what the observer was told of it standing.
 
 An observed game runs the compiled charts' *hooked* program
 (:func:`buckshot.reference.compiled.program`), which takes each transition through the
