@@ -26,66 +26,112 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
+from buckshot.spec import rulebook
+from buckshot.spec.clauses import clause, clause_sort_key
+from buckshot.spec.registry import Entry, entry
+from buckshot.spec.rulebook import (
+    FrameKind,
+    FrameSpec,
+    Item,
+    ItemSpec,
+    Phase,
+    PhaseSpec,
+    Role,
+    RoleSpec,
+    item_spec,
+    role_spec,
+)
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.spec.rulings import ruling_ids
+
 HERE = Path(__file__).resolve().parent / "data"
 OUT = HERE / "cases" / "generated"
 GENERATOR = "buckshot/conformance/generate.py"
 SPEC_MIN = "0.1.0"
 
-# --- the rules, as far as these families need them (spec/rulesets/default.toml) ---------------
+# --- the rules, as far as these families need them ------------------------------------------
+# Numbers come from the default ruleset (spec/rulesets/default.toml), the items' targets and
+# the roles from the rulebook; citations from the entries of the rulebook and the registry that
+# state the rule a case exercises. What each case expects is worked out below from these.
 
-HP_MAX = 4  # R2 hp.max
-HP_START = 4  # R2 hp.start
-PER_TURN = 2  # R15 items.per_turn
-MILK_TEA_HEAL = 1  # S3.5
-PILLS_HEAL = 2  # S3.6
-DOCTOR_HEAL = 2  # S2.5
-SHIELD_BLOCKS, MEDIC_BLOCKS = 1, 2  # S3.4, S2.2
-RAGE_CHARGES, MERCENARY_CHARGES = 1, 2  # S3.3, S2.4
-MAGICIAN_COST = 2  # S2.6, R8
-TRAITOR_CAP_BONUS = 1  # S4.4.2, S5.1
+RULES = load_ruleset()
+"""The default ruleset: every number the cases' expectations use."""
+HP_MAX = RULES.hp.max
+HP_START = RULES.hp.start
+PER_TURN = RULES.items.per_turn
+MAGICIAN_COST = RULES.magician.cost
+TRAITOR_CAP_BONUS = RULES.traitor.cap_bonus
 
-ROLES = ("gambler", "medic", "dealer", "mercenary", "doctor", "magician")
-ITEMS = (  # the canonical item order (INTERPRETING.md, 'Option text')
-    "peeking_glass",
-    "ejecting_drink",
-    "rage_potion",
-    "amulet",
-    "milk_tea",
-    "expired_pills",
-    "pickpocket",
-    "inverter",
-)
-TARGETS = {  # whom each item may be used on (R10, R23)
-    "peeking_glass": "none",
-    "ejecting_drink": "none",
-    "rage_potion": "none",
-    "amulet": "none",
-    "milk_tea": "self",
-    "expired_pills": "any_living",
-    "pickpocket": "other_living",
-    "inverter": "none",
-}
-NEEDS_SHELL = {"peeking_glass", "ejecting_drink", "inverter"}  # R22
-ITEM_CLAUSES = {
-    "peeking_glass": ("S3.1",),
-    "ejecting_drink": ("S3.2",),
-    "rage_potion": ("S3.3",),
-    "amulet": ("S3.4",),
-    "milk_tea": ("S3.5",),
-    "expired_pills": ("S3.6",),
-    "pickpocket": ("S3.7",),
-    "inverter": ("S3.8",),
-}
-ITEM_RULINGS = {
-    "peeking_glass": ("R14", "R22"),
-    "ejecting_drink": ("R14", "R22"),
-    "rage_potion": ("R9",),
-    "amulet": ("R9",),
-    "milk_tea": ("R2", "R10"),
-    "expired_pills": ("R2", "R10"),
-    "pickpocket": ("R23",),
-    "inverter": ("R14", "R22"),
-}
+ROLES = tuple(spec.role.value for spec in rulebook.ROLES)
+ITEMS = tuple(spec.item.value for spec in rulebook.ITEMS)
+"""The canonical item order (INTERPRETING.md, 'Option text'): the order of S3."""
+TARGETS = {spec.item.value: spec.target.value for spec in rulebook.ITEMS}
+"""Whom each item may be used on (R10, R23)."""
+NEEDS_SHELL = {spec.item.value for spec in rulebook.ITEMS if spec.needs_shell}
+"""The items that act on the chamber, unusable while it is empty (R22)."""
+
+Home = RoleSpec | ItemSpec | FrameSpec | Entry
+"""A rulebook or registry entry: a rule with the clauses and rulings it comes from."""
+
+
+def frame_spec(kind: FrameKind) -> FrameSpec:
+    """The rulebook's entry of the frame ``kind``."""
+    return next(spec for spec in rulebook.FRAMES if spec.kind is kind)
+
+
+def phase_spec(phase: Phase) -> PhaseSpec:
+    """The rulebook's entry of the turn phase ``phase``."""
+    return next(spec for spec in rulebook.PHASES if spec.phase is phase)
+
+
+def cites(home: Home, *chosen: str) -> list[str]:
+    """The clauses, then the rulings, of ``home``; only ``chosen`` (in that order) when given:
+    those of its citations the case exercises, each of which ``home`` must cite."""
+    every = [*home.clauses, *home.rulings]
+    stray = [cite for cite in chosen if cite not in every]
+    if stray:
+        raise ValueError(f"{home.name} does not cite {', '.join(stray)}")
+    return list(chosen) if chosen else every
+
+
+RULING_IDS = frozenset(ruling_ids())
+"""Every ruling's ID (a citation that is none of them is a clause)."""
+
+NO_KILL = {"R7"}
+"""Rulings on kills (who is credited with one): these cases kill nobody."""
+
+
+def item_clause(item: str) -> str:
+    """The clause that states what ``item`` does: the one clause of S3 its entry cites."""
+    (own,) = (cite for cite in item_spec(Item(item)).clauses if clause(cite).section == "S3")
+    return own
+
+
+def item_cites(item: str) -> list[str]:
+    """What a use of ``item`` cites: its own clause and its entry's rulings, less those on
+    kills."""
+    rulings = item_spec(Item(item)).rulings
+    return [item_clause(item), *(cite for cite in rulings if cite not in NO_KILL)]
+
+
+def skill_cites(role: str, item: str) -> list[str]:
+    """What the role's skill cites in a case where a seat of ``role`` uses ``item``, whether
+    the skill acts or, for a traitor, is seen not to: the Dealer's turn-start preview; a
+    role whose entry cites the item's own clause (its skill changes what the item does),
+    that entry; else nothing."""
+    if role == Role.DEALER:
+        return cites(entry("prophet_preview"))
+    spec = role_spec(Role(role))
+    return cites(spec) if item_clause(item) in spec.clauses else []
+
+
+MAIN_ITEM_USE = [
+    *cites(entry("item_usable"), "S4.2.2", "R24"),
+    *cites(entry("main_continues"), "S4.2.0", "R4"),
+]
+"""An item used in the main phase, which goes on."""
+TRAITOR = cites(entry("make_traitor"), "S5.1", "R6")
+"""A traitor from the setup: no role skill, a higher item cap (no conversion choice)."""
 
 
 def hand_add(hand: dict[str, int], *items: str) -> dict[str, int]:
@@ -165,19 +211,20 @@ def draws(*items: str) -> list[dict[str, Any]]:
 def case(
     case_id: str,
     description: str,
-    clauses: list[str],
-    rulings: list[str],
+    citations: list[str],
     features: list[str],
     setup: dict[str, Any],
     script: list[dict[str, Any]],
     expect: dict[str, Any],
 ) -> dict[str, Any]:
-    """A case document with its keys in the suite's order."""
+    """A case document with its keys in the suite's order: ``citations`` gives its clauses
+    (in their first order) and its rulings (by number), each once."""
+    rulings = {cite for cite in citations if cite in RULING_IDS}
     return {
         "id": case_id,
         "description": description,
-        "clauses": list(dict.fromkeys(clauses)),
-        "rulings": sorted(set(rulings), key=lambda r: int(r[1:])),
+        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in rulings)),
+        "rulings": sorted(rulings, key=lambda r: int(r[1:])),
         "features": list(dict.fromkeys(features)),
         "spec_version": {"min": SPEC_MIN},
         "generated_by": GENERATOR,
@@ -198,8 +245,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
     script: list[dict[str, Any]] = draws(*drawn)
     effect: list[dict[str, Any]] = []
     seat0: dict[str, Any] = {"traitor": traitor}
-    clauses = [*ITEM_CLAUSES[item], "S4.2.2", "S4.2.0"]
-    rulings = [*ITEM_RULINGS[item], "R24", "R4"]
+    citations = [*item_cites(item), *MAIN_ITEM_USE, *skill_cites(role, item)]
     features = [f"role.{role}", f"item.{item}"]
     checks: list[dict[str, Any]] = []
     if role == "dealer":
@@ -207,8 +253,6 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         checks.append(
             {"match": "exact", "types": ["preview"], "events": previews if skilled else []}
         )
-        clauses += ["S2.3", "S4.1.2"]
-        rulings += ["R11"]
         features.append("visibility")
     hands[0] = hand_remove(hands[0], item)
     if item == "peeking_glass":
@@ -218,30 +262,32 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         effect.append({"type": "shell_ejected", "visibility": "public", "data": {"shell": "live"}})
         chamber = chamber[1:]
     elif item == "rage_potion":
-        charges = MERCENARY_CHARGES if role == "mercenary" and skilled else RAGE_CHARGES
+        mercenary = role == "mercenary" and skilled
+        charges = RULES.rage.mercenary_charges if mercenary else RULES.rage.charges
         effect.append(
             {"type": "rage_gained", "data": {"player": 0, "charges": charges, "rage": charges}}
         )
         seat0["rage"] = charges
-        if role == "mercenary":
-            clauses.append("S2.4")
     elif item == "amulet":
-        blocks = MEDIC_BLOCKS if role == "medic" and skilled else SHIELD_BLOCKS
+        medic = role == "medic" and skilled
+        blocks = RULES.shield.medic_blocks if medic else RULES.shield.blocks
         effect.append(
             {"type": "shield_gained", "data": {"player": 0, "blocks": blocks, "shield": blocks}}
         )
         seat0["shield"] = blocks
-        if role == "medic":
-            clauses.append("S2.2")
     elif item == "milk_tea":
-        hp = min(HP_MAX, hp + MILK_TEA_HEAL)
+        new_hp = min(HP_MAX, hp + RULES.milk_tea.heal)
         effect.append(
-            {"type": "hp_changed", "data": {"player": 0, "hp": hp, "delta": 1, "cause": "milk_tea"}}
+            {
+                "type": "hp_changed",
+                "data": {"player": 0, "hp": new_hp, "delta": new_hp - hp, "cause": "milk_tea"},
+            }
         )
+        hp = new_hp
     elif item == "expired_pills":
         target = 0
         rolls = not (role == "doctor" and skilled)
-        heal = PILLS_HEAL if rolls else DOCTOR_HEAL
+        heal = RULES.pills.heal if rolls else RULES.pills.doctor_heal
         new_hp = min(HP_MAX, hp + heal)
         if rolls:
             effect.append({"type": "pill_rolled", "data": {"player": 0, "heals": True}})
@@ -254,8 +300,6 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         hp = new_hp
         pill = [{"type": "pill_rolled", "data": {"player": 0, "heals": True}}] if rolls else []
         checks.append({"match": "exact", "types": ["pill_rolled"], "events": pill})
-        if role == "doctor":
-            clauses.append("S2.5")
     elif item == "pickpocket":
         target = 1
         effect.append(
@@ -293,8 +337,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
     )
     seat0.update({"hp": hp, "items": hands[0], "alive": True})
     if traitor:
-        clauses.append("S5.1")
-        rulings.append("R6")
+        citations += TRAITOR
         features += ["traitor", "setup.effects"]
     who = "a traitor " if traitor else "a "
     return case(
@@ -302,8 +345,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         f"{who}{role} (HP 2) uses {item} in the main phase: the effect settles at once, opens no "
         f"window, and the main phase goes on"
         + (" (a traitor keeps no role skill, S5.1)" if traitor else ""),
-        clauses,
-        rulings,
+        citations,
         features,
         {
             "seats": [
@@ -340,13 +382,23 @@ def role_item_cases() -> Iterator[dict[str, Any]]:
 
 
 POLL_ROLES = ("magician", "medic", "gambler", "mercenary", "doctor")
+SHOT_WINDOW = frame_spec(FrameKind.SHOT_WINDOW)
+POLL = [
+    *cites(SHOT_WINDOW, "S4.2.1b", "S6.2", "S6.2.1", "S6.2.3", "R8", "R17"),
+    *cites(entry("pass_to_next_seat"), "S1.1", "S4.5.3", "R16"),
+    *cites(entry("main_continues"), "S4.2.1d", "R4"),
+]
+"""A shot window polls each living seat once, a blank at another ends the turn, the next
+living seat owns the next."""
+POLL_ELIMINATED = [*cites(SHOT_WINDOW, "S6.2.2"), *cites(entry("eliminate_dying"), "S1.2", "S5.2")]
+"""Eliminated seats are neither polled nor given the turn."""
 
 
 def poll_case(seats: int, owner: int, out: tuple[int, ...]) -> dict[str, Any]:
     """The owner shoots the next living seat with a blank; every living seat is polled."""
     alive = [seat not in out for seat in range(seats)]
     roles = [POLL_ROLES[seat % len(POLL_ROLES)] for seat in range(seats)]
-    drawn = ("milk_tea", "milk_tea")
+    drawn = ("milk_tea",) * PER_TURN
     hands: list[dict[str, int]] = [{} for _ in range(seats)]
     hands[owner] = hand_add({}, *drawn)
     target = next_living(alive, owner)
@@ -375,15 +427,16 @@ def poll_case(seats: int, owner: int, out: tuple[int, ...]) -> dict[str, Any]:
         )
         asked.append({"type": "asked", "data": {"player": seat, "prompt": "shot_response"}})
     following = next_living(alive, owner)  # the blank at another ends the turn (R4)
-    script += draws("amulet", "amulet")
+    following_draws = ("amulet",) * PER_TURN
+    script += draws(*following_draws)
     asked.append({"type": "asked", "data": {"player": following, "prompt": "main_action"}})
     setup_seats: list[dict[str, Any]] = [{"role": role} for role in roles]
     for seat in out:
         setup_seats[seat].update({"alive": False, "hp": 0})
-    clauses = ["S4.2.1b", "S6.2", "S6.2.1", "S6.2.3", "S1.1", "S4.5.3", "S4.2.1d"]
+    citations = list(POLL)
     features = ["frame.shot_window", "trace.exact", "role.magician"]
     if out:
-        clauses += ["S6.2.2", "S1.2", "S5.2"]
+        citations += POLL_ELIMINATED
         features.append("setup.eliminated")
     if seats >= 5:
         features.append("table.large")
@@ -391,14 +444,13 @@ def poll_case(seats: int, owner: int, out: tuple[int, ...]) -> dict[str, Any]:
     expected_seats: dict[str, Any] = {
         str(seat): {"alive": alive[seat], "items": hands[seat]} for seat in range(seats)
     }
-    expected_seats[str(following)] = {"alive": True, "items": {"amulet": 2}}
+    expected_seats[str(following)] = {"alive": True, "items": hand_add({}, *following_draws)}
     return case(
         f"poll.n{seats}.owner{owner}.out-{out_text}",
         f"{seats} seats, seat {owner} owns the turn, eliminated: {out_text}. A blank at seat "
         f"{target} is polled {order} (clockwise from the owner's next living seat, the owner "
         f"last, each once); the next turn is seat {following}'s",
-        clauses,
-        ["R17", "R16", "R4", "R8"],
+        citations,
         features,
         {"seats": setup_seats, "owner": owner, "chamber": ["blank", "live"]},
         script,
@@ -452,12 +504,21 @@ def poll_cases() -> Iterator[dict[str, Any]]:
             yield poll_case(seats, owner, out)
 
 
+DISCARD_PHASE, DISCARD_FRAME = phase_spec(Phase.DISCARD), frame_spec(FrameKind.DISCARD)
+CAP = [
+    *sorted([*DISCARD_PHASE.clauses, *DISCARD_FRAME.clauses], key=clause_sort_key),
+    *DISCARD_FRAME.rulings,
+]
+"""Phase 4: the turn owner discards one item at a time down to the cap (its phase and frame)."""
+
+
 def cap_case(hp: int, traitor: bool, held: int) -> dict[str, Any]:
-    """The owner ends a turn with ``held`` + 2 inverters and discards down to the cap."""
+    """The owner ends a turn with ``held`` inverters and those drawn, and discards down to the
+    cap."""
     total = held + PER_TURN
     cap = hp + (TRAITOR_CAP_BONUS if traitor else 0)
     discards = max(0, total - cap)
-    script: list[dict[str, Any]] = draws("inverter", "inverter")
+    script: list[dict[str, Any]] = draws(*("inverter",) * PER_TURN)
     script.append(
         {"player": 0, "frame": "turn", "prompt": "main_action", "option": "shoot:target=1"}
     )
@@ -474,7 +535,8 @@ def cap_case(hp: int, traitor: bool, held: int) -> dict[str, Any]:
                 "options": ["discard_item:item=inverter"],
             }
         )
-    script += draws("milk_tea", "milk_tea")
+    following_draws = ("milk_tea",) * PER_TURN
+    script += draws(*following_draws)
     frames = (
         [
             {"type": "frame_pushed", "data": {"kind": "discard", "player": 0, "depth": 2}},
@@ -484,20 +546,17 @@ def cap_case(hp: int, traitor: bool, held: int) -> dict[str, Any]:
         else []
     )
     discarded = [{"type": "discarded", "data": {"player": 0, "item": "inverter"}}] * discards
-    clauses = ["S4.4", "S4.4.1", "S4.4.2", "S4.4.3", "S4.4.4"]
+    citations = list(CAP)
     features = ["frame.discard", "item.inverter", "trace.exact"]
-    rulings = ["R12"]
     if traitor:
-        clauses.append("S5.1")
+        citations += TRAITOR
         features += ["traitor", "setup.effects"]
-        rulings.append("R6")
     who = "a traitor" if traitor else "a player"
     return case(
         f"cap.hp{hp}{'-traitor' if traitor else ''}.holds{total}",
         f"{who} at HP {hp} ends the turn holding {total} items; the cap is {cap}, so phase 4 "
         f"asks for {discards} discards, one item at a time, and nobody else",
-        clauses,
-        rulings,
+        citations,
         features,
         {
             "seats": [
@@ -530,7 +589,7 @@ def cap_case(hp: int, traitor: bool, held: int) -> dict[str, Any]:
                 "owner": 1,
                 "seats": [
                     {"hp": hp, "items": {"inverter": min(total, cap)}},
-                    {"items": {"milk_tea": 2}},
+                    {"items": hand_add({}, *following_draws)},
                 ],
                 "prompt": {"player": 1, "kind": "main_action"},
             },
