@@ -18,14 +18,19 @@ SMALL: dict[str, list[str]] = {
     "check_a_log.py": ["--out", "{out}", "--players", "2", "--seed", "3"],
     "conformance_run.py": ["--out", "{out}", "--filter", "area:shot"],
     "verify_report.py": ["--out", "{out}", "--players", "2", "--only", "I5,I6", "--depth", "2"],
-    "ruleset_variant.py": ["--out", "{out}", "--players", "2", "--games", "10"]
-    + ["--proofs-only", "--only", "I4,I5"],
+    "ruleset_variant.py": [
+        *["--out", "{out}", "--players", "2", "--games", "10"],
+        *["--proofs-only", "--only", "I4,I5"],
+    ],
     "diagrams_of_a_game.py": ["--out", "{out}", "--players", "2", "--seed", "3"],
-    "designer_compare.py": ["--out", "{out}", "--games", "20", "--sweep-games", "10"]
-    + ["--no-verify"],
+    "designer_compare.py": [
+        *["--out", "{out}", "--games", "20", "--sweep-games", "10"],
+        "--no-verify",
+    ],
     "sweep_on_a_cluster.py": ["--games", "10"],
 }
 """Each example's arguments for a quick run."""
+
 
 def run(name: str, out: Path) -> str:
     """Run the example ``name`` with its small arguments; what it printed (its standard
@@ -56,10 +61,15 @@ def test_engine_api(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_play_at_the_terminal(tmp_path: Path) -> None:
+def test_play_at_the_terminal_is_the_game_the_commands_page_shows(tmp_path: Path) -> None:
     out = [line.rstrip() for line in run("play_at_the_terminal.py", tmp_path).splitlines()]
-    assert "The game starts: A (doctor, 4 HP), B (gambler, 4 HP)." in out
-    assert "Game over: B wins, the last one standing." in out
+    page = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    shown = page.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    start, end = shown[: shown.index("...")], shown[shown.index("...") + 1 :]
+    first = out.index(start[0])
+    assert out[first : first + len(start)] == start
+    game_over = max(i for i, line in enumerate(out) if line == end[-1])
+    assert out[game_over - len(end) + 1 : game_over + 1] == end
     assert any(line.startswith("the abandoned game's log keeps") for line in out)
 
 
