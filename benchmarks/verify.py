@@ -22,6 +22,7 @@ from figures import render  # benchmarks/figures.py
 from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
 from buckshot.commands.verify import parse_players
+from buckshot.faults.model import MUTANTS
 from buckshot.progress import CommandProgress
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
@@ -61,7 +62,7 @@ def run(cfg: Config, args: argparse.Namespace, progress: CommandProgress) -> Rep
         cfg,
         depth=args.depth,
         vacuity=not args.no_vacuity,
-        mutants=args.mutants,
+        mutants=MUTANTS if args.mutants else (),
         timeout_ms=args.timeout * 1000,
         jobs=args.jobs,
         walk_steps=args.walk_steps,
