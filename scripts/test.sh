@@ -1,5 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: set up if needed, then lint, type-check and run pytest.
+# The whole test suite: set up if needed, then lint, type-check, check the import contracts and
+# run pytest. `--fast` leaves out the tests marked slow (the tier for your own loop); any other
+# arguments go to pytest.
+FAST=0
+if [ "${1:-}" = "--fast" ]; then
+    FAST=1
+    shift
+fi
 source "$(dirname "${BASH_SOURCE[0]}")/bootstrap.sh"
 # the diagrams' page is checked in headless Chromium (Debian's package)
 if ! command -v chromium >/dev/null 2>&1; then
@@ -12,5 +19,10 @@ say "mypy"
 mypy
 say "import contracts"
 lint-imports --no-cache
-say "pytest"
-pytest "$@"
+if [ "$FAST" = 1 ]; then
+    say "pytest (fast tier: not slow)"
+    pytest -m "not slow" "$@"
+else
+    say "pytest"
+    pytest "$@"
+fi
