@@ -1,5 +1,5 @@
 """Run the command-line program as ``python -m buckshot``."""
 
-from buckshot.cli import app
+from buckshot.commands.main import app
 
 app(prog_name="buckshot")

@@ -82,7 +82,7 @@ def test_save_refuses_with_a_message_not_a_traceback(
 def test_the_schema_command_refuses_an_unwritable_out(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from buckshot.cli import app
+    from buckshot.commands.main import app
 
     (tmp_path / "file.txt").write_text("x", encoding="utf-8")
     result = CliRunner().invoke(app, ["spec", "schema", "--out", str(tmp_path / "file.txt" / "s")])

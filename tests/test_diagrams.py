@@ -13,7 +13,7 @@ import graphviz
 import pydot
 import pytest
 
-from buckshot.diagrams import generate
+from buckshot.diagrams import write
 from buckshot.diagrams.catalogue import chart_diagrams, stack_diagram
 from buckshot.diagrams.chart_dot import cluster_id, edge_id
 from buckshot.diagrams.describe import event_groups
@@ -24,7 +24,7 @@ from buckshot.spec.ruleset import load_ruleset
 
 REPO = Path(__file__).resolve().parents[1]
 COMMITTED = REPO / "diagrams"
-REGENERATE = "run `buckshot diagrams` (or `python -m buckshot.diagrams`) to regenerate diagrams/"
+REGENERATE = "run `buckshot diagrams` to regenerate diagrams/"
 
 # pydot's parser still calls pyparsing's old camel-case names
 pytestmark = pytest.mark.filterwarnings("ignore:'\\w+' deprecated - use:DeprecationWarning")
@@ -211,7 +211,7 @@ def _generated(folder: Path) -> dict[str, bytes]:
 
 
 def test_committed_diagrams_are_fresh(tmp_path: Path) -> None:
-    generate.write_all(tmp_path, err=io.StringIO())
+    write.write_all(tmp_path, err=io.StringIO())
     fresh = _generated(tmp_path)
     committed = _generated(COMMITTED)
     has_dot = dot_installed()
@@ -263,9 +263,9 @@ def test_sources_are_the_same_in_fresh_interpreters() -> None:
 def test_without_dot_the_sources_are_written_and_the_fix_is_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(generate, "dot_installed", lambda: False)
+    monkeypatch.setattr(write, "dot_installed", lambda: False)
     err = io.StringIO()
-    written = generate.write_all(tmp_path, err=err)
+    written = write.write_all(tmp_path, err=err)
     assert "apt-get install graphviz" in err.getvalue()
     suffixes = {path.suffix for path in written}
     assert suffixes == {".dot", ".mmd", ".html", ".jsonl"}  # the example logs are played anew
@@ -280,7 +280,7 @@ def test_stale_chart_files_are_removed(tmp_path: Path) -> None:
     old.write_text("digraph {}\n", encoding="utf-8")
     keep = tmp_path / "charts" / "notes.txt"
     keep.write_text("mine\n", encoding="utf-8")
-    generate.write_all(tmp_path, logs=[], err=io.StringIO())
+    write.write_all(tmp_path, logs=[], err=io.StringIO())
     assert not old.exists() and keep.exists()
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "None drawn." in index

@@ -9,8 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from buckshot.diagrams import generate
-from buckshot.diagrams.cli import app
+from buckshot.commands.diagrams import app
+from buckshot.diagrams import write
 from buckshot.diagrams.timeline import Band, Step, StepKind, build_timeline
 from buckshot.diagrams.trace_dot import trace_dot
 from buckshot.diagrams.trace_mermaid import trace_mermaid
@@ -131,7 +131,7 @@ def test_a_broken_line_is_refused_naming_it() -> None:
 
 
 def test_the_trace_command_draws_a_log(tmp_path: Path) -> None:
-    committed = generate.default_out_dir()
+    committed = write.default_out_dir()
     assert committed is not None
     log = committed / "traces" / "s6_3_example.jsonl"  # played by the reference engine
     result = runner.invoke(app, ["trace", str(log), "--out", str(tmp_path)])
@@ -164,7 +164,7 @@ def test_the_default_action_writes_everything(tmp_path: Path) -> None:
 def test_the_default_action_needs_a_folder_outside_a_checkout(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(generate, "default_out_dir", lambda: None)
+    monkeypatch.setattr(write, "default_out_dir", lambda: None)
     result = runner.invoke(app, [])
     assert result.exit_code == 2
     assert "error [no-checkout]" in result.output and "--out" in result.output
@@ -189,7 +189,7 @@ def test_the_app_works_mounted_as_a_subcommand(tmp_path: Path) -> None:
 def test_a_log_longer_than_a_timeline_draws_is_refused_or_drawn_cut(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(generate, "MAX_TIMELINE_EVENTS", 10)
+    monkeypatch.setattr(write, "MAX_TIMELINE_EVENTS", 10)
     log = tmp_path / "long.jsonl"
     lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
     log.write_text("\n".join(lines) + "\n{cut here, never read\n", encoding="utf-8")

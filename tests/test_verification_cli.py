@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from buckshot.cli import app as top_app
+from buckshot.commands.main import app as top_app
 from buckshot.commands.verify import app, parse_players
 
 RUNNER = CliRunner()

@@ -12,12 +12,12 @@ import typer
 
 from buckshot import __version__
 from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
+from buckshot.commands.diagrams import app as diagrams_app
+from buckshot.commands.explore import explore_command
 from buckshot.commands.verify import app as verify_app
+from buckshot.commands.verify_trace import verify_trace_command
 from buckshot.conformance import app as conformance_app
-from buckshot.diagrams.cli import app as diagrams_app
-from buckshot.diagrams.explore_cli import explore_command
 from buckshot.progress import QUIET_HELP, CommandProgress
-from buckshot.verification.tracecheck.cli import verify_trace_command
 from buckshot.workbench.commands import compare_command, sweep_command
 
 if TYPE_CHECKING:

@@ -38,8 +38,8 @@ def diagrams(
     index.html, a page that shows them all."""
     if ctx.invoked_subcommand is not None:
         return
-    from buckshot.diagrams.generate import default_out_dir, write_all
     from buckshot.diagrams.svg import GraphvizError
+    from buckshot.diagrams.write import default_out_dir, write_all
     from buckshot.spec.eventlog import EventLogError
 
     target = out if out is not None else default_out_dir()
@@ -85,8 +85,8 @@ def trace(
     The log is read by the one log reader (refused with exit 2 at its first bad line); a log
     longer than a timeline draws is refused unless --first says how many to draw.
     """
-    from buckshot.diagrams.generate import MAX_TIMELINE_EVENTS, TimelineTooLong, write_trace
     from buckshot.diagrams.svg import GraphvizError
+    from buckshot.diagrams.write import MAX_TIMELINE_EVENTS, TimelineTooLong, write_trace
     from buckshot.spec.eventlog import EventLogError
 
     if first is not None and first > MAX_TIMELINE_EVENTS:
