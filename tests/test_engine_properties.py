@@ -1,8 +1,9 @@
 """Property tests of the reference engine: rule invariants at every step of random games,
 determinism, snapshot and restore, and refusal of bad input and of corrupted snapshots.
 
-The invariants live in ``engine_invariants.py`` and are written from ``rules.en.md`` and
-``spec/RULINGS.md``; here Hypothesis drives games of 2-8 seats with random roles, seeded
+The invariants are the rule monitor's (``spec/monitor.py``, written from ``rules.en.md`` and
+``spec/RULINGS.md``), with the engine's state checked against its view between two decisions
+(``engine_invariants.py``); here Hypothesis drives games of 2-8 seats with random roles, seeded
 chance and random legal decisions, sometimes under variant rulesets (low HP, a low turn
 limit, a stack of depth 2, one kill to win, a one-item Magician) so that rare paths (the
 turn limit, dying, conversion, traitor wins) come up often.
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from engine_invariants import Monitor, canonical, random_decision, random_roles, variant
+from engine_invariants import GameMonitor, canonical, random_decision, random_roles, variant
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -82,7 +83,7 @@ def play(
     game: Game,
     rng: random.Random,
     steps: int | None = None,
-    monitor: Monitor | None = None,
+    monitor: GameMonitor | None = None,
     until: Callable[[Game], bool] | None = None,
 ) -> list[tuple[int, str]]:
     """Play random legal decisions until the end, ``steps`` decisions, or ``until`` holds."""
@@ -130,16 +131,16 @@ def roundtrip(game: Game) -> dict[str, Any]:
 
 
 class RandomGames(RuleBasedStateMachine):
-    """Plays random games decision by decision; every decision is checked by the Monitor."""
+    """Plays random games decision by decision; every decision is checked by the GameMonitor."""
 
     def __init__(self) -> None:
         super().__init__()
         self.game: Game | None = None
-        self.monitor: Monitor | None = None
+        self.monitor: GameMonitor | None = None
 
     def _start(self, setup: Setup) -> None:
         self.game = setup.new()
-        self.monitor = Monitor(self.game)
+        self.monitor = GameMonitor(self.game)
         self.monitor.check(self.game)
 
     @property
@@ -239,7 +240,7 @@ def test_whole_games_keep_every_invariant(name: str) -> None:
         rng = random.Random(f"{name}/{seed}")
         setup = Setup(tuple(random_roles(rng, rng.randint(2, 8))), seed, name)
         game = setup.new()
-        monitor = Monitor(game)
+        monitor = GameMonitor(game)
         monitor.check(game)
         play(game, rng, monitor=monitor)
         assert game.over and game.prompt is None
@@ -319,7 +320,7 @@ def _check_restore_continues(game: Game, rng: random.Random) -> None:
     restored = Game.restore(data)
     assert canonical(restored.snapshot()) == canonical(game.snapshot())
     assert restored.prompt == game.prompt
-    monitor = Monitor(restored)  # the restored log replays cleanly from its start
+    monitor = GameMonitor(restored)  # the restored log replays cleanly from its start
     monitor.check(restored)
     decisions = play(game, rng)
     for player, option in decisions:
@@ -480,7 +481,7 @@ def test_bad_input_is_refused_and_changes_nothing(setup: Setup, policy: int, ste
         for text in MALFORMED:
             assert _refused(game, prompt.player, text, before) is Code.MALFORMED, text
         # The game goes on undisturbed, to its end.
-        monitor = Monitor(game)
+        monitor = GameMonitor(game)
         monitor.check(game)
         play(game, rng, monitor=monitor)
     assert game.over
