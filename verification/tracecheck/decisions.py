@@ -90,7 +90,8 @@ class DecisionMatcher:
             ],
         )
         frame_id = d.get("frame_id")
-        seen = walk.view.stack[-1].frame_id if walk.view.stack else None
+        stack = walk.view.table.stack
+        seen = stack[-1].id if stack else None
         if frame_id is not None and seen is not None and frame_id != seen:
             raise Mismatch(walk.pos, f"frame {frame_id} is asked, the top frame is {seen}")
         self.asked_options = [_option_id(text, event) for text in d["options"]]

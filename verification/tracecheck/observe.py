@@ -1,29 +1,32 @@
-"""What a log's events observe of the game: the events each model step writes, and a folded view.
+"""What a log's events observe of the game, read as the model's state fields.
 
 The events between two decisions are split among the model's steps by the vocabulary's
 table of what each action writes (:data:`buckshot.spec.events.ACTION_EVENTS`; a step also
 writes ``frame_popped`` when it pops a frame, and ``phase`` when the turn's chart state
 enters another of S4's phases). This module holds the other piece trace validation relies on:
 
-- :class:`View`: the state the events describe, folded event by event (HP from
-  ``hp_changed``, items from draws, uses, thefts, discards and Magician payments, the
-  chamber's counts, shields, rage, kills, the owner, the kill lock, the stack's frames, the
-  result). After each step the model's state must agree with the view on every field the
-  view knows; an event that contradicts the view's own arithmetic (an ``hp_changed`` whose
-  delta does not lead to its HP, an item spent that is not held) is a problem of its own.
+- :class:`View`: the whole table's view of the log, folded event by event by the one fold
+  of event logs (:class:`buckshot.spec.views.TableView`: HP from ``hp_changed``, items from
+  draws, uses, thefts, discards and Magician payments, the chamber's counts, shields, rage,
+  kills, the owner, the kill lock, the stack's frames, the result), read here as the
+  model's fields: 8 seat slots, item and frame-kind codes. After each step the model's
+  state must agree with the view on every field the view knows, and each event names the
+  fields it set, which the model step that writes it must set to the view's values. An
+  event that contradicts the view's own arithmetic (an ``hp_changed`` whose delta does not
+  lead to its HP, an item spent that is not held) is a problem of its own.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import FrameKind, Item
+from buckshot.spec.views import TableView
 from buckshot.verification.model.layout import (
     DRAWN,
     EMPTY,
+    ITEM_KINDS,
     KINDS,
     NONE,
     RUNNING,
@@ -45,264 +48,114 @@ def item_of(name: str) -> int:
     return _PICK[name]
 
 
-@dataclass
-class FrameSeen:
-    """A frame on the stack as the log shows it."""
-
-    kind: FrameKind
-    player: int | None
-    frame_id: int | None
+def _items(p: int, names: Any) -> set[Key]:
+    return {("items", p, item_of(name)) for name in names}
 
 
-@dataclass
 class View:
-    """The game state as the events so far describe it (8 seat slots, like the model)."""
+    """The game state as the events so far describe it, in the model's fields."""
 
-    players: int
-    shield_cap: int
-    turn_cap: int
-    slots: int
-    hp: list[int]
-    alive: list[bool] = field(default_factory=lambda: [False] * SEATS)
-    items: list[list[int]] = field(default_factory=lambda: [[0] * KINDS for _ in range(SEATS)])
-    traitor: list[bool] = field(default_factory=lambda: [False] * SEATS)
-    shield: list[int] = field(default_factory=lambda: [0] * SEATS)
-    rage: list[int] = field(default_factory=lambda: [0] * SEATS)
-    kills: list[int] = field(default_factory=lambda: [0] * SEATS)
-    shells: int = 0
-    live: int = 0
-    owner: int = 0
-    kill_lock: bool = False
-    result: int = RUNNING
-    winner: int = NONE
-    stack: list[FrameSeen] = field(default_factory=list)
-    phase: str | None = None
-    flips: int = 0
-    """Flips of the declared shot's shell so far (S2.6, S6.3.1): its chamber type is the
-    fired type when even, the other when odd (the flip changes the shot, not the load)."""
+    def __init__(self, table: TableView, shield_cap: int, turn_cap: int, slots: int) -> None:
+        self.table = table
+        """The fold of the log so far."""
+        self.shield_cap = shield_cap
+        self.turn_cap = turn_cap
+        self.slots = slots
 
     @classmethod
-    def start(cls, hp: list[int], shield_cap: int, turn_cap: int, slots: int) -> View:
-        """The view before the first event after ``game_started``: seats with their HP."""
-        padded = list(hp) + [0] * (SEATS - len(hp))
-        view = cls(len(hp), shield_cap, turn_cap, slots, padded)
-        view.alive = [p < len(hp) for p in range(SEATS)]
-        return view
+    def start(cls, started: LogEvent, shield_cap: int, turn_cap: int, slots: int) -> View:
+        """The view of the log's first event, ``game_started``: the seats with their HP."""
+        table = TableView()
+        table.observe(started)
+        return cls(table, shield_cap, turn_cap, slots)
 
     def copy(self) -> View:
         """An independent copy (for trying one of several model steps)."""
-        return View(
-            self.players,
-            self.shield_cap,
-            self.turn_cap,
-            self.slots,
-            list(self.hp),
-            list(self.alive),
-            [list(row) for row in self.items],
-            list(self.traitor),
-            list(self.shield),
-            list(self.rage),
-            list(self.kills),
-            self.shells,
-            self.live,
-            self.owner,
-            self.kill_lock,
-            self.result,
-            self.winner,
-            [FrameSeen(f.kind, f.player, f.frame_id) for f in self.stack],
-            self.phase,
-            self.flips,
-        )
+        return View(self.table.copy(), self.shield_cap, self.turn_cap, self.slots)
 
     def values(self) -> dict[Key, Value]:
         """Every state field the view knows, with its value."""
+        table = self.table
         out: dict[Key, Value] = {}
         for p in range(SEATS):
-            out["hp", p] = self.hp[p]
-            out["alive", p] = self.alive[p]
-            out["traitor", p] = self.traitor[p]
-            out["rage", p] = self.rage[p]
-            out["kills", p] = self.kills[p]
-            if self.shield[p] < self.shield_cap:  # above it the model's counter saturates
-                out["shield", p] = self.shield[p]
+            seat = table.seats.get(p)
+            out["hp", p] = 0 if seat is None or seat.hp is None else seat.hp
+            out["alive", p] = seat is not None and seat.alive
+            out["traitor", p] = seat is not None and seat.traitor
+            out["rage", p] = 0 if seat is None else seat.rage
+            out["kills", p] = 0 if seat is None else seat.kills
+            shield = 0 if seat is None else seat.shield
+            if shield < self.shield_cap:  # above it the model's counter saturates
+                out["shield", p] = shield
             for k in range(KINDS):
-                out["items", p, k] = self.items[p][k]
-        out["shells",] = self.shells
-        out["live",] = self.live
-        out["owner",] = self.owner
-        out["kill_lock",] = self.kill_lock
-        out["result",] = self.result
-        out["winner",] = self.winner
-        out["depth",] = len(self.stack)
+                out["items", p, k] = 0 if seat is None else seat.items.get(ITEM_KINDS[k], 0)
+        out["shells",] = table.shells
+        out["live",] = table.live
+        out["owner",] = 0 if table.owner is None else table.owner
+        out["kill_lock",] = table.kill_lock
+        winners = table.winners
+        if winners is None:
+            out["result",] = RUNNING
+        else:
+            out["result",] = DRAWN if table.reason == "turn_limit" else WON
+        out["winner",] = winners[0] if winners else NONE
+        out["depth",] = len(table.stack)
         for i in range(self.slots):
-            frame = self.stack[i] if i < len(self.stack) else None
-            out["fkind", i] = EMPTY if frame is None else kind_code(frame.kind)
+            frame = table.stack[i] if i < len(table.stack) else None
+            out["fkind", i] = EMPTY if frame is None else kind_code(FrameKind(frame.kind))
             if frame is not None and frame.player is not None:
                 out["fwho", i] = frame.player
         return out
 
-    # --- folding one event ---------------------------------------------------------------
-
     def observe(self, event: LogEvent) -> tuple[set[Key], str | None]:
         """Fold ``event`` in; the fields it set, and what is wrong with it on its own terms."""
-        handler = getattr(self, f"_on_{event.type}", None)
-        if handler is None:
-            return set(), None
-        result: tuple[set[Key], str | None] = handler(event.data)
-        return result
+        keys = self._keys(event)
+        problem = self.table.observe(event)
+        depth = len(self.table.stack)
+        if problem is None and event.type == "frame_pushed" and depth > self.slots:
+            problem = f"depth {depth} exceeds limits.max_stack_depth = {self.slots} (S6.1.4)"
+        return keys, problem
 
-    def _take(self, p: int, name: str, count: int = 1) -> tuple[set[Key], str | None]:
-        k = item_of(name)
-        if self.items[p][k] < count:
-            return {("items", p, k)}, f"seat {p} holds {self.items[p][k]} {name}, not {count}"
-        self.items[p][k] -= count
-        return {("items", p, k)}, None
+    def _keys(self, event: LogEvent) -> set[Key]:
+        """The fields ``event`` sets, read before it is folded in."""
+        kind, d = event.type, event.data
+        if kind in ("chamber_loaded", "shot_fired", "shell_ejected"):
+            return {("shells",), ("live",)}
+        if kind in ("items_drawn", "shell_flipped"):
+            return _items(d["by" if kind == "shell_flipped" else "player"], d["items"])
+        if kind in ("item_used", "discarded"):
+            return _items(d["player"], [d["item"]])
+        if kind == "item_stolen":
+            return _items(d["victim"], [d["item"]]) | _items(d["player"], [d["item"]])
+        if kind in _SEAT_FIELD:
+            return {(_SEAT_FIELD[kind], d["player"])}
+        if kind in ("frame_pushed", "frame_popped"):
+            top = len(self.table.stack) - (kind == "frame_popped")
+            return {("depth",), ("fkind", max(top, 0)), ("fwho", max(top, 0))}
+        if kind == "eliminated":
+            p = d["player"]
+            keys: set[Key] = {("alive", p), ("shield", p), ("rage", p)}
+            keys |= {("items", p, k) for k in range(KINDS)}
+            return keys | ({("kills", d["by"])} if d["by"] is not None else set())
+        if kind == "turn_ended":
+            return {("rage", p) for p in range(SEATS)} | {("kill_lock",)}
+        return set(_TABLE_FIELDS.get(kind, ()))
 
-    def _on_turn_started(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.owner = d["owner"]
-        return {("owner",)}, None
 
-    def _on_phase(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.phase = d["phase"]
-        if d["owner"] != self.owner:
-            return set(), f"the phase is announced for seat {d['owner']}, the owner is {self.owner}"
-        return set(), None
+_SEAT_FIELD = {
+    "shot_blocked": "shield",
+    "shield_gained": "shield",
+    "rage_gained": "rage",
+    "rage_used": "rage",
+    "hp_changed": "hp",
+    "converted": "traitor",
+}
+"""The event types that set one field of the seat ``player``, and the field."""
 
-    def _on_chamber_loaded(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.shells, self.live = d["live"] + d["blank"], d["live"]
-        return {("shells",), ("live",)}, None
-
-    def _on_items_drawn(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        p = d["player"]
-        for name, count in Counter(d["items"]).items():
-            self.items[p][item_of(name)] += count
-        return {("items", p, item_of(name)) for name in d["items"]}, None
-
-    def _on_frame_pushed(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        depth = len(self.stack) + 1
-        self.stack.append(FrameSeen(FrameKind(d["kind"]), d["player"], d.get("frame_id")))
-        keys: set[Key] = {("depth",), ("fkind", depth - 1), ("fwho", depth - 1)}
-        if d["depth"] != depth:
-            return keys, f"a frame pushed at depth {d['depth']} onto a stack of {depth - 1}"
-        if depth > self.slots:
-            return keys, f"depth {depth} exceeds limits.max_stack_depth = {self.slots} (S6.1.4)"
-        return keys, None
-
-    def _on_frame_popped(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        depth = len(self.stack)
-        keys: set[Key] = {("depth",), ("fkind", max(depth - 1, 0)), ("fwho", max(depth - 1, 0))}
-        if depth <= 1 or d["depth"] != depth or self.stack[-1].kind.value != d["kind"]:
-            top = self.stack[-1].kind.value if self.stack else "nothing"
-            return keys, f"pops a {d['kind']} at depth {d['depth']}; the top is {top} at {depth}"
-        self.stack.pop()
-        return keys, None
-
-    def _on_shot_declared(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.flips = 0
-        return set(), None
-
-    def _on_shot_fired(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        flipped = {"live": "blank", "blank": "live"}
-        loaded = d["shell"] if self.flips % 2 == 0 else flipped[d["shell"]]
-        self.flips = 0
-        return self._remove_shell(loaded)
-
-    def _on_shell_ejected(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        return self._remove_shell(d["shell"])
-
-    def _remove_shell(self, shell: str) -> tuple[set[Key], str | None]:
-        keys: set[Key] = {("shells",), ("live",)}
-        live = shell == "live"
-        if self.shells == 0 or (live and self.live == 0) or (not live and self.live == self.shells):
-            return keys, f"no {shell} shell is left ({self.live} live of {self.shells})"
-        self.shells -= 1
-        self.live -= int(live)
-        return keys, None
-
-    def _on_chamber_inverted(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.live = self.shells - self.live
-        return {("live",)}, None
-
-    def _on_shot_blocked(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.shield[d["player"]] = d["shield"]
-        return {("shield", d["player"])}, None
-
-    def _on_item_used(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        return self._take(d["player"], d["item"])
-
-    def _on_item_stolen(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        keys, problem = self._take(d["victim"], d["item"])
-        self.items[d["player"]][item_of(d["item"])] += 1
-        return keys | {("items", d["player"], item_of(d["item"]))}, problem
-
-    def _on_shell_flipped(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.flips += 1
-        keys: set[Key] = set()
-        for name, count in Counter(d["items"]).items():
-            more, problem = self._take(d["by"], name, count)
-            keys |= more
-            if problem is not None:
-                return keys, problem
-        return keys, None
-
-    def _on_discarded(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        return self._take(d["player"], d["item"])
-
-    def _on_shield_gained(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        p = d["player"]
-        before, self.shield[p] = self.shield[p], d["shield"]
-        if before + d["blocks"] != d["shield"]:
-            return {("shield", p)}, f"{before} blocks + {d['blocks']} do not make {d['shield']}"
-        return {("shield", p)}, None
-
-    def _on_rage_gained(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        p = d["player"]
-        before, self.rage[p] = self.rage[p], d["rage"]
-        if before + d["charges"] != d["rage"]:
-            return {("rage", p)}, f"{before} charges + {d['charges']} do not make {d['rage']}"
-        return {("rage", p)}, None
-
-    def _on_rage_used(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.rage[d["player"]] = d["rage"]
-        return {("rage", d["player"])}, None
-
-    def _on_hp_changed(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        p = d["player"]
-        before, self.hp[p] = self.hp[p], d["hp"]
-        if before + d["delta"] != d["hp"]:
-            return {("hp", p)}, f"seat {p} had {before} HP; {d['delta']:+d} does not make {d['hp']}"
-        return {("hp", p)}, None
-
-    def _on_converted(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.traitor[d["player"]] = True
-        return {("traitor", d["player"])}, None
-
-    def _on_eliminated(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        p = d["player"]
-        self.alive[p] = False
-        self.items[p] = [0] * KINDS
-        self.shield[p] = self.rage[p] = 0
-        keys: set[Key] = {("alive", p), ("shield", p), ("rage", p)}
-        keys |= {("items", p, k) for k in range(KINDS)}
-        if d["by"] is not None:
-            self.kills[d["by"]] += 1
-            keys.add(("kills", d["by"]))
-        return keys, None
-
-    def _on_shooting_locked(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.kill_lock = True
-        return {("kill_lock",)}, None
-
-    def _on_turn_ended(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        self.rage = [0] * SEATS
-        self.kill_lock = False
-        keys: set[Key] = {("rage", p) for p in range(SEATS)} | {("kill_lock",)}
-        if d["owner"] != self.owner:
-            return keys, f"the turn of seat {d['owner']} ends; the owner is {self.owner}"
-        return keys, None
-
-    def _on_game_over(self, d: dict[str, Any]) -> tuple[set[Key], str | None]:
-        winners = d["winners"]
-        self.result = DRAWN if d["reason"] == "turn_limit" else WON
-        self.winner = winners[0] if winners else NONE
-        return {("result",), ("winner",)}, None
+_TABLE_FIELDS: dict[str, tuple[Key, ...]] = {
+    "turn_started": (("owner",),),
+    "chamber_inverted": (("live",),),
+    "shooting_locked": (("kill_lock",),),
+    "game_over": (("result",), ("winner",)),
+}
+"""The event types that set table fields only, and the fields."""

@@ -141,7 +141,7 @@ class StepMatcher:
             required.add("phase")
         first = decided.index if decided is not None else walk.pos
         if decided is not None and edge.edge.event == "counter":
-            walk.view.flips += 1  # the counter flips the shot's shell back, unannounced (R18)
+            walk.view.table.flips += 1  # the counter flips the shot's shell back, unannounced (R18)
         group = self.claim(allowed, REPEATABLE)
         why = "" if decided is None else f"{decided.data['option']}: "
         walk.solver.require(first, [], [(f"{why}the step's chance outcomes are possible", res.ok)])

@@ -50,9 +50,7 @@ class Walk:
         self.state: State[Term, Term] = self.sem.initial(
             self.b.num(self.n), tuple(self.b.num(r) for r in roles[:SEATS])
         )
-        self.view = View.start(
-            [seat["hp"] for seat in seats], self.cfg.shield_cap, self.cfg.max_turns, self.cfg.depth
-        )
+        self.view = View.start(events[0], self.cfg.shield_cap, self.cfg.max_turns, self.cfg.depth)
         turn = self.lay.chart(FrameKind.TURN)
         self.phase_of = {
             self.lay.state(FrameKind.TURN, node.id).code: node.parent or node.id
