@@ -2,10 +2,11 @@
 
 The page carries everything it shows: each chart as inline SVG (drawn by ``dot`` through
 the ``graphviz`` package), the log's events, the view after each event
-(:mod:`buckshot.diagrams.explore_state`) as JSON, a style sheet and a small script. It
-loads nothing from anywhere. The script only shows what the JSON says: the states of the
-frames on the stack highlighted in their charts, the edges a decision took, the stack as
-frames with their poll cursors, the seats, and the event list with the current one marked.
+(:mod:`buckshot.diagrams.explore_state`, folded by :mod:`buckshot.spec.views`) as JSON, a
+style sheet and a small script. It loads nothing from anywhere. The script only shows what
+the JSON says: the states of the frames on the stack highlighted in their charts, the edges
+a decision took, the stack as frames with their poll cursors, the seats, and the event list
+with the current one marked.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from html import escape
 from typing import Any
 
 from buckshot.diagrams.chart_dot import chart_dot
-from buckshot.diagrams.explore_state import FrameView, fold
+from buckshot.diagrams.explore_state import fold
 from buckshot.diagrams.style import SEAT_COLORS, STATE_STYLES
 from buckshot.diagrams.svg import render_svg
 from buckshot.diagrams.timeline import Band, Step, StepKind, build_timeline
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.model import StateKind, chart_models
+from buckshot.spec.views import FrameView
 
 _SVG_START = re.compile(r"^.*?(?=<svg)", re.DOTALL)
 

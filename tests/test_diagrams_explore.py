@@ -20,13 +20,14 @@ from typer.testing import CliRunner
 
 from buckshot.commands.main import app
 from buckshot.diagrams.explore_page import first_difference
-from buckshot.diagrams.explore_state import LOCKED_STATE, Moment, fold, held_before
+from buckshot.diagrams.explore_state import Moment, fold
 from buckshot.diagrams.svg import dot_installed
 from buckshot.reference.events import to_jsonl
 from buckshot.reference.examples import EXAMPLES
 from buckshot.spec.eventlog import LogEvent, parse_log, read_log
 from buckshot.spec.model import StateKind, chart_models
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.spec.views import LOCKED_STATE, held_before
 
 FIXTURE = Path(__file__).parent / "fixtures" / "s6_3_example.jsonl"
 STARTED = FIXTURE.read_text(encoding="utf-8").splitlines()[0] + "\n"
