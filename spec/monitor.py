@@ -585,24 +585,22 @@ class Monitor:
                 f"{where}: a blank deals no damage, and only a Gambler rolls",
             )
 
-    def _on_converted(self, data: Data, where: str) -> None:
+    def _in_own_frame(self, data: Data, kind: str, clause: str, message: str) -> SeatView:
+        """The event's player, whose own frame of ``kind`` must be the top (else
+        ``message``, citing ``clause``)."""
         top = self._top()
         seat = self._seat(data["player"])
-        require(
-            top.kind == "conversion" and top.player == data["player"],
-            "S4.3.2",
-            f"{where}: conversion outside the player's own choice",
-        )
+        require(top.kind == kind and top.player == data["player"], clause, message)
+        return seat
+
+    def _on_converted(self, data: Data, where: str) -> None:
+        what = f"{where}: conversion outside the player's own choice"
+        seat = self._in_own_frame(data, "conversion", "S4.3.2", what)
         require(not seat.traitor, "S4.3.2", f"{where}: a player converts twice")
 
     def _on_eliminated(self, data: Data, where: str) -> None:
-        top = self._top()
-        seat = self._seat(data["player"])
-        require(
-            top.kind == "dying" and top.player == data["player"],
-            "S4.3.1",
-            f"{where}: elimination outside the player's dying frame",
-        )
+        what = f"{where}: elimination outside the player's dying frame"
+        seat = self._in_own_frame(data, "dying", "S4.3.1", what)
         require(seat.alive and seat.hp == 0, "S4.3.1", f"{where}: eliminated above HP 0")
         by = data["by"]
         if by is not None:
