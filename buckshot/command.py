@@ -7,23 +7,82 @@ one line naming the option and the path); a missing parent folder is created whe
 written; the file is written whole (a temporary file in the same folder, then a rename), with
 the usual permissions (0666 less the umask, 0644 in general).
 
+Usage errors (an unknown option, a bad value, a missing argument) take the same shape as
+every other refusal: one line ``error [usage]: ...`` and exit 2 (:class:`OneLineErrors`), not
+the command-line library's framed box, which crops a long path to the width of the screen.
+
 A leaf module (it imports no other command), so that each subcommand's module can use it.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
+import typer.core
 
 if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
 
 INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it."""
+
+
+def _library_error(name: str) -> type[Exception]:
+    """The command-line library's exception class ``name``, an ancestor of its public
+    ``BadParameter`` (typer keeps its copy of click's exceptions in a private module)."""
+    found = next((c for c in typer.BadParameter.__mro__ if c.__name__ == name), None)
+    if found is None or not issubclass(found, Exception):
+        raise ImportError(f"typer.BadParameter has no ancestor {name}")
+    return found
+
+
+UsageError = _library_error("UsageError")
+"""A command line that does not parse: unknown option or command, bad value, missing one."""
+ClickException = _library_error("ClickException")
+"""Any error the command-line library reports to the user."""
+
+
+class OneLineErrors(typer.core.TyperGroup):
+    """A command group whose usage errors are one line, ``error [usage]: <command>: <what>``
+    on standard error with exit 2, like every other refusal; help is unchanged."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command; in standalone mode, end the process with its exit status."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            status = super().main(
+                args, prog_name, complete_var, False, windows_expand_args, **extra
+            )
+        except UsageError as error:
+            context = getattr(error, "ctx", None)
+            where = context.command_path if context is not None else (prog_name or "buckshot")
+            hint = f" (see {where} --help)" if context is not None else ""
+            message = error.format_message()  # type: ignore[attr-defined]
+            typer.echo(f"error [usage]: {where}: {message}{hint}", err=True)
+            sys.exit(2)
+        except ClickException as error:
+            typer.echo(f"error [usage]: {error.format_message()}", err=True)  # type: ignore[attr-defined]
+            sys.exit(getattr(error, "exit_code", 1))
+        except typer.Abort:
+            typer.echo("error [aborted]: no input", err=True)
+            sys.exit(1)
+        # a command's typer.Exit comes back as its status; a finished command returns None
+        sys.exit(status if isinstance(status, int) else 0)
 
 
 def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:

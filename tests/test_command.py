@@ -92,3 +92,37 @@ def test_the_schema_command_refuses_an_unwritable_out(tmp_path: Path) -> None:
     fresh = tmp_path / "schema.json"
     assert CliRunner().invoke(app, ["spec", "schema", "--out", str(fresh)]).exit_code == 0
     assert fresh.read_text(encoding="utf-8").startswith('{\n  "$schema"')
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["verify", "--bogus"], "buckshot verify: No such option: --bogus"),
+        (["nosuch"], "buckshot: No such command 'nosuch'"),
+        (["verify", "--players", "9-9"], "expected a player count or range within 2-8"),
+        (["conformance", "run", "--timeout", "soon"], "buckshot conformance run: Invalid value"),
+    ],
+)
+def test_a_usage_error_is_one_coded_line_with_exit_2(args: list[str], says: str) -> None:
+    from typer.testing import CliRunner
+
+    from buckshot.commands.main import app
+
+    result = CliRunner().invoke(app, args, prog_name="buckshot")
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error [usage]: "), result.output
+    assert says in lines[0] and "--help)" in lines[0]
+
+
+def test_a_usage_error_names_a_long_path_whole(tmp_path: Path) -> None:
+    """The library's framed box cropped a path to the screen's width; the line keeps it."""
+    from typer.testing import CliRunner
+
+    from buckshot.commands.main import app
+
+    deep = tmp_path.joinpath(*["a-folder-with-a-long-name"] * 6, "missing.toml")
+    result = CliRunner().invoke(app, ["diagrams", "trace", str(deep)], prog_name="buckshot")
+    assert result.exit_code == 2, result.output
+    assert str(deep) in result.output.replace("\n", "")
+    assert str(deep) in result.output.strip().splitlines()[0]

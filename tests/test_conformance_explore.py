@@ -41,6 +41,7 @@ def _seat_name(seat: int) -> str:
     return chr(ord("A") + seat)
 
 
+@pytest.mark.slow
 @needs_dot
 def test_a_failing_case_gets_a_page_stopped_where_the_poll_went_wrong(tmp_path: Path) -> None:
     folder = tmp_path / "pages"

@@ -67,6 +67,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return wheel, env
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_every_suite_file(installed: tuple[Path, Path]) -> None:
     wheel, _ = installed
     with zipfile.ZipFile(wheel) as archive:
@@ -80,6 +81,7 @@ def test_the_wheel_carries_every_suite_file(installed: tuple[Path, Path]) -> Non
     assert "buckshot/conformance/data/INTERPRETING.md" in shipped
 
 
+@pytest.mark.slow
 def test_the_installed_copy_runs_the_suite_through_the_reference_adapter(
     installed: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -38,6 +38,7 @@ def coverage() -> SuiteCoverage:
     return suite_coverage(load_suite(CASES).cases)
 
 
+@pytest.mark.slow
 def test_model_cases_equal_the_generator_output() -> None:
     assert generate.differences(generate.render_all()) == []
 
@@ -52,12 +53,14 @@ def test_the_model_generator_and_coverage_import_no_engine() -> None:
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_model_cases_reach_every_goal_at_each_table_size() -> None:
     assert generate.table_gaps() == {n: [] for n in SEAT_COUNTS}
     sizes = sorted({path.n for path in generate.all_paths().values()})
     assert sizes == list(SEAT_COUNTS)
 
 
+@pytest.mark.slow
 def test_the_whole_suite_covers_every_transition_and_guard_outcome(
     coverage: SuiteCoverage,
 ) -> None:
@@ -72,6 +75,7 @@ def test_the_whole_suite_covers_every_transition_and_guard_outcome(
     }
 
 
+@pytest.mark.slow
 def test_without_the_model_cases_the_suite_has_gaps(coverage: SuiteCoverage) -> None:
     """The check has teeth: the hand-written and rule-generated cases alone leave gaps that
     only refused decisions of the model cases fill."""
@@ -80,6 +84,7 @@ def test_without_the_model_cases_the_suite_has_gaps(coverage: SuiteCoverage) -> 
     assert gaps(coverage.by_origin["model"]) == []
 
 
+@pytest.mark.slow
 def test_no_case_reaches_an_impossible_goal(coverage: SuiteCoverage) -> None:
     assert set(coverage.reached) & set(IMPOSSIBLE) == set()
     for path in generate.all_paths().values():
@@ -142,6 +147,7 @@ def test_option_text_reads_back_to_the_same_decision() -> None:
     assert option_text(spec, swapped) == "use_item:item=expired_pills,target=1"
 
 
+@pytest.mark.slow
 def test_a_wrong_expectation_in_a_model_case_fails_the_reference_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The model's expectations are checked: one changed HP fails the case."""
     import json
@@ -176,6 +182,7 @@ def test_a_wrong_expectation_in_a_model_case_fails_the_reference_run(tmp_path) -
     assert "state.seats[0].hp" in run.stdout
 
 
+@pytest.mark.slow
 def test_origin_tells_model_cases_apart() -> None:
     case = next(c for c in load_suite(CASES).cases if c.area == "model")
     assert origin(case) == "model"

@@ -44,6 +44,7 @@ def runs() -> dict[str, RunResult]:
         return dict(zip(FAULTS, pool.map(run, FAULTS), strict=True))
 
 
+@pytest.mark.slow
 def test_there_are_seventy_six_faults_each_with_cases_to_catch_it() -> None:
     assert len(FAULTS) == 76
     assert {fault.room for fault in FAULTS.values()} == {Room.ENGINE, Room.CONTRACT}
@@ -52,6 +53,7 @@ def test_there_are_seventy_six_faults_each_with_cases_to_catch_it() -> None:
         assert fault.caught_by and set(fault.caught_by) <= ids, fault.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(FAULTS))
 def test_each_fault_fails_its_cases(runs: dict[str, RunResult], name: str) -> None:
     run = runs[name]
@@ -100,6 +102,7 @@ def _breaks() -> dict[str, tuple[str, ...]]:
     return {name: fault.breaks for name, fault in FAULTS.items()}
 
 
+@pytest.mark.slow
 def test_every_ruling_and_must_sentence_is_broken_by_a_caught_fault(
     runs: dict[str, RunResult],
 ) -> None:

@@ -36,6 +36,7 @@ def _message(case, seq: int = 1) -> dict[str, Any]:  # type: ignore[no-untyped-d
     }
 
 
+@pytest.mark.slow
 def test_the_reference_adapter_passes_every_case(suite) -> None:  # type: ignore[no-untyped-def]
     run = run_suite(RunOptions(adapter=REFERENCE, cases_dir=CASES), suite=suite)
     failures = {r.case.id: r.message for r in run.results if r.status != "passed"}

@@ -104,6 +104,7 @@ def _whole(run) -> None:  # type: ignore[no-untyped-def]
         assert not list(validator.iter_errors(line)), line
 
 
+@pytest.mark.slow
 def test_three_cases_pass_through_the_reference_adapter(suite) -> None:  # type: ignore[no-untyped-def]
     run = _run(suite, REFERENCE)
     assert _statuses(run) == dict.fromkeys(THREE, "passed")
@@ -236,6 +237,7 @@ def test_reports_round_trip_and_diff_by_case_id(suite, fake: Path, tmp_path: Pat
     assert same.exit_code == 0 and "no case changed status" in same.output
 
 
+@pytest.mark.slow
 def test_the_cli_runs_reports_and_exits_by_outcome(fake: Path, tmp_path: Path) -> None:
     runner = CliRunner()
     args = ["run", "--cases", str(CASES), "--no-tables"]

@@ -111,6 +111,7 @@ def test_verify_stops_its_workers_and_exits_130(tmp_path: Path) -> None:
     assert not (tmp_path / "report.json").exists()
 
 
+@pytest.mark.slow
 def test_conformance_run_kills_the_adapter_prints_the_summary_and_exits_130(
     tmp_path: Path,
 ) -> None:
@@ -157,6 +158,7 @@ def _long_log(path: Path, events: int) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz's dot is not installed")
 def test_diagrams_trace_stops_while_drawing_and_exits_130(tmp_path: Path) -> None:
     log = tmp_path / "long.jsonl"
@@ -177,6 +179,7 @@ def _not_on_windows() -> None:
         pytest.skip("reads /proc to find the worker processes")
 
 
+@pytest.mark.slow
 def test_conformance_coverage_stops_and_exits_130(tmp_path: Path) -> None:
     """Ctrl-C while the cases are replayed on the model (its progress shown)."""
     args = ["conformance", "coverage"]

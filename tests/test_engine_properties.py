@@ -224,7 +224,7 @@ class RandomGames(RuleBasedStateMachine):
             assert self.game.state.seats[self.game.state.owner].alive
 
 
-TestRandomGames = RandomGames.TestCase
+TestRandomGames = pytest.mark.slow(RandomGames.TestCase)
 TestRandomGames.settings = settings(
     max_examples=40,
     stateful_step_count=300,
@@ -331,6 +331,7 @@ def _check_restore_continues(game: Game, rng: random.Random) -> None:
     assert restored.over and game.over
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(setup=setups(), policy=st.integers(0, 2**32 - 1), steps=st.integers(0, 400))
 def test_restore_at_a_random_step_continues_identically(
@@ -451,6 +452,7 @@ def _refused(game: Game, player: Any, option: Any, before: str | None = None) ->
     return caught.value.code
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(setup=setups(), policy=st.integers(0, 2**32 - 1), steps=st.integers(0, 300))
 def test_bad_input_is_refused_and_changes_nothing(setup: Setup, policy: int, steps: int) -> None:

@@ -245,6 +245,7 @@ def report_text(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     return report.read_bytes()
 
 
+@pytest.mark.slow
 @FAST
 @given(cut=st.integers(min_value=0, max_value=10_000), flips=st.integers(0, 3), seed=st.integers())
 def test_a_truncated_or_damaged_report_is_refused_or_compared_never_a_traceback(

@@ -70,6 +70,7 @@ def refused_at(log: Log, index: int, kind: str | None = None) -> TraceResult:
 # --- engine logs are matched -------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4, 8])
 def test_a_seeded_engine_game_validates(players: int) -> None:
     log = engine_log(players)

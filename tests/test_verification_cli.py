@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from buckshot.commands.main import app as top_app
@@ -25,6 +26,7 @@ def test_players_ranges() -> None:
     assert parse_players("5") == (5, 5)
 
 
+@pytest.mark.slow
 def test_selected_proofs_pass_and_write_json(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     result = RUNNER.invoke(
@@ -50,6 +52,7 @@ def test_selected_proofs_pass_and_write_json(tmp_path: Path) -> None:
     assert data["failed"] is False
 
 
+@pytest.mark.slow
 def test_a_violation_exits_non_zero_and_prints_the_counterexample(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     args = ["--players", "2", "--only", "I3", "--depth", "0", "--no-vacuity"]
@@ -76,6 +79,7 @@ def test_bad_player_range_is_refused() -> None:
     assert result.exit_code == 2
 
 
+@pytest.mark.slow
 def test_the_table_and_json_give_a_verdict_per_player_count(tmp_path: Path) -> None:
     """An injected bug: the property it breaks is violated for each N, each with its own
     counterexample of that N; the others stay proved; BMC has a verdict per N."""
@@ -107,6 +111,7 @@ def test_the_table_and_json_give_a_verdict_per_player_count(tmp_path: Path) -> N
     ]
 
 
+@pytest.mark.slow
 def test_one_job_and_two_jobs_give_the_same_verdicts(tmp_path: Path) -> None:
     """Worker processes change only the times."""
     verdicts = []
@@ -123,6 +128,7 @@ def test_one_job_and_two_jobs_give_the_same_verdicts(tmp_path: Path) -> None:
     assert verdicts[0] == verdicts[1]
 
 
+@pytest.mark.slow
 def test_the_engine_walks_run_in_the_verification_and_agree(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     args = ["--players", "2-4", "--only", "I1", "--depth", "0", "--no-vacuity"]
@@ -136,6 +142,7 @@ def test_the_engine_walks_run_in_the_verification_and_agree(tmp_path: Path) -> N
     assert played[0] == "2" and set(played) <= {"2", "3", "4"}
 
 
+@pytest.mark.slow
 def test_a_model_bug_saves_replayable_counterexamples_and_parts_the_walks(
     tmp_path: Path,
 ) -> None:

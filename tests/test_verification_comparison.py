@@ -125,6 +125,7 @@ def test_amulets_only_every_other_item_use_is_lost_by_its_own_weight(item: Item)
         "dying:checking:check_rescue:0",  # back above 0 HP after a rescue (one step back)
     ],
 )
+@pytest.mark.slow
 def test_amulets_only_no_rescue_names_the_rescue_items_weights_not_the_amulets(
     edge: str,
 ) -> None:
@@ -142,6 +143,7 @@ def test_amulets_only_item_skills_are_lost_by_their_items_weight(role: Role, ite
     )
 
 
+@pytest.mark.slow
 def test_amulets_only_keeps_the_amulet_and_the_medics_skill() -> None:
     rules = amulets_only()
     assert explain(rules, load_ruleset(), "item:amulet", "item") is None
@@ -173,6 +175,7 @@ def test_a_magician_cost_no_hand_can_pay_loses_the_skill_and_the_core_names_it()
     assert explain(rules, load_ruleset(), "skill:magician", "skill") == ("magician.cost",)
 
 
+@pytest.mark.slow
 def test_magician_cost_one_keeps_the_skill() -> None:
     rules = variant(magician__cost=1)
     assert explain(rules, load_ruleset(), "skill:magician", "skill") is None

@@ -53,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # --- the engine drives, the model follows ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ten_thousand_engine_steps_over_every_player_count_agree_with_the_model() -> None:
     result = random_walks(SPEC, RULES, 10_000, seed=0)
     assert result.agreed, "\n\n".join(d.text() for d in result.disagreements)

@@ -47,6 +47,7 @@ def test_a_slow_machine_is_labelled_as_such_never_a_different_verdict(
         assert verdict == PROVED or (verdict == UNKNOWN and limits.TIMEOUT in part), part
 
 
+@pytest.mark.slow
 def test_running_out_of_resources_is_the_same_verdict_every_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -52,6 +52,7 @@ def test_initial_states_satisfy_every_state_property() -> None:
         assert _holds(spec, spec.initial(n, [n % 6] * n)) == [], n
 
 
+@pytest.mark.slow
 def test_random_games_keep_every_property() -> None:
     """Every state and step of seeded random games satisfies every invariant and lemma."""
     spec = ExecutableSpec(load_ruleset())
@@ -72,6 +73,7 @@ def test_structural_invariants_are_inductive_for_every_n(pid: str) -> None:
     assert result.verdict == PROVED and result.players == "N=2..8"
 
 
+@pytest.mark.slow
 def test_a_broken_invariant_gives_a_confirmed_counterexample() -> None:
     """A failing step names the property and the spec re-checks the state it returns."""
     (result,) = prove(
@@ -81,11 +83,13 @@ def test_a_broken_invariant_gives_a_confirmed_counterexample() -> None:
     assert result.counterexample is not None and result.counterexample.confirmed
 
 
+@pytest.mark.slow
 def test_bmc_small_depth_finds_nothing_on_the_rules() -> None:
     violations, times, status = check_bounded(_cfg(2, 3), INVARIANTS, 4)
     assert status == "ok" and violations == [] and len(times) == 5
 
 
+@pytest.mark.slow
 def test_bmc_finds_a_seeded_bug_with_a_replayed_trace() -> None:
     """The shooter asked first (S6.2.1) breaks I4 as soon as the first window opens."""
     spec = ExecutableSpec(load_ruleset(), config=_cfg(2, 3), patch=patch_of("poll_owner_first"))
@@ -116,6 +120,7 @@ def test_vacuity_targets_cover_every_transition_frame_and_depth() -> None:
     assert {"depth 1", "depth 4"} <= names
 
 
+@pytest.mark.slow
 def test_vacuity_shows_every_target_but_the_counter_response_reachable() -> None:
     """No role has a counter skill (R18), so the counter-response frame is never pushed and
     the stack never grows past the turn and one frame above it with a pending fall (depths
@@ -153,6 +158,7 @@ def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
     assert all(items[name].status == REACHED_BMC for name in wanted)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_every_deliberate_bug_is_caught_by_the_invariant_it_breaks(mutant: object) -> None:
     result = run_mutant(_cfg(), mutant)  # type: ignore[arg-type]
@@ -227,6 +233,7 @@ def test_branch_tree_covers_each_branch_once() -> None:
     assert len(model.tree) < len(model.cases) // 2
 
 
+@pytest.mark.slow
 def test_sums_after_a_step_equal_the_plain_sums() -> None:
     """A sum written as a change to the sum before the step (Z3Backend.sum_) has the plain
     sum's value, on random states and inputs, for branches of every shape of change."""
@@ -259,6 +266,7 @@ def test_sums_after_a_step_equal_the_plain_sums() -> None:
                 assert left.as_long() == right.as_long(), case.name
 
 
+@pytest.mark.slow
 def test_the_branches_of_the_proofs_are_the_step_of_bmc() -> None:
     """The induction splits the step into branches (some fixed by lemmas, such as the dying
     frame in slot 1 by L4) while bounded model checking unrolls the step itself. In every

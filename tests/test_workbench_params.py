@@ -159,6 +159,7 @@ def test_bad_compares_are_refused_in_one_line(tmp_path: Path) -> None:
     assert "unknown agent" in _refused(["compare", "default", "default", "--agent", "nobody"])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("no_games")
 def test_an_unreachable_scheduler_is_refused_quickly() -> None:
     line = _refused(["compare", "default", "default", "--scheduler", "tcp://127.0.0.1:9"])

@@ -48,6 +48,7 @@ def test_the_page_loads_nothing_and_escapes_its_text() -> None:
     assert "<script" not in page
 
 
+@pytest.mark.slow
 def test_compare_writes_the_report_it_prints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -86,6 +87,7 @@ def test_compare_writes_the_report_it_prints(
     ] == [True]
 
 
+@pytest.mark.slow
 def test_sweep_of_two_keys_has_a_row_per_variant_and_heat_maps(tmp_path: Path) -> None:
     out, page = tmp_path / "s.json", tmp_path / "s.html"
     result = runner.invoke(
@@ -147,6 +149,7 @@ def test_the_verification_section_shows_the_changed_verdicts_and_keeps_all_in_js
     assert len(section.to_json()["rows"]) == 2
 
 
+@pytest.mark.slow
 def test_sweep_verify_names_what_a_zero_weight_loses_and_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 
-from buckshot.command import INTERRUPTED, check_output_folder, fail
+from buckshot.command import INTERRUPTED, OneLineErrors, check_output_folder, fail
 from buckshot.progress import QUIET_HELP, CommandProgress
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
     invoke_without_command=True,
     no_args_is_help=False,

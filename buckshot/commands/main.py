@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from buckshot import __version__
-from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
+from buckshot.command import INTERRUPTED, OneLineErrors, check_output, fail, load_rules, save
 from buckshot.commands.diagrams import app as diagrams_app
 from buckshot.commands.explore import explore_command
 from buckshot.commands.verify import app as verify_app
@@ -24,11 +24,13 @@ if TYPE_CHECKING:
     from buckshot.reference.simulate import Summary
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="The game's formal specification, its reference engine and its verification.",
     no_args_is_help=True,
     add_completion=False,
 )
 spec_app = typer.Typer(
+    cls=OneLineErrors,
     help="The specification: export it, trace clauses to what cites them, render the rulings.",
     no_args_is_help=True,
 )

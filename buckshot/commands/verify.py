@@ -11,7 +11,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from buckshot.command import INTERRUPTED, check_output, check_output_folder, load_rules, save
+from buckshot.command import (
+    INTERRUPTED,
+    OneLineErrors,
+    check_output,
+    check_output_folder,
+    load_rules,
+    save,
+)
 from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
@@ -33,6 +40,7 @@ from buckshot.verification.report import Report, cex_text
 from buckshot.verification.run import verify
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Prove the spec's invariants with Z3 for every player count, check them on bounded "
     "paths, show they are not vacuous, and run the deliberate bugs.",
     no_args_is_help=False,

@@ -12,12 +12,20 @@ from typing import Annotated
 
 import typer
 
-from buckshot.command import INTERRUPTED, check_output, check_output_folder, fail, save
+from buckshot.command import (
+    INTERRUPTED,
+    OneLineErrors,
+    check_output,
+    check_output_folder,
+    fail,
+    save,
+)
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
 from buckshot.progress import QUIET_HELP, CommandProgress
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
     no_args_is_help=True,
     add_completion=False,
