@@ -140,7 +140,10 @@ class Actions(ItemEffects[I, B]):
         k = inp.item
         t = s.set(items=self.change_item(s.items, s.owner, k, plus=False))
         for item, effect in ITEM_EFFECTS.items():
-            t = effect(self, t, s, inp, fx, b.eqn(k, item_code(item)))
+            # read through the model, so that a patch of the effect's helper (a deliberate
+            # bug of the faults room, :mod:`.patch`) is the effect applied
+            applied = getattr(self, effect.__name__)
+            t = applied(t, s, inp, fx, b.eqn(k, item_code(item)))
         return t.set(last_step=b.num(LAST_ITEM))
 
     # --- phase 2/3: dying, conversion, the end of the game -------------------------------
