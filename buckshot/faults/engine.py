@@ -6,7 +6,7 @@ wrapped, a rule helper substituted, or a compiled edge edited. The decorator abo
 declares the fault (what it breaks, the cases that must catch it) and adds it to
 :data:`FAULTS`; ``python -m buckshot.faults.adapter --fault NAME`` serves the reference
 adapter with it, and a test runs each against its cases and checks that they fail
-(``tests/test_conformance_mutants.py``).
+(``tests/conformance/test_conformance_mutants.py``).
 """
 
 from __future__ import annotations

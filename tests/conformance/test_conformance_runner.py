@@ -20,7 +20,7 @@ from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, repor
 from buckshot.conformance.suite import Case, load_suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CASES = BUNDLED_CASES
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
 AMULETS, SHOT, TURN = (

@@ -238,7 +238,7 @@ def test_a_drawn_game_validates_under_its_own_ruleset_only(tmp_path: Path) -> No
     assert refused.failure is not None and refused.failure.index == over
 
     rules = tmp_path / "short.toml"
-    default = Path(__file__).parents[1] / "spec" / "rulesets" / "default.toml"
+    default = Path(__file__).parents[2] / "spec" / "rulesets" / "default.toml"
     rules.write_text(
         default.read_text(encoding="utf-8").replace("max_turns = 500", "max_turns = 3"),
         encoding="utf-8",

@@ -17,7 +17,7 @@ from buckshot.workbench.grid import variants, with_values
 from buckshot.workbench.overrides import ParamError, parse_param, settable_keys
 
 runner = CliRunner()
-DEFAULT_TOML = Path(__file__).resolve().parents[1] / "spec" / "rulesets" / "default.toml"
+DEFAULT_TOML = Path(__file__).resolve().parents[2] / "spec" / "rulesets" / "default.toml"
 
 
 def test_settable_keys_are_the_ruleset_numbers_and_item_weights() -> None:

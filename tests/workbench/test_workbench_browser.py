@@ -21,7 +21,7 @@ from buckshot.workbench.report import Report
 from buckshot.workbench.sections import parameter_section, sweep_section
 from buckshot.workbench.significance import compare_balances
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCREENSHOT = REPO / "artifacts" / "workbench-report.png"
 
 pytestmark = needs_chromium

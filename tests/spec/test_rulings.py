@@ -9,7 +9,7 @@ from buckshot.spec.clauses import clause_ids
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.spec.rulings import RULINGS, render_markdown, ruling, ruling_ids
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 OPEN_QUESTIONS = 15
 """rules.en.md, "What the text leaves open", lists questions 1..15."""
 

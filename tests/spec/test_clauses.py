@@ -18,7 +18,7 @@ from buckshot.spec.clauses import (
     normative_ids,
 )
 
-RULES_PATH = Path(__file__).resolve().parents[2] / "shared" / "seed" / "rules.en.md"
+RULES_PATH = Path(__file__).resolve().parents[3] / "shared" / "seed" / "rules.en.md"
 
 # IDs are declared in the rule text either as a heading ("## S1 ...", "### S4.1 ...") or in
 # bold at the start of a clause ("**S1.1**", "**S2.1 Gambler ...**", "**S4.2.1a ...**").

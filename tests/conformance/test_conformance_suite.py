@@ -26,7 +26,7 @@ from buckshot.spec.clauses import normative_ids
 from buckshot.spec.rulings import RULINGS
 from buckshot.traceability import build_matrix
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SUITE = SUITE_ROOT
 CASES = SUITE / "cases"
 GENERATOR = ROOT / "buckshot" / "conformance" / "generate.py"

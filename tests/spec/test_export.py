@@ -13,7 +13,7 @@ from buckshot.spec.model import chart_models
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 COMMITTED = REPO / "spec" / "generated" / "spec.json"
 
 

@@ -16,7 +16,7 @@ from buckshot.diagrams.trace_dot import trace_dot
 from buckshot.diagrams.trace_mermaid import trace_mermaid
 from buckshot.spec.eventlog import EventLogError, LogEvent, parse_log, read_log
 
-EXAMPLE = Path(__file__).parent / "fixtures" / "s6_3_example.jsonl"
+EXAMPLE = Path(__file__).parents[1] / "fixtures" / "s6_3_example.jsonl"
 
 # pydot's parser still calls pyparsing's old camel-case names
 pytestmark = pytest.mark.filterwarnings("ignore:'\\w+' deprecated - use:DeprecationWarning")

@@ -29,7 +29,7 @@ from buckshot.spec.model import StateKind, chart_models
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.spec.views import LOCKED_STATE, held_before
 
-FIXTURE = Path(__file__).parent / "fixtures" / "s6_3_example.jsonl"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "s6_3_example.jsonl"
 STARTED = FIXTURE.read_text(encoding="utf-8").splitlines()[0] + "\n"
 """The fixture's first line: a log of one event, game_started."""
 """A hand-written log of the same example, in an older vocabulary (another implementation's)."""

@@ -58,7 +58,7 @@ def test_traceability_command_prints_the_matrix_and_json() -> None:
 
 
 def test_export_refuses_a_bad_variant_naming_the_key(tmp_path: Path) -> None:
-    default = Path(__file__).resolve().parents[1] / "spec" / "rulesets" / "default.toml"
+    default = Path(__file__).resolve().parents[2] / "spec" / "rulesets" / "default.toml"
     text = default.read_text(encoding="utf-8").replace('heal_chance = "1/3"', "heal_chance = 1.5")
     assert "heal_chance = 1.5" in text
     variant = tmp_path / "variant.toml"

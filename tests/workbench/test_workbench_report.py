@@ -57,7 +57,7 @@ def test_compare_writes_the_report_it_prints(
         comparison, "compare_verification", partial(comparison.compare_verification, players=(2, 2))
     )
     variant = tmp_path / "magician1.toml"
-    default = Path(__file__).resolve().parents[1] / "spec" / "rulesets" / "default.toml"
+    default = Path(__file__).resolve().parents[2] / "spec" / "rulesets" / "default.toml"
     variant.write_text(default.read_text().replace("cost = 2", "cost = 1"), encoding="utf-8")
     out, page = tmp_path / "c.json", tmp_path / "c.html"
     args = ["compare", "default", str(variant), "--games", "16", "--players", "3"]

@@ -26,7 +26,7 @@ from buckshot.reference.examples import EXAMPLES
 from buckshot.spec.eventlog import parse_log
 from buckshot.spec.ruleset import load_ruleset
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"
 START_HP = load_ruleset().hp.start
 LIVE_DAMAGE = load_ruleset().shot.live_damage

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CONTRIBUTING = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
-SCANNED = ("spec", "reference", "verification", "diagrams", "buckshot")
+SCANNED = ("spec", "reference", "verification", "diagrams", "buckshot", "tests")
 """The folders searched for places that name an item kind."""
 SKIPPED = {"buckshot/conformance/data/cases"}
 """Data: every case names items, and cases are added by their own recipe."""

@@ -19,7 +19,7 @@ from buckshot.reference.game import Game
 from buckshot.reference.tables import Edge
 from buckshot.spec.rulebook import FrameKind, Role
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FAULTS_ROOM = ROOT / "buckshot" / "faults"
 
 

@@ -29,7 +29,7 @@ from buckshot.reference.errors import GameError
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Role
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "tests" / "fixtures" / "s6_3_example.jsonl"
 DEFAULT_RULESET = ROOT / "spec" / "rulesets" / "default.toml"
 FAST = settings(

@@ -13,7 +13,7 @@ from browser_helpers import chromium_page, needs_chromium
 
 from buckshot.diagrams.catalogue import chart_diagrams
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 INDEX = REPO / "diagrams" / "index.html"
 SCREENSHOT = REPO / "artifacts" / "diagrams-index.png"
 

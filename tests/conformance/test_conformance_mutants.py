@@ -22,7 +22,7 @@ from buckshot.faults.declare import Fault, Room
 
 FAULTS: dict[str, Fault] = {name: served.fault for name, served in CATALOGUE.items()}
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CASES = BUNDLED_CASES
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import buckshot.paths
 from buckshot.paths import SOURCE_ROOT, checkout_root
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_in_this_checkout_the_root_is_the_repository() -> None:

@@ -21,7 +21,7 @@ import pytest
 
 from buckshot.conformance.bundled import SUITE_ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SKIPPED = (".git", ".venv", "build", "dist", "artifacts", "*.egg-info", "__pycache__", ".*_cache")
 
 

@@ -18,7 +18,7 @@ from buckshot.conformance.report import junit_xml, report_lines
 from buckshot.conformance.suite import load_suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CASES = BUNDLED_CASES
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
 

@@ -22,7 +22,7 @@ from buckshot.diagrams.svg import GraphvizError, dot_installed, render_svg, stri
 from buckshot.spec.model import ChartModel, StateKind, chart_models
 from buckshot.spec.ruleset import load_ruleset
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 COMMITTED = REPO / "diagrams"
 REGENERATE = "run `buckshot diagrams` to regenerate diagrams/"
 

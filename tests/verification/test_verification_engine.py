@@ -47,7 +47,7 @@ from buckshot.verification.render import action
 
 RULES = load_ruleset()
 SPEC = ExecutableSpec(RULES)
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- the engine drives, the model follows ---------------------------------------------------
