@@ -12,13 +12,22 @@ spec reaches the bug (:mod:`buckshot.verification.proofs.mutants`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from buckshot.faults.declare import Fault, Room, declare
 from buckshot.spec.charts import Trigger
 from buckshot.spec.model import chart_model, chart_models
-from buckshot.spec.rulebook import FrameKind, Role
-from buckshot.verification.model.layout import SEATS
+from buckshot.spec.rulebook import FrameKind, Item, Role
+from buckshot.verification.model.layout import (
+    KINDS,
+    LAST_SHOT,
+    NONE,
+    RESCUE_CODES,
+    SEATS,
+    item_code,
+    role_code,
+)
 from buckshot.verification.model.patch import NO_PATCH, Patch, Wrapper
 from buckshot.verification.proofs.mutants import Mutant, Variant
 from buckshot.verification.proofs.reach import Table
@@ -396,6 +405,602 @@ chart_fault(
     caught_by=("P1",),
     removed=frozenset({"turn:shooting_locked:end_main:0"}),
 )
+
+
+# --- the rule properties' teeth (verification/proofs/rules_*.py) ------------------------------
+#
+# One fault at least for every rule property, each a plausible wrong reading of the rule
+# sentence the property states; the property is named first in ``caught_by``, any other
+# property that also catches it after.
+
+
+def _living_seat_after(m: Any, s: Any, p: Any, skip: Callable[[int], Any]) -> Any:
+    """The first seat clockwise after ``p`` that is alive and not ``skip(seat)`` (``p``
+    itself when there is none)."""
+    b = m.b
+    chains = []
+    for start in range(SEATS):
+        chain = b.num(start)
+        for k in range(SEATS - 1, 0, -1):
+            seat = (start + k) % SEATS
+            chain = b.ite(b.and_(s.alive[seat], b.not_(skip(seat))), b.num(seat), chain)
+        chains.append(chain)
+    return b.select(chains, p)
+
+
+@model_fault(
+    "turn_passes_at_shot",
+    "a shot that is not a blank at oneself hands the turn to the next living seat at once",
+    breaks=("S1.1", "S4.5.3", "R16"),
+    caught_by=("T1", "L5"),
+    piece=("action", "settle_shot"),
+)
+def _turn_passes_at_shot(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fired = original(s, inp, fx)
+    b = m.b
+    keeps = b.and_(b.eq(s.shot_target, s.shot_shooter), b.not_(s.shot_live))
+    owner = b.ite(keeps, s.owner, m.next_seat(fired, s.owner))
+    return fired.set(
+        owner=owner,
+        fwho=b.update(fired.fwho, b.num(0), owner),
+        k0=b.ite(keeps, s.k0, m.seat(fired.kills, owner)),
+    )
+
+
+@model_fault(
+    "turn_count_rounds",
+    "the turn number counts rounds: it goes up only when the turn wraps past the last seat",
+    breaks=("S4.5.3", "R21"),
+    caught_by=("T2", "T1"),
+    piece=("action", "pass_to_next_seat"),
+)
+def _turn_count_rounds(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    passed = original(s, inp, fx)
+    b = m.b
+    wrapped = b.le(passed.owner, s.owner)
+    return passed.set(turn_no=b.ite(wrapped, passed.turn_no, s.turn_no))
+
+
+chart_fault(
+    "settlement_phase_skipped",
+    "a main phase that ends after a shot goes straight to the discard phase, the settlement "
+    "phase skipped since damage was already dealt",
+    breaks=("S4.0", "S4.3.0", "R5"),
+    caught_by=("T3", "T5"),
+    retarget=(("turn:settling:settle:6", "checking_cap"),),
+)
+
+
+@model_fault(
+    "end_main_any_time",
+    "the owner may end the main phase whenever they like, a shell in the chamber or not",
+    breaks=("S4.2.0", "R4"),
+    caught_by=("T4",),
+    piece=("guard", "can_shoot"),
+)
+def _end_main_any_time(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    end_main = m.layout.edge_by_id("turn:awaiting_action:end_main:0").code
+    return b.and_(original(s, inp), b.ne(inp.edge, b.num(end_main)))
+
+
+@model_fault(
+    "extra_action_any_blank",
+    "a blank shot earns the extra action whoever it was fired at",
+    breaks=("S4.2.1d", "R4", "R19"),
+    caught_by=("T5",),
+    piece=("guard", "main_continues"),
+)
+def _extra_action_any_blank(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    blank = b.and_(b.eqn(s.last_step, LAST_SHOT), b.not_(s.shot_live))
+    return b.or_(original(s, inp), blank)
+
+
+@model_fault(
+    "turn_end_clears_shields",
+    "turn end clears shield blocks with the other temporary boosts",
+    breaks=("S4.5.1", "R9"),
+    caught_by=("T6", "C2"),
+    piece=("action", "clear_turn_effects"),
+)
+def _turn_end_clears_shields(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    b = m.b
+    return original(s, inp, fx).set(shield=tuple(b.num(0) for _ in range(SEATS)))
+
+
+@model_fault(
+    "everyone_draws",
+    "at each turn start every living player draws the turn's items, not only the owner",
+    breaks=("S4.1.1", "R15"),
+    caught_by=("T7", "C5"),
+    piece=("action", "draw_turn_items"),
+)
+def _everyone_draws(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    drawn = original(s, inp, fx)
+    b = m.b
+    count = m.rules.items.per_turn
+    amounts = [b.count([b.eqn(inp.draws[j], k) for j in range(count)]) for k in range(KINDS)]
+    rows = tuple(
+        tuple(
+            b.ite(
+                b.and_(s.alive[q], b.ne(s.owner, b.num(q))),
+                b.add(drawn.items[q][k], amounts[k]),
+                drawn.items[q][k],
+            )
+            for k in range(KINDS)
+        )
+        for q in range(SEATS)
+    )
+    return drawn.set(items=rows)
+
+
+@model_fault(
+    "rescue_restores_full_hp",
+    "a successful self-rescue restores the dying player to full HP",
+    breaks=("S4.3.1", "R10"),
+    caught_by=("C1",),
+    piece=("action", "apply_rescue_item"),
+    table=Table(3, prefer=frozenset({"use_rescue"})),
+)
+def _rescue_restores_full_hp(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    rescued = original(s, inp, fx)
+    b = m.b
+    p = m.top_who(s)
+    hp = m.seat(rescued.hp, p)
+    full = b.ite(b.ge(hp, b.num(1)), b.num(m.rules.hp.max), hp)
+    return rescued.set(hp=b.update(rescued.hp, p, full))
+
+
+@model_fault(
+    "blank_uses_block",
+    "a shield block is used up by any shot at its holder, blank or live",
+    breaks=("S3.4", "R9"),
+    caught_by=("C2",),
+    piece=("action", "settle_shot"),
+)
+def _blank_uses_block(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fired = original(s, inp, fx)
+    b = m.b
+    target = s.shot_target
+    shield = m.seat(s.shield, target)
+    spent = b.and_(b.not_(s.shot_live), b.gt(shield, b.num(0)))
+    after = b.ite(spent, b.subn(shield, 1), m.seat(fired.shield, target))
+    return fired.set(shield=b.update(fired.shield, target, after))
+
+
+@model_fault(
+    "blank_keeps_rage",
+    "a blank shot uses no rage charge, since it gains no damage",
+    breaks=("S3.3", "S2.4", "R9"),
+    caught_by=("C3",),
+    piece=("action", "settle_shot"),
+)
+def _blank_keeps_rage(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fired = original(s, inp, fx)
+    b = m.b
+    blank = b.not_(s.shot_live)
+    return fired.set(
+        rage=tuple(b.ite(blank, a, c) for a, c in zip(s.rage, fired.rage, strict=True))
+    )
+
+
+@model_fault(
+    "self_kill_credited",
+    "a player who eliminates themself is credited with the kill",
+    breaks=("R7",),
+    caught_by=("C4",),
+    piece=("action", "eliminate_dying"),
+)
+def _self_kill_credited(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    gone = original(s, inp, fx)
+    b = m.b
+    src = s.hit_src
+    own = b.and_(b.eq(src, m.top_who(s)), b.lt(src, b.num(SEATS)))
+    kills = tuple(
+        b.ite(b.and_(own, b.eqn(src, q)), b.addn(gone.kills[q], 1), gone.kills[q])
+        for q in range(SEATS)
+    )
+    return gone.set(kills=kills)
+
+
+@model_fault(
+    "loot_to_killer",
+    "an eliminated player's items pass to the player credited with the kill",
+    breaks=("R13", "S1.2"),
+    caught_by=("C5",),
+    piece=("action", "eliminate_dying"),
+)
+def _loot_to_killer(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    gone = original(s, inp, fx)
+    b = m.b
+    p = m.top_who(s)
+    src = s.hit_src
+    heir = b.ite(b.and_(b.ne(src, p), b.lt(src, b.num(SEATS))), src, b.num(NONE))
+    loot = [m.held_n(s, p, k) for k in range(KINDS)]
+    return gone.set(items=m.add_counts(gone.items, heir, loot))
+
+
+@model_fault(
+    "reload_when_empty",
+    "the chamber is reloaded at once when a shot fires its last shell, mid-turn",
+    breaks=("S4.1.3", "R1"),
+    caught_by=("C6",),
+    piece=("action", "settle_shot"),
+)
+def _reload_when_empty(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fired = original(s, inp, fx)
+    b = m.b
+    empty = b.eqn(fired.shells, 0)
+    living = m.living(fired)
+    live, total = b.num(0), b.num(0)
+    options = []
+    for table in m.rules.shells.loads:
+        here = b.eqn(living, table.players)
+        options.append(b.and_(here, b.lt(inp.load, b.num(len(table.options)))))
+        for index, load in enumerate(table.options):
+            pick = b.and_(here, b.eqn(inp.load, index))
+            live = b.ite(pick, b.num(load.live), live)
+            total = b.ite(pick, b.num(load.total), total)
+    # the new first shell is the one the removal left as the head: blank (none was left)
+    fx.require(b.implies(empty, b.and_(b.or_(*options), b.lt(live, total))))
+    return fired.set(shells=b.ite(empty, total, fired.shells), live=b.ite(empty, live, fired.live))
+
+
+@model_fault(
+    "shell_counted_by_final_type",
+    "the fired shell leaves the chamber's counts as the type it was fired with, a flipped "
+    "shell counted as its new type",
+    breaks=("S4.2.1c", "R3", "R8"),
+    caught_by=("C7", "I12"),
+    piece=("action", "settle_shot"),
+    table=Table(3, Role.MAGICIAN),
+)
+def _shell_counted_by_final_type(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fired = original(s, inp, fx)
+    b = m.b
+    return fired.set(live=b.ite(s.shot_live, b.subn(s.live, 1), s.live))
+
+
+@model_fault(
+    "rescue_unheld",
+    "a dying player may use milk tea or expired pills without holding any",
+    breaks=("S4.3.1", "R10", "R24"),
+    caught_by=("U0", "L1"),
+    piece=("guard", "rescue_usable"),
+    table=Table(2),
+)
+def _rescue_unheld(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    return b.or_(*(b.eqn(inp.item, k) for k in RESCUE_CODES))
+
+
+@model_fault(
+    "peek_empty_chamber",
+    "a peeking glass may be used when the chamber is empty",
+    breaks=("S3.1", "R22"),
+    caught_by=("U1",),
+    piece=("guard", "item_usable"),
+)
+def _peek_empty_chamber(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    glass = b.eqn(inp.item, item_code(Item.PEEKING_GLASS))
+    loaded = s.set(shells=b.ite(b.eqn(s.shells, 0), b.num(1), s.shells))
+    return b.bite(glass, original(loaded, inp), original(s, inp))
+
+
+@model_fault(
+    "ejected_shell_counted_blank",
+    "the ejecting drink takes a shell out but the live count stays, as if it were blank",
+    breaks=("S3.2", "R22"),
+    caught_by=("U2", "C7", "I12"),
+    piece=("helper", "eject"),
+)
+def _ejected_shell_counted_blank(
+    original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
+) -> Any:
+    return original(t, s, inp, fx, when).set(live=t.live)
+
+
+def _replaces(field: str) -> Wrapper:
+    """A wrapper of an item effect that sets the user's ``field`` to what the item grants
+    instead of adding to what they hold."""
+
+    def wrap(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
+        out = original(t, s, inp, fx, when)
+        b = m.b
+        held = m.seat(getattr(t, field), s.owner)
+        after = m.seat(getattr(out, field), s.owner)
+        grant = b.ite(when, b.sub(after, held), after)
+        return out.set(**{field: b.update(getattr(out, field), s.owner, grant)})
+
+    return wrap
+
+
+model_fault(
+    "rage_replaces",
+    "a rage potion's charges replace the charges held instead of adding to them",
+    breaks=("S3.3", "R9"),
+    caught_by=("U3", "C3"),
+    piece=("helper", "rage"),
+)(_replaces("rage"))
+
+model_fault(
+    "amulet_replaces",
+    "an amulet's blocks replace the blocks held instead of adding to them",
+    breaks=("S3.4", "R9"),
+    caught_by=("U4", "C2"),
+    piece=("helper", "amulet"),
+)(_replaces("shield"))
+
+
+@model_fault(
+    "milk_tea_rolls",
+    "milk tea shares the pills' roll: it heals only on the pill roll's heal outcome",
+    breaks=("S3.5", "R10"),
+    caught_by=("U5", "C1", "Q1"),
+    piece=("helper", "milk_tea"),
+)
+def _milk_tea_rolls(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
+    out = original(t, s, inp, fx, when)
+    b = m.b
+    missed = b.and_(when, b.not_(inp.pill_heal))
+    return out.set(hp=tuple(b.ite(missed, a, c) for a, c in zip(t.hp, out.hp, strict=True)))
+
+
+@model_fault(
+    "pill_odds_swapped",
+    "the pills' outcomes are swapped: the heal outcome takes HP, the other heals",
+    breaks=("S3.6", "R10"),
+    caught_by=("U6", "C1"),
+    piece=("helper", "pills"),
+)
+def _pill_odds_swapped(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
+    return original(t, s, replace(inp, pill_heal=m.b.not_(inp.pill_heal)), fx, when)
+
+
+@model_fault(
+    "pickpocket_self",
+    "a pickpocket may be used on its user",
+    breaks=("S3.7", "R23"),
+    caught_by=("U7", "C5"),
+    piece=("guard", "item_usable"),
+)
+def _pickpocket_self(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    pick = item_code(Item.PICKPOCKET)
+    own = b.and_(b.eqn(inp.item, pick), b.eq(inp.target, s.owner))
+    holds = b.ge(m.held_n(s, s.owner, pick), b.num(1))
+    others = b.ge(m.total(s, s.owner), b.num(2))
+    return b.bite(own, b.and_(holds, others), original(s, inp))
+
+
+@model_fault(
+    "inverter_flips_head_only",
+    "an inverter flips only the chamber's next shell",
+    breaks=("S3.8", "R22"),
+    caught_by=("U8", "C7"),
+    piece=("helper", "invert"),
+)
+def _inverter_flips_head_only(
+    original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
+) -> Any:
+    out = original(t, s, inp, fx, when)
+    b = m.b
+    live = b.ite(t.head_live, b.subn(t.live, 1), b.addn(t.live, 1))
+    return out.set(live=b.ite(when, live, t.live))
+
+
+@model_fault(
+    "lucky_any_blank",
+    "the Lucky Streak rolls after any blank a Gambler fires, at anyone",
+    breaks=("S2.1", "R20"),
+    caught_by=("K1", "C5"),
+    piece=("action", "settle_shot"),
+    table=Table(3, Role.GAMBLER),
+)
+def _lucky_any_blank(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fired = original(s, inp, fx)
+    b = m.b
+    shooter = s.shot_shooter
+    other = b.and_(
+        b.ne(s.shot_target, shooter),
+        b.not_(s.shot_live),
+        m.with_role(s, shooter, role_code(Role.GAMBLER)),
+    )
+    win = b.and_(other, inp.gamble_win)
+    amounts = m._draw_amounts(fx, inp, m.rules.gambler.bonus_items, win)
+    zero = b.num(0)
+    fx.skill_by = b.ite(other, shooter, fx.skill_by)
+    gained = [b.ite(win, a, zero) for a in amounts]
+    return fired.set(items=m.add_counts(fired.items, shooter, gained))
+
+
+@model_fault(
+    "traitor_medic_protected",
+    "a converted Medic keeps Double Protection: the role's name, which a traitor keeps, decides",
+    breaks=("S2.2", "S5.1", "R6"),
+    caught_by=("K2", "C2", "U4", "I5"),
+    piece=("helper", "amulet"),
+    table=Table(3, Role.MEDIC, prefer=frozenset({"convert"})),
+)
+def _traitor_medic_protected(
+    original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
+) -> Any:
+    return original(t, _no_traitors(s, m), inp, fx, when)
+
+
+@model_fault(
+    "dealer_sees_every_turn",
+    "a Dealer is shown the first shell at every turn start, whoever's turn it is",
+    breaks=("S2.3", "R11"),
+    caught_by=("K3",),
+    piece=("action", "prophet_preview"),
+)
+def _dealer_sees_every_turn(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    out = original(s, inp, fx)
+    b = m.b
+    dealer = b.num(NONE)
+    for p in range(SEATS - 1, -1, -1):
+        sees = b.and_(s.alive[p], m.with_role(s, b.num(p), role_code(Role.DEALER)))
+        dealer = b.ite(sees, b.num(p), dealer)
+    fx.skill_by = b.ite(b.eqn(fx.skill_by, NONE), dealer, fx.skill_by)
+    return out
+
+
+@model_fault(
+    "mercenary_extra_charges",
+    "Sustained Fire adds rage.mercenary_charges on top of a potion's rage.charges",
+    breaks=("S2.4", "R9"),
+    caught_by=("K4", "C3", "U3"),
+    piece=("helper", "rage"),
+    table=Table(3, Role.MERCENARY),
+)
+def _mercenary_extra_charges(
+    original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
+) -> Any:
+    out = original(t, s, inp, fx, when)
+    b = m.b
+    extra = b.and_(when, m.with_role(s, s.owner, role_code(Role.MERCENARY)))
+    held = m.seat(out.rage, s.owner)
+    more = b.ite(extra, b.addn(held, m.rules.rage.charges), held)
+    return out.set(rage=b.update(out.rage, s.owner, more))
+
+
+@model_fault(
+    "doctor_reverses_for_others",
+    "a Doctor's expired pills heal pills.doctor_heal whoever they are given to",
+    breaks=("S2.5", "R10"),
+    caught_by=("K5", "C1", "U6"),
+    piece=("helper", "pills"),
+    table=Table(3, Role.DOCTOR),
+)
+def _doctor_reverses_for_others(
+    original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
+) -> Any:
+    out = original(t, s, inp, fx, when)
+    b = m.b
+    target = inp.target
+    others = b.and_(when, b.ne(target, s.owner), m.with_role(s, s.owner, role_code(Role.DOCTOR)))
+    old = m.seat(t.hp, target)
+    healed = b.min_(b.addn(old, m.rules.pills.doctor_heal), b.num(m.rules.hp.max))
+    fx.skill_by = b.ite(others, s.owner, fx.skill_by)
+    return out.set(hp=b.update(out.hp, target, b.ite(others, healed, m.seat(out.hp, target))))
+
+
+@model_fault(
+    "anyone_may_flip",
+    "any player asked in a shot window may flip the shell by paying magician.cost items",
+    breaks=("S2.6", "R8"),
+    caught_by=("K6",),
+    piece=("guard", "can_flip"),
+)
+def _anyone_may_flip(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    magician = b.num(role_code(Role.MAGICIAN))
+    return original(s.set(role=b.update(s.role, m.top_cursor(s), magician)), inp)
+
+
+@model_fault(
+    "dying_asked_empty_handed",
+    "a dying player who holds no rescue item is asked anyway",
+    breaks=("S4.3.1", "R10"),
+    caught_by=("D1",),
+    piece=("guard", "holds_rescue_item"),
+)
+def _dying_asked_empty_handed(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    return m.b.true()
+
+
+@model_fault(
+    "conversion_on_rescue",
+    "rising to exactly 1 HP by a rescue also offers the conversion choice",
+    breaks=("S4.3.2", "R6"),
+    caught_by=("D2",),
+    piece=("action", "apply_rescue_item"),
+    table=Table(3, prefer=frozenset({"use_rescue"})),
+)
+def _conversion_on_rescue(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    rescued = original(s, inp, fx)
+    b = m.b
+    p = m.top_who(s)
+    rose = b.and_(b.eqn(m.seat(s.hp, p), 0), b.eqn(m.seat(rescued.hp, p), 1))
+    return rescued.set(fell=b.ite(rose, p, rescued.fell))
+
+
+@model_fault(
+    "discard_whole_kind",
+    "a discard throws away every item of the chosen kind",
+    breaks=("S4.4.3", "R12"),
+    caught_by=("D3", "C5"),
+    piece=("action", "discard_one"),
+)
+def _discard_whole_kind(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    out = original(s, inp, fx)
+    b = m.b
+    rows = tuple(
+        tuple(
+            b.ite(b.and_(b.eqn(s.owner, q), b.eqn(inp.item, k)), b.num(0), count)
+            for k, count in enumerate(row)
+        )
+        for q, row in enumerate(out.items)
+    )
+    return out.set(items=rows)
+
+
+@model_fault(
+    "only_magicians_polled",
+    "a shot window asks only the players with a response skill, and the shooter",
+    breaks=("S4.2.1b", "S6.2.2", "R17"),
+    caught_by=("D4", "I4"),
+    piece=("action", "open_shot_window"),
+)
+def _only_magicians_polled(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    pushed = original(s, inp, fx)
+    b = m.b
+    magician = role_code(Role.MAGICIAN)
+
+    def passive(seat: int) -> Any:
+        return b.and_(b.ne(s.owner, b.num(seat)), b.not_(m.with_role(s, b.num(seat), magician)))
+
+    skipped = tuple(b.and_(s.alive[q], passive(q)) for q in range(SEATS))
+    first = _living_seat_after(m, s, s.owner, passive)
+    return m.set_top(pushed, fasked=skipped, fcursor=first)
+
+
+@model_fault(
+    "block_roll_below_cap",
+    "a shot absorbed by a block reads the saturation roll even below the counter's cap, "
+    "which may leave the block unused",
+    breaks=("S3.4", "R9"),
+    caught_by=("Q1", "C2"),
+    piece=("action", "settle_shot"),
+)
+def _block_roll_below_cap(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fired = original(s, inp, fx)
+    b = m.b
+    target = s.shot_target
+    kept = b.and_(s.shot_live, b.gt(m.seat(s.shield, target), b.num(0)), inp.shield_keep)
+    after = b.ite(kept, m.seat(s.shield, target), m.seat(fired.shield, target))
+    return fired.set(shield=b.update(fired.shield, target, after))
+
+
+@model_fault(
+    "pickpocket_takes_first_kind",
+    "a pickpocket takes the first kind its target holds, not one picked at random",
+    breaks=("S3.7", "R23"),
+    caught_by=("Q2",),
+    piece=("helper", "pickpocket"),
+)
+def _pickpocket_takes_first_kind(
+    original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
+) -> Any:
+    b = m.b
+    first = b.num(KINDS)
+    for k in range(KINDS - 1, -1, -1):
+        first = b.ite(b.ge(m.held_n(t, inp.target, k), b.num(1)), b.num(k), first)
+    fx.require(b.implies(when, b.eq(inp.steal, first)))
+    return original(t, s, inp, fx, when)
 
 
 def patch_of(*names: str) -> Patch:

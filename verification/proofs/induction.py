@@ -27,6 +27,12 @@ from buckshot.verification.proofs.lemmas import LEMMAS
 from buckshot.verification.proofs.limits import Budget, one_shot, why_unknown
 from buckshot.verification.proofs.progress import PROGRESS_PROPERTIES, stuck
 from buckshot.verification.proofs.properties import Opaque, Property
+from buckshot.verification.proofs.rules_chance import RULES_CHANCE
+from buckshot.verification.proofs.rules_counters import RULES_COUNTERS
+from buckshot.verification.proofs.rules_items import RULES_ITEMS
+from buckshot.verification.proofs.rules_pauses import RULES_PAUSES
+from buckshot.verification.proofs.rules_roles import RULES_ROLES
+from buckshot.verification.proofs.rules_turn import RULES_TURN
 
 PROVED = "proved"
 VIOLATED = "violated"
@@ -90,9 +96,17 @@ def players_label(cfg: Config) -> str:
     return f"N={cfg.players_lo}..{cfg.players_hi}"
 
 
+RULES: tuple[Property, ...] = (
+    RULES_TURN + RULES_COUNTERS + RULES_ITEMS + RULES_ROLES + RULES_PAUSES + RULES_CHANCE
+)
+"""The rule properties: every rule that constrains states or steps, stated from the rule
+text (:mod:`.rules_turn`, :mod:`.rules_counters`, :mod:`.rules_items`, :mod:`.rules_roles`,
+:mod:`.rules_pauses`, :mod:`.rules_chance`)."""
+
+
 def all_properties() -> tuple[Property, ...]:
-    """The invariants, the lemmas, then the progress properties."""
-    return INVARIANTS + LEMMAS + PROGRESS_PROPERTIES
+    """The invariants, the rule properties, the lemmas, then the progress properties."""
+    return INVARIANTS + RULES + LEMMAS + PROGRESS_PROPERTIES
 
 
 def property_by_id(pid: str) -> Property:

@@ -498,7 +498,7 @@ def kills_never_exceed_eliminations(m: Sem, s: S) -> Any:
 INVARIANTS: tuple[Property, ...] = (
     Property(
         "I1",
-        ("S1.2", "S5.2", "S6.2.1", "S6.2.2", "S4.3.1", "S4.3.2", "S4.4.2"),
+        ("S1.2", "S5.2", "S6.2.1", "S6.2.2", "S4.3.1", "S4.3.2", "S4.4.2", "R12", "R17"),
         "The player asked is the one the rules name (the owner in the main phase and at "
         "discard, the next of the poll order in a window, the dying player, the player who "
         "fell to 1 HP) and is alive; no eliminated player acts as turn owner.",
@@ -515,7 +515,7 @@ INVARIANTS: tuple[Property, ...] = (
     ),
     Property(
         "I3",
-        ("S4.4.2", "S5.1"),
+        ("S4.4.2", "S5.1", "R12"),
         "At the end of discard and at turn end the owner holds at most HP (+ cap bonus for a "
         "traitor) items, and discards only while over that cap; every other seat holds at "
         "most hp.max + traitor.cap_bonus (R12).",
@@ -524,14 +524,14 @@ INVARIANTS: tuple[Property, ...] = (
     ),
     Property(
         "I4",
-        ("S4.2.1b", "S6.2.1", "S6.2.3"),
+        ("S4.2.1b", "S6.2.1", "S6.2.3", "R17"),
         "A shot window asks every living player exactly once, clockwise from the shooter's "
         "next seat, the shooter last.",
         state=shot_window_polls_in_order,
     ),
     Property(
         "I5",
-        ("S4.3.2", "S5.1"),
+        ("S4.3.2", "S5.1", "R6"),
         "A player is offered conversion at most once, converts at most once, and a traitor "
         "never uses a role skill.",
         state=conversion_at_most_once,
@@ -539,21 +539,21 @@ INVARIANTS: tuple[Property, ...] = (
     ),
     Property(
         "I6",
-        ("S6.1.1", "S6.1.4"),
+        ("S6.0", "S6.1", "S6.1.1", "S6.1.4", "R18"),
         "The stack is never empty, its bottom is the turn, its depth stays within "
         "limits.max_stack_depth.",
         state=stack_is_bounded_turn_at_bottom,
     ),
     Property(
         "I7",
-        ("S4.2.1e",),
+        ("S4.2.1e", "R25"),
         "After the owner's kill shooting stays locked: no shot in the same turn.",
         state=kill_locks_shooting,
         step=no_shot_after_kill,
     ),
     Property(
         "I8",
-        ("S3.3", "S3.4", "S4.5.1"),
+        ("S3.3", "S3.4", "S4.5.1", "R9"),
         "Shield and rage charges are never negative (a block is taken only from a positive "
         "count, at most one grant is added per step); rage is bounded, 0 after turn end and "
         "for every player but the owner.",
@@ -562,7 +562,7 @@ INVARIANTS: tuple[Property, ...] = (
     ),
     Property(
         "I9",
-        ("S5.1",),
+        ("S5.1", "R7", "R13", "R21"),
         "The game is won exactly when at most one player lives or a traitor has "
         "traitor.kills_to_win kills, by that traitor or else the last living player; it is "
         "drawn exactly when turn limits.max_turns ends with no winner (R21); then no one is "
@@ -572,7 +572,7 @@ INVARIANTS: tuple[Property, ...] = (
     ),
     Property(
         "I10",
-        ("S1.1", "S4.0", "S4.2.0"),
+        ("S1.1", "S4.0", "S4.2.0", "R4", "R21"),
         "Every turn ends: every step inside a turn decreases (living players, phase, shells, "
         "items in play, pending pauses, frame progress) lexicographically (R21).",
         step=every_turn_ends,
@@ -581,21 +581,21 @@ INVARIANTS: tuple[Property, ...] = (
     ),
     Property(
         "I11",
-        ("S3.5", "S3.6", "S4.3.1", "S1.2"),
+        ("S3.5", "S3.6", "S4.3.1", "S1.2", "R2", "R13"),
         "HP stays within 0..hp.max (R2); an eliminated player holds no items, shields or rage "
         "(R13).",
         state=hp_in_range_dead_hold_nothing,
     ),
     Property(
         "I12",
-        ("S4.1.3", "S3.2", "S3.8"),
+        ("S4.1.3", "S3.2", "S3.8", "R1", "R22"),
         "The chamber is consistent: live <= shells <= shells.max_per_load, and the head shell "
         "is one of those left (R1, R22).",
         state=chamber_is_consistent,
     ),
     Property(
         "I13",
-        ("S5.1", "S4.2.1e"),
+        ("S5.1", "S4.2.1e", "R7"),
         "Kills credited never exceed players eliminated (R7).",
         state=kills_never_exceed_eliminations,
     ),

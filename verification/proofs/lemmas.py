@@ -311,7 +311,7 @@ LEMMAS: tuple[Property, ...] = (
     ),
     Property(
         "L4",
-        ("S6.1.4", "S6.3.1"),
+        ("S6.1.4", "S6.3.1", "R18"),
         "The stack never holds more than 2 frames; no counter-response frame is ever pushed "
         "(no role has a counter skill, R18).",
         state=_l4_depth,

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from buckshot.spec.rulebook import FrameKind
-from buckshot.verification.model.layout import EMPTY, NONE, SEATS, kind_code
+from buckshot.spec.rulebook import FrameKind, Role
+from buckshot.verification.model.layout import EMPTY, KINDS, NONE, ROLES, SEATS, kind_code
 from buckshot.verification.model.semantics import Semantics, StepResult
 from buckshot.verification.model.state import Input, State
 
@@ -264,3 +264,117 @@ def rule_owner_over_cap(m: Sem, s: S) -> Any:
             for p in range(SEATS)
         )
     )
+
+
+# --- more readings of the rule text, for the rule properties (rules_*.py) ------------------
+
+
+def rule_top(m: Sem, values: tuple[Any, ...], s: S) -> Any:
+    """The top frame's entry of a per-slot field (``s.fwho``, ``s.fcursor``, ``s.fkind``...),
+    read slot by slot from the depth (0 for an empty stack)."""
+    b = m.b
+    out = b.num(EMPTY)
+    for i in range(m.cfg.depth):
+        out = b.ite(b.eqn(s.depth, i + 1), values[i], out)
+    return out
+
+
+def rule_top_who(m: Sem, s: S) -> Any:
+    """The player the top frame is for (the dying, the converting, the discarding player)."""
+    return rule_top(m, s.fwho, s)
+
+
+def rule_top_cursor(m: Sem, s: S) -> Any:
+    """The player a poll frame on top asks now."""
+    return rule_top(m, s.fcursor, s)
+
+
+def rule_next_living(m: Sem, s: S, p: Any) -> Any:
+    """The first living seat clockwise after seat ``p`` (``p`` itself when no other seat
+    lives): S1.1, S4.5.3 and R16, as seat arithmetic modulo the table's eight slots (the
+    seats beyond the player count are never alive)."""
+    b = m.b
+    out = b.num(NONE)
+    for start in range(SEATS):
+        chain = b.num(start)
+        for k in range(SEATS - 1, 0, -1):
+            seat = (start + k) % SEATS
+            chain = b.ite(s.alive[seat], b.num(seat), chain)
+        out = b.ite(b.eqn(p, start), chain, out)
+    return out
+
+
+def rule_living(m: Sem, s: S) -> Any:
+    """How many players are alive."""
+    b = m.b
+    return b.sum_([b.ite(s.alive[p], b.num(1), b.num(0)) for p in range(SEATS)])
+
+
+def rule_has_skill(m: Sem, s: S, p: Any, role: Role) -> Any:
+    """Seat ``p`` holds ``role`` and is not a traitor, so the role's skill is theirs (S2,
+    S5.1; R6); false for NONE."""
+    b = m.b
+    code_ = ROLES.index(role)
+    return b.and_(
+        b.lt(p, b.num(SEATS)),
+        b.eqn(rule_seat_value(m, s.role, p), code_),
+        b.not_(rule_seat_flag(m, s.traitor, p)),
+    )
+
+
+def rule_held(m: Sem, s: S, p: Any, k: Any) -> Any:
+    """How many items of kind ``k`` seat ``p`` holds (0 for NONE or an unknown kind)."""
+    b = m.b
+    out = b.num(0)
+    for q in range(SEATS):
+        for kind in range(KINDS):
+            out = b.ite(b.and_(b.eqn(p, q), b.eqn(k, kind)), s.items[q][kind], out)
+    return out
+
+
+def rule_killed_this_turn(m: Sem, s: S) -> Any:
+    """The turn owner has been credited with a kill during this turn: more kills than when the
+    turn began (``k0``, whose bookkeeping T4 checks)."""
+    return m.b.ne(rule_seat_value(m, s.kills, s.owner), s.k0)
+
+
+def rule_end_condition(m: Sem, s: S) -> Any:
+    """The game's end condition (S5.1; R7): at most one player lives, or a traitor has been
+    credited with ``traitor.kills_to_win`` kills."""
+    b = m.b
+    need = b.num(m.rules.traitor.kills_to_win)
+    return b.or_(
+        b.le(rule_living(m, s), b.num(1)),
+        *(b.and_(s.traitor[p], b.ge(s.kills[p], need)) for p in range(SEATS)),
+    )
+
+
+def rule_heal(m: Sem, hp: Any, amount: int) -> Any:
+    """``hp`` raised by ``amount``, the part beyond ``hp.max`` lost (R2)."""
+    b = m.b
+    top = m.rules.hp.max
+    raised = b.addn(hp, amount)
+    return b.ite(b.le(raised, b.num(top)), raised, b.num(top))
+
+
+def rule_lose(m: Sem, hp: Any, amount: int) -> Any:
+    """``hp`` lowered by ``amount``, floored at 0 (R2)."""
+    b = m.b
+    return b.ite(b.le(b.num(amount), hp), b.subn(hp, amount), b.num(0))
+
+
+def rule_lose_by(m: Sem, hp: Any, amount: Any) -> Any:
+    """``hp`` lowered by the value ``amount``, floored at 0 (R2)."""
+    b = m.b
+    return b.ite(b.le(amount, hp), b.sub(hp, amount), b.num(0))
+
+
+def fired_event(m: Sem, r: Res, frame: FrameKind, source: str, event: str) -> Any:
+    """The step took some transition of ``frame``'s chart leaving ``source`` on ``event``."""
+    lay = m.layout
+    codes = [
+        e.code
+        for e in lay.edges
+        if e.frame is frame and e.edge.source == source and e.edge.event == event
+    ]
+    return m.b.or_(*(r.fired[c] for c in codes))

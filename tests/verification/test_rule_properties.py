@@ -1,0 +1,124 @@
+"""The rule properties (verification/proofs/rules_*.py): stated apart from the model, each with
+teeth.
+
+Every rule property is named first by at least one deliberate bug of the faults room; under
+that bug its proof fails for every player count with a counterexample the executable spec
+confirms, and a seeded random game reaches the bug at every player count (a replayable path
+from an initial state). The properties read the state only through the rule text's readers:
+no model guard, action or helper.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from functools import cache
+
+import pytest
+
+from buckshot.faults.model import MUTANTS
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.model.config import Config, make_config
+from buckshot.verification.proofs import (
+    properties,
+    rules_chance,
+    rules_common,
+    rules_counters,
+    rules_items,
+    rules_pauses,
+    rules_roles,
+    rules_turn,
+)
+from buckshot.verification.proofs.induction import (
+    RULES,
+    VIOLATED,
+    all_properties,
+    property_by_id,
+    prove,
+)
+from buckshot.verification.proofs.mutants import Mutant
+from buckshot.verification.proofs.reach import Table, find_reachable
+
+MODULES = (rules_turn, rules_counters, rules_items, rules_roles, rules_pauses, rules_chance)
+
+READABLE = {"b", "rules", "cfg", "layout"}
+"""What a rule property may read of the model: the backend's operations, the ruleset's
+numbers, the configuration's bounds and the charts' codes."""
+RERUN = {"step", "transitions"}
+"""What the chance properties may also call: the step under test, run a second time."""
+
+TEETH = [mutant for mutant in MUTANTS if mutant.caught_by[0] in {p.id for p in RULES}]
+"""The faults named first for a rule property."""
+
+
+@cache
+def _cfg() -> Config:
+    return make_config(load_ruleset(), (2, 8))
+
+
+def test_the_rule_properties_are_proved_with_the_others() -> None:
+    ids = [p.id for p in all_properties()]
+    assert len(ids) == len(set(ids))
+    assert {p.id for p in RULES} <= set(ids)
+    assert all(p.clauses and p.step is not None for p in RULES)
+
+
+def _model_reads(tree: ast.AST) -> set[str]:
+    """The attributes read of a name ``m`` (the model) in a module's code."""
+    return {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "m"
+    }
+
+
+@pytest.mark.parametrize("module", [*MODULES, rules_common], ids=lambda m: m.__name__)
+def test_rule_properties_read_no_guard_action_or_helper(module: object) -> None:
+    """A property that reused the code it checks could not catch a bug in it."""
+    allowed = READABLE | (RERUN if module is rules_chance else set())
+    reads = _model_reads(ast.parse(inspect.getsource(module)))  # type: ignore[arg-type]
+    assert reads <= allowed, reads - allowed
+
+
+def test_the_rule_readers_read_no_guard_action_or_helper() -> None:
+    source = ast.parse(inspect.getsource(properties))
+    readers = [
+        node
+        for node in source.body
+        if isinstance(node, ast.FunctionDef)
+        and (node.name.startswith("rule_") or node.name == "fired_event")
+    ]
+    assert len(readers) >= 10
+    for reader in readers:
+        assert _model_reads(reader) <= READABLE, reader.name
+
+
+def test_every_rule_property_is_named_first_by_a_fault() -> None:
+    named = {mutant.caught_by[0] for mutant in TEETH}
+    assert {p.id for p in RULES} - named == set()
+
+
+def _table(mutant: Mutant, n: int) -> Table:
+    """Where the walk for ``n`` players looks: the fault's role and preferences, if any."""
+    if mutant.table is None:
+        return Table(n)
+    return Table(n, mutant.table.role, mutant.table.prefer)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", TEETH, ids=lambda m: m.name)
+def test_each_rule_fault_is_caught_for_every_player_count(mutant: Mutant) -> None:
+    """The property named first fails for every N with a confirmed counterexample, and a
+    seeded game of every N reaches the bug (a path from an initial state that breaks it)."""
+    cfg = _cfg()
+    prop = property_by_id(mutant.caught_by[0])
+    (proof,) = prove(cfg, [prop], mutant.patch)
+    for verdict in proof.per_n:
+        cex = verdict.counterexample
+        assert verdict.verdict == VIOLATED and cex is not None and cex.confirmed, verdict.n
+    for n in range(cfg.players_lo, cfg.players_hi + 1):
+        found = find_reachable(cfg, mutant.patch, [prop], table=_table(mutant, n))
+        assert found is not None and found.players == n, n
+        assert found.property_id == prop.id

@@ -1,0 +1,138 @@
+"""What a step did, and what the rules say an effect is, shared by the rule properties.
+
+Which transition fired is read from the charts (spec data) through the step's flags; which
+item was used and on whom from the decision; what healing, damage, draws and the Gambler's
+luck come to from the rule text and the ruleset's numbers. Nothing here calls the model's
+guards, actions or helpers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from buckshot.spec.rulebook import Item, Role
+from buckshot.verification.model.layout import KINDS, item_code
+from buckshot.verification.proofs.properties import (
+    In,
+    Res,
+    S,
+    Sem,
+    fired,
+    fired_action,
+    rule_has_skill,
+    rule_heal,
+    rule_lose,
+    rule_seat_value,
+)
+
+PEEK = item_code(Item.PEEKING_GLASS)
+EJECT = item_code(Item.EJECTING_DRINK)
+RAGE = item_code(Item.RAGE_POTION)
+AMULET = item_code(Item.AMULET)
+MILK = item_code(Item.MILK_TEA)
+PILLS = item_code(Item.EXPIRED_PILLS)
+PICK = item_code(Item.PICKPOCKET)
+INVERT = item_code(Item.INVERTER)
+
+LOAD_EDGE = "turn:reloading:check_chamber:0"
+NO_LOAD_EDGE = "turn:reloading:check_chamber:1"
+
+
+def used(m: Sem, inp: In, r: Res, kind: int) -> Any:
+    """The turn owner used an item of ``kind`` in this step."""
+    return m.b.and_(fired_action(m, r, "apply_item"), m.b.eqn(inp.item, kind))
+
+
+def settled(m: Sem, r: Res) -> Any:
+    """The step settled a shot (its shell fired with its final type)."""
+    return fired_action(m, r, "settle_shot")
+
+
+def rescued(m: Sem, r: Res) -> Any:
+    """A dying player used a rescue item in this step."""
+    return fired_action(m, r, "apply_rescue_item")
+
+
+def eliminated(m: Sem, r: Res) -> Any:
+    """The step eliminated the dying player."""
+    return fired_action(m, r, "eliminate_dying")
+
+
+def loaded(m: Sem, r: Res) -> Any:
+    """The step loaded the chamber."""
+    return fired(m, r, LOAD_EDGE)
+
+
+def drew(m: Sem, r: Res) -> Any:
+    """The step was the turn owner's draw of phase 1."""
+    return fired_action(m, r, "draw_turn_items")
+
+
+def flipped(m: Sem, r: Res) -> Any:
+    """A Magician flipped the shot's shell in this step."""
+    return fired_action(m, r, "flip_shot_shell")
+
+
+def discarded(m: Sem, r: Res) -> Any:
+    """The turn owner discarded an item in this step."""
+    return fired_action(m, r, "discard_one")
+
+
+def turn_ended(m: Sem, r: Res) -> Any:
+    """The step ended the turn (phase 5)."""
+    return fired_action(m, r, "clear_turn_effects")
+
+
+def drawn(m: Sem, inp: In, count: int, kind: int) -> Any:
+    """How many of the step's first ``count`` random items are of ``kind`` (R15)."""
+    b = m.b
+    return b.sum_([b.ite(b.eqn(inp.draws[j], kind), b.num(1), b.num(0)) for j in range(count)])
+
+
+def lucky(m: Sem, s: S) -> Any:
+    """The shot in flight is a Gambler's (not a traitor's) at themself whose final type is
+    blank: the Lucky Streak's roll is due when it settles (S2.1; R20)."""
+    b = m.b
+    return b.and_(
+        b.eq(s.shot_target, s.shot_shooter),
+        b.not_(s.shot_live),
+        rule_has_skill(m, s, s.shot_shooter, Role.GAMBLER),
+    )
+
+
+def doctor_on_self(m: Sem, s: S, user: Any, target: Any) -> Any:
+    """A Doctor who is not a traitor gives expired pills to themself (S2.5; R10)."""
+    b = m.b
+    return b.and_(b.eq(user, target), rule_has_skill(m, s, user, Role.DOCTOR))
+
+
+def pills_roll_due(m: Sem, s: S, user: Any, target: Any) -> Any:
+    """Expired pills that ``user`` gives ``target`` roll (every use but a Doctor's on
+    themself, S3.6, S2.5)."""
+    return m.b.not_(doctor_on_self(m, s, user, target))
+
+
+def pills_hp(m: Sem, s: S, inp: In, user: Any, target: Any) -> Any:
+    """The target's HP after ``user`` gives them expired pills (S3.6, S2.5; R10, R2): a
+    Doctor on themself heals ``pills.doctor_heal``; otherwise the roll heals ``pills.heal``
+    (the ``pill_heal`` outcome) or takes ``pills.loss``."""
+    b = m.b
+    r = m.rules
+    hp = rule_seat_value(m, s.hp, target)
+    rolled = b.ite(inp.pill_heal, rule_heal(m, hp, r.pills.heal), rule_lose(m, hp, r.pills.loss))
+    return b.ite(doctor_on_self(m, s, user, target), rule_heal(m, hp, r.pills.doctor_heal), rolled)
+
+
+def rescue_hp(m: Sem, s: S, inp: In, who: Any) -> Any:
+    """The dying player's HP after they use the decision's item on themself (S4.3.1, S3.5,
+    S3.6, S2.5; R10): milk tea heals ``milk_tea.heal``, expired pills as :func:`pills_hp`."""
+    b = m.b
+    hp = rule_seat_value(m, s.hp, who)
+    milk = rule_heal(m, hp, m.rules.milk_tea.heal)
+    pills = pills_hp(m, s, inp, who, who)
+    return b.ite(b.eqn(inp.item, MILK), milk, b.ite(b.eqn(inp.item, PILLS), pills, hp))
+
+
+def kinds() -> range:
+    """Every item kind's code."""
+    return range(KINDS)
