@@ -1,13 +1,21 @@
-"""The traceability matrix: each clause of the rule text against everything that cites it.
+"""The traceability matrix: each clause of the rule text and each ruling against what cites it.
 
-Five kinds of citer are counted: spec elements (chart states and events, registry entries,
-rulebook entries), rulings, engine code (``buckshot.reference``), verification checks
-(``buckshot.verification``) and conformance cases (JSON files with a ``clauses`` list).
+Six kinds of citer are counted: spec elements (chart states and events, registry entries,
+rulebook entries), rulings (for a clause: the rulings that settle it), engine code
+(``buckshot.reference``), verification code (``buckshot.verification``), the properties that
+check it (the IDs in each :class:`~buckshot.verification.proofs.properties.Property`'s
+``clauses``) and the conformance cases that check it (JSON files with ``clauses`` and
+``rulings`` lists).
+
+A normative clause or a ruling is a gap when no spec element (or ruling) cites it, or when
+no property checks it and it is not listed in :data:`NOT_STATE_CONSTRAINTS`, with its reason,
+as something that does not constrain the game's states or steps.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -20,49 +28,93 @@ from buckshot.spec.registry import ENTRIES
 from buckshot.spec.rulebook import FRAMES, ITEMS, PHASES, ROLES, STACK
 from buckshot.spec.rulings import RULINGS
 
-COLUMNS = ("spec", "rulings", "engine", "verification", "conformance")
+COLUMNS = ("spec", "rulings", "engine", "verification", "properties", "conformance")
 """The kinds of citer, in the order the matrix shows them."""
+
+NOT_STATE_CONSTRAINTS: dict[str, str] = {
+    "R14": "who is shown what (each player's view of the game), not what the state may be "
+    "or how a step may change it; the views and the conformance suite check it",
+}
+"""The normative clauses and rulings that constrain no state and no step, each with the
+one-line reason: the only ones that may have no property (a test checks both ways)."""
+
+RULING_ID = re.compile(r"\bR[1-9][0-9]?\b")
+"""A ruling ID in a text (kept only when it names a known ruling)."""
 
 
 @dataclass
 class ClauseTrace:
-    """Who cites one clause, by kind of citer."""
+    """Who cites one clause or ruling, by kind of citer."""
 
     clause: str
+    """The clause's or the ruling's ID."""
     title: str
     normative: bool
     citers: dict[str, list[str]] = field(default_factory=lambda: {c: [] for c in COLUMNS})
+    ruling: bool = False
+    """The row is a ruling's (R1...), not a clause's."""
 
     @property
     def covered(self) -> bool:
-        """True when a spec element or a ruling cites the clause."""
+        """True when a spec element or a ruling cites the clause (a spec element, for a
+        ruling)."""
         return bool(self.citers["spec"] or self.citers["rulings"])
+
+    @property
+    def checked(self) -> bool:
+        """True when a property checks it, or it is listed as constraining no state or step
+        (:data:`NOT_STATE_CONSTRAINTS`)."""
+        return bool(self.citers["properties"]) or self.clause in NOT_STATE_CONSTRAINTS
 
 
 @dataclass
 class TraceMatrix:
-    """The matrix for every clause, in document order."""
+    """The matrix for every clause, in document order, and for every ruling, in ID order."""
 
     rows: list[ClauseTrace]
+    """The clauses of the rule text."""
+    rulings: list[ClauseTrace] = field(default_factory=list)
+    """The rulings."""
+
+    def every_row(self) -> list[ClauseTrace]:
+        """The clauses' rows, then the rulings'."""
+        return [*self.rows, *self.rulings]
+
+    def uncited(self) -> list[ClauseTrace]:
+        """Normative clauses and rulings that no spec element (and, for a clause, no ruling)
+        cites."""
+        return [row for row in self.every_row() if row.normative and not row.covered]
+
+    def unchecked(self) -> list[ClauseTrace]:
+        """Normative clauses and rulings that no property checks and that are not listed as
+        constraining no state or step."""
+        return [row for row in self.every_row() if row.normative and not row.checked]
 
     def uncovered(self) -> list[ClauseTrace]:
-        """Normative clauses that no spec element and no ruling cites."""
-        return [row for row in self.rows if row.normative and not row.covered]
+        """Every gap: a normative clause or ruling that is uncited or unchecked."""
+        gaps = {row.clause for row in (*self.uncited(), *self.unchecked())}
+        return [row for row in self.every_row() if row.clause in gaps]
 
     def to_dict(self) -> dict[str, object]:
         """The matrix as JSON-ready data."""
+
+        def row_dict(row: ClauseTrace) -> dict[str, object]:
+            return {
+                "clause": row.clause,
+                "title": row.title,
+                "normative": row.normative,
+                "covered": row.covered,
+                "checked": row.checked,
+                "citers": row.citers,
+            }
+
         return {
             "columns": list(COLUMNS),
-            "clauses": [
-                {
-                    "clause": row.clause,
-                    "title": row.title,
-                    "normative": row.normative,
-                    "covered": row.covered,
-                    "citers": row.citers,
-                }
-                for row in self.rows
-            ],
+            "clauses": [row_dict(row) for row in self.rows],
+            "rulings": [row_dict(row) for row in self.rulings],
+            "not_state_constraints": dict(NOT_STATE_CONSTRAINTS),
+            "uncited": [row.clause for row in self.uncited()],
+            "unchecked": [row.clause for row in self.unchecked()],
             "uncovered": [row.clause for row in self.uncovered()],
         }
 
@@ -70,21 +122,30 @@ class TraceMatrix:
 def _spec_citations() -> Iterable[tuple[str, Iterable[str]]]:
     for model in chart_models():
         for state in model.states:
-            yield f"chart:{model.kind.value}/state:{state.id}", state.clauses
+            yield f"chart:{model.kind.value}/state:{state.id}", (*state.clauses, *state.rulings)
         for event in model.events():
             edges = [edge for edge in model.transitions if edge.event == event]
-            yield f"chart:{model.kind.value}/event:{event}", edges[0].clauses
+            cited = [c for edge in edges for c in (*edge.clauses, *edge.rulings)]
+            yield f"chart:{model.kind.value}/event:{event}", cited
     for entry in ENTRIES:
-        yield f"registry:{entry.name}", entry.clauses
+        yield f"registry:{entry.name}", (*entry.clauses, *entry.rulings)
     for role in ROLES:
-        yield f"role:{role.role.value}", role.clauses
+        yield f"role:{role.role.value}", (*role.clauses, *role.rulings)
     for item in ITEMS:
-        yield f"item:{item.item.value}", item.clauses
+        yield f"item:{item.item.value}", (*item.clauses, *item.rulings)
     for phase in PHASES:
         yield f"phase:{phase.phase.value}", phase.clauses
     for frame in FRAMES:
-        yield f"frame:{frame.kind.value}", frame.clauses
-    yield "stack", STACK.clauses
+        yield f"frame:{frame.kind.value}", (*frame.clauses, *frame.rulings)
+    yield "stack", (*STACK.clauses, *STACK.rulings)
+
+
+def _property_citations() -> Iterable[tuple[str, Iterable[str]]]:
+    """Each checked property with the clauses and rulings it checks."""
+    from buckshot.verification.proofs.induction import all_properties
+
+    for prop in all_properties():
+        yield prop.id, prop.clauses
 
 
 def _python_sources(package: str) -> Iterable[tuple[str, str]]:
@@ -104,6 +165,12 @@ def _walk_sources(root: Traversable, prefix: str, suffix: str) -> Iterable[tuple
             yield name, child.read_text(encoding="utf-8")
 
 
+def _ruling_ids(text: str) -> list[str]:
+    """The known ruling IDs cited in a text, once each."""
+    known = {ruling.id for ruling in RULINGS}
+    return list(dict.fromkeys(m for m in RULING_ID.findall(text) if m in known))
+
+
 def _case_citations(case_dirs: Iterable[Path]) -> Iterable[tuple[str, Iterable[str]]]:
     for directory in case_dirs:
         for path in sorted(directory.rglob("*.json")):
@@ -111,8 +178,16 @@ def _case_citations(case_dirs: Iterable[Path]) -> Iterable[tuple[str, Iterable[s
                 case = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
-            if isinstance(case, dict) and isinstance(case.get("clauses"), list):
-                yield f"case:{case.get('id', path.stem)}", [str(c) for c in case["clauses"]]
+            if not isinstance(case, dict):
+                continue
+            cited = [
+                str(c)
+                for key in ("clauses", "rulings")
+                if isinstance(case.get(key), list)
+                for c in case[key]
+            ]
+            if cited:
+                yield f"case:{case.get('id', path.stem)}", cited
 
 
 def default_case_dirs() -> list[Path]:
@@ -125,6 +200,9 @@ def default_case_dirs() -> list[Path]:
 def build_matrix(case_dirs: Iterable[Path] | None = None) -> TraceMatrix:
     """The traceability matrix of the spec as installed, with cases from ``case_dirs``."""
     rows = {clause.id: ClauseTrace(clause.id, clause.title, clause.normative) for clause in CLAUSES}
+    rulings = {r.id: ClauseTrace(r.id, r.title, True, ruling=True) for r in RULINGS}
+    clause_rows = list(rows.values())
+    rows.update(rulings)
 
     def cite(column: str, citer: str, clause_ids: Iterable[str]) -> None:
         for clause_id in dict.fromkeys(clause_ids):
@@ -140,31 +218,63 @@ def build_matrix(case_dirs: Iterable[Path] | None = None) -> TraceMatrix:
         ("verification", "buckshot.verification"),
     ):
         for name, text in _python_sources(package):
-            cite(column, name, find_clause_ids(text))
+            cite(column, name, [*find_clause_ids(text), *_ruling_ids(text)])
+    for citer, clause_ids in _property_citations():
+        cite("properties", citer, clause_ids)
     dirs = default_case_dirs() if case_dirs is None else list(case_dirs)
     for citer, clause_ids in _case_citations(dirs):
         cite("conformance", citer, clause_ids)
-    return TraceMatrix(list(rows.values()))
+    return TraceMatrix(clause_rows, list(rulings.values()))
 
 
 def render_table(matrix: TraceMatrix) -> str:
-    """The matrix as a plain-text table of citer counts, one clause a line, with a summary."""
-    header = f"{'clause':<9} {'norm':<4} " + " ".join(f"{c:>12}" for c in COLUMNS) + "  title"
+    """The matrix as a plain-text table of citer counts, one clause or ruling a line, the
+    properties that check each named, with a summary."""
+    header = (
+        f"{'clause':<9} {'norm':<4} "
+        + " ".join(f"{c:>12}" for c in COLUMNS)
+        + "  title  [properties]"
+    )
     lines = [header, "-" * len(header)]
-    for row in matrix.rows:
+    for row in matrix.every_row():
         counts = " ".join(f"{len(row.citers[c]):>12}" for c in COLUMNS)
         mark = "yes" if row.normative else "-"
-        flag = "" if row.covered or not row.normative else "  <-- UNCOVERED"
-        lines.append(f"{row.clause:<9} {mark:<4} {counts}  {row.title}{flag}")
-    normative = [row for row in matrix.rows if row.normative]
+        checks = row.citers["properties"]
+        named = f"  [{' '.join(checks)}]" if checks else ""
+        if row.normative and row.clause in NOT_STATE_CONSTRAINTS and not checks:
+            named = "  [no state or step constraint]"
+        flag = ""
+        if row.normative and not row.covered:
+            flag += "  <-- UNCOVERED"
+        if row.normative and not row.checked:
+            flag += "  <-- NO PROPERTY"
+        lines.append(f"{row.clause:<9} {mark:<4} {counts}  {row.title}{named}{flag}")
+    normative = [row for row in matrix.every_row() if row.normative]
+    clauses = [row for row in normative if not row.ruling]
+    rulings = [row for row in normative if row.ruling]
     lines.append("")
     for column in COLUMNS:
-        cited = sum(1 for row in normative if row.citers[column])
-        lines.append(f"normative clauses cited by {column:<13}: {cited}/{len(normative)}")
-    uncovered = matrix.uncovered()
-    if uncovered:
-        ids = ", ".join(row.clause for row in uncovered)
+        cited = sum(1 for row in clauses if row.citers[column])
+        line = f"normative clauses cited by {column:<13}: {cited}/{len(clauses)}"
+        if column != "rulings":
+            ruled = sum(1 for row in rulings if row.citers[column])
+            line += f"; rulings: {ruled}/{len(rulings)}"
+        lines.append(line)
+    for clause_id, reason in NOT_STATE_CONSTRAINTS.items():
+        lines.append(f"{clause_id} constrains no state or step: {reason}")
+    uncited = matrix.uncited()
+    if uncited:
+        ids = ", ".join(row.clause for row in uncited)
         lines.append(f"UNCOVERED normative clauses (no spec element, no ruling): {ids}")
     else:
         lines.append("every normative clause is cited by a spec element or a ruling")
+    unchecked = matrix.unchecked()
+    if unchecked:
+        ids = ", ".join(row.clause for row in unchecked)
+        lines.append(f"NO PROPERTY checks these normative clauses and rulings: {ids}")
+    else:
+        lines.append(
+            "every normative clause and ruling is checked by a property, or constrains no "
+            "state or step"
+        )
     return "\n".join(lines) + "\n"
