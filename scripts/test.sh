@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: set up if needed, then lint, type-check, check the import contracts and
-# run pytest. `--fast` leaves out the tests marked slow (the tier for your own loop); any other
-# arguments go to pytest.
+# run pytest in two worker processes (pytest-xdist; a test file stays in one worker). `--fast`
+# leaves out the tests marked slow (the tier for your own loop); any other arguments go to
+# pytest (`-n 0` runs in this process alone).
 FAST=0
 if [ "${1:-}" = "--fast" ]; then
     FAST=1
@@ -21,8 +22,8 @@ say "import contracts"
 lint-imports --no-cache
 if [ "$FAST" = 1 ]; then
     say "pytest (fast tier: not slow)"
-    pytest -m "not slow" "$@"
+    pytest -n 2 --dist loadfile -m "not slow" "$@"
 else
     say "pytest"
-    pytest "$@"
+    pytest -n 2 --dist loadfile "$@"
 fi

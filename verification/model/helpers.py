@@ -67,6 +67,7 @@ class Helpers(Generic[I, B]):
         """Ruleset keys read as named values instead of the ruleset's constants (the
         parametric model of :mod:`buckshot.verification.comparison`; empty otherwise, so that
         every other model is built from constants exactly as before)."""
+        self.apply_patch()
 
     def rule_value(self, key: str, value: int) -> I:
         """The ruleset value of ``key`` (dotted, as in the TOML): its named value when the
@@ -80,7 +81,7 @@ class Helpers(Generic[I, B]):
         named = self.params.get(weight_key(kind))
         return None if named is None else self.b.gt(named, self.b.num(0))
 
-    def wrap_helpers(self) -> None:
+    def apply_patch(self) -> None:
         """Put the patch's helper wrappers in place of this model's named helpers."""
         for name, wrap in self.patch.helpers:
             original = getattr(self, name, None)

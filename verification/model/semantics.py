@@ -21,9 +21,8 @@ from buckshot.spec.model import StateKind
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.actions import Actions
-from buckshot.verification.model.backend import B, Backend, I
+from buckshot.verification.model.backend import B, I
 from buckshot.verification.model.binding import MODEL
-from buckshot.verification.model.config import Config
 from buckshot.verification.model.helpers import Effects
 from buckshot.verification.model.layout import (
     EMPTY,
@@ -35,7 +34,7 @@ from buckshot.verification.model.layout import (
     EdgeCode,
     kind_code,
 )
-from buckshot.verification.model.patch import NO_PATCH, Patch, PatchError, Wrapper
+from buckshot.verification.model.patch import PatchError, Wrapper
 from buckshot.verification.model.state import Input, State, flatten, unflatten_state
 
 Applied = tuple[State[Any, Any], Effects[Any, Any]]
@@ -62,15 +61,11 @@ class Semantics(Actions[I, B]):
     """The model's step function and initial states over one backend, changed by a patch
     (:mod:`.patch`) when one is given."""
 
-    def __init__(
-        self,
-        backend: Backend[I, B],
-        cfg: Config,
-        patch: Patch = NO_PATCH,
-        params: Mapping[str, I] | None = None,
-    ) -> None:
-        super().__init__(backend, cfg, patch, params)
-        self.wrap_helpers()
+    def apply_patch(self) -> None:
+        """Bind the registry's pieces to this model, the patch's wrappers in place, and read
+        the transitions it removes or retargets (each name checked: :class:`PatchError`)."""
+        super().apply_patch()
+        patch = self.patch
         self._guards = _bound(self, GUARDS, patch.guards, "guard")
         self._actions = _bound(self, ACTIONS, patch.actions, "action")
         self._selectors = _bound(self, SELECTORS, patch.selectors, "selector")
