@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from itertools import combinations_with_replacement
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -17,6 +16,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.reference.errors import GameError
 from buckshot.reference.options import Option, parse_option
 from buckshot.spec.eventlog import LogEvent
+from buckshot.spec.payments import payments
 from buckshot.spec.registry import entry
 from buckshot.spec.rulebook import Item, Target
 from buckshot.verification.model.layout import (
@@ -234,12 +234,9 @@ class DecisionMatcher:
                     yield Option(event, (("item", ITEM_KINDS[k]),)), {"item": b.num(k)}
         elif event == "flip_shell":
             who = walk.num(walk.sem.top_cursor(s))
-            held = [k for k in range(KINDS) if const(s.items[who][k]) != 0]
-            for combo in combinations_with_replacement(held, walk.rules.magician.cost):
-                pay = [combo.count(k) for k in range(KINDS)]
-                if any(const(s.items[who][k]) < pay[k] for k in held):  # type: ignore[operator]
-                    continue
-                items = tuple(ITEM_KINDS[k] for k in combo)
+            held = [int(const(s.items[who][k])) for k in range(KINDS)]  # type: ignore[arg-type]
+            for pay in payments(held, walk.rules.magician.cost):
+                items = tuple(ITEM_KINDS[k] for k in range(KINDS) for _ in range(pay[k]))
                 yield Option(event, (("items", items),)), {"pay": tuple(b.num(v) for v in pay)}
         else:
             yield Option(event), {}
