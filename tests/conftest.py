@@ -16,22 +16,16 @@ SLOW_SECONDS = 5.0
 """A test that takes longer than this (setup and call) belongs in the slow tier."""
 
 _TAKEN: dict[str, float] = {}
+_SLOW: set[str] = set()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Add up the setup and call time of each test."""
+    """Add up the setup and call time of each test, and note the tests marked ``slow`` (from
+    the report, which also reaches the main process when workers run the tests)."""
     if report.when in ("setup", "call"):
         _TAKEN[report.nodeid] = _TAKEN.get(report.nodeid, 0.0) + report.duration
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Remember which tests carry the ``slow`` mark."""
-    for item in items:
-        if item.get_closest_marker("slow") is not None:
-            _SLOW.add(item.nodeid)
-
-
-_SLOW: set[str] = set()
+    if "slow" in report.keywords:
+        _SLOW.add(report.nodeid)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
