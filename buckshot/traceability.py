@@ -1,11 +1,13 @@
 """The traceability matrix: each clause of the rule text and each ruling against what cites it.
 
-Six kinds of citer are counted: spec elements (chart states and events, registry entries,
+Seven kinds of citer are counted: spec elements (chart states and events, registry entries,
 rulebook entries), rulings (for a clause: the rulings that settle it), engine code
 (``buckshot.reference``), verification code (``buckshot.verification``), the properties that
 check it (the IDs in each :class:`~buckshot.verification.proofs.properties.Property`'s
-``clauses``) and the conformance cases that check it (JSON files with ``clauses`` and
-``rulings`` lists).
+``clauses``), the conformance cases that check it (JSON files with ``clauses`` and
+``rulings`` lists) and, in a source checkout, the tests that cite it (each test function of
+``tests/`` whose name, docstring or body names the ID, or a test module whose docstring
+does).
 
 A normative clause or a ruling is a gap when no spec element (or ruling) cites it, or when
 no property checks it and it is not listed in :data:`NOT_STATE_CONSTRAINTS`, with its reason,
@@ -14,6 +16,7 @@ as something that does not constrain the game's states or steps.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Iterable
@@ -22,13 +25,14 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from buckshot.paths import checkout_root
 from buckshot.spec.clauses import CLAUSES, find_clause_ids
 from buckshot.spec.model import chart_models
 from buckshot.spec.registry import ENTRIES
 from buckshot.spec.rulebook import FRAMES, ITEMS, PHASES, ROLES, STACK
 from buckshot.spec.rulings import RULINGS
 
-COLUMNS = ("spec", "rulings", "engine", "verification", "properties", "conformance")
+COLUMNS = ("spec", "rulings", "engine", "verification", "properties", "conformance", "tests")
 """The kinds of citer, in the order the matrix shows them."""
 
 NOT_STATE_CONSTRAINTS: dict[str, str] = {
@@ -190,6 +194,38 @@ def _case_citations(case_dirs: Iterable[Path]) -> Iterable[tuple[str, Iterable[s
                 yield f"case:{case.get('id', path.stem)}", cited
 
 
+def _test_citations(tests: Path) -> Iterable[tuple[str, Iterable[str]]]:
+    """Each test of the folder ``tests`` that cites clauses or rulings: a test function
+    (``path::name``) by its docstring and body, a module (``path``) by its docstring."""
+    for path in sorted(tests.rglob("test_*.py")):
+        name = path.relative_to(tests.parent).as_posix()
+        try:
+            text = path.read_text(encoding="utf-8")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        module_doc = ast.get_docstring(tree) or ""
+        cited = [*find_clause_ids(module_doc), *_ruling_ids(module_doc)]
+        if cited:
+            yield name, cited
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+                "test"
+            ):
+                body = ast.get_source_segment(text, node) or ""
+                cited = [*find_clause_ids(body), *_ruling_ids(body)]
+                if cited:
+                    yield f"{name}::{node.name}", cited
+
+
+def default_test_dir() -> Path | None:
+    """The tests of the source checkout the package runs from (None for an installed copy,
+    which has no tests)."""
+    root = checkout_root()
+    tests = None if root is None else root / "tests"
+    return tests if tests is not None and tests.is_dir() else None
+
+
 def default_case_dirs() -> list[Path]:
     """The conformance cases shipped with the package (empty if they are missing)."""
     from buckshot.conformance.bundled import CASES
@@ -197,8 +233,11 @@ def default_case_dirs() -> list[Path]:
     return [CASES] if CASES.is_dir() else []
 
 
-def build_matrix(case_dirs: Iterable[Path] | None = None) -> TraceMatrix:
-    """The traceability matrix of the spec as installed, with cases from ``case_dirs``."""
+def build_matrix(
+    case_dirs: Iterable[Path] | None = None, test_dir: Path | None = None
+) -> TraceMatrix:
+    """The traceability matrix of the spec as installed, with cases from ``case_dirs`` and
+    tests from ``test_dir`` (by default the checkout's, when there is one)."""
     rows = {clause.id: ClauseTrace(clause.id, clause.title, clause.normative) for clause in CLAUSES}
     rulings = {r.id: ClauseTrace(r.id, r.title, True, ruling=True) for r in RULINGS}
     clause_rows = list(rows.values())
@@ -224,6 +263,10 @@ def build_matrix(case_dirs: Iterable[Path] | None = None) -> TraceMatrix:
     dirs = default_case_dirs() if case_dirs is None else list(case_dirs)
     for citer, clause_ids in _case_citations(dirs):
         cite("conformance", citer, clause_ids)
+    tests = default_test_dir() if test_dir is None else test_dir
+    if tests is not None:
+        for citer, clause_ids in _test_citations(tests):
+            cite("tests", citer, clause_ids)
     return TraceMatrix(clause_rows, list(rulings.values()))
 
 

@@ -47,6 +47,32 @@ def test_conformance_cases_are_counted(tmp_path: Path) -> None:
     assert rows["S1.1"].citers["conformance"] == []
 
 
+def test_tests_citing_a_clause_are_listed_by_function(tmp_path: Path) -> None:
+    room = tmp_path / "tests" / "spec"
+    room.mkdir(parents=True)
+    (room / "test_sample.py").write_text(
+        '"""Module docstring citing R7."""\n\n\n'
+        "def test_poll(): \n"
+        '    """S6.2.1: the next living seat is asked."""\n\n\n'
+        "def test_quiet():\n    assert 1 + 1 == 2\n\n\n"
+        "def helper_citing_S1_1():\n    return 'S1.1'\n",
+        encoding="utf-8",
+    )
+    (room / "broken_test.py").write_text("def test_x(:\n", encoding="utf-8")
+    (room / "test_broken.py").write_text("def test_x(:  # S1.1\n", encoding="utf-8")
+    matrix = trace.build_matrix(case_dirs=[], test_dir=tmp_path / "tests")
+    rows = {row.clause: row for row in matrix.every_row()}
+    assert rows["S6.2.1"].citers["tests"] == ["tests/spec/test_sample.py::test_poll"]
+    assert rows["R7"].citers["tests"] == ["tests/spec/test_sample.py"]
+    assert rows["S1.1"].citers["tests"] == []  # a helper is no test; a broken file is skipped
+
+
+def test_the_checkout_tests_are_a_column() -> None:
+    rows = {row.clause: row for row in trace.build_matrix().every_row()}
+    assert "tests" in trace.COLUMNS
+    assert any(citer.startswith("tests/") for row in rows.values() for citer in row.citers["tests"])
+
+
 def test_traceability_command_prints_the_matrix_and_json() -> None:
     result = runner.invoke(app, ["spec", "traceability"])
     assert result.exit_code == 0, result.output
