@@ -24,9 +24,9 @@ from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.runner import STATUSES
 from buckshot.reference.errors import Code
 from buckshot.spec import events
+from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.charts import Trigger
 from buckshot.spec.clauses import ClauseKind
-from buckshot.spec.model import StateKind, chart_models
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import FrameKind, Item, Phase, Role, Shell, Target, Timing
 

@@ -26,8 +26,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from buckshot.paths import checkout_root
+from buckshot.spec.chart_data import chart_models
 from buckshot.spec.clauses import CLAUSES, find_clause_ids
-from buckshot.spec.model import chart_models
 from buckshot.spec.registry import ENTRIES
 from buckshot.spec.rulebook import FRAMES, ITEMS, PHASES, ROLES, STACK
 from buckshot.spec.rulings import RULINGS

@@ -16,8 +16,8 @@ from buckshot.diagrams.stack_model import stack_model
 from buckshot.diagrams.timeline import build_timeline
 from buckshot.diagrams.trace_dot import trace_dot
 from buckshot.diagrams.trace_mermaid import trace_mermaid
+from buckshot.spec.chart_data import chart_models
 from buckshot.spec.eventlog import LogEvent
-from buckshot.spec.model import chart_models
 
 
 class Section(StrEnum):

@@ -19,8 +19,8 @@ from buckshot.diagrams.describe import (
 )
 from buckshot.diagrams.legend import legend_entries, legend_table
 from buckshot.diagrams.style import EDGE_STYLES, STATE_STYLES
+from buckshot.spec.chart_data import ChartModel, StateKind, StateNode, TransitionEdge
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import ChartModel, StateKind, StateNode, TransitionEdge
 
 START = "__start"
 """Node ID of the chart's top-level initial pseudo-state."""

@@ -12,7 +12,7 @@ from buckshot.diagrams.describe import (
     transition_text,
 )
 from buckshot.diagrams.style import STATE_STYLES
-from buckshot.spec.model import ChartModel, StateKind, StateNode
+from buckshot.spec.chart_data import ChartModel, StateKind, StateNode
 
 _INDENT = "    "
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from buckshot.spec.model import ChartModel, Guard, StateKind, StateNode, TransitionEdge
+from buckshot.spec.chart_data import ChartModel, Guard, StateKind, StateNode, TransitionEdge
 from buckshot.spec.rulebook import PHASES, FrameKind
 
 

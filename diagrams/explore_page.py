@@ -22,8 +22,8 @@ from buckshot.diagrams.explore_state import fold
 from buckshot.diagrams.style import SEAT_COLORS, STATE_STYLES
 from buckshot.diagrams.svg import render_svg
 from buckshot.diagrams.timeline import Band, Step, StepKind, build_timeline
+from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.eventlog import LogEvent
-from buckshot.spec.model import StateKind, chart_models
 from buckshot.spec.views import FrameView
 
 _SVG_START = re.compile(r"^.*?(?=<svg)", re.DOTALL)

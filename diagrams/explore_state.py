@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from buckshot.spec.chart_data import chart_models
 from buckshot.spec.eventlog import LogEvent
-from buckshot.spec.model import chart_models
 from buckshot.spec.views import SEAT_EVENTS, FrameView, SeatView, TableView, held_before
 
 

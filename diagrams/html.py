@@ -18,7 +18,7 @@ from buckshot.diagrams.style import (
     band_color,
     seat_color,
 )
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 
 _CSS = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 0 auto; max-width: 1400px;

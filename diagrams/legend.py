@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 from buckshot.diagrams import labels
 from buckshot.diagrams.style import CHOICE_LEGEND, EDGE_STYLES, STATE_STYLES
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import StateKind
 
 _COLUMNS = 3
 

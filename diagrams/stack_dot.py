@@ -8,8 +8,8 @@ from buckshot.diagrams import labels
 from buckshot.diagrams.describe import action_text, citation, guard_text
 from buckshot.diagrams.stack_model import StackLink, StackModel, final_states
 from buckshot.diagrams.style import EDGE_STYLES, PUSH_COLOR, STATE_STYLES
+from buckshot.spec.chart_data import ChartModel, StateKind
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import ChartModel, StateKind
 
 _HEADER = "#e3e3e3"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from buckshot.diagrams.describe import action_text, guard_text
 from buckshot.diagrams.stack_model import StackLink, StackModel, final_states
 from buckshot.diagrams.style import EDGE_STYLES, PUSH_COLOR, STATE_STYLES
+from buckshot.spec.chart_data import ChartModel, StateKind
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import ChartModel, StateKind
 
 _INDENT = "    "
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from buckshot.spec.model import ChartModel, StateKind, TransitionEdge, chart_models
+from buckshot.spec.chart_data import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.rulebook import STACK, FrameKind
 
 

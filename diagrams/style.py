@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import StateKind
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from buckshot.reference.events import EventType
 from buckshot.reference.options import PARAMS_OF, Prompt, enumerator
 from buckshot.reference.tables import TABLES, Edge, StateRow
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Phase
 
 if TYPE_CHECKING:

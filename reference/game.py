@@ -17,7 +17,7 @@ from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
 from buckshot.reference.tables import TABLES, Edge, StateRow
 from buckshot.spec import SPEC_VERSION
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Role, Shell
 from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator

@@ -1,4 +1,4 @@
-"""The charts' transition tables, compiled once at import from ``buckshot.spec.model``.
+"""The charts' transition tables, compiled once at import from ``buckshot.spec.chart_data``.
 
 The engine runs from these tables (through the program :mod:`buckshot.reference.compiled`
 generates from them) instead of python-statemachine instances (whose ``send()`` costs
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from buckshot.reference.effects import ACTIONS, GUARDS, SELECTORS, Action, Guard, Selector
-from buckshot.spec.model import StateKind, chart_models
+from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.registry import entry
 from buckshot.spec.rulebook import FrameKind
 

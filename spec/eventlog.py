@@ -130,7 +130,7 @@ def _enum(values: Iterable[str]) -> dict[str, Any]:
 
 
 def _prompt_kinds() -> list[str]:
-    from buckshot.spec.model import chart_models
+    from buckshot.spec.chart_data import chart_models
 
     return sorted({p.kind for chart in chart_models() for p in chart.prompts.values()})
 

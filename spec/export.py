@@ -13,8 +13,8 @@ from dataclasses import asdict
 from typing import Any
 
 from buckshot.spec import SPEC_VERSION
+from buckshot.spec.chart_data import ChartModel, chart_models
 from buckshot.spec.clauses import CLAUSES
-from buckshot.spec.model import ChartModel, chart_models
 from buckshot.spec.registry import DECISIONS, ENTRIES
 from buckshot.spec.rulebook import FRAMES, ITEMS, PHASES, ROLES, STACK
 from buckshot.spec.ruleset import Ruleset

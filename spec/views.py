@@ -15,7 +15,7 @@ event (:meth:`TableView.observe`):
 - the chamber's counts, the declared shot and how often its shell was flipped, the owner,
   the phase, the kill lock, the result;
 - the stack (:class:`FrameView`), each frame in the chart state the log last put it in.
-  Which state an event means is read from the spec's charts (:mod:`buckshot.spec.model`),
+  Which state an event means is read from the spec's charts (:mod:`buckshot.spec.chart_data`),
   never written here: a pushed frame starts in its chart's initial leaf and puts the frame
   below in the state that pushes that kind; a pop resumes that state's target; ``asked``
   puts the frame in the decision state of that prompt; ``phase`` puts the turn in that
@@ -41,9 +41,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from buckshot.spec.chart_data import ChartModel, StateKind, chart_models
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.events import EVENT_FIELDS
-from buckshot.spec.model import ChartModel, StateKind, chart_models
 from buckshot.spec.polling import poll_order
 from buckshot.spec.rulebook import FrameKind, Role
 

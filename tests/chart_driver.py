@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from buckshot.spec.chart_data import StateKind, chart_model
 from buckshot.spec.charts import CHARTS, Chart
-from buckshot.spec.model import StateKind, chart_model
 from buckshot.spec.registry import ENTRIES, Kind
 from buckshot.spec.rulebook import FrameKind
 

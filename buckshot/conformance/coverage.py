@@ -27,7 +27,8 @@ MUST_TAG = re.compile(r"\[(M\d+(?:\.\d+)?[a-z])\]")
 
 _TRANSPORT = (
     "a broken transport makes the runner report the case errored, not failed "
-    "(INTERPRETING.md 2.3); tests/conformance/test_conformance_runner.py checks it with broken adapters"
+    "(INTERPRETING.md 2.3); tests/conformance/test_conformance_runner.py checks it with "
+    "broken adapters"
 )
 
 NOT_TESTABLE: dict[str, str] = {

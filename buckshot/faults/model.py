@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from buckshot.faults.declare import Fault, Room, declare
+from buckshot.spec.chart_data import chart_model, chart_models
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import chart_model, chart_models
 from buckshot.spec.rulebook import FrameKind, Item, Role
 from buckshot.verification.model.layout import (
     KINDS,

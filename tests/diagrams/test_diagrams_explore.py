@@ -24,8 +24,8 @@ from buckshot.diagrams.explore_state import Moment, fold
 from buckshot.diagrams.svg import dot_installed
 from buckshot.reference.events import to_jsonl
 from buckshot.reference.examples import EXAMPLES
+from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.eventlog import LogEvent, parse_log, read_log
-from buckshot.spec.model import StateKind, chart_models
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.spec.views import LOCKED_STATE, held_before
 

@@ -27,7 +27,7 @@ from buckshot.reference.observe import GameObserver
 from buckshot.reference.options import Prompt
 from buckshot.reference.state import Frame, GameState
 from buckshot.reference.tables import TABLES, Edge
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.spec.ruleset import load_ruleset
 

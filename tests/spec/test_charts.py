@@ -7,8 +7,8 @@ import itertools
 import pytest
 from chart_driver import Driver
 
+from buckshot.spec.chart_data import ChartModel, StateKind, chart_model, chart_models
 from buckshot.spec.charts import CHARTS
-from buckshot.spec.model import ChartModel, StateKind, chart_model, chart_models
 from buckshot.spec.rulebook import PHASES, FrameKind, Phase
 
 TURN = chart_model(FrameKind.TURN)

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from buckshot.spec.chart_data import chart_models
 from buckshot.spec.export import export_document, export_json
-from buckshot.spec.model import chart_models
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.clauses import clause_ids
-from buckshot.spec.model import StateKind, chart_models
 from buckshot.spec.registry import DECISIONS, ENTRIES, Kind, names
 from buckshot.spec.rulebook import FRAMES, ITEMS, PHASES, ROLES, STACK, FrameKind, Item, Role
 from buckshot.spec.rulings import ruling_ids

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.payments import payments
 from buckshot.spec.rulebook import Item, Role, Target
 from buckshot.spec.ruleset import Ruleset

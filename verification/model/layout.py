@@ -1,7 +1,7 @@
 """The model's numeric codes, all derived from the spec's plain-data charts and rulebook.
 
 Chart states, transitions, frame kinds, pushes and resume events come from
-:func:`buckshot.spec.model.chart_models`; nothing of the control structure is retyped here.
+:func:`buckshot.spec.chart_data.chart_models`; nothing of the control structure is retyped here.
 Item and role codes follow the order of :class:`~buckshot.spec.rulebook.Item` and
 :class:`~buckshot.spec.rulebook.Role`.
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Final
 
+from buckshot.spec.chart_data import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.registry import ENTRIES, Kind
 from buckshot.spec.rulebook import ITEMS, FrameKind, Item, ItemSpec, Role, Target
 

@@ -1,6 +1,6 @@
 """One step of the game model: the charts' control structure driving the registry's semantics.
 
-The control structure is read from :func:`buckshot.spec.model.chart_models` through the
+The control structure is read from :func:`buckshot.spec.chart_data.chart_models` through the
 layout: the top frame's state picks the transitions that may fire, automatic ones by their
 guards in priority order, decisions by the input's edge; a top frame in a final state is
 popped and the frame below takes its resume event. Entering a suspension state pushes its
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any, Generic, cast
 
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.charts import Trigger
-from buckshot.spec.model import StateKind
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.actions import Actions

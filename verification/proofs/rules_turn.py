@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from buckshot.spec.model import StateKind, chart_model
+from buckshot.spec.chart_data import StateKind, chart_model
 from buckshot.spec.rulebook import PHASES, FrameKind, Phase
 from buckshot.verification.model.layout import (
     LAST_ITEM,

@@ -10,9 +10,9 @@ every other field the view knows must be unchanged in the model.
 
 from __future__ import annotations
 
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.events import ACTION_EVENTS, REPEATABLE
-from buckshot.spec.model import StateKind
 from buckshot.spec.rulebook import Phase
 from buckshot.verification.model.layout import ITEM_KINDS, EdgeCode, StateCode
 from buckshot.verification.model.semantics import StepResult

@@ -38,8 +38,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.eventlog import EventLogError, LogEvent
-from buckshot.spec.model import StateKind
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.verification.tracecheck.decisions import DecisionMatcher
 from buckshot.verification.tracecheck.log import LogInput, read_log

@@ -12,8 +12,8 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.eventlog import LogEvent
-from buckshot.spec.model import StateKind
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.model.config import make_config

@@ -14,7 +14,7 @@ from typing import Any
 from buckshot.conformance.modelcases.paths import Path
 from buckshot.conformance.modelcases.script import inverts, loads, prompt_entry, shell_order
 from buckshot.conformance.modelcases.steps import legal_options
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.executable import Concrete, ExecutableSpec
 from buckshot.verification.model.layout import DRAWN, ROLES, RUNNING, kind_code, layout

@@ -2,7 +2,7 @@
 and false; and the goals no game can reach, each with its reason.
 
 A goal is a string: ``transition <edge id>`` or ``guard <edge id> <guard>=<true|false>``
-(edge ids are the charts', :func:`buckshot.spec.model.chart_models`).
+(edge ids are the charts', :func:`buckshot.spec.chart_data.chart_models`).
 """
 
 from __future__ import annotations

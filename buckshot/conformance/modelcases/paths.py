@@ -15,7 +15,7 @@ from typing import Any
 
 from buckshot.conformance.modelcases.goals import guard_goal, transition_goal
 from buckshot.conformance.modelcases.steps import guard_outcomes
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.payments import payments
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset

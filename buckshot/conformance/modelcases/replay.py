@@ -18,7 +18,7 @@ from buckshot.conformance.modelcases.paths import step_goals
 from buckshot.conformance.modelcases.script import inverting, prompt_entry
 from buckshot.conformance.modelcases.steps import chance_kinds, legal_options
 from buckshot.conformance.suite import Case
-from buckshot.spec.model import StateKind
+from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import parse_ruleset
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
