@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from buckshot.reference.events import EventType
 from buckshot.reference.state import Frame, Seat, Shot
-from buckshot.spec.bindings import Bindings
+from buckshot.spec.bindings import Bindings, check_role_skills
 from buckshot.spec.polling import next_living_seat, poll_order
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role, Shell, Target, item_spec
@@ -698,3 +698,14 @@ ACTIONS = cast(dict[str, Action], ENGINE.by_kind[Kind.ACTION])
 
 SELECTORS = cast(dict[str, Selector], ENGINE.by_kind[Kind.SELECTOR])
 """Every selector of the registry, by name."""
+
+SKILL_HOMES: dict[Role, tuple[Callable[..., Any], ...]] = {
+    Role.GAMBLER: (settle_shot,),
+    Role.MEDIC: (amulet,),
+    Role.DEALER: (load_chamber, prophet_preview),
+    Role.MERCENARY: (rage_potion,),
+    Role.DOCTOR: (pills,),
+    Role.MAGICIAN: (can_flip,),
+}
+"""Where each role's skill acts (S2); checked at import against the rulebook's roles."""
+check_role_skills("the reference engine", SKILL_HOMES)

@@ -4,15 +4,18 @@ An implementing side (the reference engine, the formal model) creates a :class:`
 marks each implementation with ``@bindings.implements("can_shoot")`` and calls
 :meth:`Bindings.check` once every implementation is defined: a name the registry does not
 know, a name implemented twice, or a name left unimplemented raises :class:`BindingError`,
-so a misspelling fails at import instead of silently.
+so a misspelling fails at import instead of silently. :func:`check_role_skills` does the
+same for the roles' skills: each side names where each role's skill acts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from buckshot.spec.registry import ENTRIES, Entry, Kind
+from buckshot.spec.rulebook import ROLES, Role
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,3 +54,24 @@ class Bindings:
         ]
         if missing:
             raise BindingError(f"{self.side} implements no {', '.join(missing)}")
+
+
+def check_role_skills(side: str, sites: Mapping[Role, Sequence[Callable[..., Any]]]) -> None:
+    """Raise :class:`BindingError` unless ``sites`` names, for every role of the rulebook
+    (S2) and no other, the functions of ``side`` where that role's skill acts, each of
+    which names the role in its code: a role added to the rulebook without a home for its
+    skill, or a home that no longer reads the role, fails at import."""
+    named = {spec.role for spec in ROLES}
+    missing = sorted(role.value for role in named - sites.keys())
+    extra = sorted(role.value for role in sites.keys() - named)
+    if missing or extra:
+        raise BindingError(f"{side}: role skills without a home {missing}, unknown roles {extra}")
+    for role, functions in sites.items():
+        if not functions:
+            raise BindingError(f"{side}: the {role.value}'s skill has no home")
+        for function in functions:
+            if f"Role.{role.name}" not in inspect.getsource(function):
+                raise BindingError(
+                    f"{side}: {function.__qualname__} is named as a home of the "
+                    f"{role.value}'s skill but does not read Role.{role.name}"
+                )

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any, Generic, cast
 
+from buckshot.spec.bindings import check_role_skills
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.charts import Trigger
 from buckshot.spec.registry import Kind
-from buckshot.spec.rulebook import FrameKind
+from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.verification.model.actions import Actions
 from buckshot.verification.model.backend import B, I
 from buckshot.verification.model.binding import MODEL
@@ -364,5 +365,16 @@ MODEL.check()
 GUARDS = MODEL.by_kind[Kind.GUARD]
 ACTIONS = MODEL.by_kind[Kind.ACTION]
 SELECTORS = MODEL.by_kind[Kind.SELECTOR]
+
+SKILL_HOMES: dict[Role, tuple[Callable[..., Any], ...]] = {
+    Role.GAMBLER: (Actions.action_settle_shot,),
+    Role.MEDIC: (Actions.amulet,),
+    Role.DEALER: (Actions.action_prophet_preview,),
+    Role.MERCENARY: (Actions.rage,),
+    Role.DOCTOR: (Actions._medicine,),
+    Role.MAGICIAN: (Actions.guard_can_flip,),
+}
+"""Where each role's skill acts in the model (S2); checked at import against the rulebook."""
+check_role_skills("the formal model", SKILL_HOMES)
 
 __all__ = ["Semantics", "StepResult"]
