@@ -10,8 +10,8 @@ same for the roles' skills: each side names where each role's skill acts.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
+from types import CodeType
 from typing import Any, TypeVar
 
 from buckshot.spec.registry import ENTRIES, Entry, Kind
@@ -70,8 +70,17 @@ def check_role_skills(side: str, sites: Mapping[Role, Sequence[Callable[..., Any
         if not functions:
             raise BindingError(f"{side}: the {role.value}'s skill has no home")
         for function in functions:
-            if f"Role.{role.name}" not in inspect.getsource(function):
+            if role.name not in _names_read(function.__code__):
                 raise BindingError(
                     f"{side}: {function.__qualname__} is named as a home of the "
                     f"{role.value}'s skill but does not read Role.{role.name}"
                 )
+
+
+def _names_read(code: CodeType) -> set[str]:
+    """The global and attribute names a function's code reads, nested code included."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            names |= _names_read(constant)
+    return names
