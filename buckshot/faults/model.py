@@ -1003,6 +1003,18 @@ def _pickpocket_takes_first_kind(
     return original(t, s, inp, fx, when)
 
 
+@model_fault(
+    "owner_wins",
+    "the player who owns the turn when the game ends wins it",
+    breaks=("S5.1", "R7"),
+    caught_by=("E1", "I9"),
+    piece=("action", "declare_winner"),
+    table=Table(3, prefer=frozenset({"give_up"})),
+)
+def _owner_wins(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    return original(s, inp, fx).set(winner=s.owner)
+
+
 def patch_of(*names: str) -> Patch:
     """The model with the faults ``names`` at once (``KeyError`` naming an unknown one)."""
     by_name = {mutant.name: mutant for mutant in MUTANTS}

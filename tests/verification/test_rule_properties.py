@@ -24,6 +24,7 @@ from buckshot.verification.proofs import (
     rules_chance,
     rules_common,
     rules_counters,
+    rules_end,
     rules_items,
     rules_pauses,
     rules_roles,
@@ -39,13 +40,26 @@ from buckshot.verification.proofs.induction import (
 from buckshot.verification.proofs.mutants import Mutant
 from buckshot.verification.proofs.reach import Table, find_reachable
 
-MODULES = (rules_turn, rules_counters, rules_items, rules_roles, rules_pauses, rules_chance)
+MODULES = (
+    rules_turn,
+    rules_counters,
+    rules_items,
+    rules_roles,
+    rules_pauses,
+    rules_chance,
+    rules_end,
+)
 
 READABLE = {"b", "rules", "cfg", "layout"}
 """What a rule property may read of the model: the backend's operations, the ruleset's
 numbers, the configuration's bounds and the charts' codes."""
 RERUN = {"step", "transitions"}
 """What the chance properties may also call: the step under test, run a second time."""
+
+PER_N_STEPS = 30_000
+"""Steps of random play given to each player count's walk (more than a mutant run's
+:data:`~buckshot.verification.proofs.reach.WALK_STEPS`: some bugs show only late in long
+games, such as a game's end at eight players)."""
 
 TEETH = [mutant for mutant in MUTANTS if mutant.caught_by[0] in {p.id for p in RULES}]
 """The faults named first for a rule property."""
@@ -119,6 +133,8 @@ def test_each_rule_fault_is_caught_for_every_player_count(mutant: Mutant) -> Non
         cex = verdict.counterexample
         assert verdict.verdict == VIOLATED and cex is not None and cex.confirmed, verdict.n
     for n in range(cfg.players_lo, cfg.players_hi + 1):
-        found = find_reachable(cfg, mutant.patch, [prop], table=_table(mutant, n))
+        found = find_reachable(
+            cfg, mutant.patch, [prop], steps=PER_N_STEPS, table=_table(mutant, n)
+        )
         assert found is not None and found.players == n, n
         assert found.property_id == prop.id

@@ -29,6 +29,7 @@ from buckshot.verification.proofs.progress import PROGRESS_PROPERTIES, stuck
 from buckshot.verification.proofs.properties import Opaque, Property
 from buckshot.verification.proofs.rules_chance import RULES_CHANCE
 from buckshot.verification.proofs.rules_counters import RULES_COUNTERS
+from buckshot.verification.proofs.rules_end import RULES_END
 from buckshot.verification.proofs.rules_items import RULES_ITEMS
 from buckshot.verification.proofs.rules_pauses import RULES_PAUSES
 from buckshot.verification.proofs.rules_roles import RULES_ROLES
@@ -97,11 +98,17 @@ def players_label(cfg: Config) -> str:
 
 
 RULES: tuple[Property, ...] = (
-    RULES_TURN + RULES_COUNTERS + RULES_ITEMS + RULES_ROLES + RULES_PAUSES + RULES_CHANCE
+    RULES_TURN
+    + RULES_COUNTERS
+    + RULES_ITEMS
+    + RULES_ROLES
+    + RULES_PAUSES
+    + RULES_CHANCE
+    + RULES_END
 )
 """The rule properties: every rule that constrains states or steps, stated from the rule
 text (:mod:`.rules_turn`, :mod:`.rules_counters`, :mod:`.rules_items`, :mod:`.rules_roles`,
-:mod:`.rules_pauses`, :mod:`.rules_chance`)."""
+:mod:`.rules_pauses`, :mod:`.rules_chance`, :mod:`.rules_end`)."""
 
 
 def all_properties() -> tuple[Property, ...]:

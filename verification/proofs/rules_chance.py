@@ -199,12 +199,31 @@ def _open(chance: Fraction) -> bool:
     return 0 < chance < 1
 
 
+def _next_of(m: Sem, value: Any, allowed: list[Any]) -> Any:
+    """The first ``k`` after ``value`` in cyclic order over ``0..len(allowed)-1`` with
+    ``allowed[k]`` (``value`` itself when there is none)."""
+    b = m.b
+    size = len(allowed)
+    out = value
+    for start in range(size):
+        chain = b.num(start)
+        for step in range(size - 1, 0, -1):
+            k = (start + step) % size
+            chain = b.ite(allowed[k], b.num(k), chain)
+        out = b.ite(b.eqn(value, start), chain, out)
+    return out
+
+
 def every_allowed_outcome_is_possible(m: Sem, s: S, inp: In, r: Res) -> Any:
     """For a roll the rules make at this step, every outcome they allow keeps the step legal:
     both pill outcomes and both Gambler's outcomes when their chance is neither 0 nor 1
     (S3.6, S2.1); either type for a new first shell while both types are left (R1); every
     option of the load table for the living players (R1); every item kind with a positive
-    weight for each draw (R15); every kind the pickpocket's target holds (R23)."""
+    weight for each draw (R15); every kind the pickpocket's target holds (R23).
+
+    Where the outcomes allowed are many, one second run suffices: the step with the next
+    allowed outcome in cyclic order (each draw's kind on its own) stays legal. If the model
+    allowed only some of them, one allowed outcome would have a next one it refuses."""
     b = m.b
     rules = m.rules
     nxt = r.next
@@ -215,30 +234,34 @@ def every_allowed_outcome_is_possible(m: Sem, s: S, inp: In, r: Res) -> Any:
             terms.append(b.implies(when, rerun(m, s, other, r).ok))
 
     if _open(rules.pills.heal_chance):
-        possible(_pills_rolled(m, s, inp, r), replace(inp, pill_heal=b.not_(inp.pill_heal)))
-    weighted = [k for k in range(KINDS) if m.cfg.weights[k] > 0]
-    any_kind = tuple(b.num(weighted[0]) for _ in inp.draws)
+        # the roll is made only for expired pills, so the second run names them
+        other = replace(inp, item=b.num(PILLS), pill_heal=b.not_(inp.pill_heal))
+        possible(_pills_rolled(m, s, inp, r), other)
+    weights = [b.boolean(w > 0) for w in m.cfg.weights]
+    first = next(k for k, w in enumerate(m.cfg.weights) if w > 0)
     if _open(rules.gambler.bonus_chance):
+        any_kind = tuple(b.num(first) for _ in inp.draws)
         flipped = replace(inp, gamble_win=b.not_(inp.gamble_win), draws=any_kind)
         possible(b.and_(settled(m, r), lucky(m, s)), flipped)
     both_left = b.and_(b.ge(nxt.live, b.num(1)), b.lt(nxt.live, nxt.shells))
-    possible(
-        b.and_(_head_drawn(m, inp, r), both_left),
-        replace(inp, head_live=b.not_(inp.head_live)),
-    )
+    head = b.not_(inp.head_live)
+    possible(b.and_(b.or_(loaded(m, r), settled(m, r)), both_left), replace(inp, head_live=head))
+    ejected = replace(inp, item=b.num(EJECT), head_live=head)
+    possible(b.and_(used(m, inp, r, EJECT), both_left), ejected)
     living = rule_living(m, s)
     load = loaded(m, r)
     for table in rules.shells.loads:
-        for index in range(len(table.options)):
-            here = b.and_(load, b.eqn(living, table.players))
-            possible(here, replace(inp, load=b.num(index), head_live=b.true()))
-    for k in weighted:
-        same_kind = tuple(b.num(k) for _ in inp.draws)
-        possible(b.or_(drew(m, r), _won(m, s, inp, r)), replace(inp, draws=same_kind))
-    pick = used(m, inp, r, PICK)
-    for k in range(KINDS):
-        held = b.ge(rule_held(m, s, inp.target, b.num(k)), b.num(1))
-        possible(b.and_(pick, held), replace(inp, steal=b.num(k)))
+        options = [b.true() for _ in table.options]
+        cycled = replace(inp, load=_next_of(m, inp.load, options), head_live=b.true())
+        possible(b.and_(load, b.eqn(living, table.players)), cycled)
+    drawing = b.or_(drew(m, r), _won(m, s, inp, r))
+    for j in range(m.cfg.draws):
+        draws = list(inp.draws)
+        draws[j] = _next_of(m, inp.draws[j], weights)
+        possible(drawing, replace(inp, draws=tuple(draws)))
+    held = [b.ge(rule_held(m, s, inp.target, b.num(k)), b.num(1)) for k in range(KINDS)]
+    picked = _next_of(m, inp.steal, held)
+    possible(used(m, inp, r, PICK), replace(inp, item=b.num(PICK), steal=picked))
     return b.and_(*terms)
 
 

@@ -82,7 +82,8 @@ def conversion_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     """A player is offered the conversion choice when their HP falls from more than 1 to
     exactly 1 and their chance is unused (S4.3.2; R6): such a fall is noted (``fell``) by the
     step that makes it, and only such a fall; the choice is opened for that player and uses
-    up their chance; only converting makes a traitor, of the player asked, for good (S5.1)."""
+    up their chance; only converting makes a traitor, of the player asked, for good (S5.1),
+    who keeps their role's name, as everyone keeps theirs (R6)."""
     b = m.b
     nxt = r.next
 
@@ -115,6 +116,7 @@ def conversion_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
         terms.append(b.beq(nxt.conv_used[p], chance))
         turned = b.or_(s.traitor[p], b.and_(convert, b.eqn(who, p)))
         terms.append(b.beq(nxt.traitor[p], turned))
+        terms.append(b.eq(nxt.role[p], s.role[p]))
     return b.and_(*terms)
 
 

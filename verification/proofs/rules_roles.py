@@ -164,7 +164,8 @@ def magician_ballistic_control(m: Sem, s: S, inp: In, r: Res) -> Any:
     """A flip is made only by the player a shot window asks, a living Magician who is not a
     traitor, paying exactly ``magician.cost`` items of their own (S2.6, S6.3.0; R8); it turns
     the shot's type live <-> blank, counts one flip and records the skill for them. The
-    shot's type changes only so, or when a shot is declared or the turn ends."""
+    shot's type and its count of flips change only so, or when a shot is declared or the
+    turn ends."""
     b = m.b
     nxt = r.next
     flip = flipped(m, r)
@@ -189,9 +190,10 @@ def magician_ballistic_control(m: Sem, s: S, inp: In, r: Res) -> Any:
         fired_action(m, r, "negate_response"),
         turn_ended(m, r),
     )
+    same = b.and_(b.beq(nxt.shot_live, s.shot_live), b.eq(nxt.shot_flips, s.shot_flips))
     return b.and_(
         b.implies(flip, b.and_(legal, effect)),
-        b.implies(b.not_(others), b.beq(nxt.shot_live, s.shot_live)),
+        b.implies(b.not_(others), same),
     )
 
 
@@ -238,7 +240,7 @@ RULES_ROLES: tuple[Property, ...] = (
         ("S2.6", "S4.2.1b", "S6.2.3", "S6.3", "S6.3.0", "R6", "R8"),
         "A flip is made only by the asked player, a living non-traitor Magician paying "
         "exactly magician.cost items they hold; it flips the shot's type and counts; the "
-        "shot's type changes otherwise only when declared or at turn end.",
+        "shot's type and flips change otherwise only when declared or at turn end.",
         step=magician_ballistic_control,
     ),
 )

@@ -136,7 +136,8 @@ def phases_in_order(m: Sem, s: S, inp: In, r: Res) -> Any:
 def shots_as_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
     """A shot is declared only by the owner who has not killed this turn, with a shell in the
     chamber, at a living target (themself allowed); it records the owner, the target and the
-    chamber's first shell's type, locked (S4.2.1a, S4.2.1e; R1, R19). The main phase is ended
+    chamber's first shell's type, locked (S4.2.1a, S4.2.1e; R1, R19); the shot's shooter and
+    target change only so, or at turn end. The main phase is ended
     from ``awaiting_action`` only when the owner cannot shoot (R4). The turn's kill mark
     (``k0``, the owner's kills when the turn began) is set as the turn passes; the kill lock
     is set when the owner is credited with a kill and cleared only at turn end (R25)."""
@@ -159,8 +160,10 @@ def shots_as_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
     owner_kills = rule_seat_value(m, s.kills, s.owner)
     credited = b.gt(rule_seat_value(m, nxt.kills, s.owner), owner_kills)
     lock = b.bite(_turn_end(m, r), b.false(), b.or_(s.kill_lock, credited))
+    kept = b.and_(b.eq(nxt.shot_shooter, s.shot_shooter), b.eq(nxt.shot_target, s.shot_target))
     return b.and_(
         b.implies(shoot, declared),
+        b.implies(b.not_(b.or_(shoot, _turn_end(m, r))), kept),
         b.implies(fired(m, r, END_MAIN), ended),
         b.eq(nxt.k0, k0),
         b.beq(nxt.kill_lock, lock),
