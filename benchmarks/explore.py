@@ -34,16 +34,15 @@ from buckshot.reference.events import to_jsonl
 from buckshot.reference.game import Game
 from buckshot.spec.eventlog import parse_log
 from buckshot.spec.rulebook import Role
-from buckshot.spec.ruleset import load_ruleset, parse_ruleset
+from buckshot.spec.ruleset import load_ruleset
 
 ROLES = [Role.MEDIC, Role.DEALER, Role.MAGICIAN, Role.GAMBLER, Role.MERCENARY]
 
 
 def long_log(hp: int, seed: int) -> tuple[str, int]:
     """A five-player bot game's log under a variant with ``hp`` HP, and its turns."""
-    data = load_ruleset().to_dict()
-    data["hp"]["start"] = data["hp"]["max"] = hp
-    game = Game.new(ROLES, parse_ruleset(data, source="benchmark"), SeededChance(seed))
+    rules = load_ruleset().with_changes({"hp": {"start": hp, "max": hp}}, source="benchmark")
+    game = Game.new(ROLES, rules, SeededChance(seed))
     play_out(game, [HeuristicAgent(seed + n) for n in range(len(ROLES))])
     return to_jsonl(game.events), game.state.turn
 
