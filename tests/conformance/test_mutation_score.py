@@ -104,3 +104,43 @@ def test_a_judgement_of_an_unknown_kind_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(ValueError, match="harmless"):
         mutation.load_judged(judged)
+
+
+def test_remapping_moves_judged_keys_and_drops_those_whose_code_is_gone(tmp_path: Path) -> None:
+    remap = load_benchmark("mutation_remap")
+    old = tmp_path / "old.py"
+    new = tmp_path / "new.py"
+    # the comparison `x is y` (line 2) is removed; `y == 3` moves from line 8 to line 2
+    old.write_text(
+        "def f(x, y):\n    if x is y:\n        return 1\n    return 2\n\n\n"
+        "def g(y):\n    return y == 3\n",
+        encoding="utf-8",
+    )
+    new.write_text("def g(y):\n    return y == 3\n", encoding="utf-8")
+    judged = (
+        "[[judged]]\nmutants = [\n"
+        '    "toy.py:2:ReplaceComparisonOperator_Is_Eq:0",\n'
+        '    "toy.py:8:ReplaceComparisonOperator_Eq_NotEq:0",\n'
+        ']\nreason = """kept, with one key moved"""\n\n'
+        '[[judged]]\nmutants = ["toy.py:2:ReplaceComparisonOperator_Is_GtE:0"]\n'
+        'reason = """its only mutant is gone"""\nkind = "unobservable"\n\n'
+        '[[judged]]\nmutants = ["other.py:2:ReplaceComparisonOperator_Is_Eq:0"]\n'
+        'reason = """another module, untouched"""\n'
+    )
+    mapping = remap.key_map("toy.py", remap.mutation_points(old), remap.mutation_points(new))
+    text, gone = remap.remap(judged, "toy.py", mapping)
+    assert gone == [
+        "toy.py:2:ReplaceComparisonOperator_Is_Eq:0",
+        "toy.py:2:ReplaceComparisonOperator_Is_GtE:0",
+    ]
+    entries = tomllib.loads(text)["judged"]
+    assert [entry["mutants"] for entry in entries] == [
+        ["toy.py:2:ReplaceComparisonOperator_Eq_NotEq:0"],
+        ["other.py:2:ReplaceComparisonOperator_Is_Eq:0"],
+    ]
+    assert [entry["reason"] for entry in entries] == [
+        "kept, with one key moved",
+        "another module, untouched",
+    ]
+    with pytest.raises(KeyError, match="no mutation point"):
+        remap.remap('mutants = ["toy.py:5:ReplaceComparisonOperator_Is_Eq:0"]', "toy.py", mapping)
