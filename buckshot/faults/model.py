@@ -702,36 +702,36 @@ def _ejected_shell_counted_blank(
     return original(t, s, inp, fx, when).set(live=t.live)
 
 
-def _replaces(field: str) -> Wrapper:
-    """A wrapper of an item effect that sets the user's ``field`` to what the item grants
-    instead of adding to what they hold."""
-
-    def wrap(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
-        out = original(t, s, inp, fx, when)
-        b = m.b
-        held = m.seat(getattr(t, field), s.owner)
-        after = m.seat(getattr(out, field), s.owner)
-        grant = b.ite(when, b.sub(after, held), after)
-        return out.set(**{field: b.update(getattr(out, field), s.owner, grant)})
-
-    return wrap
+def _replace_grant(field: str, m: Any, t: Any, out: Any, s: Any, when: Any) -> Any:
+    """``out`` with the user's ``field`` set to what the item granted (``out`` less ``t``)
+    instead of the sum of what they held and the grant."""
+    b = m.b
+    held = m.seat(getattr(t, field), s.owner)
+    after = m.seat(getattr(out, field), s.owner)
+    grant = b.ite(when, b.sub(after, held), after)
+    return out.set(**{field: b.update(getattr(out, field), s.owner, grant)})
 
 
-model_fault(
+@model_fault(
     "rage_replaces",
     "a rage potion's charges replace the charges held instead of adding to them",
     breaks=("S3.3", "R9"),
     caught_by=("U3", "C3"),
     piece=("helper", "rage"),
-)(_replaces("rage"))
+)
+def _rage_replaces(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
+    return _replace_grant("rage", m, t, original(t, s, inp, fx, when), s, when)
 
-model_fault(
+
+@model_fault(
     "amulet_replaces",
     "an amulet's blocks replace the blocks held instead of adding to them",
     breaks=("S3.4", "R9"),
     caught_by=("U4", "C2"),
     piece=("helper", "amulet"),
-)(_replaces("shield"))
+)
+def _amulet_replaces(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
+    return _replace_grant("shield", m, t, original(t, s, inp, fx, when), s, when)
 
 
 @model_fault(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import pickle
 from functools import cache
 
 import pytest
@@ -112,6 +113,12 @@ def test_the_rule_readers_read_no_guard_action_or_helper() -> None:
 def test_every_rule_property_is_named_first_by_a_fault() -> None:
     named = {mutant.caught_by[0] for mutant in TEETH}
     assert {p.id for p in RULES} - named == set()
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_every_fault_travels_to_a_worker_process(mutant: Mutant) -> None:
+    """``verify --mutants`` sends each fault's patch to a worker: it must pickle."""
+    assert pickle.loads(pickle.dumps(mutant.patch)) == mutant.patch
 
 
 def _table(mutant: Mutant, n: int) -> Table:
