@@ -87,8 +87,16 @@ def chart_fault(
 
 
 def _add(fault: Fault, patch: Patch, table: Table | None, variant: Variant | None) -> None:
-    declare(fault)
     patch = Patch(fault.name, *_fields(patch))
+    for _, wrap in (*patch.guards, *patch.actions, *patch.selectors, *patch.helpers):
+        function = getattr(wrap, "func", wrap)  # a functools.partial's function
+        if "<" in getattr(function, "__qualname__", "<"):  # <locals>, <lambda>
+            # a patch travels to the worker processes with every proof task, by reference
+            raise TypeError(
+                f"fault {fault.name}: its wrapper {function.__qualname__} is no module-level "
+                "function, so its patch cannot go to a worker process"
+            )
+    declare(fault)
     MUTANTS.append(Mutant(fault.name, fault.summary, fault.caught_by, patch, table, variant))
 
 
