@@ -69,6 +69,8 @@ class OneLineErrors(typer.core.TyperGroup):
                 args, prog_name, complete_var, False, windows_expand_args, **extra
             )
         except UsageError as error:
+            if type(error).__name__ == "NoArgsIsHelpError":  # a bare group: its help is shown
+                sys.exit(getattr(error, "exit_code", 2))
             context = getattr(error, "ctx", None)
             where = context.command_path if context is not None else (prog_name or "buckshot")
             hint = f" (see {where} --help)" if context is not None else ""

@@ -126,3 +126,14 @@ def test_a_usage_error_names_a_long_path_whole(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert str(deep) in result.output.replace("\n", "")
     assert str(deep) in result.output.strip().splitlines()[0]
+
+
+@pytest.mark.parametrize("group", [[], ["spec"], ["conformance"]])
+def test_a_bare_group_shows_its_help_and_no_error_line(group: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from buckshot.commands.main import app
+
+    result = CliRunner().invoke(app, group, prog_name="buckshot")
+    assert "Usage" in result.output and "Commands" in result.output
+    assert not any(line.startswith("error [") for line in result.output.splitlines())
