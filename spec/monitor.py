@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from buckshot.spec.eventlog import LogEvent
+from buckshot.spec.events import EVENT_FIELDS
 from buckshot.spec.rulebook import ITEMS, Phase, Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.spec.views import FrameView, SeatView, TableView
@@ -746,3 +747,14 @@ _CHECKS: dict[str, Callable[[Monitor, Data, str], None]] = {
     if name.startswith("_on_")
 }
 """The checks of each event type that has any of its own."""
+
+
+def _check_event_names() -> None:
+    """Every event type the monitor checks is one of the vocabulary (a binding by name): a
+    misspelt ``_on_`` method would otherwise never run."""
+    unknown = sorted(set(_CHECKS) - set(EVENT_FIELDS))
+    if unknown:
+        raise AssertionError(f"the monitor checks event types the vocabulary lacks: {unknown}")
+
+
+_check_event_names()

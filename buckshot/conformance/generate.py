@@ -310,6 +310,8 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
     elif item == "inverter":
         effect.append({"type": "chamber_inverted", "data": {"player": 0}})
         chamber = ["blank" if shell == "live" else "live" for shell in chamber]
+    else:
+        raise KeyError(f"the generator writes no expected effect for the item {item!r}")
     option = f"use_item:item={item}" + ("" if target is None else f",target={target}")
     script.append(
         {
@@ -676,6 +678,16 @@ def write_or_check(
             path.write_text(text, encoding="utf-8")
     print(f"{len(files)} generated cases in {out.relative_to(HERE)}")
     return 0
+
+
+def _check_every_item_has_an_expected_effect() -> None:
+    """Each item kind of the rulebook has its expected effect written here: an item added to
+    the rulebook without one fails at import (``KeyError``), not in a silent empty case."""
+    for item in ITEMS:
+        role_item_case(ROLES[0], item, traitor=False)
+
+
+_check_every_item_has_an_expected_effect()
 
 
 def main(argv: list[str] | None = None) -> int:

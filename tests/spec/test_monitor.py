@@ -156,3 +156,23 @@ def test_an_engine_state_that_leaves_the_log_is_caught() -> None:
     game.state.seats[1].hp -= 1  # no event says so
     with pytest.raises(Violation, match=r"^R14: .* seat 1 is"):
         monitor.check(game)
+
+
+def test_a_check_named_for_no_event_type_fails_at_import() -> None:
+    """A misspelt ``_on_`` method would never run; the monitor refuses to import with one."""
+    import sys
+    import types
+    from pathlib import Path
+
+    from buckshot.spec import monitor
+
+    source = Path(monitor.__file__).read_text(encoding="utf-8")
+    assert source.count("def _on_item_stolen(") == 1
+    probe = types.ModuleType("monitor_probe")
+    sys.modules[probe.__name__] = probe
+    try:
+        code = compile(source.replace("def _on_item_stolen(", "def _on_item_stole("), "p", "exec")
+        with pytest.raises(AssertionError, match="item_stole"):
+            exec(code, probe.__dict__)
+    finally:
+        del sys.modules[probe.__name__]
