@@ -51,7 +51,7 @@ class EventType(StrEnum):
     GAME_OVER = "game_over"
 
 
-def _check_vocabulary() -> None:
+def check_vocabulary() -> None:
     """The engine's event types are exactly the vocabulary's (:mod:`buckshot.spec.events`)."""
     ours, spec = {kind.value for kind in EventType}, set(EVENT_FIELDS)
     if ours != spec:
@@ -61,7 +61,7 @@ def _check_vocabulary() -> None:
         )
 
 
-_check_vocabulary()
+check_vocabulary()
 
 
 @dataclass(frozen=True)

@@ -817,7 +817,7 @@ def _lucky_any_blank(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
         m.with_role(s, shooter, role_code(Role.GAMBLER)),
     )
     win = b.and_(other, inp.gamble_win)
-    amounts = m._draw_amounts(fx, inp, m.rules.gambler.bonus_items, win)
+    amounts = m.draw_amounts(fx, inp, m.rules.gambler.bonus_items, win)
     zero = b.num(0)
     fx.skill_by = b.ite(other, shooter, fx.skill_by)
     gained = [b.ite(win, a, zero) for a in amounts]

@@ -15,12 +15,12 @@ from buckshot.spec.rulebook import Role
 def test_an_engine_event_type_unknown_to_the_vocabulary_fails_the_check(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    engine_events._check_vocabulary()  # as shipped: the same types
+    engine_events.check_vocabulary()  # as shipped: the same types
     fewer = dict(vocabulary.EVENT_FIELDS)
     del fewer["peek"]
     monkeypatch.setattr(engine_events, "EVENT_FIELDS", fewer)
     with pytest.raises(ValueError, match="peek"):
-        engine_events._check_vocabulary()
+        engine_events.check_vocabulary()
 
 
 def test_what_each_action_writes_names_registry_actions_and_known_events(

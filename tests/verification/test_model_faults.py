@@ -31,3 +31,22 @@ def test_a_wrapper_that_is_no_module_level_function_is_refused_at_declaration() 
         declare(nested)
     assert "nested_wrapper_probe" not in FAULTS
     assert all(mutant.name != "nested_wrapper_probe" for mutant in model.MUTANTS)
+
+
+def test_the_model_faults_read_no_private_of_the_model() -> None:
+    """A fault changes the model only through its patch seam and its public helpers."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(model.__file__).read_text(encoding="utf-8"))
+    private = sorted(
+        {
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "m"
+            and node.attr.startswith("_")
+        }
+    )
+    assert private == []

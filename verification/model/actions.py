@@ -57,7 +57,7 @@ class Actions(ItemEffects[I, B]):
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """The owner draws items.per_turn random items (S4.1.1; R15)."""
-        amounts = self._draw_amounts(fx, inp, self.rules.items.per_turn, self.b.true())
+        amounts = self.draw_amounts(fx, inp, self.rules.items.per_turn, self.b.true())
         return s.set(items=self.add_counts(s.items, s.owner, amounts))
 
     @MODEL.implements("prophet_preview")
@@ -123,7 +123,7 @@ class Actions(ItemEffects[I, B]):
         )
         self._odds(fx, lucky, inp.gamble_win, r.gambler.bonus_chance)
         win = b.and_(lucky, inp.gamble_win)
-        amounts = self._draw_amounts(fx, inp, r.gambler.bonus_items, win)
+        amounts = self.draw_amounts(fx, inp, r.gambler.bonus_items, win)
         zero = b.num(0)
         fx.skill_by = b.ite(lucky, shooter, fx.skill_by)
         return fired.set(

@@ -173,7 +173,7 @@ class ItemEffects(Guards[I, B]):
         elif chance == 1:
             fx.require(b.implies(when, roll))
 
-    def _draw_amounts(self, fx: Effects[I, B], inp: Input[I, B], count: int, when: B) -> list[I]:
+    def draw_amounts(self, fx: Effects[I, B], inp: Input[I, B], count: int, when: B) -> list[I]:
         """Per-kind amounts of the first ``count`` draws; each must be a kind with weight > 0."""
         b = self.b
         named = {k: self.drawable(k) for k in range(KINDS)}
