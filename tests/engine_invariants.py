@@ -24,7 +24,7 @@ from buckshot.reference.game import Game
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.monitor import Monitor, require
 from buckshot.spec.rulebook import Role
-from buckshot.spec.ruleset import Ruleset, load_ruleset, parse_ruleset
+from buckshot.spec.ruleset import Ruleset, load_ruleset
 
 
 def log_event(event: Event) -> LogEvent:
@@ -189,18 +189,16 @@ def variant(
     magician_cost: int | None = None,
 ) -> Ruleset:
     """The ruleset ``base`` (the default) with the given numbers changed, parsed and checked."""
-    data: dict[str, Any] = json.loads(json.dumps((base or load_ruleset()).to_dict()))
-    if hp is not None:
-        data["hp"] = {"start": hp[0], "max": hp[1]}
-    if max_turns is not None:
-        data["limits"]["max_turns"] = max_turns
-    if max_stack_depth is not None:
-        data["limits"]["max_stack_depth"] = max_stack_depth
-    if kills_to_win is not None:
-        data["traitor"]["kills_to_win"] = kills_to_win
-    if magician_cost is not None:
-        data["magician"]["cost"] = magician_cost
-    return parse_ruleset(data, source="test variant")
+    changes: dict[str, object] = {
+        "hp.start": None if hp is None else hp[0],
+        "hp.max": None if hp is None else hp[1],
+        "limits.max_turns": max_turns,
+        "limits.max_stack_depth": max_stack_depth,
+        "traitor.kills_to_win": kills_to_win,
+        "magician.cost": magician_cost,
+    }
+    given = {key: value for key, value in changes.items() if value is not None}
+    return (base or load_ruleset()).with_changes(given, source="test variant")
 
 
 def canonical(snapshot: dict[str, Any]) -> str:

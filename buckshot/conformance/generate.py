@@ -179,7 +179,11 @@ def main_options(
 
 
 def response_options(role: str, traitor: bool, hand: dict[str, int]) -> list[str]:
-    """A shot window's options for a polled player (S2.6, R8, R17)."""
+    """A shot window's options for a polled player (S2.6, R8, R17).
+
+    The payments are listed here from the rule (every multiset of magician.cost held items),
+    not with :func:`buckshot.spec.payments.payments`, which the engine and the model use: a
+    case's expected options are worked out apart from the code they check."""
     options = ["pass_response"]
     if role == "magician" and not traitor:
         kinds = [item for item in ITEMS if hand.get(item)]

@@ -12,7 +12,7 @@ from engine_helpers import act, asked_seats, draws, events_of, load, make
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import EventType
 from buckshot.spec.rulebook import FrameKind, Item, Role, Shell
-from buckshot.spec.ruleset import load_ruleset, parse_ruleset
+from buckshot.spec.ruleset import load_ruleset
 
 GAM, MED, DEA, MER, DOC, MAG = (
     Role.GAMBLER,
@@ -625,9 +625,7 @@ def test_the_last_player_standing_wins() -> None:
 
 def test_the_turn_limit_ends_the_game_in_a_draw() -> None:
     """R21."""
-    data = load_ruleset().to_dict()
-    data["limits"]["max_turns"] = 1
-    rules = parse_ruleset(data)
+    rules = load_ruleset().with_changes({"limits.max_turns": 1})
     game = make([MED, DEA], draws("amulet", "amulet"), shells=["blank", "live"], rules=rules)
     act(game, A, "shoot:target=1")
     act(game, B, "pass_response")

@@ -19,7 +19,7 @@ from buckshot.reference.events import Event, to_jsonl
 from buckshot.reference.game import Game
 from buckshot.spec.eventlog import INVALID, UNREADABLE, EventLogError
 from buckshot.spec.rulebook import Role
-from buckshot.spec.ruleset import load_ruleset, parse_ruleset
+from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.tracecheck.validate import TraceResult, validate_log
 
 runner = CliRunner()
@@ -216,9 +216,7 @@ def test_a_log_cut_inside_a_step_ends_early() -> None:
 
 
 def test_another_ruleset_refuses_the_start() -> None:
-    data = load_ruleset().to_dict()
-    data["hp"] = {"start": 3, "max": 4}
-    rules = parse_ruleset(data)
+    rules = load_ruleset().with_changes({"hp": {"start": 3, "max": 4}})
     result = validate_log(engine_log(2), rules)
     assert result.failure is not None and result.failure.index == 0
     assert "R2" in result.failure.reason
@@ -226,9 +224,7 @@ def test_another_ruleset_refuses_the_start() -> None:
 
 def test_a_drawn_game_validates_under_its_own_ruleset_only(tmp_path: Path) -> None:
     """R21: the turn limit ends the game in a draw; the default ruleset plays on instead."""
-    data = load_ruleset().to_dict()
-    data["limits"] = {"max_stack_depth": 4, "max_turns": 3}
-    short = parse_ruleset(data)
+    short = load_ruleset().with_changes({"limits": {"max_stack_depth": 4, "max_turns": 3}})
     game = Game.new([Role.MEDIC, Role.DOCTOR, Role.DEALER], short, SeededChance(5))
     play_out(game, [RandomAgent(seat) for seat in range(3)])
     assert game.state.end_reason == "turn_limit"

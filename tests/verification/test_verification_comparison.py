@@ -21,7 +21,7 @@ import pytest
 from rich.console import Console
 
 from buckshot.spec.rulebook import Item, Role
-from buckshot.spec.ruleset import Ruleset, load_ruleset, parse_ruleset
+from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.spec.ruleset_diff import Difference, differences
 from buckshot.verification.comparison import (
     ComparisonRow,
@@ -41,16 +41,7 @@ WEIGHT = "items.weights.{}".format
 
 def variant(**changes: int) -> Ruleset:
     """The default ruleset with keys changed (``__`` for the dots: ``magician__cost``)."""
-    data = load_ruleset().to_dict()
-    for name, value in changes.items():
-        key = name.replace("__", ".")
-        *path, last = key.split(".")
-        node = data
-        for part in path:
-            node = node[part]  # type: ignore[assignment]
-        assert last in node, key
-        node[last] = value
-    return parse_ruleset(data)
+    return load_ruleset().with_changes({name.replace("__", "."): v for name, v in changes.items()})
 
 
 def amulets_only(**keep: int) -> Ruleset:

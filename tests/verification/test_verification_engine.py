@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from buckshot.commands.main import app
 from buckshot.faults.model import patch_of
 from buckshot.reference.options import parse_option
-from buckshot.spec.ruleset import load_ruleset, parse_ruleset
+from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
 from buckshot.verification.engine.counterexample import (
     CounterexampleError,
@@ -67,9 +67,8 @@ def test_ten_thousand_engine_steps_over_every_player_count_agree_with_the_model(
 
 
 def test_walks_take_every_transition_but_the_unreachable_counter_responses() -> None:
-    data = RULES.to_dict()
-    data["limits"]["max_turns"] = 4  # short games end in the turn-limit draw (R21)
-    short = parse_ruleset(data, source="short games")
+    # short games end in the turn-limit draw (R21)
+    short = RULES.with_changes({"limits.max_turns": 4}, source="short games")
     walked = random_walks(ExecutableSpec(short), short, 1_500, seed=2)
     assert walked.agreed, "\n\n".join(d.text() for d in walked.disagreements)
     taken = walked.edges | random_walks(SPEC, RULES, 2_000, seed=5).edges
