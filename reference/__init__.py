@@ -4,8 +4,9 @@
 generates from the transition tables of ``tables``; ``effects`` implements the registry's
 guards, actions and selectors; ``options`` lists and parses decision options; ``events``,
 ``state``, ``chance`` and ``errors`` hold the log, the state, the chance port and the error
-codes; ``setup`` starts a game from a given position; ``seams`` is the documented way to
-substitute its named guards, actions and rule helpers in a running process. ``simulate``,
+codes; ``setup`` starts a game from a given position; ``observe`` is the observer hook (every
+transition, prompt and event) and ``seams`` the documented way to substitute its named
+guards, actions and rule helpers in a running process. ``simulate``,
 ``agents``, ``terminal``, ``narrate``, ``wording`` (words for people), ``play`` (the
 ``play`` command), ``examples`` and ``adapter`` (the conformance adapter) use it.
 """

@@ -6,9 +6,9 @@ and actions called directly, the candidate options of each decision enumerated b
 decision's own enumerator and filtered by exactly the guards of the branches they may take.
 :func:`program` executes that source and returns the functions by frame kind and state.
 
-The tables stay the source: the program is rebuilt whenever they change (a conformance
-mutant edits them in place), and a test checks that the program takes the branches and
-offers the options the tables give. A *hooked* program takes each transition and asks
+The tables stay the source: the program is rebuilt whenever they change (a fault of the
+faults room edits them through :mod:`.seams`), and a test checks that the program takes the
+branches and offers the options the tables give. A *hooked* program takes each transition and asks
 each prompt through the game, which tells its observer
 (:class:`~buckshot.reference.observe.GameObserver`); the plain program, which a game
 without an observer runs, runs the actions inline and calls no hook.

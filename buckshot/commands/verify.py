@@ -103,7 +103,11 @@ def main(
     ] = None,
     inject: Annotated[
         list[str] | None,
-        typer.Option("--inject", hidden=True, help="Switch on a deliberate bug (mutant name)."),
+        typer.Option(
+            "--inject",
+            hidden=True,
+            help="Switch on a deliberate bug of the model (a fault's name).",
+        ),
     ] = None,
     jobs: Annotated[
         int | None,
@@ -160,7 +164,7 @@ def main(
         raise typer.BadParameter(f"unknown property IDs: {sorted(set(chosen) - known)}")
     names = {m.name for m in MUTANTS}
     if inject and not set(inject) <= names:
-        raise typer.BadParameter(f"unknown mutants: {sorted(set(inject) - names)}")
+        raise typer.BadParameter(f"unknown model faults: {sorted(set(inject) - names)}")
     patch = patch_of(*(inject or ()))
     with CommandProgress("verify", quiet) as progress:
         try:

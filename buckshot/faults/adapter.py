@@ -46,10 +46,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             fault = served.fault
             print(f"{name}: {fault.summary} ({fault.room}; breaks {', '.join(fault.breaks)})")
         return 0
-    try:
-        run = apply(args.fault)
-    except KeyError as error:
-        parser.error(str(error.args[0]))
+    if args.fault not in CATALOGUE:
+        print(
+            f"error [usage]: {parser.prog}: unknown fault {args.fault!r} (see --list)",
+            file=sys.stderr,
+        )
+        return 2
+    run = apply(args.fault)
     implementation = {**IMPLEMENTATION, "name": f"{IMPLEMENTATION['name']}+fault:{args.fault}"}
     return serve(sys.stdin, sys.stdout, implementation, run)
 

@@ -59,8 +59,3 @@ def declare(fault: Fault) -> Fault:
         raise ValueError(f"{owner}: its summary repeats IDs; keep them in breaks")
     FAULTS[fault.name] = fault
     return fault
-
-
-def in_room(*rooms: Room) -> dict[str, Fault]:
-    """The declared faults of ``rooms``, by name."""
-    return {name: f for name, f in FAULTS.items() if f.room in rooms}

@@ -22,7 +22,6 @@ from buckshot.verification.model.backend import PyBackend
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.layout import (
     KINDS,
-    NONE,
     RESCUE_CODES,
     SEATS,
     TARGET_OF,
@@ -315,8 +314,3 @@ class ExecutableSpec:
             steps.append(step)
             s = step.after
         return steps
-
-
-def seat_name(seat: int) -> str:
-    """A seat's printed name (``P0``..``P7``; ``-`` for none)."""
-    return "-" if seat >= NONE else f"P{seat}"

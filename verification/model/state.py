@@ -13,7 +13,7 @@ need; each part is constrained to be legal by the step semantics.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar, cast
 
@@ -282,16 +282,6 @@ def _unflatten(cfg: Config, cls: type[Any], values: Sequence[Any]) -> Any:
     stream = iter(values)
     kwargs = {f.name: _build(shapes[f.name][1], stream) for f in fields(cls)}
     return cls(**kwargs)
-
-
-def make_state(
-    cfg: Config, make: Callable[[Leaf], Any], cls: type[Any] = State
-) -> State[Any, Any] | Input[Any, Any]:
-    """A state (or input, with ``cls=Input``) whose every scalar is ``make(leaf)``."""
-    return cast(
-        State[Any, Any] | Input[Any, Any],
-        _unflatten(cfg, cls, [make(leaf) for leaf in leaves(cfg, cls)]),
-    )
 
 
 def to_json(cfg: Config, obj: State[int, bool] | Input[int, bool]) -> dict[str, Any]:

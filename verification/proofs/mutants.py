@@ -13,7 +13,6 @@ count.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from buckshot.verification.model.config import Config, make_config
@@ -45,7 +44,8 @@ class Mutant:
     name: str
     bug: str
     caught_by: tuple[str, ...]
-    """The invariant expected to catch it, then the lemmas that strengthen that invariant."""
+    """The properties that must catch it, the first expected to (then, for an invariant, the
+    lemmas that strengthen it)."""
     patch: Patch
     """The bug, as a change of the model from outside it."""
     table: Table | None = None
@@ -132,10 +132,3 @@ def mutant_evidence(cfg: Config, mutant: Mutant) -> Evidence | None:
         if found is not None:
             return replace(found, variant=label)
     return None
-
-
-def run_mutants(
-    cfg: Config, catalogue: Sequence[Mutant], timeout_ms: int = 60_000
-) -> list[MutantResult]:
-    """Run every mutant of ``catalogue``."""
-    return [run_mutant(cfg, mutant, timeout_ms) for mutant in catalogue]

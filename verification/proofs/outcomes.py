@@ -118,15 +118,6 @@ OUTCOMES = (*WIN_REASONS, *SKILLS, *ITEM_USES)
 """Every outcome, in report order."""
 
 
-def concrete_outcomes(m: Sem, before: S, inp: In, after: S, skill_by: int, event: str) -> list[str]:
-    """The names (``kind:name``) of the outcomes a concrete step shows."""
-    return [
-        f"{o.kind}:{o.name}"
-        for o in OUTCOMES
-        if (o.events is None or event in o.events) and o.holds(m, before, inp, after, skill_by)
-    ]
-
-
 def _undrawable_unheld(m: Sem, s: S) -> Any:
     """No seat holds an item of a kind that no draw can give (weight 0, R15)."""
     b = m.b

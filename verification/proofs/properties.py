@@ -177,12 +177,6 @@ def unasked(m: Sem, s: S, i: int) -> Any:
     return b.count([b.and_(s.alive[p], b.not_(s.fasked[i][p])) for p in range(SEATS)])
 
 
-def empty_slot(m: Sem, s: S, i: int) -> Any:
-    """Slot ``i`` is empty (kind and state 0)."""
-    b = m.b
-    return b.and_(b.eqn(s.fkind[i], EMPTY), b.eqn(s.fstate[i], EMPTY))
-
-
 # --- readings of the rule text, independent of the step semantics --------------------------
 #
 # The properties below state who should be asked, what the cap is and where a pop lands
