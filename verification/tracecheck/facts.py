@@ -15,8 +15,8 @@ from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.verification.model.layout import ITEM_KINDS, KINDS, EdgeCode, kind_code, role_code
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
-from buckshot.verification.tracecheck.observe import item_of
 from buckshot.verification.tracecheck.solver import Cond, Mismatch, Req
+from buckshot.verification.tracecheck.view import item_of
 from buckshot.verification.tracecheck.walk import Walk
 
 DEALER = role_code(Role.DEALER)

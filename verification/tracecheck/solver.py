@@ -20,7 +20,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.state import State, flatten, unflatten_state
 from buckshot.verification.model.z3backend import Term, Z3Backend
-from buckshot.verification.tracecheck.observe import Value
+from buckshot.verification.tracecheck.view import Value
 
 REBASE_AFTER = 8
 """Solver checks that add constraints before the solver is rebuilt from the open fields."""

@@ -19,8 +19,8 @@ from buckshot.verification.model.semantics import StepResult
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
 from buckshot.verification.tracecheck.facts import event_facts
-from buckshot.verification.tracecheck.observe import Key
 from buckshot.verification.tracecheck.solver import Mismatch
+from buckshot.verification.tracecheck.view import Key
 from buckshot.verification.tracecheck.walk import Walk
 
 PHASES = frozenset(phase.value for phase in Phase)

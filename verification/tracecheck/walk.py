@@ -21,8 +21,8 @@ from buckshot.verification.model.layout import KINDS, NONE, SEATS, StateCode, la
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.symbolic import Symbols
 from buckshot.verification.model.z3backend import Term
-from buckshot.verification.tracecheck.observe import View
 from buckshot.verification.tracecheck.solver import Mismatch, TraceSolver
+from buckshot.verification.tracecheck.view import View
 
 
 class Walk:
