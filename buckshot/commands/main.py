@@ -95,12 +95,25 @@ def spec_export(
 @spec_app.command("traceability")
 def spec_traceability(
     as_json: Annotated[bool, typer.Option("--json", help="Print the matrix as JSON.")] = False,
+    markdown: Annotated[
+        Path | None,
+        typer.Option(
+            "--markdown",
+            help="Write which properties and cases check each rule as Markdown to this file "
+            "(docs/traceability.md).",
+        ),
+    ] = None,
 ) -> None:
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
-    from buckshot.traceability import build_matrix, render_table
+    from buckshot.traceability import build_matrix, render_markdown, render_table
 
+    if markdown is not None:
+        check_output(markdown, "--markdown")
     matrix = build_matrix()
-    if as_json:
+    if markdown is not None:
+        save(markdown, render_markdown(matrix), "--markdown")
+        typer.echo(f"wrote {markdown}", err=True)
+    elif as_json:
         sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
     else:
         sys.stdout.write(render_table(matrix))
