@@ -273,7 +273,7 @@ def test_a_model_bug_counterexample_departs_at_the_buggy_step(tmp_path: Path) ->
         (lambda d: d.update(players=99), "players: 99 is greater than the maximum of 8"),
         (lambda d: d.update(players="three"), "players: 'three' is not of type 'integer'"),
         (lambda d: d["roles"].__setitem__(0, "jester"), "roles.0: 'jester' is not one of"),
-        (lambda d: d.update(steps=[]), "steps: [] should be non-empty"),
+        (lambda d: d.update(steps={}), "steps: {} is not of type 'array'"),
         (lambda d: d.pop("steps"), "steps: 'steps' is a required property"),
         (lambda d: d["steps"][1].pop("after"), "steps.1.after: 'after' is a required"),
         # and then checked against the start state and the ruleset
@@ -365,3 +365,27 @@ def test_the_counterexample_schema_names_the_spec_roles_and_seat_counts() -> Non
         seats["maximum"],
     )
     assert document["roles"]["maxItems"] == seats["maximum"]
+
+
+@pytest.mark.slow
+def test_a_stuck_state_counterexample_is_replayed_and_explained(tmp_path: Path) -> None:
+    """A counterexample to progress (P1) has no step: the model takes none from its start.
+    The file verify writes is replayed as printed, from an engine state abstracting to the
+    start, and the verdict says what the engine does there instead of refusing the file."""
+    folder = tmp_path / "cx"
+    run = CliRunner().invoke(
+        app,
+        [
+            "verify",
+            *("--players", "3", "--only", "P1", "--depth", "0", "--no-vacuity"),
+            *("--walk-steps", "0", "--inject", "stuck_after_kill", "--quiet"),
+            *("--counterexamples", str(folder)),
+        ],
+    )
+    assert run.exit_code == 1, run.output
+    (saved,) = sorted(folder.glob("P1-*.json"))
+    assert json.loads(saved.read_text(encoding="utf-8"))["steps"] == []
+    replayed = CliRunner().invoke(app, ["replay", str(saved)])
+    assert replayed.exit_code == 1, replayed.output
+    assert "The model takes no step" in replayed.output
+    assert "the engine asks P" in replayed.output and "end_main" in replayed.output

@@ -372,12 +372,18 @@ class ReplayResult:
     cex: CounterexamplePath
     outcomes: list[StepOutcome] = field(default_factory=list)
     start_details: tuple[str, ...] = ()
+    stuck_details: tuple[str, ...] = ()
+    """For a path with no step (the model takes none from its start): what the engine does
+    from an engine state abstracting to the start."""
+    initial_only: bool = False
+    """The path is the initial state alone (a violation at the start), which the engine
+    started from and matched."""
 
     @property
     def followed(self) -> bool:
         """The engine took every step of the path (at least one) and reached the same states."""
         return (
-            bool(self.cex.steps)
+            (bool(self.cex.steps) or self.initial_only)
             and not self.start_details
             and (len(self.outcomes) == len(self.cex.steps) and all(o.agreed for o in self.outcomes))
         )
@@ -385,18 +391,29 @@ class ReplayResult:
     def verdict(self) -> str:
         """What the replay means, in one paragraph."""
         cex = self.cex
+        if self.followed and not cex.steps:
+            return (
+                f"The path is the initial state alone, which breaks {cex.property_id}; the "
+                "reference engine starts in the same state, so the bug is in the spec or its "
+                "rulings."
+            )
         if self.followed:
             return (
                 f"The reference engine takes all {len(cex.steps)} steps and reaches the same "
                 f"states: breaking {cex.property_id} is what the rules as specified do (the "
                 "engine shares it), so the bug is in the spec or its rulings."
             )
-        if not cex.steps:
-            return "The path has no step: there is nothing to replay and nothing it shows."
         if self.start_details:
             return (
                 "The engine cannot start where the path starts, so the path is not one the "
                 "engine can be in (a state only the model has): " + "; ".join(self.start_details)
+            )
+        if not cex.steps:
+            engine = "; ".join(self.stuck_details) or "nothing is known of the engine there"
+            return (
+                f"The model takes no step from the path's start (it breaks {cex.property_id} "
+                f"there); from an engine state abstracting to it, {engine}. Where the engine "
+                "goes on, the model is stuck where the rules are not: the bug is in the model."
             )
         last = self.outcomes[-1]
         return (
@@ -493,6 +510,16 @@ class _PathFollower(GameObserver):
             raise _Stop
 
 
+def _what_the_engine_does(game: Game) -> str:
+    """What a resumed engine game does next, in words: the decision it asks, or its end."""
+    prompt = game.prompt
+    if prompt is None:
+        return "the engine's game is over" if game.over else "the engine asks nothing"
+    ids = prompt.option_ids()
+    shown = ", ".join(ids[:6]) + (f" and {len(ids) - 6} more" if len(ids) > 6 else "")
+    return f"the engine asks P{prompt.player} to choose among {len(ids)} options ({shown})"
+
+
 def replay(cex: CounterexamplePath) -> ReplayResult:
     """Play the counterexample in the reference engine, comparing every step."""
     spec = ExecutableSpec(cex.ruleset, config=cex.cfg)
@@ -506,6 +533,7 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
         if cex.start == initial:
             follower.check_start = True
             game.start()
+            result.initial_only = not cex.steps
         else:
             # a counterexample to induction: start from an engine state abstracting to it
             begin = cex.start
@@ -517,6 +545,9 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
                 result.start_details = (str(error),)
                 return result
             game.resume(state)
+        if not cex.steps:
+            result.stuck_details = (_what_the_engine_does(game),)
+            return result
         while follower.next < len(cex.steps):
             index = follower.next
             step = cex.steps[index]
