@@ -188,7 +188,7 @@ DOCUMENT = walk_document()
         (lambda d: d.update(players=99), "players: 99 is greater than the maximum of 8"),
         (lambda d: d.update(players="three"), "players: 'three' is not of type 'integer'"),
         (lambda d: d["roles"].__setitem__(1, "jester"), "roles.1: 'jester' is not one of"),
-        (lambda d: d.update(steps=[]), "steps: [] should be non-empty"),
+        (lambda d: d.update(steps={}), "steps: {} is not of type 'array'"),
         (lambda d: d.pop("steps"), "steps: 'steps' is a required property"),
         (lambda d: d.pop("ruleset"), "ruleset: 'ruleset' is a required property"),
         (lambda d: d["steps"][0].update(edge=7), "steps.0.edge: 7 is not of type 'string'"),
