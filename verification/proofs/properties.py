@@ -316,6 +316,24 @@ def rule_has_skill(m: Sem, s: S, p: Any, role: Role) -> Any:
     )
 
 
+def rule_rage_grant(m: Sem, s: S, p: Any) -> Any:
+    """The rage charges a rage potion gives seat ``p``: ``rage.mercenary_charges`` for a
+    Mercenary who is not a traitor, else ``rage.charges`` (S3.3, S2.4; R9)."""
+    b = m.b
+    rage = m.rules.rage
+    mercenary = rule_has_skill(m, s, p, Role.MERCENARY)
+    return b.ite(mercenary, b.num(rage.mercenary_charges), b.num(rage.charges))
+
+
+def rule_shield_grant(m: Sem, s: S, p: Any) -> Any:
+    """The blocks an amulet gives seat ``p``: ``shield.medic_blocks`` for a Medic who is not
+    a traitor, else ``shield.blocks`` (S3.4, S2.2; R9)."""
+    b = m.b
+    shield = m.rules.shield
+    medic = rule_has_skill(m, s, p, Role.MEDIC)
+    return b.ite(medic, b.num(shield.medic_blocks), b.num(shield.blocks))
+
+
 def rule_held(m: Sem, s: S, p: Any, k: Any) -> Any:
     """How many items of kind ``k`` seat ``p`` holds (0 for NONE or an unknown kind)."""
     b = m.b

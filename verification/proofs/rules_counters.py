@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from buckshot.spec.rulebook import Role
 from buckshot.verification.model.layout import NONE, SEATS
 from buckshot.verification.proofs.properties import (
     In,
@@ -21,11 +20,12 @@ from buckshot.verification.proofs.properties import (
     Sem,
     fired,
     fired_action,
-    rule_has_skill,
     rule_heal,
     rule_living,
     rule_lose_by,
+    rule_rage_grant,
     rule_seat_value,
+    rule_shield_grant,
     rule_top_cursor,
     rule_top_who,
 )
@@ -112,7 +112,6 @@ def shields_change_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     may leave it there: the encoding's over-approximation, see ABSTRACTIONS.md.)"""
     b = m.b
     nxt = r.next
-    rules = m.rules
     settle = settled(m, r)
     amulet = used(m, inp, r, AMULET)
     gone = eliminated(m, r)
@@ -123,8 +122,7 @@ def shields_change_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
         shield = s.shield[p]
         absorbed = b.and_(settle, b.eqn(s.shot_target, p), s.shot_live, b.gt(shield, b.num(0)))
         spent = b.ite(b.and_(b.eq(shield, cap), inp.shield_keep), cap, b.subn(shield, 1))
-        medic = rule_has_skill(m, s, b.num(p), Role.MEDIC)
-        grant = b.ite(medic, b.num(rules.shield.medic_blocks), b.num(rules.shield.blocks))
+        grant = rule_shield_grant(m, s, b.num(p))
         raised = b.add(shield, grant)
         raised = b.ite(b.le(raised, cap), raised, cap)
         expected = b.ite(
@@ -146,7 +144,6 @@ def rage_changes_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     elimination (R13) take them all; nothing else changes them."""
     b = m.b
     nxt = r.next
-    rules = m.rules
     settle = settled(m, r)
     potion = used(m, inp, r, RAGE)
     gone = eliminated(m, r)
@@ -155,8 +152,7 @@ def rage_changes_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     terms = []
     for p in range(SEATS):
         rage = s.rage[p]
-        mercenary = rule_has_skill(m, s, b.num(p), Role.MERCENARY)
-        grant = b.ite(mercenary, b.num(rules.rage.mercenary_charges), b.num(rules.rage.charges))
+        grant = rule_rage_grant(m, s, b.num(p))
         fired_one = b.ite(b.gt(rage, b.num(0)), b.subn(rage, 1), rage)
         expected = b.ite(
             b.or_(end, b.and_(gone, b.eqn(who, p))),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from buckshot.spec.rulebook import ITEMS, Item, ItemSpec, Role, Target
+from buckshot.spec.rulebook import ITEMS, Item, ItemSpec, Target
 from buckshot.verification.model.layout import KINDS, RESCUE_CODES, SEATS, item_code
 from buckshot.verification.proofs.properties import (
     In,
@@ -21,11 +21,12 @@ from buckshot.verification.proofs.properties import (
     S,
     Sem,
     fired_action,
-    rule_has_skill,
     rule_heal,
     rule_held,
+    rule_rage_grant,
     rule_seat_flag,
     rule_seat_value,
+    rule_shield_grant,
     rule_top_who,
     turn_in,
 )
@@ -118,9 +119,7 @@ def _rage(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The user gains rage charges, more for a Mercenary who is not a traitor; they add up
     (S3.3, S2.4; R9)."""
     b = m.b
-    rules = m.rules
-    mercenary = rule_has_skill(m, s, s.owner, Role.MERCENARY)
-    grant = b.ite(mercenary, b.num(rules.rage.mercenary_charges), b.num(rules.rage.charges))
+    grant = rule_rage_grant(m, s, s.owner)
     held = rule_seat_value(m, s.rage, s.owner)
     after = rule_seat_value(m, r.next.rage, s.owner)
     return b.and_(
@@ -135,9 +134,7 @@ def _amulet(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The user gains shield blocks, more for a Medic who is not a traitor; they add up (to
     the counter's saturation point) (S3.4, S2.2; R9)."""
     b = m.b
-    rules = m.rules
-    medic = rule_has_skill(m, s, s.owner, Role.MEDIC)
-    grant = b.ite(medic, b.num(rules.shield.medic_blocks), b.num(rules.shield.blocks))
+    grant = rule_shield_grant(m, s, s.owner)
     held = rule_seat_value(m, s.shield, s.owner)
     cap = b.num(m.cfg.shield_cap)
     raised = b.add(held, grant)

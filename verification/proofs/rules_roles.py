@@ -23,8 +23,10 @@ from buckshot.verification.proofs.properties import (
     rule_has_skill,
     rule_heal,
     rule_held,
+    rule_rage_grant,
     rule_seat_flag,
     rule_seat_value,
+    rule_shield_grant,
     rule_top,
     rule_top_cursor,
     rule_top_who,
@@ -77,9 +79,8 @@ def medic_double_protection(m: Sem, s: S, inp: In, r: Res) -> Any:
     anyone else's ``shield.blocks`` (S2.2, S3.4; R9): the blocks gained below the counter's
     saturation point are those, and the skill is recorded for the Medic only."""
     b = m.b
-    rules = m.rules
     medic = rule_has_skill(m, s, s.owner, Role.MEDIC)
-    grant = b.ite(medic, b.num(rules.shield.medic_blocks), b.num(rules.shield.blocks))
+    grant = rule_shield_grant(m, s, s.owner)
     before = rule_seat_value(m, s.shield, s.owner)
     after = rule_seat_value(m, r.next.shield, s.owner)
     below = b.lt(b.add(before, grant), b.num(m.cfg.shield_cap))
@@ -127,9 +128,8 @@ def mercenary_sustained_fire(m: Sem, s: S, inp: In, r: Res) -> Any:
     ``rage.mercenary_charges`` charges, anyone else's ``rage.charges`` (S2.4, S3.3; R9); the
     skill is recorded for the Mercenary only."""
     b = m.b
-    rules = m.rules
     mercenary = rule_has_skill(m, s, s.owner, Role.MERCENARY)
-    grant = b.ite(mercenary, b.num(rules.rage.mercenary_charges), b.num(rules.rage.charges))
+    grant = rule_rage_grant(m, s, s.owner)
     before = rule_seat_value(m, s.rage, s.owner)
     after = rule_seat_value(m, r.next.rage, s.owner)
     return b.implies(
