@@ -7,6 +7,7 @@ calls a global random generator.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -202,6 +203,23 @@ class ScriptedChance:
         source = cls(data["outcomes"])
         source.cursor = int(data["cursor"])
         return source
+
+
+def clone_chance(chance: Chance) -> Chance:
+    """An independent copy of ``chance``: it draws what ``chance`` would draw next, and
+    drawing from one leaves the other as it was."""
+    if type(chance) is SeededChance:
+        seeded = SeededChance.__new__(SeededChance)
+        seeded.seed = chance.seed
+        seeded._rng = random.Random()
+        seeded._rng.setstate(chance._rng.getstate())
+        return seeded
+    if type(chance) is ScriptedChance:
+        scripted = ScriptedChance.__new__(ScriptedChance)
+        scripted.outcomes = chance.outcomes  # read, never changed: shared
+        scripted.cursor = chance.cursor
+        return scripted
+    return copy.deepcopy(chance)  # another source (a subclass, a test's): copied whole
 
 
 def restore_chance(data: dict[str, Any]) -> Chance:

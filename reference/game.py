@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import copy
 import string
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from buckshot.reference.chance import Chance, ScriptedChance, SeededChance, restore_chance
+from buckshot.reference.chance import (
+    Chance,
+    ScriptedChance,
+    SeededChance,
+    clone_chance,
+    restore_chance,
+)
 from buckshot.reference.compiled import PHASE_IDS, program
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType
@@ -415,11 +420,35 @@ class Game:
             else [],
         }
 
-    # --- snapshot and restore ---------------------------------------------------------------
+    # --- clone, snapshot and restore --------------------------------------------------------
+
+    def clone(self, *, observer: GameObserver | None = None) -> Game:
+        """An independent game in the same state: the same pending prompt, event log and
+        mode, and its own copy of the chance source, which draws what this game's would.
+
+        Deciding in one game never changes the other; the same decisions give both the
+        same events. The clone has ``observer`` (by default none), told of what follows.
+        """
+        game = Game.__new__(Game)
+        game.rules = self.rules
+        game.chance = clone_chance(self.chance)
+        game.record = self.record
+        game._events = list(self._events)  # events are frozen: shared
+        game._pending = list(self._pending)
+        game.state = self.state.copy()
+        game.deepest_stack = self.deepest_stack
+        game._prompt = self._prompt  # immutable
+        game._phase_of_turn = self._phase_of_turn
+        game._observer = observer
+        game._reported = len(self._events) + len(self._pending)
+        hooked = observer is not None
+        same = hooked is (self._observer is not None)
+        game._program = self._program if same else program(hooked=hooked)
+        return game
 
     def _save(self) -> dict[str, Any]:
         return {
-            "state": copy.deepcopy(self.state),
+            "state": self.state.copy(),
             "events": len(self.events),
             "chance": self.chance.snapshot(),
             "prompt": self._prompt,

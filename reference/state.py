@@ -55,6 +55,13 @@ class Seat:
         """True when the player has ``role`` and, not being a traitor, keeps its skill (S5.1)."""
         return self.role is role and not self.traitor
 
+    def copy(self) -> Seat:
+        """An independent copy of the seat (its own hand)."""
+        new = Seat.__new__(Seat)
+        new.__dict__.update(self.__dict__)
+        new.items = dict(self.items)
+        return new
+
     def to_json(self) -> dict[str, Any]:
         """The seat as JSON-ready data, items in canonical order."""
         return {
@@ -99,6 +106,12 @@ class Shot:
     shell: Shell
     flips: int = 0
 
+    def copy(self) -> Shot:
+        """An independent copy of the shot."""
+        new = Shot.__new__(Shot)
+        new.__dict__.update(self.__dict__)
+        return new
+
     def to_json(self) -> dict[str, Any]:
         """The shot as JSON-ready data."""
         return {
@@ -135,6 +148,12 @@ class Frame:
     player: int | None = None
     order: tuple[int, ...] = ()
     cursor: int = 0
+
+    def copy(self) -> Frame:
+        """An independent copy of the frame."""
+        new = Frame.__new__(Frame)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def to_json(self) -> dict[str, Any]:
         """The frame as JSON-ready data."""
@@ -196,6 +215,26 @@ class GameState:
     def alive(self) -> list[bool]:
         """Which seats still play, by seat number."""
         return [seat.alive for seat in self.seats]
+
+    def copy(self) -> GameState:
+        """An independent copy of the state: changing one never changes the other.
+
+        The same as ``copy.deepcopy(state)``, many times faster: its enums, strings and
+        numbers are shared, every list, dict and record is its own.
+        """
+        new = GameState.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.seats = [seat.copy() for seat in self.seats]
+        new.shells = list(self.shells)
+        if self.shot is not None:
+            new.shot = self.shot.copy()
+        new.fell_to_one = list(self.fell_to_one)
+        new.damage_source = dict(self.damage_source)
+        new.stack = [frame.copy() for frame in self.stack]
+        if self.winners is not None:
+            new.winners = list(self.winners)
+        new.tally = dict(self.tally)
+        return new
 
     def to_json(self) -> dict[str, Any]:
         """The state as JSON-ready data."""
