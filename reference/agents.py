@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any, Protocol
 
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.options import Option
+from buckshot.reference.search import SearchAgent, SeatView
 from buckshot.spec.rulebook import Item
 
 ViewFn = Callable[..., dict[str, Any]]
@@ -108,14 +108,31 @@ class HeuristicAgent:
         return shots[weakest]
 
 
+AGENTS: dict[str, Callable[[int], Agent]] = {
+    "heuristic": HeuristicAgent,
+    "random": RandomAgent,
+    "search": SearchAgent,
+}
+"""Every bot a command can seat, by name, each made from a seed (the one list of them)."""
+
+
+def records_events(agent: str) -> bool:
+    """Whether the bot named ``agent`` reads its seat's event log (its games must record)."""
+    return bool(getattr(AGENTS[agent], "needs_events", False))
+
+
 def play_out(game: Game, agents: Sequence[Agent], max_decisions: int = 1_000_000) -> int:
-    """Let ``agents[seat]`` answer every prompt until the game ends; the number of decisions."""
+    """Let ``agents[seat]`` answer every prompt until the game ends; the number of decisions.
+
+    Each agent is given its seat's :class:`~buckshot.reference.search.SeatView`.
+    """
     decisions = 0
+    views = [SeatView(game, seat) for seat in range(len(game.state.seats))]
     while not game.over and decisions < max_decisions:
         prompt = game.prompt
         assert prompt is not None
         player = prompt.player
-        option = agents[player].choose(prompt, partial(game.view, player))
+        option = agents[player].choose(prompt, views[player])
         game.decide(player, option)
         decisions += 1
     return decisions

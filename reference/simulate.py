@@ -10,16 +10,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from buckshot.reference.agents import Agent, HeuristicAgent, RandomAgent, ViewFn, play_out
+from buckshot.reference.agents import AGENTS as AGENTS  # the bots by name, re-exported
+from buckshot.reference.agents import Agent, ViewFn, play_out, records_events
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.workers import ignore_ctrl_c, terminate
-
-AGENTS: dict[str, Callable[[int], Agent]] = {"heuristic": HeuristicAgent, "random": RandomAgent}
-"""The bots ``simulate`` can seat, by name."""
 
 ITEM_DECISIONS: frozenset[str] = frozenset({"use_item", "use_rescue"})
 """The decisions that use up one held item, named by their ``item`` parameter."""
@@ -146,7 +144,8 @@ def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
     """One game from ``seed``: roles, chance and bots all derived from it."""
     rng = random.Random(seed)
     roles = [rng.choice(list(Role)) for _ in range(players)]
-    game = Game.new(roles, rules, SeededChance(rng.randrange(2**32)), record=False)
+    chance = SeededChance(rng.randrange(2**32))
+    game = Game.new(roles, rules, chance, record=records_events(agent))
     used: dict[str, int] = {}
     bots = [_CountingAgent(AGENTS[agent](rng.randrange(2**32)), used) for _ in range(players)]
     decisions = play_out(game, bots)
