@@ -10,7 +10,6 @@ Ctrl-C, 1 for the end of input).
 from __future__ import annotations
 
 import random
-from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -18,11 +17,12 @@ import typer
 from rich.console import Console
 
 from buckshot.command import check_output, fail, load_rules
-from buckshot.reference.agents import Agent, HeuristicAgent
+from buckshot.reference.agents import AGENTS, Agent
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.errors import GameError
 from buckshot.reference.events import Event, to_jsonl
 from buckshot.reference.game import Game
+from buckshot.reference.search import SeatView
 from buckshot.reference.terminal import HumanAgent
 from buckshot.reference.wording import counted
 from buckshot.spec.rulebook import Role
@@ -104,8 +104,12 @@ def run_play(
     roles: str | None,
     log_path: Path | None,
     ask_always: bool,
+    agent_name: str = "heuristic",
 ) -> None:
-    """Play one game at the terminal as the ``play`` command's options say."""
+    """Play one game at the terminal as the ``play`` command's options say; the other
+    seats are bots named ``agent_name``."""
+    if agent_name not in AGENTS:
+        fail("usage.agent", f"unknown agent {agent_name!r}; choose from {sorted(AGENTS)}")
     rules = load_rules(rules_path)
     rng = random.Random(seed)
     seated = seat_roles(rules, players, roles, rng)
@@ -124,7 +128,7 @@ def run_play(
             humans[number] = HumanAgent(console, number, hand_over=hotseat, ask_always=ask_always)
             agents.append(humans[number])
         else:
-            agents.append(HeuristicAgent(rng.randrange(2**32)))
+            agents.append(AGENTS[agent_name](rng.randrange(2**32)))
     watcher = humans[seat if not hotseat else 0]
     try:
         if log is not None:
@@ -133,7 +137,7 @@ def run_play(
             prompt = game.prompt
             assert prompt is not None
             agent = agents[prompt.player]
-            option = agent.choose(prompt, partial(game.view, prompt.player))
+            option = agent.choose(prompt, SeatView(game, prompt.player))
             if isinstance(agent, HumanAgent) and agent.shown:
                 watcher = agent
             game.decide(prompt.player, option)

@@ -18,6 +18,7 @@ from buckshot.commands.verify import app as verify_app
 from buckshot.commands.verify_trace import verify_trace_command
 from buckshot.conformance import app as conformance_app
 from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.reference.agents import AGENTS
 from buckshot.workbench.commands import compare_command, sweep_command
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ def simulate_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
     rules: RulesOption = None,
     agent: Annotated[
-        str, typer.Option("--agent", help="The bots: heuristic or random.")
+        str, typer.Option("--agent", help=f"The bots: {' or '.join(AGENTS)}.")
     ] = "heuristic",
     jobs: Annotated[
         int, typer.Option("--jobs", min=0, help="Worker processes (0: one per core given).")
@@ -178,7 +179,6 @@ def simulate_command(
     Ctrl-C stops at once: the figures of the games finished so far are printed, --json is
     not written, and the exit status is 130."""
     from buckshot.reference.simulate import (
-        AGENTS,
         SimulationInterrupted,
         available_cores,
         simulate,
@@ -278,11 +278,14 @@ def play_command(
         bool,
         typer.Option("--ask-always", help="Ask even when a prompt has a single possible answer."),
     ] = False,
+    agent: Annotated[
+        str, typer.Option("--agent", help=f"The bots at the other seats: {' or '.join(AGENTS)}.")
+    ] = "heuristic",
 ) -> None:
     """Play at the terminal against bots, or hot-seat; you see only what your seat may know."""
     from buckshot.reference.play import run_play
 
-    run_play(players, seat, hotseat, seed, rules, roles, log, ask_always)
+    run_play(players, seat, hotseat, seed, rules, roles, log, ask_always, agent)
 
 
 @app.command("replay")

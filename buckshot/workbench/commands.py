@@ -12,6 +12,7 @@ import typer
 
 from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
 from buckshot.progress import QUIET_HELP
+from buckshot.reference.agents import AGENTS
 from buckshot.spec.ruleset import Ruleset, RulesetError
 
 GamesOption = Annotated[
@@ -19,7 +20,7 @@ GamesOption = Annotated[
 ]
 PlayersOption = Annotated[int, typer.Option("--players", min=2, max=8, help="Seats per game.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run.")]
-AgentOption = Annotated[str, typer.Option("--agent", help="The bots: heuristic or random.")]
+AgentOption = Annotated[str, typer.Option("--agent", help=f"The bots: {' or '.join(AGENTS)}.")]
 SchedulerOption = Annotated[
     str | None,
     typer.Option(
@@ -45,8 +46,6 @@ def _ruleset(name: str) -> Ruleset:
 
 
 def _check_run(rulesets: Sequence[Ruleset], players: int, agent: str) -> None:
-    from buckshot.reference.simulate import AGENTS
-
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
     for rules in rulesets:
