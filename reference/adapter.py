@@ -1,4 +1,4 @@
-"""The reference engine's conformance adapter: protocol 1 over standard input and output.
+"""The reference engine's conformance adapter: protocol 2 over standard input and output.
 
 Run as ``python -m buckshot.reference.adapter``. It reads one JSON message a line, answers
 ``start`` with ``hello`` and each ``run`` with one reply line, and exits on ``stop`` or at
@@ -27,10 +27,15 @@ from buckshot.reference.errors import Code, GameError
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.setup import game_from_setup
 from buckshot.spec import SPEC_VERSION
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load, load_ruleset
+from buckshot.spec.views import seat_view
 
-PROTOCOL = 1
+VIEW_SEAT_FIELDS = ("role", "hp", "alive", "items", "traitor", "shield", "rage", "kills")
+"""A seat's fields in a view: every seat's are public (R14)."""
+
+PROTOCOL = 2
 T = TypeVar("T")
 IMPLEMENTATION = {"name": "buckshot-reference", "language": "python", "version": __version__}
 
@@ -152,6 +157,43 @@ def canonical_events(game: Game | None) -> list[dict[str, Any]]:
     return trace
 
 
+def shown_first(game: Game, seat: int) -> str | None:
+    """The first shell's type now, as the events ``seat`` saw showed it (a peek or a
+    preview, flips and inversions since applied); None when they showed it none (R14)."""
+    log = []
+    for index, event in enumerate(e for e in game.events if e.visible_to(seat)):
+        seen = None if event.visibility is None else tuple(event.visibility)
+        log.append(
+            LogEvent(index, index + 1, index + 1, event.turn, event.type.value, seen, event.data)
+        )
+    table = seat_view(log, seat)
+    return table.shot_shell(seat) if table.shot is not None else table.first_shell.get(seat)
+
+
+def canonical_view(game: Game, seat: int) -> dict[str, Any]:
+    """What ``seat`` knows (INTERPRETING.md, 'Views'): the public facts and what it alone
+    was shown of the chamber, nothing more (R14)."""
+    state = canonical_state(game)
+    counts = game.public_counts()
+    shot = state["shot"]
+    return {
+        "seat": seat,
+        "turn": state["turn"],
+        "owner": state["owner"],
+        "seats": [{k: s[k] for k in VIEW_SEAT_FIELDS} for s in state["seats"]],
+        "chamber": {
+            "shells": counts["shells_left"],
+            "live": counts["live_left"],
+            "flips": counts["pending_flips"],
+            "first": shown_first(game, seat),
+        },
+        "shot": None if shot is None else {"shooter": shot["shooter"], "target": shot["target"]},
+        "kill_lock": state["kill_lock"],
+        "prompt": state["prompt"],
+        "result": state["result"],
+    }
+
+
 _DEFAULT_RULESET: dict[str, Any] = dict(load_ruleset().to_dict())
 
 
@@ -167,8 +209,8 @@ class Run:
 
     The methods are the adapter's seam: a subclass given to :func:`serve` may build the
     game otherwise (:attr:`game_class`, :attr:`chance_reader`, :meth:`new_game`) or report
-    otherwise (:meth:`prompt`, :meth:`state`, :meth:`events`, :meth:`rejected`,
-    :meth:`result`).
+    otherwise (:meth:`prompt`, :meth:`state`, :meth:`events`, :meth:`view`,
+    :meth:`rejected`, :meth:`result`).
     """
 
     game_class: type[Game] = Game
@@ -184,6 +226,9 @@ class Run:
         self.prompts: list[dict[str, Any] | None] = []
         self.game: Game | None = None
         self.setup = case["setup"]
+        self.checkpoints: list[dict[str, int]] = case.get("views", [])
+        """The seat views the runner asks for (protocol 2): ``before`` and ``seat``."""
+        self.views: list[dict[str, Any]] = []
 
     def new_game(self, setup: dict[str, Any]) -> Game:
         """The game laid out as ``setup`` (the engine's part of the case's setup) says, not
@@ -203,8 +248,31 @@ class Run:
         """The game's events as the reply reports them (none without a game)."""
         return canonical_events(self.game)
 
+    def view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s view of the game as the reply reports it."""
+        assert self.game is not None
+        return canonical_view(self.game, seat)
+
+    def take_views(self, before: int) -> None:
+        """Record the views asked for at checkpoint ``before`` (a decision entry's index,
+        or the script's length), with the trace's length."""
+        assert self.game is not None
+        for checkpoint in self.checkpoints:
+            if checkpoint["before"] == before:
+                seat = checkpoint["seat"]
+                self.views.append(
+                    {
+                        "before": before,
+                        "seat": seat,
+                        "events": len(self.game.events),
+                        "view": self.view(seat),
+                    }
+                )
+
     def reply(self, kind: str, **fields: Any) -> dict[str, Any]:
         """A reply of type ``kind`` to this run, with ``fields``."""
+        if self.checkpoints and kind in ("result", "rejected"):
+            fields["views"] = self.views
         return {"type": kind, "seq": self.seq, "id": self.id, **fields}
 
     def rejected(
@@ -256,6 +324,7 @@ class Run:
                 self.prompts.append(self.prompt())
                 before, events_before = self.state(), len(game.events)
                 index = self.chance.cursor
+                self.take_views(index)
                 self.chance.cursor += 1
                 try:
                     game.decide(step["player"], step["option"])
@@ -268,6 +337,8 @@ class Run:
             return self.result(halt)
         except GameError as error:
             return self.rejected(self.chance.last_taken, error)
+        if self.chance.cursor == len(self.script):
+            self.take_views(len(self.script))
         return self.result(None)
 
 

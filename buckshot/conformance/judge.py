@@ -1,8 +1,9 @@
 """The verdict on one case: does a valid ``result`` or ``rejected`` reply meet its expectations?
 
-The checks run in a fixed order and the first divergence is the verdict: the prompts met
-by each scripted decision, the rejection (expected or not), a halt, unused script entries,
-then the event trace checks and the final state (INTERPRETING.md, 'What the runner compares').
+The checks run in a fixed order and the first divergence is the verdict: the reply's own
+fields against the script, the prompts met by each scripted decision, the rejection
+(expected or not), a halt, unused script entries, the leak check, then the event trace
+checks, the seat views and the final state (INTERPRETING.md, 'What the runner compares').
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from buckshot.conformance.compare import (
     first_difference,
     match,
 )
+from buckshot.conformance.fields import check_fields
+from buckshot.conformance.leaks import check_leaks
 from buckshot.conformance.suite import Case
+from buckshot.conformance.views import check_views
 
 
 def _describe(step: dict[str, Any]) -> str:
@@ -183,17 +187,27 @@ def judge(case: Case, reply: dict[str, Any]) -> Divergence | None:
         reached = 0 if step is None else step + 1
     else:
         reached = reply["consumed"]
-    found = _check_prompts(case, reply, reached) or _check_rejection(case, reply)
+    found = (
+        check_fields(case.script, reply)
+        or _check_prompts(case, reply, reached)
+        or _check_rejection(case, reply)
+    )
     if found:
         return found
     if reply["type"] == "result":
         found = _check_consumed(case, reply)
         if found:
             return found
+    found = check_leaks(reply)
+    if found:
+        return found
     for number, check in enumerate(case.expect.get("events", ())):
         found = check_trace(number, check, reply["events"])
         if found:
             return found
+    found = check_views(case, reply)
+    if found:
+        return found
     if "state" in case.expect:
         state = reply.get("state")
         if state is None:

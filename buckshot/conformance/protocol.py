@@ -10,8 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-PROTOCOL_VERSION = 1
-"""The protocol version this runner speaks; a hello with another version is refused."""
+PROTOCOL_VERSION = 2
+"""The newest protocol version this runner speaks, sent in ``start``."""
+
+PROTOCOLS = (1, 2)
+"""The protocol versions a hello may answer with; any other is refused."""
+
+VIEW_PROTOCOL = 2
+"""The first protocol version with seat views: a case that checks views needs it."""
 
 REPORT_FORMAT = "buckshot-conformance-report/1"
 """The ``format`` of a report's header line."""
@@ -33,9 +39,19 @@ def start_message(spec_version: str) -> dict[str, Any]:
     return {"type": "start", "protocol": PROTOCOL_VERSION, "spec_version": spec_version}
 
 
-def run_message(seq: int, case_id: str, setup: dict[str, Any], script: list[Any]) -> dict[str, Any]:
-    """The request to run one case: its resolved setup and the script as sent."""
-    return {"type": "run", "seq": seq, "case": {"id": case_id, "setup": setup, "script": script}}
+def run_message(
+    seq: int,
+    case_id: str,
+    setup: dict[str, Any],
+    script: list[Any],
+    views: list[dict[str, int]] | None = None,
+) -> dict[str, Any]:
+    """The request to run one case: its resolved setup, the script as sent and, when the
+    case checks views (protocol 2), the checkpoints ``{"before": k, "seat": s}`` to report."""
+    case: dict[str, Any] = {"id": case_id, "setup": setup, "script": script}
+    if views:
+        case["views"] = views
+    return {"type": "run", "seq": seq, "case": case}
 
 
 def stop_message() -> dict[str, Any]:

@@ -20,7 +20,9 @@ from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import (
     ALL_FEATURES,
     PROTOCOL_VERSION,
+    PROTOCOLS,
     REPORT_FORMAT,
+    VIEW_PROTOCOL,
     quote,
     run_message,
     start_message,
@@ -29,6 +31,7 @@ from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.conformance.session import AdapterFailure, AdapterProcess, split_command
 from buckshot.conformance.suite import Case, Suite, load_suite, select
+from buckshot.conformance.views import checkpoints
 from buckshot.spec import SPEC_VERSION
 
 STATUSES = ("passed", "failed", "errored", "skipped", "xfail", "xpass")
@@ -180,8 +183,9 @@ class _Adapter:
             process.kill()
             return self._start_failed(f"{failure.kind}: {failure}")
         problem = self.schemas.problem("protocol", hello, "hello")
-        if problem is None and hello.get("protocol") != PROTOCOL_VERSION:
-            problem = f"protocol {hello.get('protocol')}, the runner speaks {PROTOCOL_VERSION}"
+        if problem is None and hello.get("protocol") not in PROTOCOLS:
+            spoken = " or ".join(map(str, PROTOCOLS))
+            problem = f"protocol {hello.get('protocol')}, the runner speaks {spoken}"
         if problem:
             process.kill()
             return self._start_failed(f"bad hello ({problem}): {quote(process.last_line)}")
@@ -232,7 +236,19 @@ class _Outcome:
 def _exchange(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
     process = adapter.process
     assert process is not None
-    message = run_message(seq, case.id, case.setup, case.sent_script())
+    assert adapter.hello is not None
+    views = checkpoints(case)
+    if views and adapter.hello["protocol"] < VIEW_PROTOCOL:
+        spoken = adapter.hello["protocol"]
+        needs = Divergence(
+            "protocol",
+            VIEW_PROTOCOL,
+            spoken,
+            f"needs protocol {VIEW_PROTOCOL}: the case checks seat views "
+            f"(INTERPRETING.md 2.4), the adapter speaks protocol {spoken}",
+        )
+        return _Outcome("failed", f"{needs.path}: {needs.message}", needs)
+    message = run_message(seq, case.id, case.setup, case.sent_script(), views)
     try:
         reply = process.request(message, adapter.options.timeout)
     except AdapterFailure as failure:

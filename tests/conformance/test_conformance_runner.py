@@ -310,13 +310,21 @@ def test_the_judge_names_the_first_divergence(suite) -> None:  # type: ignore[no
     def extra_option(r: dict[str, Any]) -> None:
         r["prompts"][2]["options"].append("flip_shell:items=amulet+amulet")
 
+    def played(r: dict[str, Any], consumed: int) -> None:
+        """The reply of a play that consumed only ``consumed`` entries: its prompts too."""
+        r["consumed"] = consumed
+        r["prompts"] = r["prompts"][: sum("chance" not in s for s in case.script[:consumed])]
+
     def unused(r: dict[str, Any]) -> None:
-        r["consumed"] -= 2
+        played(r, r["consumed"] - 2)
 
     def halt(r: dict[str, Any]) -> None:
+        played(r, 7)
         r["halt"] = {"step": 7, "wanted": "pill"}
 
     def refused(r: dict[str, Any]) -> None:
+        played(r, 5)  # the prompts up to the refused decision, script[4], included
+        del r["consumed"], r["halt"]
         r.update(
             type="rejected",
             step=4,
@@ -373,7 +381,9 @@ def test_the_judge_checks_rejections_strictly(suite) -> None:  # type: ignore[no
     changed = copy.deepcopy(reply["state"])
     changed["seats"][0]["hp"] = 2
     assert verdict(code="decision.not_offered") == "rejection.code"
-    assert verdict(step=1) == "rejection.step"
+    assert verdict(step=1) == "code"  # script[1] is a chance outcome: chance.invalid
+    chance_refused = {"code": "chance.invalid", "state_before": None, "events_before": None}
+    assert verdict(step=1, prompts=[], **chance_refused) == "rejection.step"
     assert verdict(state=changed) == "state.seats[0].hp"
     assert verdict(events_before=3) == "events"
     accepted = {

@@ -1,0 +1,162 @@
+"""The leak check: no seat receives a private fact of another (R14; INTERPRETING.md 6.1, 2.4).
+
+It needs no expectation written in a case: the private facts are read from the reply
+itself. The only secrets the rules make are the types of the shells not yet spent (the
+chamber's order, a flip's result) and what a peek or a Dealer's preview showed one seat
+(R14: hands, HP, roles and every decision are public). So:
+
+- a ``peek`` or ``preview`` is seen by its player alone and carries its own fields only
+  (M6.1b); every other event is public (M6.1a);
+- an event every seat sees names no shell type anywhere in its data, in a known field or
+  an extra one, at any depth, except the spent shell of ``shot_fired`` and
+  ``shell_ejected`` (M6.1c);
+- a seat's view (protocol 2) shows the first shell's type only when the events that seat
+  saw, up to the view, showed it to that seat, and then the type they show, flips and
+  inversions applied (M2.4b), folded by :func:`buckshot.spec.views.seat_view`.
+
+A view has a closed schema, so it has no other place for a shell type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from buckshot.conformance.compare import MISSING, Divergence
+from buckshot.spec.eventlog import LogEvent
+from buckshot.spec.views import seat_view
+
+SHELLS = frozenset({"live", "blank"})
+"""The shell types: the values a private fact of the chamber takes."""
+
+PRIVATE_FIELDS = {"peek": ("player", "shell"), "preview": ("player", "shell")}
+"""The private event types (R14) and the only fields their data may hold (M6.1b)."""
+
+SPENT_SHELLS = frozenset({("shot_fired", "shell"), ("shell_ejected", "shell")})
+"""The public fields that name a shell type: a shell fired or ejected, spent (R14)."""
+
+COUNT_KEYS = {"chamber_loaded": SHELLS}
+"""Public events whose data has shell types as keys, of counts (a load's live and blank)."""
+
+
+def _mentions(kind: str, value: Any, path: str, top: bool) -> Iterator[tuple[str, Any]]:
+    """Every place in an event's ``data`` (``value`` at ``path``) that names a shell type."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            where = f"{path}.{key}"
+            if key in SHELLS and not (top and key in COUNT_KEYS.get(kind, ())):
+                yield where, key
+            if top and (kind, key) in SPENT_SHELLS:
+                continue
+            yield from _mentions(kind, inner, where, False)
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _mentions(kind, inner, f"{path}[{index}]", False)
+    elif isinstance(value, str) and value in SHELLS:
+        yield path, value
+
+
+def _event_leak(index: int, event: dict[str, Any]) -> Divergence | None:
+    kind, data, seen = event["type"], event["data"], event["visibility"]
+    where = f"events[{index}]"
+    if kind in PRIVATE_FIELDS:
+        player = data.get("player")
+        if seen != [player]:
+            return Divergence(
+                f"{where}.visibility",
+                [player],
+                seen,
+                f"R14 (M6.1b): a {kind} is seen by its player alone (seat {player}); "
+                f"this one is {'public' if seen == 'public' else f'seen by seats {seen}'}",
+            )
+        extra = [key for key in data if key not in PRIVATE_FIELDS[kind]]
+        if extra:
+            return Divergence(
+                f"{where}.data.{extra[0]}",
+                MISSING,
+                data[extra[0]],
+                f"R14 (M6.1b): a {kind} carries its own fields only, no extra field "
+                f"({extra[0]!r}): it would show its player more than the first shell",
+            )
+        return None
+    if seen != "public":
+        return Divergence(
+            f"{where}.visibility",
+            "public",
+            seen,
+            f"M6.1a: only a peek and a preview are private; a {kind} is public",
+        )
+    for path, value in _mentions(kind, data, f"{where}.data", True):
+        return Divergence(
+            path,
+            "no shell type",
+            value,
+            f"R14 (M6.1c): a {kind}, seen by every seat, names a shell type ({value!r}) at "
+            f"{path}; only a spent shell's type is public, no field may hold another",
+        )
+    return None
+
+
+def log_events(events: list[dict[str, Any]]) -> list[LogEvent]:
+    """The reply's events as a log the spec's views fold."""
+    return [
+        LogEvent(
+            index,
+            index + 1,
+            index + 1,
+            event["turn"],
+            event["type"],
+            None if event["visibility"] == "public" else tuple(event["visibility"]),
+            event["data"],
+        )
+        for index, event in enumerate(events)
+    ]
+
+
+def shown_first(log: list[LogEvent], seat: int) -> str | None:
+    """The first shell's type now as the events ``seat`` saw showed it; None if not shown."""
+    table = seat_view(log, seat)
+    if table.shot is not None:
+        return table.shot_shell(seat)
+    return table.first_shell.get(seat)
+
+
+def _view_leak(number: int, record: dict[str, Any], log: list[LogEvent]) -> Divergence | None:
+    seat, first = record["seat"], record["view"]["chamber"]["first"]
+    known = shown_first(log[: record["events"]], seat)
+    if first == known:
+        return None
+    path = f"views[{number}].view.chamber.first"
+    if known is None:
+        return Divergence(
+            path,
+            None,
+            first,
+            f"R14 (M2.4b): seat {seat}'s view shows the first shell as {first!r}, but no "
+            f"peek or preview of its own showed seat {seat} that shell",
+        )
+    return Divergence(
+        path,
+        known,
+        first,
+        f"R14 (M2.4a): seat {seat} was shown the first shell ({known!r}, flips and "
+        f"inversions applied) and knows it; its view says {first!r}",
+    )
+
+
+def check_leaks(reply: dict[str, Any]) -> Divergence | None:
+    """The first private fact the reply shows a seat that may not know it; None if none."""
+    events = reply["events"]
+    for index, event in enumerate(events):
+        found = _event_leak(index, event)
+        if found:
+            return found
+    records = reply.get("views") or []
+    if not records:
+        return None
+    log = log_events(events)
+    for number, record in enumerate(records):
+        found = _view_leak(number, record, log)
+        if found:
+            return found
+    return None
