@@ -48,10 +48,12 @@ def model_fault(
     also: Patch = NO_PATCH,
     table: Table | None = None,
     variant: Variant | None = None,
+    counts: tuple[int, int] | None = None,
 ) -> Callable[[Wrapper], Wrapper]:
     """Declare the decorated wrapper as the fault ``name``: it replaces the model's
     ``piece`` (``("guard", "over_cap")``, ``("helper", "cap")``, ...), together with the
-    patch ``also`` when the bug touches more than one piece."""
+    patch ``also`` when the bug touches more than one piece; ``counts``: the player counts at
+    which it can show, when not every count."""
     kind, piece_name = piece
     if kind not in _PIECES:
         raise ValueError(f"fault {name}: a piece is one of {', '.join(_PIECES)}, not {kind!r}")
@@ -65,7 +67,8 @@ def model_fault(
             selectors=wraps if kind == "selector" else (),
             helpers=wraps if kind == "helper" else (),
         )
-        _add(Fault(name, Room.MODEL, summary, breaks, caught_by), patch | also, table, variant)
+        fault = Fault(name, Room.MODEL, summary, breaks, caught_by)
+        _add(fault, patch | also, table, variant, counts)
         return wrap
 
     return register
@@ -86,7 +89,13 @@ def chart_fault(
     _add(Fault(name, Room.CHART, summary, breaks, caught_by), patch, None, None)
 
 
-def _add(fault: Fault, patch: Patch, table: Table | None, variant: Variant | None) -> None:
+def _add(
+    fault: Fault,
+    patch: Patch,
+    table: Table | None,
+    variant: Variant | None,
+    counts: tuple[int, int] | None = None,
+) -> None:
     patch = Patch(fault.name, *_fields(patch))
     for _, wrap in (*patch.guards, *patch.actions, *patch.selectors, *patch.helpers):
         function = getattr(wrap, "func", wrap)  # a functools.partial's function
@@ -97,7 +106,9 @@ def _add(fault: Fault, patch: Patch, table: Table | None, variant: Variant | Non
                 "function, so its patch cannot go to a worker process"
             )
     declare(fault)
-    MUTANTS.append(Mutant(fault.name, fault.summary, fault.caught_by, patch, table, variant))
+    MUTANTS.append(
+        Mutant(fault.name, fault.summary, fault.caught_by, patch, table, variant, counts)
+    )
 
 
 def _fields(patch: Patch) -> tuple[Any, ...]:
@@ -1021,6 +1032,51 @@ def _pickpocket_takes_first_kind(
 )
 def _owner_wins(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return original(s, inp, fx).set(winner=s.owner)
+
+
+# What a player may not do. The random searches try it (the executable spec's refused inputs:
+# a shot at an eliminated player or at a seat no one sits at, an item not held), so a guard
+# that wrongly allows it is reached by a path from an initial state, not only by a proof.
+
+
+@model_fault(
+    "shot_at_the_dead",
+    "a shot may be aimed at any seat of the table, an eliminated player's included",
+    breaks=("S4.2.1a", "S1.2", "R19"),
+    caught_by=("T4",),
+    piece=("guard", "shot_target_valid"),
+    counts=(3, SEATS),
+)
+def _shot_at_the_dead(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    return m.b.lt(inp.target, s.n)
+
+
+@model_fault(
+    "shot_at_an_empty_seat",
+    "a shot may be aimed at any seat whose player was not eliminated, a seat no one sits at "
+    "included",
+    breaks=("S4.2.1a", "R19"),
+    caught_by=("T4",),
+    piece=("guard", "shot_target_valid"),
+    counts=(2, SEATS - 1),
+)
+def _shot_at_an_empty_seat(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    return b.or_(original(s, inp), b.and_(b.ge(inp.target, s.n), b.lt(inp.target, b.num(SEATS))))
+
+
+@model_fault(
+    "item_unheld",
+    "the owner may use an item of a kind they do not hold",
+    breaks=("S4.2.2", "R24"),
+    caught_by=("U0",),
+    piece=("guard", "item_usable"),
+)
+def _item_unheld(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    one = [b.ite(b.eqn(inp.item, k), b.num(1), b.num(0)) for k in range(KINDS)]
+    in_hand = s.set(items=m.add_counts(s.items, s.owner, one))
+    return b.or_(original(s, inp), original(in_hand, inp))
 
 
 def patch_of(*names: str) -> Patch:

@@ -3,8 +3,9 @@
 A step is taken from any given concrete state with a given decision and chance input, and
 its result can be compared field by field with another implementation's (the reference
 engine, through an abstraction function; see the package docstring). Besides stepping, it
-lists the inputs that are legal in a state and plays seeded random games, which the
-vacuity check and the tests use.
+lists the inputs that are legal in a state, the inputs a player may not make there
+(:meth:`ExecutableSpec.refused`), and plays seeded random games, which the vacuity check, the
+deliberate bugs' evidence walks and the tests use.
 """
 
 from __future__ import annotations
@@ -167,6 +168,52 @@ class ExecutableSpec:
                 s, replace(base, edge=edge.code), edge, held_payments
             )
 
+    def refused(self, s: Concrete) -> Iterator[ConcreteInput]:
+        """Inputs of a pending decision that the rules refuse, for a search to try: a shot at
+        a seat with no living player, eliminated or never seated (S4.2.1a, S1.2; R19); an item
+        the owner does not hold, or aimed at a seat with no living player (S4.2.2; R23, R24); a
+        rescue with an item that is no rescue item (S4.3.1; R10); a decision of another chart
+        state than the one on top (out of turn: the input names no player, the state says who
+        is asked). None is ever legal in the model; a guard that lets one through is a bug,
+        which a walk that tries them reaches (one chance variant each: no guard reads chance).
+        """
+        top = self.top(s)
+        if top.kind is not StateKind.DECISION:
+            return
+        base = self.blank_input()
+        for edge in self.layout.edges:
+            if edge.edge.trigger.value != "decision":
+                continue
+            inp = replace(base, edge=edge.code)
+            if edge.source != top.code:
+                yield inp
+            else:
+                yield from self._refused_variants(s, inp, edge.edge.event)
+
+    def _refused_variants(
+        self, s: Concrete, base: ConcreteInput, event: str
+    ) -> Iterator[ConcreteInput]:
+        nobody = [p for p in range(SEATS) if not s.alive[p]]
+        if event == "shoot":
+            for target in nobody:
+                yield replace(base, target=target)
+        elif event == "use_item":
+            owner = s.owner
+            others = [p for p in range(SEATS) if s.alive[p] and p != owner]
+            for item in range(KINDS):
+                targeted = TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
+                if not (0 <= owner < SEATS and s.items[owner][item] > 0):
+                    aims = others if TARGET_OF[item] is Target.OTHER_LIVING else [owner]
+                    for target in aims:
+                        yield replace(base, item=item, target=target)
+                if targeted:
+                    for target in nobody:
+                        yield replace(base, item=item, target=target)
+        elif event == "use_rescue":
+            for item in range(KINDS):
+                if item not in RESCUE_CODES:
+                    yield replace(base, item=item)
+
     def legal_inputs(self, s: Concrete) -> list[ConcreteInput]:
         """Every legal input of ``s`` among :meth:`candidates`."""
         return [inp for inp in self.candidates(s) if self.sem.step(s, inp).ok]
@@ -205,7 +252,7 @@ class ExecutableSpec:
         elif event == "use_item":
             for item in range(KINDS):
                 if 0 <= s.owner < SEATS and s.items[s.owner][item] == 0:
-                    continue  # not held: never legal (a shortcut of the driver, not a rule)
+                    continue  # not held: never legal (tried among the refused inputs)
                 target_kind = TARGET_OF[item]
                 targets = (
                     [p for p in range(SEATS) if s.alive[p]]
@@ -240,10 +287,17 @@ class ExecutableSpec:
     # --- random play ---------------------------------------------------------------------
 
     def random_step(
-        self, s: Concrete, rng: random.Random, prefer: frozenset[str] = frozenset()
+        self,
+        s: Concrete,
+        rng: random.Random,
+        prefer: frozenset[str] = frozenset(),
+        refused: bool = False,
     ) -> Step | None:
         """A randomly chosen legal step from ``s`` (a decision named in ``prefer`` whenever
-        one is legal), or None when the game is over; :class:`Stuck` when nothing is legal."""
+        one is legal), or None when the game is over; :class:`Stuck` when nothing is legal.
+        With ``refused``, the inputs the rules refuse (:meth:`refused`) are tried among the
+        others: none is legal in the model, so only a bug that lets one through changes the
+        game."""
         if self.is_terminal(s):
             return None
         top = self.top(s)
@@ -252,6 +306,8 @@ class ExecutableSpec:
         }:
             prefer = frozenset()
         options = list(self.candidates(s, held_payments=False))
+        if refused:
+            options += self.refused(s)
         rng.shuffle(options)
         chosen = None
         for inp in options:
@@ -298,15 +354,17 @@ class ExecutableSpec:
         max_steps: int = 2000,
         roles: Sequence[int] | None = None,
         prefer: frozenset[str] = frozenset(),
+        refused: bool = False,
     ) -> list[Step]:
         """A seeded random game of ``n`` players (random roles unless given), taking a
-        decision named in ``prefer`` whenever one is legal; :class:`Stuck` if it cannot go on."""
+        decision named in ``prefer`` whenever one is legal, trying the refused inputs too with
+        ``refused`` (:meth:`random_step`); :class:`Stuck` if it cannot go on."""
         chosen = list(roles) if roles is not None else [rng.randrange(len(Role)) for _ in range(n)]
         s = self.initial(n, chosen)
         steps: list[Step] = []
         for index in range(max_steps):
             try:
-                step = self.random_step(s, rng, prefer)
+                step = self.random_step(s, rng, prefer, refused)
             except Stuck as stuck:
                 raise Stuck(f"stuck at step {index + 1}: {stuck}", stuck.state) from None
             if step is None:

@@ -54,6 +54,10 @@ class Mutant:
     variant: Variant | None = None
     """A neighbouring ruleset the evidence walk tries when the ruleset's own paths to the bug
     are longer than the walks (besides the short-game variant); the evidence names it."""
+    counts: tuple[int, int] | None = None
+    """The player counts at which the bug can show at all (lowest, highest), when not every
+    count (a shot at an eliminated player needs a table of three: with two, a death ends the
+    game); None: every count."""
 
 
 @dataclass(frozen=True)

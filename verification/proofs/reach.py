@@ -7,7 +7,10 @@ bug. This module looks for a *real* counterexample instead: a path from an initi
 played by the executable spec with the bug switched on, after which the property fails (a
 state part false in a reached state, a step part false on a taken step, or, for progress,
 a game that is not over and has no legal input). The path is concrete, so its evidence does
-not depend on any solver.
+not depend on any solver. The walks try what a player may not do as well (a shot at an
+eliminated player, an item not held, a seat no one sits at, a decision out of turn:
+:meth:`~buckshot.verification.model.executable.ExecutableSpec.refused`), so a guard that
+wrongly lets one through is reached, not only proved wrong.
 """
 
 from __future__ import annotations
@@ -75,10 +78,12 @@ def find_reachable(
     steps: int = WALK_STEPS,
     seed: int = 0,
     table: Table | None = None,
+    refused: bool = True,
 ) -> Evidence | None:
     """A seeded random path of the executable spec, with ``patch`` applied, that breaks
     one of ``props``; None when ``steps`` steps of play show none. ``table`` fixes the player
-    count and gives every seat one role (default: every count, random roles)."""
+    count and gives every seat one role (default: every count, random roles); with
+    ``refused`` (the default) every step also tries the inputs the rules refuse."""
     spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=patch)
     rng = random.Random(seed)
     counts = list(range(cfg.players_lo, cfg.players_hi + 1))
@@ -106,7 +111,7 @@ def find_reachable(
             prefer = PREFERRED | table.prefer
         for index in range(1, 2_001):
             try:
-                step = spec.random_step(s, play, prefer)
+                step = spec.random_step(s, play, prefer, refused)
             except Stuck:
                 if progress:
                     return Evidence("P1", n, game_seed, index - 1, _where(spec, s))
