@@ -1,16 +1,22 @@
-"""Worker processes that Ctrl-C stops at once, shared by the commands that use a pool
-(``simulate``, ``verify``).
+"""Worker processes that Ctrl-C stops at once, and as many as the machine can run, shared by
+the commands that use a pool (``simulate``, ``verify``, ``compare``, ``sweep``).
 
 The workers ignore Ctrl-C (:func:`ignore_ctrl_c`, a pool's initializer): the terminal sends
 SIGINT to the whole process group, and a worker's own KeyboardInterrupt would only print a
 traceback. The main process gets it, and ends the workers with :func:`terminate`, rather
 than waiting for a worker inside a long game or a solver call to notice.
+
+A number of workers asked for (``--jobs``, ``--workers``) is bounded by the cores this process
+may run on (:func:`bounded_workers`): more workers than cores only take turns on them.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from typing import TextIO
 
 
 def ignore_ctrl_c() -> None:
@@ -32,3 +38,29 @@ def terminate(pool: ProcessPoolExecutor) -> None:
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=5)
+
+
+def available_cores() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def bounded_workers(requested: int, option: str, stream: TextIO | None = None) -> int:
+    """``requested`` worker processes (0: one per core), at most the cores available: more
+    would only share the cores and wait (each worker is one busy process). Asked for more, a
+    one-line warning on ``stream`` (standard error) says how many are used."""
+    cores = available_cores()
+    if requested <= 0:
+        return cores
+    if requested > cores:
+        print(
+            f"warning: {option} {requested}: this machine gives {cores} "
+            f"core{'s' if cores != 1 else ''}; using {cores}",
+            file=stream if stream is not None else sys.stderr,
+            flush=True,
+        )
+        return cores
+    return requested

@@ -9,6 +9,11 @@ configuration (:func:`.proof_model`), and returns plain results (verdicts, concr
 and paths).
 
 With one job the tasks run one after the other in this process, in the same order.
+
+A task that raises (an engine's :class:`GameError` on a ruleset it cannot play, a solver's
+error) does not end the run: its error is carried back as text (:class:`TaskFailed`, which
+pickles whatever the original error was), the other tasks run on, and :func:`execute` raises
+it when they are done, so that what finished is kept.
 """
 
 from __future__ import annotations
@@ -95,6 +100,35 @@ class Done:
     """A proof task's queries re-checked by cvc5, when it was asked to."""
 
 
+class TaskFailed(RuntimeError):
+    """Tasks of a run raised errors: each as one line, the task and its error (plain text, so
+    that it crosses from a worker process whatever the error's class)."""
+
+    def __init__(self, failures: Sequence[str]) -> None:
+        super().__init__("; ".join(failures))
+        self.failures = tuple(failures)
+
+    def __reduce__(self) -> tuple[type[TaskFailed], tuple[tuple[str, ...]]]:
+        return (TaskFailed, (self.failures,))
+
+
+def describe(task: Task) -> str:
+    """The task in a few words: its kind, property and chunk (``proof P1``, ``engine``)."""
+    words = [task.kind, task.prop, task.mutant.name if task.mutant is not None else ""]
+    if task.chunk is not None:
+        words.append(f"part {task.chunk[0] + 1} of {task.chunk[1]}")
+    return " ".join(word for word in words if word)
+
+
+def run_task_or_fail(task: Task) -> Done:
+    """:func:`run_task`, its error (any but Ctrl-C) raised as a :class:`TaskFailed`."""
+    try:
+        return run_task(task)
+    except Exception as error:
+        reason = " ".join(str(error).split()) or "no message"
+        raise TaskFailed([f"{describe(task)}: {type(error).__name__}: {reason}"]) from None
+
+
 def run_task(task: Task) -> Done:
     """Run one task (in whichever process calls it) and return its result."""
     # Z3 otherwise takes Ctrl-C for itself during a query: it cancels the query, which
@@ -155,25 +189,43 @@ def execute(
     (work that only a finished task shows to be needed) are run after those already queued.
 
     With one job the tasks run in this process, unless ``isolate``: then in one worker
-    process, which Ctrl-C ends at once (in this process it would wait for the query)."""
+    process, which Ctrl-C ends at once (in this process it would wait for the query).
+
+    A task that raises does not stop the others: once they are done, :class:`TaskFailed`
+    names every task that failed (``on_done`` has heard of every other one)."""
+    failures: list[str] = []
     if not isolate and (jobs <= 1 or len(tasks) <= 1):
         queue = deque(tasks)
         while queue:
-            queue.extend(on_done(run_task(queue.popleft())) or ())
+            try:
+                done = run_task_or_fail(queue.popleft())
+            except TaskFailed as failure:
+                failures += failure.failures
+                continue
+            queue.extend(on_done(done) or ())
+        if failures:
+            raise TaskFailed(failures)
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
         max_workers=max(1, jobs), mp_context=context, initializer=ignore_ctrl_c
     )
     try:
-        pending: set[Future[Done]] = {pool.submit(run_task, task) for task in tasks}
+        pending: set[Future[Done]] = {pool.submit(run_task_or_fail, task) for task in tasks}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                pending |= {pool.submit(run_task, t) for t in on_done(future.result()) or ()}
+                error = future.exception()
+                if isinstance(error, TaskFailed):
+                    failures += error.failures
+                    continue
+                more = on_done(future.result()) or ()
+                pending |= {pool.submit(run_task_or_fail, t) for t in more}
     except BaseException:
         # Ctrl-C (or a failure) stops the run at once: a worker inside a solver call would
         # only notice at its end, so the workers are terminated rather than waited for
         terminate(pool)
         raise
     pool.shutdown()
+    if failures:
+        raise TaskFailed(failures)

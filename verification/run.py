@@ -25,6 +25,7 @@ from buckshot.verification.parallel import (
     VACUITY,
     Done,
     Task,
+    TaskFailed,
     default_jobs,
     execute,
 )
@@ -50,6 +51,16 @@ CHUNKS = {"I10": 4, "L3": 4}
 has several processes (more pieces than processes, so that the processes finish together).
 I10 in 4 pieces, not 8: branches asked together let its opaque-sum queries refute more of
 them (61 queries instead of 70, measured 2026-11-30)."""
+
+
+class RunFailed(RuntimeError):
+    """Some tasks of a run failed (an error, not a verdict): ``report`` holds what finished
+    (each proof that finished, and every other stage that did), ``failures`` one line each."""
+
+    def __init__(self, report: Report, failures: Sequence[str]) -> None:
+        super().__init__("; ".join(failures))
+        self.report = report
+        self.failures = tuple(failures)
 
 
 def verify(
@@ -88,6 +99,9 @@ def verify(
     already rest on properties the run does not prove (``only``), and with ``bmc_all``, which
     searches every invariant whatever the proofs find: a cross-check of the proofs by a second
     method.
+
+    A task that fails (an error, not a verdict) raises :class:`RunFailed` once the others are
+    done, with the report of what finished.
     """
     report = Report(cfg)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -177,16 +191,26 @@ def verify(
             tick("vacuity", 1, 1)
         return []
 
-    execute(tasks, workers, done, isolate)
+    failed: TaskFailed | None = None
+    try:
+        execute(tasks, workers, done, isolate)
+    except TaskFailed as error:
+        failed = error
+        report.proofs = [
+            _with_cross_check(proofs[p.id], checks[p.id]) for p in props if p.id in proofs
+        ]
     if cross_check:
         report.cross_check = {pid: tuple(found) for pid, found in checks.items()}
     for mutant in catalogue:
-        report.mutants.append(_mutant_result(mutant, caught))
+        if _mutant_done(mutant, caught):
+            report.mutants.append(_mutant_result(mutant, caught))
     stages = ("proofs", "bmc", "vacuity", "engine", "mutants")
     report.seconds = {k: stage_seconds[k] for k in stages if k in stage_seconds}
     report.cpu_seconds = {k: stage_cpu[k] for k in stages if k in stage_cpu}
     report.seconds["total"] = time.perf_counter() - started
     report.jobs = workers
+    if failed is not None:
+        raise RunFailed(report, failed.failures)
     return report
 
 

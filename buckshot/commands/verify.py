@@ -16,12 +16,13 @@ from buckshot.command import (
     OneLineErrors,
     check_output,
     check_output_folder,
+    fail,
     load_rules,
     save,
 )
 from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.progress import QUIET_HELP, CommandProgress
-from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
+from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
@@ -37,7 +38,8 @@ from buckshot.verification.proofs.vacuity import (
 )
 from buckshot.verification.render import trace
 from buckshot.verification.report import Report, cex_text
-from buckshot.verification.run import verify
+from buckshot.verification.run import RunFailed, verify
+from buckshot.workers import bounded_workers
 
 app = typer.Typer(
     cls=OneLineErrors,
@@ -65,11 +67,33 @@ def parse_players(text: str) -> tuple[int, int]:
     return numbers[0], numbers[1]
 
 
+def chosen_players(text: str | None, ruleset: Ruleset) -> tuple[int, int]:
+    """The player counts to verify: ``--players`` (:func:`parse_players`), or, when it is not
+    given, every count the ruleset allows (``players.min``-``players.max``, R16). A count the
+    ruleset does not allow is refused: no verdict is given for a game that cannot be set up."""
+    allowed = (ruleset.players.min, ruleset.players.max)
+    if text is None:
+        return allowed
+    lo, hi = parse_players(text)
+    if lo < allowed[0] or hi > allowed[1]:
+        fail(
+            "usage.players",
+            f"--players {text}: the ruleset allows {allowed[0]}-{allowed[1]} players "
+            "(players.min, players.max)",
+        )
+    return lo, hi
+
+
 @app.callback(invoke_without_command=True)
 def main(
     players: Annotated[
-        str, typer.Option("--players", help="Player counts: a range LO-HI or a single N.")
-    ] = "2-8",
+        str | None,
+        typer.Option(
+            "--players",
+            help="Player counts: a range LO-HI or a single N (default: every count the "
+            "ruleset allows, players.min-players.max).",
+        ),
+    ] = None,
     rules: Annotated[
         Path | None,
         typer.Option(
@@ -112,7 +136,10 @@ def main(
     jobs: Annotated[
         int | None,
         typer.Option(
-            "--jobs", min=1, help="Worker processes (default: the cores available, at most 2)."
+            "--jobs",
+            min=1,
+            help="Worker processes (default: the cores available, at most 2; more than the "
+            "cores available are cut to them).",
         ),
     ] = None,
     walk_steps: Annotated[
@@ -156,8 +183,7 @@ def main(
     ruleset = load_rules(rules)
     check_output(json_out, "--json")
     check_output_folder(counterexamples, "--counterexamples")
-    lo, hi = parse_players(players)
-    cfg = make_config(ruleset, (lo, hi))
+    cfg = make_config(ruleset, chosen_players(players, ruleset))
     known = {p.id for p in all_properties()}
     chosen = [part.strip() for part in only.split(",")] if only else None
     if chosen is not None and not set(chosen) <= known:
@@ -166,6 +192,7 @@ def main(
     if inject and not set(inject) <= names:
         raise typer.BadParameter(f"unknown model faults: {sorted(set(inject) - names)}")
     patch = patch_of(*(inject or ()))
+    failed: RunFailed | None = None
     with CommandProgress("verify", quiet) as progress:
         try:
             report = verify(
@@ -177,7 +204,7 @@ def main(
                 progress=lambda stage, done, total: progress.update(done, total, stage),
                 only=chosen,
                 patch=patch,
-                jobs=jobs,
+                jobs=None if jobs is None else bounded_workers(jobs, "--jobs"),
                 walk_steps=walk_steps,
                 cross_check=cross_check,
                 isolate=True,
@@ -189,10 +216,17 @@ def main(
                 err=True,
             )
             raise typer.Exit(INTERRUPTED) from None
+        except RunFailed as failure:
+            report, failed = failure.report, failure
     spec = ExecutableSpec(ruleset, config=cfg)
     out = Console()
     if not out.is_terminal:
         out = Console(width=120)  # a log or a pipe: wide enough for the table of N columns
+    if failed is not None:  # what finished is shown; no verdict on the whole, nothing written
+        show(report, spec, out, finished=False)
+        fail(
+            "verify.failed", f"{failed}; the results above are those that finished, nothing written"
+        )
     show(report, spec, out)
     saved = save_counterexamples(report, patch, counterexamples)
     for path in saved:
@@ -275,8 +309,9 @@ def show_cross_check(report: Report, console: Console) -> None:
                 console.print(f"  [{mark}]{pid}: {escape(check.explanation)}[/]")
 
 
-def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
-    """Print the tables (property x player count, with times) and every counterexample."""
+def show(report: Report, spec: ExecutableSpec, console: Console, finished: bool = True) -> None:
+    """Print the tables (property x player count, with times) and every counterexample; with
+    ``finished`` False (a run some of whose tasks failed), no verdict on the whole run."""
     meta = {p.id: p for p in all_properties()}
     counts = report.counts()
     label = report.proofs[0].players if report.proofs else ""
@@ -385,4 +420,7 @@ def show(report: Report, spec: ExecutableSpec, console: Console) -> None:
     )
     for line in report.failures():
         console.print(f"[bold red]{line}[/]", markup=True)
-    console.print("[bold red]FAILED[/]" if report.failed else "[bold green]all checks passed[/]")
+    if finished:
+        console.print(
+            "[bold red]FAILED[/]" if report.failed else "[bold green]all checks passed[/]"
+        )
