@@ -14,6 +14,7 @@ of the adapter (a deliberately broken one, say) is such a subclass, served the s
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 import traceback
@@ -22,7 +23,7 @@ from fractions import Fraction
 from typing import IO, Any, TypeVar
 
 from buckshot import __version__
-from buckshot.reference.chance import Outcome, ScriptedChance
+from buckshot.reference.chance import Chance, Outcome, ScriptedChance, SeededChance
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.setup import game_from_setup
@@ -217,6 +218,8 @@ class Run:
     """The class the case's game is made with (a subclass of :class:`Game`, or itself)."""
     chance_reader: type[ScriptedChance] = ScriptedChance
     """Reads and checks each chance outcome of the script, one at a time."""
+    free_chance: Callable[[int], Chance] = SeededChance
+    """The engine's own random source for a ``sample`` (free chance), made from its seed."""
 
     def __init__(self, seq: int, case: dict[str, Any]) -> None:
         self.seq = seq
@@ -341,6 +344,44 @@ class Run:
             self.take_views(len(self.script))
         return self.result(None)
 
+    def sample(self, seed: int, plays: int) -> dict[str, Any]:
+        """The ``samples`` reply: the setup played ``plays`` times, fresh each time, every
+        chance outcome drawn by the engine's own source seeded once with ``seed``, the
+        script's decisions sent in order (INTERPRETING.md, 'Free chance')."""
+        chance = self.free_chance(seed)
+        try:
+            laid_out = self.new_game(_engine_setup(self.setup))
+        except GameError as error:
+            return self.reply(
+                "samples", plays=[{"rejected": {"step": None, "code": error.code.value}}] * plays
+            )
+        played = []
+        for _ in range(plays):
+            self.game = _fresh_copy(laid_out, chance)  # the setup's ruleset read once
+            played.append(self._free_play(self.game))
+        return self.reply("samples", plays=played)
+
+    def _free_play(self, game: Game) -> dict[str, Any]:
+        """One play of a sample: the game started and the script's decisions sent."""
+        sent: int | None = None  # the index of the decision being sent
+        try:
+            game.start()
+            for sent, step in enumerate(self.script):  # noqa: B007 - read on a refusal
+                game.decide(step["player"], step["option"])
+        except GameError as error:
+            return {"rejected": {"step": sent, "code": error.code.value}}
+        return {"events": self.events(), "state": self.state()}
+
+
+def _fresh_copy(laid_out: Game, chance: Chance) -> Game:
+    """A copy of the game ``laid_out`` (not started) drawing from ``chance``."""
+    if type(laid_out) is Game:
+        game = laid_out.clone()
+    else:  # a subclass may hold more: copied whole, sharing the source and the ruleset
+        game = copy.deepcopy(laid_out, {id(chance): chance, id(laid_out.rules): laid_out.rules})
+    game.chance = chance
+    return game
+
 
 def handle(
     message: dict[str, Any], implementation: dict[str, str], run: type[Run] = Run
@@ -361,6 +402,17 @@ def handle(
             return played.play()
         except Exception as error:  # an engine bug: report it, keep serving
             return played.reply(
+                "errored",
+                message=f"{type(error).__name__}: {error}",
+                traceback=traceback.format_exc(),
+            )
+    if kind == "sample":
+        case = {"id": message["id"], "setup": message["setup"], "script": message["script"]}
+        sampled = run(int(message["seq"]), case)
+        try:
+            return sampled.sample(int(message["seed"]), int(message["plays"]))
+        except Exception as error:  # an engine bug: report it, keep serving
+            return sampled.reply(
                 "errored",
                 message=f"{type(error).__name__}: {error}",
                 traceback=traceback.format_exc(),

@@ -25,6 +25,12 @@ REPORT_FORMAT = "buckshot-conformance-report/1"
 CASE_REPLIES = ("result", "rejected", "skipped", "errored")
 """The message types an adapter may answer a ``run`` with."""
 
+SAMPLE_PROTOCOL = 2
+"""The first protocol version with free chance (``sample``): chance mode needs it."""
+
+SAMPLE_REPLIES = ("samples", "skipped", "errored")
+"""The message types an adapter may answer a ``sample`` with."""
+
 ALL_FEATURES = "*"
 """A hello's feature list ``["*"]`` declares every feature of the registry."""
 
@@ -52,6 +58,27 @@ def run_message(
     if views:
         case["views"] = views
     return {"type": "run", "seq": seq, "case": case}
+
+
+def sample_message(
+    seq: int,
+    sample_id: str,
+    setup: dict[str, Any],
+    script: list[Any],
+    seed: int,
+    plays: int,
+) -> dict[str, Any]:
+    """The request to play a setup and its decisions ``plays`` times with free chance, the
+    implementation's own random source seeded with ``seed`` (INTERPRETING.md, 'Free chance')."""
+    return {
+        "type": "sample",
+        "seq": seq,
+        "id": sample_id,
+        "setup": setup,
+        "script": script,
+        "seed": seed,
+        "plays": plays,
+    }
 
 
 def stop_message() -> dict[str, Any]:

@@ -1,0 +1,533 @@
+"""Chance conformance: the implementation draws its own chance and the suite tests the odds.
+
+Every case of the suite scripts its chance outcomes, so an implementation that never
+shuffles, rolls with the wrong odds or picks a stolen item by kind passes them all. In
+this mode the runner sends ``sample`` messages instead (INTERPRETING.md, 'Free chance'):
+a setup and a few decisions, played many times over with the implementation's own random
+source, seeded by the suite. From what each play reports (its events and end state, as in
+a ``result``) the runner reads every outcome of one chance kind and tests its distribution
+against the one the rules and the ruleset give (:mod:`buckshot.conformance.chance_tests`).
+
+The sample sizes are fixed and every test has a false-alarm rate of :data:`ALPHA`, so a
+correct implementation's verdict is stable; each is large enough that the plausible wrong
+implementations (no shuffle, the wrong odds, a pick by kind, a load for the seats rather
+than the living) fail by far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from buckshot.conformance.chance_tests import (
+    ALPHA,
+    Bernoulli,
+    Categorical,
+    Observation,
+    TestOutcome,
+    multiset_orders,
+)
+from buckshot.conformance.protocol import (
+    SAMPLE_PROTOCOL,
+    SAMPLE_REPLIES,
+    quote,
+    sample_message,
+    start_message,
+)
+from buckshot.conformance.session import AdapterFailure, AdapterProcess, split_command
+from buckshot.conformance.suite import default_ruleset, resolve_setup
+from buckshot.spec import SPEC_VERSION
+
+Play = dict[str, Any]
+"""One play of a sample as the adapter reports it: ``events`` and ``state``, or ``rejected``."""
+
+Reader = Callable[[Play], Iterator[Observation]]
+"""Reads the outcomes of one chance kind from a play: ``(group, outcome)`` pairs."""
+
+Expected = Callable[[dict[str, Any], Any], dict[Any, Fraction]]
+"""The law of one outcome given the resolved setup and the group: outcome -> probability."""
+
+
+@dataclass(frozen=True)
+class Law:
+    """One distribution an experiment tests: which outcomes to read and their expected law."""
+
+    id: str
+    """Stable ID within its experiment (``order``, ``load``, ``pill``, ...)."""
+    kind: str
+    """The chance kind of INTERPRETING.md 3.2 whose outcomes these are."""
+    rule: str
+    """The rule, in words with its IDs, that fixes the law (named by a failure)."""
+    read: Reader
+    expected: Expected
+    bernoulli: bool = False
+    """Test with an exact binomial test (one outcome ``True``/``False``) rather than chi-square."""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A setup and decisions played many times with free chance, and the laws tested on them."""
+
+    id: str
+    description: str
+    setup: dict[str, Any]
+    """The inline setup (seat defaults and a ruleset patch, as in a case)."""
+    script: tuple[dict[str, Any], ...]
+    plays: int
+    laws: tuple[Law, ...]
+    seed: int = 20261201
+
+    def resolved(self) -> dict[str, Any]:
+        """The explicit setup the adapter receives."""
+        return resolve_setup(self.setup, default_ruleset())
+
+
+# --- what a play shows ------------------------------------------------------------------------
+
+
+def _events(play: Play, kind: str) -> Iterator[dict[str, Any]]:
+    for event in play.get("events") or ():
+        if isinstance(event, dict) and event.get("type") == kind:
+            data = event.get("data")
+            yield data if isinstance(data, dict) else {}
+
+
+def read_loads(play: Play) -> Iterator[Observation]:
+    """Each load (R1): ``(live, blank)`` of a ``chamber_loaded`` event."""
+    for data in _events(play, "chamber_loaded"):
+        yield None, (data.get("live"), data.get("blank"))
+
+
+def read_first_order(play: Play) -> Iterator[Observation]:
+    """The order of the one load a play makes, by load: the end state's chamber (no shell
+    has left it, the play makes no decision)."""
+    loads = list(_events(play, "chamber_loaded"))
+    chamber = (play.get("state") or {}).get("chamber")
+    if len(loads) == 1 and isinstance(chamber, list):
+        yield (loads[0].get("live"), loads[0].get("blank")), tuple(chamber)
+
+
+def read_items(cause: str) -> Reader:
+    """Each random item of an ``items_drawn`` event of ``cause`` (R15, R20)."""
+
+    def read(play: Play) -> Iterator[Observation]:
+        for data in _events(play, "items_drawn"):
+            if data.get("cause") == cause:
+                for item in data.get("items") or ():
+                    yield None, item
+
+    return read
+
+
+def read_flag(event: str, field_name: str) -> Reader:
+    """The boolean ``field_name`` of each ``event`` event (a pill's or Lucky Streak's roll)."""
+
+    def read(play: Play) -> Iterator[Observation]:
+        for data in _events(play, event):
+            yield None, data.get(field_name)
+
+    return read
+
+
+def read_stolen(play: Play) -> Iterator[Observation]:
+    """The kind of each item a pickpocket stole (R23)."""
+    for data in _events(play, "item_stolen"):
+        yield None, data.get("item")
+
+
+# --- what the rules say -------------------------------------------------------------------------
+
+
+def _living(setup: dict[str, Any]) -> int:
+    return sum(1 for seat in setup["seats"] if seat["alive"])
+
+
+def loads_law(setup: dict[str, Any], _group: Any) -> dict[Any, Fraction]:
+    """Each load of the table for the living players equally likely (R1)."""
+    ruleset = setup["ruleset"]
+    table = next(t for t in ruleset["shells"]["loads"] if t["players"] == _living(setup))
+    options = [tuple(option) for option in table["options"]]
+    return {option: Fraction(1, len(options)) for option in options}
+
+
+def orders_law(_setup: dict[str, Any], load: Any) -> dict[Any, Fraction]:
+    """Every order of the load's shells equally likely: shuffled uniformly (R1)."""
+    live, blank = load
+    orders = multiset_orders(live, blank)
+    return {order: Fraction(1, len(orders)) for order in orders}
+
+
+def weights_law(setup: dict[str, Any], _group: Any) -> dict[Any, Fraction]:
+    """Each item kind with chance its weight over the total (R15)."""
+    weights = setup["ruleset"]["items"]["weights"]
+    total = sum(weights.values())
+    return {item: Fraction(weight, total) for item, weight in weights.items()}
+
+
+def odds_law(table: str, key: str) -> Expected:
+    """True with the ruleset's odds ``table.key``."""
+
+    def law(setup: dict[str, Any], _group: Any) -> dict[Any, Fraction]:
+        chance = _odds(setup["ruleset"][table][key])
+        return {True: chance, False: 1 - chance}
+
+    return law
+
+
+def held_law(victim: int) -> Expected:
+    """Each item the victim holds equally likely, so a kind with chance its count over the
+    items held (R23: the pick is of an item, not of a kind)."""
+
+    def law(setup: dict[str, Any], _group: Any) -> dict[Any, Fraction]:
+        items = setup["seats"][victim]["items"]
+        total = sum(items.values())
+        return {item: Fraction(count, total) for item, count in items.items()}
+
+    return law
+
+
+def _odds(value: Any) -> Fraction:
+    return Fraction(str(value).strip()) if isinstance(value, str) else Fraction(value)
+
+
+# --- the experiments -------------------------------------------------------------------------
+
+
+def _law_loads(rule: str) -> Law:
+    return Law("load", "load", rule, read_loads, loads_law)
+
+
+_ORDER = Law(
+    "order",
+    "order",
+    "R1: a load is shuffled, every order of its shells equally likely",
+    read_first_order,
+    orders_law,
+)
+_LOADS = _law_loads("R1: a load drawn with equal chance from the table for the living players")
+_TURN_ITEMS = Law(
+    "item",
+    "item",
+    "R15: each random item drawn with chance proportional to its weight",
+    read_items("turn_start"),
+    weights_law,
+)
+_SEATS = [{"role": "medic"}, {"role": "mercenary"}]
+_HAND = {"peeking_glass": 5, "ejecting_drink": 0, "rage_potion": 1, "amulet": 2}
+_WEIGHTS = {**_HAND, "milk_tea": 1, "expired_pills": 3, "pickpocket": 1, "inverter": 3}
+
+
+def _pills(name: str, chance: str | None, plays: int) -> Experiment:
+    patch = {} if chance is None else {"ruleset": {"pills": {"heal_chance": chance}}}
+    odds = "the default ruleset's" if chance is None else f"pills.heal_chance {chance}"
+    return Experiment(
+        id=f"chance.pills-{name}",
+        description=f"A Medic uses expired pills on another seat ({odds}).",
+        setup={
+            "seats": [{"role": "medic", "items": {"expired_pills": 1}}, {"role": "mercenary"}],
+            "chamber": ["live"],
+            **patch,
+        },
+        script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},),
+        plays=plays,
+        laws=(
+            Law(
+                "pill",
+                "pill",
+                "S3.6: expired pills heal with the chance pills.heal_chance",
+                read_flag("pill_rolled", "heals"),
+                odds_law("pills", "heal_chance"),
+                bernoulli=True,
+            ),
+        ),
+    )
+
+
+def _gambler(name: str, chance: str | None, plays: int) -> Experiment:
+    patch = {} if chance is None else {"ruleset": {"gambler": {"bonus_chance": chance}}}
+    odds = "the default ruleset's" if chance is None else f"gambler.bonus_chance {chance}"
+    return Experiment(
+        id=f"chance.lucky-streak-{name}",
+        description=f"A Gambler shoots themself with a blank and nobody responds ({odds}).",
+        setup={
+            "seats": [{"role": "gambler"}, {"role": "mercenary"}],
+            "chamber": ["blank", "live"],
+            **patch,
+        },
+        script=(
+            {"player": 0, "option": "shoot:target=0"},
+            {"player": 1, "option": "pass_response"},
+            {"player": 0, "option": "pass_response"},
+        ),
+        plays=plays,
+        laws=(
+            Law(
+                "gambler",
+                "gambler",
+                "S2.1, R20: the Lucky Streak pays out with the chance gambler.bonus_chance",
+                read_flag("gambler_rolled", "won"),
+                odds_law("gambler", "bonus_chance"),
+                bernoulli=True,
+            ),
+        ),
+    )
+
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        id="chance.first-load-two-seats",
+        description="Two seats, an empty chamber: the first turn start loads and shuffles.",
+        setup={"seats": _SEATS, "chamber": []},
+        script=(),
+        plays=5000,
+        laws=(_LOADS, _ORDER, _TURN_ITEMS),
+    ),
+    Experiment(
+        id="chance.load-for-the-living",
+        description="Three seats, one eliminated, an empty chamber: the load is drawn from "
+        "the table for two living players.",
+        setup={
+            "seats": [*_SEATS, {"role": "doctor", "hp": 0, "alive": False}],
+            "chamber": [],
+        },
+        script=(),
+        plays=1500,
+        laws=(_law_loads("R1: a load drawn from the table for the number of living players"),),
+    ),
+    Experiment(
+        id="chance.items-by-weight",
+        description="Four items a turn under uneven weights, one of them 0.",
+        setup={
+            "seats": _SEATS,
+            "chamber": ["live"],
+            "ruleset": {"items": {"per_turn": 4, "weights": _WEIGHTS}},
+        },
+        script=(),
+        plays=1500,
+        laws=(_TURN_ITEMS,),
+    ),
+    _pills("default-odds", None, 3000),
+    _pills("other-odds", "4/5", 3000),
+    _gambler("default-odds", None, 3000),
+    _gambler("other-odds", "1/5", 3000),
+    Experiment(
+        id="chance.pickpocket-picks-an-item",
+        description="A pickpocket used on a seat holding four amulets, a milk tea and an inverter.",
+        setup={
+            "seats": [
+                {"role": "medic", "items": {"pickpocket": 1}},
+                {"role": "mercenary", "items": {"amulet": 4, "milk_tea": 1, "inverter": 1}},
+            ],
+            "chamber": ["live"],
+            "ruleset": {"items": {"per_turn": 0}},
+        },
+        script=({"player": 0, "option": "use_item:item=pickpocket,target=1"},),
+        plays=1500,
+        laws=(
+            Law(
+                "pick",
+                "pick",
+                "S3.7, R23: the pickpocket takes one held item, each item equally likely",
+                read_stolen,
+                held_law(1),
+            ),
+        ),
+    ),
+)
+"""Every experiment of chance mode, in the order they run."""
+
+
+def chance_kinds_tested() -> set[str]:
+    """The chance kinds some law of :data:`EXPERIMENTS` tests."""
+    return {law.kind for experiment in EXPERIMENTS for law in experiment.laws}
+
+
+# --- running -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ExperimentResult:
+    """How one experiment went: its tests, or why it could not be judged."""
+
+    experiment: Experiment
+    status: str
+    """``passed``, ``failed``, ``skipped`` or ``errored``."""
+    tests: list[TestOutcome] = field(default_factory=list)
+    message: str | None = None
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The experiment's line of a report."""
+        line: dict[str, Any] = {
+            "type": "experiment",
+            "id": self.experiment.id,
+            "status": self.status,
+            "plays": self.experiment.plays,
+            "seed": self.experiment.seed,
+            "tests": [test.to_json() for test in self.tests],
+            "seconds": round(self.seconds, 3),
+        }
+        if self.message is not None:
+            line["message"] = self.message
+        return line
+
+
+def sample_of(seq: int, experiment: Experiment) -> dict[str, Any]:
+    """The runner's ``sample`` message for ``experiment``."""
+    script = [dict(entry) for entry in experiment.script]
+    return sample_message(
+        seq, experiment.id, experiment.resolved(), script, experiment.seed, experiment.plays
+    )
+
+
+def judge_samples(experiment: Experiment, reply: dict[str, Any]) -> ExperimentResult:
+    """The verdict on one experiment from the adapter's reply to its ``sample``."""
+    kind = reply.get("type")
+    if kind in SAMPLE_REPLIES and kind != "samples":
+        return ExperimentResult(experiment, str(kind), message=str(reply.get("message", "")))
+    if kind != "samples" or reply.get("id") != experiment.id:
+        return ExperimentResult(
+            experiment, "errored", message=f"not a samples reply: {quote(str(reply))}"
+        )
+    plays = reply.get("plays")
+    if not isinstance(plays, list) or len(plays) != experiment.plays:
+        count = len(plays) if isinstance(plays, list) else "no list of"
+        return ExperimentResult(
+            experiment,
+            "failed",
+            message=f"M2.4a: {experiment.plays} plays asked for, {count} plays reported",
+        )
+    refused = [play for play in plays if not isinstance(play, dict) or "rejected" in play]
+    if refused:
+        return ExperimentResult(
+            experiment,
+            "failed",
+            message=f"{len(refused)} of {len(plays)} plays refused a decision or the setup "
+            f"(the first: {quote(str(refused[0]))}); every play is legal",
+        )
+    setup = experiment.resolved()
+    tests = [_test(law, setup, plays) for law in experiment.laws]
+    status = "passed" if all(test.passed for test in tests) else "failed"
+    return ExperimentResult(experiment, status, tests)
+
+
+def _test(law: Law, setup: dict[str, Any], plays: list[Play]) -> TestOutcome:
+    observations = [observed for play in plays for observed in law.read(play)]
+    if law.bernoulli:
+        return Bernoulli(law.id, law.rule).run(observations, law.expected(setup, None)[True])
+    return Categorical(law.id, law.rule).run(observations, lambda g: law.expected(setup, g))
+
+
+@dataclass
+class ChanceRun:
+    """A whole chance-mode run: the adapter's hello and each experiment's result."""
+
+    adapter: str
+    hello: dict[str, Any] | None
+    results: list[ExperimentResult]
+    seconds: float
+
+    def failed(self) -> list[ExperimentResult]:
+        """The experiments that make the run fail (failed or errored)."""
+        return [result for result in self.results if result.status in ("failed", "errored")]
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole run as one JSON document."""
+        return {
+            "format": "buckshot-conformance-chance/1",
+            "adapter": self.adapter,
+            "implementation": self.hello,
+            "alpha": ALPHA,
+            "experiments": [result.to_json() for result in self.results],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def run_chance(
+    adapter: str,
+    experiments: tuple[Experiment, ...] = EXPERIMENTS,
+    timeout: float = 60.0,
+    on_result: Callable[[ExperimentResult], None] | None = None,
+) -> ChanceRun:
+    """Send every experiment to ``adapter`` as a ``sample`` and judge the replies; an adapter
+    that fails once is restarted for the next experiment."""
+    argv = split_command(adapter)
+    started = time.monotonic()
+    results: list[ExperimentResult] = []
+    process: AdapterProcess | None = None
+    hello: dict[str, Any] | None = None
+    try:
+        for seq, experiment in enumerate(experiments, start=1):
+            begun = time.monotonic()
+            try:
+                if process is None:
+                    process = AdapterProcess(argv)
+                    hello = process.request(start_message(SPEC_VERSION), max(timeout, 10.0))
+                    if hello.get("type") != "hello":
+                        raise AdapterFailure("malformed", f"no hello: {quote(process.last_line)}")
+                assert hello is not None  # the adapter was started with it
+                if not _speaks_samples(hello):
+                    result = ExperimentResult(
+                        experiment,
+                        "skipped",
+                        message=f"needs protocol {SAMPLE_PROTOCOL}: the adapter's hello says "
+                        f"protocol {hello.get('protocol')!r}",
+                    )
+                else:
+                    reply = process.request(sample_of(seq, experiment), timeout)
+                    result = judge_samples(experiment, reply)
+            except AdapterFailure as failure:
+                result = ExperimentResult(
+                    experiment, "errored", message=f"{failure.kind}: {failure}"
+                )
+                if process is not None:
+                    process.kill()
+                process = None
+            result.seconds = time.monotonic() - begun
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    finally:
+        if process is not None:
+            process.close()
+    return ChanceRun(adapter, hello, results, time.monotonic() - started)
+
+
+def _speaks_samples(hello: dict[str, Any]) -> bool:
+    protocol = hello.get("protocol")
+    return isinstance(protocol, int) and protocol >= SAMPLE_PROTOCOL
+
+
+def render_chance(run: ChanceRun) -> str:
+    """The run as text: one line per test with its p-value, and for a failed test the
+    expected against the observed counts."""
+    lines = [f"chance mode: {len(run.results)} experiments, false-alarm rate {ALPHA:g} a test"]
+    for result in run.results:
+        lines.append(f"{result.status.upper():8} {result.experiment.id}")
+        if result.message:
+            lines.append(f"         {result.message}")
+        for test in result.tests:
+            lines.append("         " + test.summary())
+            if not test.passed:
+                lines.extend("           " + row for row in test.table())
+    failed = len(run.failed())
+    verdict = "all passed" if not failed else f"{failed} failed"
+    lines.append(f"chance mode: {verdict} in {run.seconds:.1f} s")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "EXPERIMENTS",
+    "ChanceRun",
+    "Experiment",
+    "ExperimentResult",
+    "Law",
+    "chance_kinds_tested",
+    "judge_samples",
+    "render_chance",
+    "run_chance",
+    "sample_of",
+]
