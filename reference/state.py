@@ -11,7 +11,7 @@ ITEM_ORDER: tuple[Item, ...] = tuple(Item)
 """The canonical order of item kinds, used wherever items are listed."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     """One player at the table (S1.1): role, life, items and lasting effects."""
 
@@ -58,8 +58,10 @@ class Seat:
     def copy(self) -> Seat:
         """An independent copy of the seat (its own hand)."""
         new = Seat.__new__(Seat)
-        new.__dict__.update(self.__dict__)
-        new.items = dict(self.items)
+        new.seat, new.name, new.role, new.hp = self.seat, self.name, self.role, self.hp
+        new.alive, new.items = self.alive, dict(self.items)
+        new.traitor, new.conversion_used = self.traitor, self.conversion_used
+        new.shield, new.rage, new.kills = self.shield, self.rage, self.kills
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -96,7 +98,7 @@ class Seat:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Shot:
     """A declared shot: who shoots whom, and its shell's initial and current type (S4.2.1a)."""
 
@@ -109,7 +111,8 @@ class Shot:
     def copy(self) -> Shot:
         """An independent copy of the shot."""
         new = Shot.__new__(Shot)
-        new.__dict__.update(self.__dict__)
+        new.shooter, new.target = self.shooter, self.target
+        new.initial, new.shell, new.flips = self.initial, self.shell, self.flips
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -134,7 +137,7 @@ class Shot:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """One frame of the stack: its kind, its chart state, and the data it holds.
 
@@ -152,7 +155,8 @@ class Frame:
     def copy(self) -> Frame:
         """An independent copy of the frame."""
         new = Frame.__new__(Frame)
-        new.__dict__.update(self.__dict__)
+        new.id, new.kind, new.state = self.id, self.kind, self.state
+        new.player, new.order, new.cursor = self.player, self.order, self.cursor
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -180,7 +184,7 @@ class Frame:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     """Everything that decides what happens next, apart from the chance source."""
 
@@ -223,17 +227,17 @@ class GameState:
         numbers are shared, every list, dict and record is its own.
         """
         new = GameState.__new__(GameState)
-        new.__dict__.update(self.__dict__)
         new.seats = [seat.copy() for seat in self.seats]
         new.shells = list(self.shells)
-        if self.shot is not None:
-            new.shot = self.shot.copy()
+        new.owner, new.turn, new.kill_lock = self.owner, self.turn, self.kill_lock
+        new.last_step, new.fresh_load = self.last_step, self.fresh_load
+        new.shot = None if self.shot is None else self.shot.copy()
         new.fell_to_one = list(self.fell_to_one)
         new.damage_source = dict(self.damage_source)
         new.stack = [frame.copy() for frame in self.stack]
-        if self.winners is not None:
-            new.winners = list(self.winners)
-        new.tally = dict(self.tally)
+        new.next_frame_id = self.next_frame_id
+        new.winners = None if self.winners is None else list(self.winners)
+        new.end_reason, new.tally = self.end_reason, dict(self.tally)
         return new
 
     def to_json(self) -> dict[str, Any]:
