@@ -51,25 +51,34 @@ class Chance(Protocol):
         ...
 
 
+_RandomState = tuple[Any, ...]
+"""What ``random.Random.getstate()`` returns."""
+
+
 class SeededChance:
     """Outcomes drawn from a private ``random.Random`` seeded with ``seed``."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
+        self._state: _RandomState | None = None
+        """The generator's state while no draw has changed it (kept for clones)."""
 
     def load(self, options: Sequence[Load]) -> Load:
         """A load drawn with equal chance among ``options``."""
+        self._state = None
         return options[self._rng.randrange(len(options))]
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
         """The load shuffled uniformly."""
+        self._state = None
         shells = [Shell.LIVE] * live + [Shell.BLANK] * blank
         self._rng.shuffle(shells)
         return tuple(shells)
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
         """An item drawn by weight."""
+        self._state = None
         roll = self._rng.randrange(sum(weight for _, weight in weights))
         for item, weight in weights:
             if roll < weight:
@@ -78,6 +87,7 @@ class SeededChance:
         raise AssertionError("weights exhausted")  # pragma: no cover - sum bounds the roll
 
     def _bernoulli(self, chance: Fraction) -> bool:
+        self._state = None
         return self._rng.randrange(chance.denominator) < chance.numerator
 
     def pill_heals(self, chance: Fraction) -> bool:
@@ -90,12 +100,24 @@ class SeededChance:
 
     def pick(self, held: Sequence[Item]) -> Item:
         """One of ``held`` with equal chance."""
+        self._state = None
         return held[self._rng.randrange(len(held))]
 
     def snapshot(self) -> dict[str, Any]:
         """The seed and the generator's internal state."""
         version, internal, gauss = self._rng.getstate()
         return {"kind": "seeded", "seed": self.seed, "state": [version, list(internal), gauss]}
+
+    def clone(self) -> SeededChance:
+        """An independent source in the same state: it draws what this one would next."""
+        state = self._state
+        if state is None:
+            state = self._state = self._rng.getstate()
+        twin = SeededChance.__new__(SeededChance)
+        twin.seed, twin._state = self.seed, state
+        twin._rng = random.Random.__new__(random.Random)
+        twin._rng.setstate(state)
+        return twin
 
     @classmethod
     def restore(cls, data: dict[str, Any]) -> SeededChance:
@@ -209,11 +231,7 @@ def clone_chance(chance: Chance) -> Chance:
     """An independent copy of ``chance``: it draws what ``chance`` would draw next, and
     drawing from one leaves the other as it was."""
     if type(chance) is SeededChance:
-        seeded = SeededChance.__new__(SeededChance)
-        seeded.seed = chance.seed
-        seeded._rng = random.Random()
-        seeded._rng.setstate(chance._rng.getstate())
-        return seeded
+        return chance.clone()
     if type(chance) is ScriptedChance:
         scripted = ScriptedChance.__new__(ScriptedChance)
         scripted.outcomes = chance.outcomes  # read, never changed: shared

@@ -422,25 +422,36 @@ class Game:
 
     # --- clone, snapshot and restore --------------------------------------------------------
 
-    def clone(self, *, observer: GameObserver | None = None) -> Game:
-        """An independent game in the same state: the same pending prompt, event log and
+    def clone(
+        self,
+        *,
+        record: bool | None = None,
+        chance: Chance | None = None,
+        observer: GameObserver | None = None,
+    ) -> Game:
+        """An independent game in the same state: the same pending prompt, phase, log and
         mode, and its own copy of the chance source, which draws what this game's would.
 
         Deciding in one game never changes the other; the same decisions give both the
-        same events. The clone has ``observer`` (by default none), told of what follows.
+        same events. ``record=False`` makes a clone of a recording game that records no
+        events (its log empty), as search wants; ``chance`` gives the clone another source;
+        the clone has ``observer`` (by default none), told of what follows.
         """
         game = Game.__new__(Game)
         game.rules = self.rules
-        game.chance = clone_chance(self.chance)
-        game.record = self.record
-        game._events = list(self._events)  # events are frozen: shared
-        game._pending = list(self._pending)
+        game.chance = clone_chance(self.chance) if chance is None else chance
+        game.record = self.record if record is None else record
+        if game.record and self.record:
+            game._events = list(self._events)  # events are frozen: shared
+            game._pending = list(self._pending)
+        else:
+            game._events, game._pending = [], []
         game.state = self.state.copy()
         game.deepest_stack = self.deepest_stack
         game._prompt = self._prompt  # immutable
         game._phase_of_turn = self._phase_of_turn
         game._observer = observer
-        game._reported = len(self._events) + len(self._pending)
+        game._reported = len(game._events) + len(game._pending)
         hooked = observer is not None
         same = hooked is (self._observer is not None)
         game._program = self._program if same else program(hooked=hooked)

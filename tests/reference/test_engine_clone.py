@@ -138,6 +138,11 @@ def test_a_cloned_chance_source_draws_what_the_original_would() -> None:
     assert seeded.snapshot() != twin.snapshot()
     assert [seeded.order(4, 4), seeded.pick([Item.AMULET, Item.MILK_TEA, Item.INVERTER])] == draws
 
+    seeded.item([(Item.AMULET, 1), (Item.INVERTER, 3)])  # drawn from after a clone
+    again = clone_chance(seeded)
+    assert again.snapshot() == seeded.snapshot()
+    assert again.order(5, 3) == seeded.order(5, 3)
+
     scripted = ScriptedChance(
         [{"kind": "load", "value": [1, 1]}, {"kind": "order", "value": ["blank", "live"]}]
     )
@@ -173,3 +178,27 @@ def test_a_clone_tells_its_own_observer_of_what_follows_and_the_original_none() 
     _play(clone, random.Random(6))
     assert log.events == clone.events[seen:]
     assert len(game.events) == seen
+
+
+def test_a_clone_without_events_of_a_recording_game_plays_the_same() -> None:
+    for seed in range(14):
+        game = _new(seed)
+        rng = random.Random(3000 + seed)
+        _play(game, rng, decisions=rng.randrange(30))
+        bare = game.clone(record=False)
+        assert bare.events == [] and bare.prompt == game.prompt
+        state = rng.getstate()
+        _play(game, rng)
+        rng.setstate(state)
+        _play(bare, rng)
+        assert bare.events == []
+        assert bare.state == game.state
+
+
+def test_a_clone_given_a_chance_source_draws_from_it() -> None:
+    game = _new(4)
+    _play(game, random.Random(4), decisions=3)
+    source = SeededChance(99)
+    clone = game.clone(chance=source)
+    assert clone.chance is source
+    assert game.chance is not source
