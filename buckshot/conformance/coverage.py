@@ -35,8 +35,11 @@ NOT_TESTABLE: dict[str, str] = {
     "M2.1a": f"protocol lines only on standard output: {_TRANSPORT}",
     "M2.1b": f"everything else on standard error: {_TRANSPORT}",
     "M2.1c": f"one line per start and run, in order, flushed: {_TRANSPORT}",
-    "M2.2a": f"protocol 1 in the hello: {_TRANSPORT}",
+    "M2.2a": f"protocol 1 or 2 in the hello: {_TRANSPORT}",
     "M2.2b": f"the reply's seq and id: {_TRANSPORT}",
+    "M2.5a": "free chance is judged by chance mode's experiments, which no case can be "
+    "(cases script their chance); tests/conformance/test_chance_mode.py checks that each "
+    "fault of buckshot/faults/chance.py fails the experiments named for it",
 }
 """MUST tags that no case can check, with the reason."""
 

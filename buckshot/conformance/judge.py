@@ -20,7 +20,7 @@ from buckshot.conformance.compare import (
 from buckshot.conformance.fields import check_fields
 from buckshot.conformance.leaks import check_leaks
 from buckshot.conformance.suite import Case
-from buckshot.conformance.views import check_views
+from buckshot.conformance.views import check_records, check_views
 
 
 def _describe(step: dict[str, Any]) -> str:
@@ -189,6 +189,7 @@ def judge(case: Case, reply: dict[str, Any]) -> Divergence | None:
         reached = reply["consumed"]
     found = (
         check_fields(case.script, reply)
+        or check_records(case, reply)
         or _check_prompts(case, reply, reached)
         or _check_rejection(case, reply)
     )

@@ -91,8 +91,9 @@ def _agrees(
     return None
 
 
-def check_views(case: Case, reply: dict[str, Any]) -> Divergence | None:
-    """The first way the reply's views break the protocol or miss the case's expectations."""
+def check_records(case: Case, reply: dict[str, Any]) -> Divergence | None:
+    """The first way the reply's view records break the protocol: one per checkpoint the
+    play reached, in order, each with a trace length within the trace, never decreasing."""
     wanted = [c for c in checkpoints(case) if _reached(case, reply, c["before"])]
     records = reply.get("views") or []
     got = [{"before": r["before"], "seat": r["seat"]} for r in records]
@@ -113,6 +114,14 @@ def check_views(case: Case, reply: dict[str, Any]) -> Divergence | None:
                 "M2.4a: a view's trace length lies between the previous view's and the whole",
             )
         last = record["events"]
+    return None
+
+
+def check_views(case: Case, reply: dict[str, Any]) -> Divergence | None:
+    """The first way the reply's views (their records checked by :func:`check_records`)
+    disagree with the rest of the reply or miss the case's expectations."""
+    records = reply.get("views") or []
+    for number, record in enumerate(records):
         found = _agrees(case, reply, number, record)
         if found:
             return found

@@ -942,3 +942,271 @@ def _refused_decision_writes_decided() -> type[Run]:
                 raise
 
     return _playing(NotesRefusals)
+
+
+# --- leaks and views (protocol 2): a seat shown what only another may know -------------------
+
+
+def _seats(run: Run) -> int:
+    return len(run.setup["seats"])
+
+
+@contract_fault(
+    "view-shows-the-hidden-shell",
+    "every seat's view shows the first shell's type, shown to it or not",
+    breaks=("R14", "M2.4b"),
+    caught_by=(
+        "views.a-peek-shows-the-first-shell-to-its-user-alone",
+        "views.a-dealer-preview-shows-that-dealer-alone",
+        "views.a-flip-is-seen-but-not-its-result",
+    ),
+)
+def _view_shows_the_hidden_shell() -> type[Run]:
+    """Every view shows the chamber's first shell (R14: the order is known to nobody)."""
+
+    class Revealing(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            chamber = (self.state() or {}).get("chamber") or [None]
+            view["chamber"]["first"] = chamber[0]
+            return view
+
+    return Revealing
+
+
+@contract_fault(
+    "peek-shown-to-the-table",
+    "a peek is shown to every seat",
+    breaks=("R14", "M6.1b"),
+    caught_by=(
+        "views.a-peek-shows-the-first-shell-to-its-user-alone",
+        "views.an-inversion-turns-what-the-peeker-knows",
+    ),
+)
+def _peek_shown_to_the_table() -> type[Run]:
+    """A peek's visibility lists every seat (R14: its user only)."""
+
+    class TableSeesPeeks(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            for event in trace:
+                if event["type"] == "peek":
+                    event["visibility"] = list(range(_seats(self)))
+            return trace
+
+    return TableSeesPeeks
+
+
+@contract_fault(
+    "preview-shown-to-the-next-seat",
+    "a Dealer's preview is also shown to the next seat clockwise",
+    breaks=("R14", "M6.1b"),
+    caught_by=(
+        "views.a-dealer-preview-shows-that-dealer-alone",
+        "roles.dealer-owner-told-once-at-a-fresh-load",
+    ),
+)
+def _preview_shown_to_the_next_seat() -> type[Run]:
+    """A preview is seen by its Dealer and the next seat (R14: that Dealer only)."""
+
+    class NeighbourSees(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            for event in trace:
+                if event["type"] == "preview":
+                    player = event["data"]["player"]
+                    event["visibility"] = [player, (player + 1) % _seats(self)]
+            return trace
+
+    return NeighbourSees
+
+
+FLIPPED_SHELL = {"live": "blank", "blank": "live"}
+
+
+def _flip_results(trace: list[dict[str, Any]], pending: str | None) -> dict[int, str]:
+    """The type each flip left the shot's shell, by the flip's index in ``trace``: read back
+    from the type the shot fired (or, for a shot not yet fired, ``pending``, its type now)
+    and the flips after it."""
+    results: dict[int, str] = {}
+    window: list[int] = []
+
+    def settle(last: str | None) -> None:
+        for later, flip in enumerate(reversed(window)):
+            if last is not None:
+                results[flip] = last if later % 2 == 0 else FLIPPED_SHELL[last]
+
+    for index, event in enumerate(trace):
+        if event["type"] == "shell_flipped":
+            window.append(index)
+        elif event["type"] == "shot_fired":
+            settle(event["data"]["shell"])
+            window = []
+    settle(pending)
+    return results
+
+
+@contract_fault(
+    "flip-result-in-the-event",
+    "a Magician's flip event carries the type the flip left, in an extra field",
+    breaks=("R14", "M6.1c"),
+    caught_by=(
+        "views.a-flip-is-seen-but-not-its-result",
+        "roles.gambler-flipped-to-blank-rolls",
+    ),
+)
+def _flip_result_in_the_event() -> type[Run]:
+    """The public shell_flipped event names the resulting type (R14: not the resulting type)."""
+
+    class SaysTheResult(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            shot = (self.state() or {}).get("shot")
+            results = _flip_results(trace, None if shot is None else shot["shell"])
+            for index, event in enumerate(trace):
+                if index in results:
+                    event["data"] = {**event["data"], "shell": results[index]}
+            return trace
+
+    return SaysTheResult
+
+
+@contract_fault(
+    "load-order-in-an-extra-field",
+    "a load's public event carries the shuffled order in an extra field",
+    breaks=("R14", "M6.1c"),
+    caught_by=(
+        "views.a-dealer-preview-shows-that-dealer-alone",
+        "roles.dealer-owner-told-once-at-a-fresh-load",
+    ),
+)
+def _load_order_in_an_extra_field() -> type[Run]:
+    """chamber_loaded carries the order drawn (R14: the order is hidden)."""
+
+    class SaysTheOrder(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            orders = iter(s["value"] for s in self.script if s.get("chance") == "order")
+            for event in trace:
+                if event["type"] == "chamber_loaded":
+                    event["data"] = {**event["data"], "order": next(orders, [])}
+            return trace
+
+    return SaysTheOrder
+
+
+@contract_fault(
+    "views-hide-other-hands",
+    "a seat's view shows every other seat's hand empty",
+    breaks=("R14", "M2.4a"),
+    caught_by=(
+        "views.every-seat-sees-every-hand",
+        "views.a-peek-shows-the-first-shell-to-its-user-alone",
+    ),
+)
+def _views_hide_other_hands() -> type[Run]:
+    """Views hide the others' hands (R14: the items each player holds are public)."""
+
+    class OwnHandOnly(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            for number, shown in enumerate(view["seats"]):
+                if number != seat:
+                    shown["items"] = {}
+            return view
+
+    return OwnHandOnly
+
+
+@contract_fault(
+    "views-forget-the-peek",
+    "a seat's view never shows the first shell, even to the seat that peeked",
+    breaks=("M2.4a",),
+    caught_by=(
+        "views.a-peek-shows-the-first-shell-to-its-user-alone",
+        "views.an-inversion-turns-what-the-peeker-knows",
+    ),
+)
+def _views_forget_the_peek() -> type[Run]:
+    """Views show no first shell at all (a peek shows its user the first shell)."""
+
+    class Forgetful(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            view["chamber"]["first"] = None
+            return view
+
+    return Forgetful
+
+
+@contract_fault(
+    "views-after-the-decision",
+    "a view asked for before a decision is taken after it",
+    breaks=("M2.4a",),
+    caught_by=("views.a-peek-shows-the-first-shell-to-its-user-alone",),
+)
+def _views_after_the_decision() -> type[Run]:
+    """The view before decision k is taken once k is played (section 2.4: just before)."""
+
+    class Late(Run):
+        def take_views(self, before: int) -> None:
+            self._due = getattr(self, "_due", [])
+            for due in self._due:
+                super().take_views(due)
+            self._due = [before]
+            if before == len(self.script):
+                super().take_views(before)
+                self._due = []
+
+    return Late
+
+
+@contract_fault(
+    "peek-with-the-next-shell",
+    "a peek also carries the second shell's type, in an extra field",
+    breaks=("R14", "M6.1b"),
+    caught_by=(
+        "views.a-peek-shows-the-first-shell-to-its-user-alone",
+        "views.an-inversion-turns-what-the-peeker-knows",
+    ),
+)
+def _peek_with_the_next_shell() -> type[Run]:
+    """A peek's private event shows its user the second shell too (S3.1: the first only)."""
+
+    class PeeksTwo(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            chamber = (self.state() or {}).get("chamber") or []
+            second = chamber[1] if len(chamber) > 1 else None
+            for event in trace:
+                if event["type"] == "peek":
+                    event["data"] = {**event["data"], "next": second}
+            return trace
+
+    return PeeksTwo
+
+
+@contract_fault(
+    "chance-invalid-with-the-state-before",
+    "a refused chance outcome reports the state and trace length before it, as a decision's",
+    breaks=("M3.2b",),
+    caught_by=("chance.order-with-other-counts-invalid", "chance.unknown-item-invalid"),
+)
+def _chance_invalid_with_the_state_before() -> type[Run]:
+    """state_before and events_before set for chance.invalid (section 3.2: null)."""
+
+    class Before(Run):
+        def rejected(
+            self,
+            step: int | None,
+            error: GameError,
+            before: dict[str, Any] | None = None,
+            events_before: int | None = None,
+        ) -> dict[str, Any]:
+            reply = super().rejected(step, error, before, events_before)
+            if error.code is Code.CHANCE:
+                reply["state_before"] = reply["state"]
+                reply["events_before"] = len(reply["events"])
+            return reply
+
+    return Before
