@@ -10,6 +10,9 @@ the usual permissions (0666 less the umask, 0644 in general).
 Usage errors (an unknown option, a bad value, a missing argument) take the same shape as
 every other refusal: one line ``error [usage]: ...`` and exit 2 (:class:`OneLineErrors`), not
 the command-line library's framed box, which crops a long path to the width of the screen.
+So does what no command foresaw: a file or device that fails under it is ``error [os]``, any
+other exception ``error [internal]`` (a bug: ``BUCKSHOT_TRACEBACK=1`` shows its traceback), a
+Ctrl-C no command caught exits 130 with ``error [interrupted]``; never a traceback.
 
 A leaf module (it imports no other command), so that each subcommand's module can use it.
 """
@@ -31,6 +34,12 @@ if TYPE_CHECKING:
 
 INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it."""
+
+REFUSED = 2
+"""The exit status of a refusal: bad input, an unwritable output, a usage error."""
+
+TRACEBACK_VARIABLE = "BUCKSHOT_TRACEBACK"
+"""Set (to anything but empty) to see the traceback of an unforeseen error, not its one line."""
 
 
 def _library_error(name: str) -> type[Exception]:
@@ -65,6 +74,7 @@ class OneLineErrors(typer.core.TyperGroup):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
+            _refuse_nul_bytes(sys.argv[1:] if args is None else args)
             status = super().main(
                 args, prog_name, complete_var, False, windows_expand_args, **extra
             )
@@ -80,11 +90,44 @@ class OneLineErrors(typer.core.TyperGroup):
         except ClickException as error:
             typer.echo(f"error [usage]: {error.format_message()}", err=True)  # type: ignore[attr-defined]
             sys.exit(getattr(error, "exit_code", 1))
-        except typer.Abort:
+        except typer.Abort as error:
+            if isinstance(error.__cause__, KeyboardInterrupt):
+                typer.echo("error [interrupted]: stopped by Ctrl-C", err=True)
+                sys.exit(INTERRUPTED)
             typer.echo("error [aborted]: no input", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:
+            typer.echo("error [interrupted]: stopped by Ctrl-C", err=True)
+            sys.exit(INTERRUPTED)
+        except OSError as error:
+            _unforeseen(error, "os", _os_message(error))
+        except Exception as error:  # the last guard: one line, never a traceback
+            _unforeseen(error, "internal", f"{type(error).__name__}: {error} (a bug in buckshot)")
         # a command's typer.Exit comes back as its status; a finished command returns None
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def _refuse_nul_bytes(args: Sequence[str]) -> None:
+    """Refuse a command line with a NUL byte (a path or value no program can be given)."""
+    for arg in args:
+        if "\0" in arg:
+            raise typer.BadParameter(f"{arg!r} holds a NUL byte")
+
+
+def _os_message(error: OSError) -> str:
+    """An operating-system error in words: the file it concerns, and why."""
+    where = f"{error.filename}: " if error.filename is not None else ""
+    return f"{where}{error.strerror or error}"
+
+
+def _unforeseen(error: BaseException, code: str, message: str) -> NoReturn:
+    """End on an error no command foresaw: one line and exit 2, or its traceback when
+    :data:`TRACEBACK_VARIABLE` is set."""
+    if os.environ.get(TRACEBACK_VARIABLE):
+        raise error
+    line = " ".join(message.split())  # one line, whatever the message holds
+    typer.echo(f"error [{code}]: {line}", err=True)
+    sys.exit(REFUSED)
 
 
 def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
@@ -115,6 +158,11 @@ def _writable_folder(folder: Path) -> Path | None:
     """The folder that stops ``folder`` from being made or written into; None when it can be."""
     existing = next((p for p in (folder, *folder.parents) if p.exists()), Path("."))
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        return existing
+    try:  # permissions are not all (root, a read-only mount, /proc): try an unnamed file
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError:
         return existing
     return None
 

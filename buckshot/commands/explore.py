@@ -52,6 +52,9 @@ def explore_command(
 
     if expected is not None and log is None:
         fail("usage.log", "--expected needs a LOG to compare it with")
+    for given in (log, expected):
+        if given is not None and given.is_dir():
+            fail("log.unreadable", f"{given}: a folder, not a log")
     target = (
         out if out is not None else (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
     )

@@ -116,7 +116,7 @@ def run_command(
     try:
         suite = load_suite(cases)
     except SuiteError as error:
-        fail("suite.invalid", "the suite is broken:\n" + str(error))
+        fail("suite.invalid", "the suite is broken: " + str(error))
     total = len(select(suite.cases, list(filters or [])))
     if total == 0:
         fail("usage.filter", f"--filter {' '.join(filters or [])}: no case matches")
@@ -220,7 +220,7 @@ def check_command(
     try:
         suite = load_suite(cases)
     except SuiteError as error:
-        fail("suite.invalid", "the suite is broken:\n" + str(error))
+        fail("suite.invalid", "the suite is broken: " + str(error))
     generated = sum(1 for case in suite.cases if case.generated)
     typer.echo(
         f"{len(suite.cases)} cases ({len(suite.cases) - generated} hand-written, "
@@ -244,7 +244,7 @@ def coverage_command(
     try:
         suite = load_suite(cases)
     except SuiteError as error:
-        fail("suite.invalid", "the suite is broken:\n" + str(error))
+        fail("suite.invalid", "the suite is broken: " + str(error))
     total = len(suite.cases)
     try:
         with CommandProgress("conformance coverage", quiet) as progress:
