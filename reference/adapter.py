@@ -218,7 +218,7 @@ class Run:
     """The class the case's game is made with (a subclass of :class:`Game`, or itself)."""
     chance_reader: type[ScriptedChance] = ScriptedChance
     """Reads and checks each chance outcome of the script, one at a time."""
-    free_chance: Callable[[int], Chance] = SeededChance
+    free_chance: type[SeededChance] = SeededChance
     """The engine's own random source for a ``sample`` (free chance), made from its seed."""
 
     def __init__(self, seq: int, case: dict[str, Any]) -> None:

@@ -398,7 +398,7 @@ def judge_samples(experiment: Experiment, reply: dict[str, Any]) -> ExperimentRe
         return ExperimentResult(
             experiment,
             "failed",
-            message=f"M2.4a: {experiment.plays} plays asked for, {count} plays reported",
+            message=f"M2.5a: {experiment.plays} plays asked for, {count} plays reported",
         )
     refused = [play for play in plays if not isinstance(play, dict) or "rejected" in play]
     if refused:

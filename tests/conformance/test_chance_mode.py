@@ -1,0 +1,164 @@
+"""Chance mode: the statistical tests, the experiments, the reference passing them and each
+fault of free chance failing the experiments named for it (INTERPRETING.md 2.5)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from buckshot.conformance.bundled import suite_path
+from buckshot.conformance.chance_mode import (
+    EXPERIMENTS,
+    Experiment,
+    chance_kinds_tested,
+    judge_samples,
+    run_chance,
+)
+from buckshot.conformance.chance_tests import ALPHA, Bernoulli, Categorical, multiset_orders
+from buckshot.faults.chance import FAULTS
+
+BY_ID = {experiment.id: experiment for experiment in EXPERIMENTS}
+
+
+def uniform(outcomes: list[str]) -> dict[object, Fraction]:
+    return {outcome: Fraction(1, len(outcomes)) for outcome in outcomes}
+
+
+def test_counts_exactly_as_expected_give_p_one() -> None:
+    observed = [(None, kind) for kind in "abcd" for _ in range(100)]
+    outcome = Categorical("t", "rule").run(observed, lambda _g: uniform(list("abcd")))
+    assert outcome.passed and outcome.p_value == pytest.approx(1.0)
+
+
+def test_one_outcome_every_time_is_rejected() -> None:
+    observed = [(None, "a")] * 400
+    outcome = Categorical("t", "rule").run(observed, lambda _g: uniform(list("abcd")))
+    assert not outcome.passed and outcome.p_value < ALPHA
+    rows = {row.outcome: (row.expected, row.observed) for row in outcome.rows}
+    assert rows == {"a": (100.0, 400), "b": (100.0, 0), "c": (100.0, 0), "d": (100.0, 0)}
+
+
+def test_an_outcome_the_law_cannot_give_fails_at_once() -> None:
+    observed = [(None, kind) for kind in "abcd" for _ in range(100)] + [(None, "z")]
+    outcome = Categorical("t", "rule").run(observed, lambda _g: uniform(list("abcd")))
+    assert not outcome.passed and outcome.p_value == 0.0
+    assert outcome.note is not None and "z (1 times)" in outcome.note
+
+
+def test_groups_are_tested_each_against_its_own_law() -> None:
+    laws = {1: uniform(["x", "y"]), 2: uniform(["p", "q", "r"])}
+    observed = [(1, "x"), (1, "y")] * 50 + [(2, "p"), (2, "q"), (2, "r")] * 40
+    outcome = Categorical("t", "rule").run(observed, lambda group: laws[group])
+    assert outcome.passed and outcome.p_value == pytest.approx(1.0)
+    assert {(row.group, row.outcome) for row in outcome.rows} == {
+        (1, "x"),
+        (1, "y"),
+        (2, "p"),
+        (2, "q"),
+        (2, "r"),
+    }
+
+
+def test_no_observation_fails() -> None:
+    assert not Categorical("t", "rule").run([], lambda _g: uniform(["a"])).passed
+    assert not Bernoulli("t", "rule").run([], Fraction(1, 2)).passed
+
+
+def test_the_binomial_test_at_the_right_and_the_wrong_odds() -> None:
+    half = [(None, True), (None, False)] * 500
+    assert Bernoulli("t", "rule").run(half, Fraction(1, 2)).p_value == pytest.approx(1.0)
+    assert Bernoulli("t", "rule").run(half, Fraction(1, 3)).p_value < ALPHA
+    assert not Bernoulli("t", "rule").run([(None, "yes")] * 10, Fraction(1, 2)).passed
+
+
+@pytest.mark.parametrize(("live", "blank"), [(1, 1), (2, 3), (3, 3), (4, 4)])
+def test_a_load_has_as_many_orders_as_ways_to_place_its_live_shells(live: int, blank: int) -> None:
+    orders = multiset_orders(live, blank)
+    assert len(orders) == len(set(orders)) == comb(live + blank, live)
+    assert all(order.count("live") == live and len(order) == live + blank for order in orders)
+
+
+def test_every_chance_kind_of_the_protocol_is_tested() -> None:
+    schema = json.loads(suite_path("schemas/case.schema.json").read_text(encoding="utf-8"))
+    kinds = set(schema["$defs"]["chance_kind"]["enum"])
+    assert kinds == chance_kinds_tested()
+
+
+def test_every_experiment_is_played_without_a_chance_entry_and_ids_are_unique() -> None:
+    assert len(BY_ID) == len(EXPERIMENTS)
+    for experiment in EXPERIMENTS:
+        assert all("chance" not in entry for entry in experiment.script)
+        assert experiment.id.startswith("chance.")
+
+
+def test_every_chance_fault_names_experiments_that_exist() -> None:
+    for served in FAULTS.values():
+        assert set(served.fault.caught_by) <= set(BY_ID), served.fault.name
+
+
+def _sample(experiment: Experiment, plays: list[dict[str, object]]) -> dict[str, object]:
+    return {"type": "samples", "seq": 1, "id": experiment.id, "plays": plays}
+
+
+def test_a_reply_with_too_few_plays_fails_naming_the_sentence() -> None:
+    experiment = BY_ID["chance.pickpocket-picks-an-item"]
+    result = judge_samples(experiment, _sample(experiment, []))
+    assert result.status == "failed" and result.message is not None
+    assert result.message.startswith("M2.5a")
+
+
+def test_a_refused_play_fails_the_experiment() -> None:
+    experiment = BY_ID["chance.pickpocket-picks-an-item"]
+    plays: list[dict[str, object]] = [{"rejected": {"step": 0, "code": "decision.refused"}}]
+    result = judge_samples(experiment, _sample(experiment, plays * experiment.plays))
+    assert result.status == "failed"
+
+
+def test_a_skipped_sample_is_skipped() -> None:
+    experiment = EXPERIMENTS[0]
+    reply = {"type": "skipped", "seq": 1, "id": experiment.id, "message": "no free chance"}
+    assert judge_samples(experiment, reply).status == "skipped"
+
+
+def test_a_protocol_one_adapter_has_every_experiment_skipped(tmp_path: Path) -> None:
+    adapter = tmp_path / "old.py"
+    adapter.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': 1, 'spec_version': '0.1.0',\n"
+        "            'implementation': {'name': 'old', 'language': 'py', 'version': '1'},\n"
+        "            'features': ['*']}), flush=True)\n",
+        encoding="utf-8",
+    )
+    run = run_chance(f"{sys.executable} {adapter}", EXPERIMENTS[:2], timeout=10.0)
+    assert [result.status for result in run.results] == ["skipped", "skipped"]
+    assert all("needs protocol 2" in (result.message or "") for result in run.results)
+
+
+@pytest.mark.slow
+def test_the_reference_passes_every_experiment() -> None:
+    run = run_chance("reference")
+    failed = {r.experiment.id: [t.summary() for t in r.tests] or r.message for r in run.failed()}
+    assert not failed
+    assert {result.status for result in run.results} == {"passed"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(FAULTS))
+def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> None:
+    fault = FAULTS[name].fault
+    named = tuple(BY_ID[ident] for ident in fault.caught_by)
+    run = run_chance(f"{sys.executable} -m buckshot.faults.chance_adapter --fault {name}", named)
+    assert run.hello is not None and run.hello["implementation"]["name"].endswith(name)
+    for result in run.results:
+        assert result.status == "failed", (result.experiment.id, result.message)
+        failing = [test for test in result.tests if not test.passed]
+        assert failing and all(test.p_value < ALPHA for test in failing)
+        rules = " ".join(test.rule for test in failing)
+        assert any(ident in rules for ident in fault.breaks), (rules, fault.breaks)
