@@ -40,6 +40,7 @@ from buckshot.conformance.protocol import (
 from buckshot.conformance.session import AdapterFailure, AdapterProcess, split_command
 from buckshot.conformance.suite import default_ruleset, resolve_setup
 from buckshot.spec import SPEC_VERSION
+from buckshot.spec.rulebook import Item
 
 Play = dict[str, Any]
 """One play of a sample as the adapter reports it: ``events`` and ``state``, or ``rejected``."""
@@ -216,8 +217,9 @@ _TURN_ITEMS = Law(
     weights_law,
 )
 _SEATS = [{"role": "medic"}, {"role": "mercenary"}]
-_HAND = {"peeking_glass": 5, "ejecting_drink": 0, "rage_potion": 1, "amulet": 2}
-_WEIGHTS = {**_HAND, "milk_tea": 1, "expired_pills": 3, "pickpocket": 1, "inverter": 3}
+_UNEVEN = (5, 0, 1, 2, 1, 3, 1, 3)
+_WEIGHTS = {item.value: _UNEVEN[i % len(_UNEVEN)] for i, item in enumerate(Item)}
+"""Uneven item weights, one of them 0, for every item kind of the rulebook in its order."""
 
 
 def _pills(name: str, chance: str | None, plays: int) -> Experiment:
@@ -315,11 +317,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     _gambler("other-odds", "1/5", 3000),
     Experiment(
         id="chance.pickpocket-picks-an-item",
-        description="A pickpocket used on a seat holding four amulets, a milk tea and an inverter.",
+        description="A pickpocket used on a seat holding four amulets, a milk tea and a rage "
+        "potion.",
         setup={
             "seats": [
                 {"role": "medic", "items": {"pickpocket": 1}},
-                {"role": "mercenary", "items": {"amulet": 4, "milk_tea": 1, "inverter": 1}},
+                {"role": "mercenary", "items": {"amulet": 4, "milk_tea": 1, "rage_potion": 1}},
             ],
             "chamber": ["live"],
             "ruleset": {"items": {"per_turn": 0}},
@@ -504,7 +507,9 @@ def _speaks_samples(hello: dict[str, Any]) -> bool:
 def render_chance(run: ChanceRun) -> str:
     """The run as text: one line per test with its p-value, and for a failed test the
     expected against the observed counts."""
-    lines = [f"chance mode: {len(run.results)} experiments, false-alarm rate {ALPHA:g} a test"]
+    count = len(run.results)
+    noun = "experiment" if count == 1 else "experiments"
+    lines = [f"chance mode: {count} {noun}, false-alarm rate {ALPHA:g} a test"]
     for result in run.results:
         lines.append(f"{result.status.upper():8} {result.experiment.id}")
         if result.message:

@@ -254,3 +254,58 @@ def coverage_command(
     sys.stdout.write(render(found))
     if found.gaps():
         raise typer.Exit(1)
+
+
+@app.command("chance")
+def chance_command(
+    adapter: Annotated[
+        str,
+        typer.Option(
+            "--adapter",
+            help="The adapter command line; 'reference' runs the reference engine's adapter.",
+        ),
+    ],
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write the JSON report of every test here.")
+    ] = None,
+    only: Annotated[
+        list[str] | None,
+        typer.Option("--only", help="Run only this experiment (an ID); repeat for more."),
+    ] = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", min=0.1, help="Seconds the adapter has for one experiment."),
+    ] = 60.0,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+) -> None:
+    """Chance mode: the adapter draws its own chance, seeded by the suite, and every chance
+    kind's distribution is tested (INTERPRETING.md 2.5); exit 1 when a test fails."""
+    import json
+
+    from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
+
+    check_output(report, "--report")
+    known = {experiment.id: experiment for experiment in EXPERIMENTS}
+    unknown = [ident for ident in only or [] if ident not in known]
+    if unknown:
+        fail("usage.only", f"--only {unknown[0]}: no such experiment (known: {', '.join(known)})")
+    chosen = tuple(known[ident] for ident in only) if only else EXPERIMENTS
+    with CommandProgress("conformance chance", quiet) as progress:
+        finished = 0
+
+        def tick(_result: object) -> None:
+            nonlocal finished
+            finished += 1
+            progress.update(finished, len(chosen))
+
+        try:
+            run = run_chance(adapter, chosen, timeout, on_result=tick)
+        except ValueError as error:
+            fail("adapter.invalid", str(error))
+        except KeyboardInterrupt:
+            fail("interrupted", "stopped by Ctrl-C; no report written", INTERRUPTED)
+    sys.stdout.write(render_chance(run))
+    if report is not None:
+        save(report, json.dumps(run.to_json(), indent=1) + "\n", "--report")
+    if run.failed():
+        raise typer.Exit(1)

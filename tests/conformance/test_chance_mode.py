@@ -10,6 +10,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.chance_mode import (
@@ -20,6 +21,7 @@ from buckshot.conformance.chance_mode import (
     run_chance,
 )
 from buckshot.conformance.chance_tests import ALPHA, Bernoulli, Categorical, multiset_orders
+from buckshot.conformance.cli import app
 from buckshot.faults.chance import FAULTS
 
 BY_ID = {experiment.id: experiment for experiment in EXPERIMENTS}
@@ -162,3 +164,25 @@ def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> N
         assert failing and all(test.p_value < ALPHA for test in failing)
         rules = " ".join(test.rule for test in failing)
         assert any(ident in rules for ident in fault.breaks), (rules, fault.breaks)
+
+
+def test_the_command_runs_one_experiment_and_writes_its_report(tmp_path: Path) -> None:
+    report = tmp_path / "chance.json"
+    ident = "chance.pickpocket-picks-an-item"
+    result = CliRunner().invoke(
+        app, ["chance", "--adapter", "reference", "--only", ident, "--report", str(report)]
+    )
+    assert result.exit_code == 0, result.output
+    written = json.loads(report.read_text(encoding="utf-8"))
+    [experiment] = written["experiments"]
+    assert experiment["id"] == ident and experiment["status"] == "passed"
+    [test] = experiment["tests"]
+    assert test["p_value"] >= ALPHA and test["observations"] == BY_ID[ident].plays
+    expected = {row["outcome"]: row["expected"] for row in test["rows"]}
+    assert expected == {"amulet": 1000.0, "milk_tea": 250.0, "rage_potion": 250.0}
+
+
+def test_the_command_refuses_an_unknown_experiment() -> None:
+    result = CliRunner().invoke(app, ["chance", "--adapter", "reference", "--only", "nope"])
+    assert result.exit_code == 2
+    assert "error [usage.only]" in result.output
