@@ -62,6 +62,7 @@ class _Writer:
         self.lines: list[str] = []
         self.names: dict[str, Any] = {
             "Prompt": Prompt,
+            "new_tuple": tuple.__new__,
             "FRAME_POPPED": EventType.FRAME_POPPED,
             "NO_PARAMS": {},
         }
@@ -107,8 +108,23 @@ def _take_edge(w: _Writer, indent: int, kind: FrameKind, edge: Edge, index: str)
         w.line(indent + 1, f"g._enter_phase({phase!r}, {phase in PHASE_IDS})")
     if TABLES[kind].states[edge.entry].kind is not StateKind.SUSPENDED:
         w.line(indent, "if g.state.winners is None:")
-        w.line(indent + 1, f"return {_function(kind, edge.entry, 'step')}(g, frame)")
+        _run_state(w, indent + 1, kind, TABLES[kind].states[edge.entry])
     w.line(indent, "return False")
+
+
+def _run_state(w: _Writer, indent: int, kind: FrameKind, row: StateRow) -> None:
+    """The lines returning what ``row``'s step returns, with an automatic state's take and a
+    decision state's asking written in place (the plain program's shortcut)."""
+    if row.kind is StateKind.AUTO:
+        ((event, _),) = row.edges.items()
+        w.line(indent, f"return {_function(kind, row.id, 'take__' + event)}(g, frame, NO_PARAMS)")
+    elif row.kind is StateKind.DECISION:
+        w.line(indent, f"g._prompt = prompt = {_function(kind, row.id, 'ask')}(g, frame)")
+        w.line(indent, "if g.record:")
+        w.line(indent + 1, "g._note_asked(prompt)")
+        w.line(indent, "return True")
+    else:
+        w.line(indent, f"return {_function(kind, row.id, 'step')}(g, frame)")
 
 
 def _branches(w: _Writer, indent: int, kind: FrameKind, row: StateRow, event: str) -> None:
@@ -128,16 +144,19 @@ def _write_take(w: _Writer, kind: FrameKind, row: StateRow, event: str) -> None:
 def _write_step(w: _Writer, kind: FrameKind, row: StateRow, resume: dict[FrameKind, str]) -> None:
     name = _function(kind, row.id, "step")
     w.line(0, f"def {name}(g, frame):")
-    if row.kind is StateKind.AUTO:
+    if row.kind is StateKind.AUTO and w.hooked:
         ((event, _),) = row.edges.items()
         w.line(1, f"return {_function(kind, row.id, 'take__' + event)}(g, frame, {{}})")
+    elif row.kind in (StateKind.AUTO, StateKind.DECISION) and not w.hooked:
+        _run_state(w, 1, kind, row)
     elif row.kind is StateKind.FINAL and kind not in resume:
         w.line(1, f"raise AssertionError('{kind.value} finished, but it resumes no frame')")
     elif row.kind is StateKind.FINAL:
         w.line(1, "stack = g.state.stack")
         w.line(1, "stack.pop()")
+        w.line(1, "if g.record:")
         w.line(
-            1,
+            2,
             f"g.emit(FRAME_POPPED, frame_id=frame.id, kind={kind.value!r}, "
             f"depth=len(stack) + 1, outcome={row.id!r})",
         )
@@ -163,13 +182,15 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
     w.line(1, "seats = g.state.seats")
     w.line(1, "hand = seats[player]")
     w.line(1, "options = []")
+    static = [g[0] for edges in row.edges.values() for edge in edges for g in edge.static_guards]
+    known: set[str] = set()
     for event, edges in row.edges.items():
         enumerate_ = w.bind(f"C__{event}", _enumerators[event])
         cost = "g.rules.magician.cost" if PARAMS_OF[event] == ("items",) else "0"
         found = f"{enumerate_}(seats, hand, {cost})"
         if len(edges) == 1:
             (edge,) = edges
-            w.line(1, f"if {_conditions(w, edge.static_guards, 'NO_PARAMS')}:")
+            w.line(1, f"if {_static_conditions(w, edge.static_guards, static, known)}:")
             if not edge.param_guards:
                 w.line(2, f"options.extend({found})")
                 continue
@@ -191,10 +212,26 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
         w.line(4, "options.append(o)")
     w.line(
         1,
-        f"return Prompt(player, frame.id, {w.bind('K__' + kind.value, kind)}, {row.id!r}, "
-        f"{row.prompt_kind!r}, tuple(options))",
+        f"return new_tuple(Prompt, (player, frame.id, {w.bind('K__' + kind.value, kind)}, "
+        f"{row.id!r}, {row.prompt_kind!r}, tuple(options)))",
     )
     w.line(0, "")
+
+
+def _static_conditions(
+    w: _Writer, guards: tuple[tuple[str, Any, bool], ...], static: list[str], known: set[str]
+) -> str:
+    """An ask's test of an event's static guards; a guard tested first that another event
+    tests too is called once into a local (``s_<name>``), since a test's first guard is
+    always called."""
+    if not guards:
+        return "True"
+    (name, fn, expected), rest = guards[0], guards[1:]
+    if name not in known and static.count(name) > 1:
+        w.line(1, f"s_{name} = {w.bind('G_' + name, fn)}(g, NO_PARAMS)")
+        known.add(name)
+    first = f"s_{name} is {expected}" if name in known else _conditions(w, guards[:1], "NO_PARAMS")
+    return " and ".join([first, _conditions(w, rest, "NO_PARAMS")] if rest else [first])
 
 
 def generate(hooked: bool = False) -> tuple[str, dict[str, Any]]:

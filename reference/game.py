@@ -34,6 +34,19 @@ __all__ = ["SNAPSHOT_FORMAT", "Game", "GameObserver", "Prompt"]
 
 _TEXT_OR_OPTION = (str, Option)
 
+_Data = dict[str, Any] | Prompt
+"""A written event's data, or the prompt an ``asked`` event's data is made from."""
+
+
+def _asked(prompt: Prompt) -> dict[str, Any]:
+    """The data of the ``asked`` event announcing ``prompt``."""
+    return {
+        "player": prompt.player,
+        "frame_id": prompt.frame_id,
+        "prompt": prompt.kind,
+        "options": prompt.option_ids(),
+    }
+
 
 class Game:
     """One game of 2-8 players, run by the spec's charts; ``decide`` answers the pending prompt.
@@ -67,7 +80,8 @@ class Game:
         self.chance: Chance = chance if chance is not None else SeededChance(0)
         self.record = record
         self._events: list[Event] = []
-        self._pending: list[tuple[int, EventType, tuple[int, ...] | None, dict[str, Any]]] = []
+        self._pending: list[tuple[int, EventType, tuple[int, ...] | None, _Data]] = []
+        """Events written and not yet built; an ``asked`` event's data is its prompt."""
         self.state = GameState(
             seats=[
                 Seat(seat=i, name=names[i], role=Role(role), hp=rules.hp.start)
@@ -92,6 +106,8 @@ class Game:
             events, seq = self._events, len(self._events)
             for turn, type_, visibility, data in self._pending:
                 seq += 1
+                if not isinstance(data, dict):
+                    data = _asked(data)
                 events.append(Event(seq, turn, type_, data, visibility))
             self._pending.clear()
         return self._events
@@ -291,19 +307,11 @@ class Game:
         """Make ``prompt`` the pending one and announce it."""
         self._prompt = prompt
         if self.record:
-            self._pending.append(
-                (
-                    self.state.turn,
-                    EventType.ASKED,
-                    None,
-                    {
-                        "player": prompt.player,
-                        "frame_id": prompt.frame_id,
-                        "prompt": prompt.kind,
-                        "options": prompt.option_ids(),
-                    },
-                )
-            )
+            self._note_asked(prompt)
+
+    def _note_asked(self, prompt: Prompt) -> None:
+        """Write the ``asked`` event of ``prompt`` (its data built when the log is read)."""
+        self._pending.append((self.state.turn, EventType.ASKED, None, prompt))
 
     def _compute_prompt(self) -> Prompt:
         frame = self.state.stack[-1]
@@ -352,7 +360,8 @@ class Game:
         frame = self.state.stack[-1]
         saved = self._save() if isinstance(self.chance, ScriptedChance) else None
         try:
-            self.emit(EventType.DECIDED, player=player, frame_id=frame.id, option=chosen._id)
+            if self.record:
+                self.emit(EventType.DECIDED, player=player, frame_id=frame.id, option=chosen._id)
             take = self._program.takes[frame.kind][frame.state][chosen.event]
             if not take(self, frame, chosen._kwargs):
                 self._advance()
