@@ -7,17 +7,22 @@ Usage::
 
 For random 4-player and 8-player games of the reference engine (random roles, seeded
 chance, random legal decisions among each prompt's options), in both of its modes (the
-full one, with the typed event log, and ``record=False``, without it), it prints
+full one, with the typed event log, and the fast one, ``record=False``, without it), it prints
 decisions per second and games per second; a decision is any answer to a prompt,
 shot-window passes and flips, rescues, conversions and discards included. It also prints
 the turn owner's main-phase actions (shots, item uses, end_main) per second, which is the
 unit that compares with a "move" of the two-player ``buckshot-roulette`` engine (version
 0.1.1): a shot or an item.
 
+It also clones mid-game positions of each configuration (``Game.clone()``, what a search
+copies a game with) and prints clones per second and what one clone costs in decisions of
+the same configuration (issue 27's target: at most 10).
+
 In the same run it plays random games of that package (``random.choice(board.moves())``
-until ``board.winner()``), prints its moves per second, and the ratios. If the package
-cannot be imported the script says so and prints the engine's figures alone. Install it
-with ``pip install buckshot-roulette==0.1.1``; it is not a dependency of the project.
+until ``board.winner()``), prints its moves per second, and the ratios, each of
+the two engines' rates per CPU-second (what each process ran, whatever else shares the
+machine). If the package cannot be imported the script says so and prints the engine's
+figures alone; it is a development dependency (``pip install buckshot-roulette==0.1.1``).
 
 Each configuration plays ``--games`` games, stopping early when ``--seconds`` have passed
 (after one game at least), and going on past ``--games`` until ``--min-seconds`` have
@@ -149,8 +154,105 @@ def bench_engine(
         if game.state.end_reason == "turn_limit":
             figures.cut_off += 1
 
-    mode = "full" if record else "record=False"
-    return _run(f"reference engine, {players} players, {mode}", budget, play_one)
+    return _run(f"reference engine, {players} players, {ENGINE_MODES[record]}", budget, play_one)
+
+
+CLONE_POSITIONS = 24
+"""Games of each configuration, each stopped at a random decision, that the clone benchmark
+copies in turn."""
+
+ENGINE_MODES = {True: "full", False: "record=False"}
+"""The engine's modes by ``record``, as the figures name them: ``record=False`` is the fast
+mode (no event objects, no log)."""
+
+CLONE_TARGET = 10.0
+"""Issue 27's target: a clone costs at most this many decisions of the same game."""
+
+
+@dataclass
+class CloneFigures:
+    """How many clones of mid-game positions one configuration made in how long."""
+
+    label: str
+    players: int
+    mode: str
+    clones: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    decisions_per_cpu_s: float = float("nan")
+    """The same configuration's decisions per CPU-second in this run, to price a clone."""
+
+    def per_second(self) -> float:
+        """Clones per second."""
+        return self.clones / self.seconds if self.seconds > 0 else float("nan")
+
+    def in_decisions(self) -> float:
+        """What one clone costs, in decisions of the same configuration (CPU time of each)."""
+        return self.decisions_per_cpu_s * self.cpu_seconds / max(self.clones, 1)
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts and the rates, JSON-ready."""
+        return {
+            "label": self.label,
+            "players": self.players,
+            "mode": self.mode,
+            "clones": self.clones,
+            "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
+            "clones_per_s": round(self.per_second()),
+            "clones_per_cpu_s": round(self.clones / self.cpu_seconds)
+            if self.cpu_seconds > 0
+            else None,
+            "decisions_per_clone": round(self.in_decisions(), 2),
+        }
+
+
+def clone_positions(players: int, seed: int, record: bool, rules: Ruleset) -> list[Game]:
+    """Random ``players``-seat games, each stopped at a random decision (or at its end)."""
+    roles = tuple(Role)
+    positions = []
+    for index in range(CLONE_POSITIONS):
+        rng = random.Random(seed * 1_000_003 + index)
+        game = Game.new(
+            [rng.choice(roles) for _ in range(players)],
+            rules=rules,
+            chance=SeededChance(index),
+            record=record,
+        )
+        for _ in range(rng.randrange(200)):
+            prompt = game.prompt
+            if prompt is None:
+                break
+            game.decide(prompt.player, rng.choice(prompt.options))
+        positions.append(game)
+    return positions
+
+
+def bench_clones(
+    players: int, budget: Budget, seed: int, record: bool, rules: Ruleset | None = None
+) -> CloneFigures:
+    """``Game.clone()`` of mid-game positions, round after round over them: at least
+    ``budget.games`` rounds and ``budget.min_seconds``, within ``budget.seconds``."""
+    positions = clone_positions(players, seed, record, rules or load_ruleset())
+    figures = CloneFigures(
+        f"{players} players, {ENGINE_MODES[record]}", players, ENGINE_MODES[record]
+    )
+    rounds = 0
+    cpu = time.process_time()
+    start = time.perf_counter()
+    while True:
+        elapsed = time.perf_counter() - start
+        if rounds and elapsed >= budget.seconds:
+            break
+        if rounds >= budget.games and elapsed >= budget.min_seconds:
+            break
+        for game in positions:
+            game.clone()
+        rounds += 1
+    figures.seconds = time.perf_counter() - start
+    figures.cpu_seconds = time.process_time() - cpu
+    figures.clones = rounds * len(positions)
+    return figures
 
 
 def load_package() -> tuple[Any, str]:
@@ -301,12 +403,28 @@ def main(argv: list[str] | None = None) -> int:
     for figures in engine:
         _print_engine(figures)
     print()
+    clones = []
+    for figures in engine:
+        players, record = int(figures.label.split()[2]), figures.label.endswith(", full")
+        cloned = bench_clones(players, budget, args.seed, record)
+        cloned.decisions_per_cpu_s = figures.decisions / max(figures.cpu_seconds, 1e-9)
+        clones.append(cloned)
+    print(f"Game.clone() of {CLONE_POSITIONS} mid-game positions, round after round:")
+    for cloned in clones:
+        print(
+            f"  {cloned.label}: {cloned.per_second():>10,.0f} clones/s, "
+            f"one clone costs {cloned.in_decisions():.2f} decisions "
+            f"(target at most {CLONE_TARGET:g}: "
+            f"{'met' if cloned.in_decisions() <= CLONE_TARGET else 'not met'})"
+        )
+    print()
 
     results: dict[str, Any] = {
         "date": started.strftime("%Y-%m-%d %H:%M UTC"),
         "machine": host,
         "arguments": {"games": args.games, "seconds": args.seconds, "seed": args.seed},
         "configurations": [figures.to_json() for figures in engine],
+        "clones": [cloned.to_json() for cloned in clones],
         "package": None,
         "ratios": {},
     }
@@ -330,10 +448,15 @@ def main(argv: list[str] | None = None) -> int:
         if package.failed or package.cut_off:
             print(f"  ({package.failed} games raised, {package.cut_off} cut off)")
         print()
-        print("ratios (package / engine; above 1 means the package is faster):")
+        print(
+            "ratios (package / engine, per CPU-second of each; above 1 means the package "
+            "is faster):"
+        )
+        moves_per_cpu_second = package.decisions / max(package.cpu_seconds, 1e-9)
         for figures in engine:
-            per_decision = moves_per_second / figures.per_second(figures.decisions)
-            per_action = moves_per_second / figures.per_second(figures.actions)
+            cpu_seconds = max(figures.cpu_seconds, 1e-9)
+            per_decision = moves_per_cpu_second * cpu_seconds / figures.decisions
+            per_action = moves_per_cpu_second * cpu_seconds / max(figures.actions, 1)
             print(
                 f"  {figures.label}: {per_decision:.2f}x per decision, "
                 f"{per_action:.2f}x per main-phase action"
@@ -343,8 +466,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.profile_games > 0:
         results["profile"] = {}
-        for record in (True, False):
-            mode = "full" if record else "record=False"
+        for record, mode in ENGINE_MODES.items():
             shares = profile(4, args.profile_games, args.seed, record)
             results["profile"][mode] = shares
             print(f"\nwhere the time goes, {mode}, {args.profile_games} 4-player games (cProfile):")

@@ -45,6 +45,16 @@ def test_the_benchmark_writes_its_figures_beside_other_results(tmp_path: Path) -
     for config in engine["configurations"]:
         rate = config["decisions"] / config["seconds"]
         assert config["decisions"] > 0 and abs(config["decisions_per_s"] - rate) <= 0.05 * rate
+    # each configuration's clones, priced in its own decisions
+    clones = engine["clones"]
+    assert [(c["players"], c["mode"]) for c in clones] == [
+        (4, "full"),
+        (4, "record=False"),
+        (8, "full"),
+        (8, "record=False"),
+    ]
+    for cloned in clones:
+        assert cloned["clones"] > 0 and cloned["decisions_per_clone"] > 0
 
 
 def _tree(tmp_path: Path) -> Path:
