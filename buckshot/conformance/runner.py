@@ -2,7 +2,9 @@
 
 A crash, a hang past the per-case timeout or a malformed line makes that case ``errored``
 and the adapter is restarted for the next one; the run always goes through every selected
-case. The runner alone compares what the adapter reports with what each case expects.
+case. The runner alone compares what the adapter reports with what each case expects; a
+case about what seats see is played a second time with the chamber's shells reordered,
+and what each seat receives compared (:mod:`buckshot.conformance.interference`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from buckshot.conformance.compare import Divergence
+from buckshot.conformance.interference import compare, eligible, variant
 from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import (
     ALL_FEATURES,
@@ -162,6 +165,13 @@ class _Adapter:
         self.failed_starts = 0
         self.started = 0
         self.last_error = ""
+        self.runs = 0
+        """Run messages sent so far: the last one's ``seq``."""
+
+    def next_seq(self) -> int:
+        """The ``seq`` of the next run message (runs count from 1, a case's second game too)."""
+        self.runs += 1
+        return self.runs
 
     def ensure(self) -> str | None:
         """Start the adapter if it is not running; the reason when it cannot be."""
@@ -233,9 +243,52 @@ class _Outcome:
     events: tuple[dict[str, Any], ...] | None = None
 
 
-def _exchange(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
+def _ask(
+    adapter: _Adapter,
+    case: Case,
+    setup: dict[str, Any],
+    script: list[dict[str, Any]],
+    views: list[dict[str, int]],
+) -> dict[str, Any] | _Outcome:
+    """One run of ``case`` as given: the adapter's valid reply, or the outcome that ends the
+    case (the adapter failed, or wrote a reply that breaks the protocol)."""
     process = adapter.process
     assert process is not None
+    seq = adapter.next_seq()
+    message = run_message(seq, case.id, setup, script, views)
+    try:
+        reply = process.request(message, adapter.options.timeout)
+    except AdapterFailure as failure:
+        adapter.discard()
+        return _Outcome("errored", f"{failure.kind}: {failure}")
+    problem = adapter.replies.problem(reply)
+    if problem is None and (reply["seq"] != seq or reply["id"] != case.id):
+        problem = f"a reply to seq {reply['seq']} ({reply['id']}), expected seq {seq} ({case.id})"
+    if problem:
+        adapter.discard()
+        return _Outcome("errored", f"malformed reply ({problem}): {quote(process.last_line)}")
+    return reply
+
+
+def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outcome | None:
+    """The leak check by a second game (:mod:`buckshot.conformance.interference`): the
+    failing outcome when a seat's events or views depend on the chamber's hidden order."""
+    changed = variant(case)
+    if changed is None or adapter.process is None:
+        return None
+    events = tuple(reply["events"])
+    second = _ask(adapter, case, *changed, checkpoints(case))
+    if isinstance(second, _Outcome):
+        return _Outcome(second.status, f"the second game (shells reordered): {second.message}")
+    if second["type"] not in ("result", "rejected"):
+        return _Outcome("errored", f"the second game (shells reordered) was {second['type']}")
+    leak = compare(len(case.setup["seats"]), reply, second)
+    if leak is None:
+        return None
+    return _Outcome("failed", f"{leak.path}: {leak.message}", leak, events)
+
+
+def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
     assert adapter.hello is not None
     views = checkpoints(case)
     if views and adapter.hello["protocol"] < VIEW_PROTOCOL:
@@ -248,30 +301,23 @@ def _exchange(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
             f"(INTERPRETING.md 2.4), the adapter speaks protocol {spoken}",
         )
         return _Outcome("failed", f"{needs.path}: {needs.message}", needs)
-    message = run_message(seq, case.id, case.setup, case.sent_script(), views)
-    try:
-        reply = process.request(message, adapter.options.timeout)
-    except AdapterFailure as failure:
-        adapter.discard()
-        return _Outcome("errored", f"{failure.kind}: {failure}")
-    problem = adapter.replies.problem(reply)
-    if problem is None and (reply["seq"] != seq or reply["id"] != case.id):
-        problem = f"a reply to seq {reply['seq']} ({reply['id']}), expected seq {seq} ({case.id})"
-    if problem:
-        adapter.discard()
-        return _Outcome("errored", f"malformed reply ({problem}): {quote(process.last_line)}")
+    reply = _ask(adapter, case, case.setup, case.sent_script(), views)
+    if isinstance(reply, _Outcome):
+        return reply
     if reply["type"] == "skipped":
         return _Outcome("skipped", f"the adapter skipped it: {reply['message']}")
     if reply["type"] == "errored":
         return _Outcome("errored", f"the adapter reported an error: {reply['message']}")
     events = tuple(reply["events"])
     divergence = judge(case, reply)
-    if divergence is None:
-        return _Outcome("passed", events=events)
-    return _Outcome("failed", f"{divergence.path}: {divergence.message}", divergence, events)
+    if divergence is not None:
+        return _Outcome("failed", f"{divergence.path}: {divergence.message}", divergence, events)
+    if eligible(case):
+        return _second_game(adapter, case, reply) or _Outcome("passed", events=events)
+    return _Outcome("passed", events=events)
 
 
-def _run_case(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
+def _run_case(adapter: _Adapter, case: Case) -> _Outcome:
     if adapter.hello is not None:
         reason = _skip_reason(case, adapter.hello)
         if reason:
@@ -283,7 +329,7 @@ def _run_case(adapter: _Adapter, case: Case, seq: int) -> _Outcome:
     reason = _skip_reason(case, adapter.hello)
     if reason:
         return _Outcome("skipped", reason)
-    return _exchange(adapter, case, seq)
+    return _exchange(adapter, case)
 
 
 def _fails_the_run(result: CaseResult, options: RunOptions) -> bool:
@@ -318,9 +364,9 @@ def run_suite(
     results: list[CaseResult] = []
     interrupted = stopped_early = False
     try:
-        for seq, case in enumerate(selected, start=1):
+        for case in selected:
             tick = time.perf_counter()
-            outcome = _run_case(adapter, case, seq)
+            outcome = _run_case(adapter, case)
             marked = options.known_failures.get(case.id)
             result = CaseResult(
                 case,

@@ -129,5 +129,12 @@ def check_views(case: Case, reply: dict[str, Any]) -> Divergence | None:
     for number, (check, record) in enumerate(zip(expected, records, strict=True)):
         found = match(check["view"], record["view"], f"views[{number}].view")
         if found:
-            return found
+            when = f"script[{record['before']}]"
+            return Divergence(
+                found.path,
+                found.expected,
+                found.actual,
+                f"R14: seat {record['seat']}'s view before {when} is not what the seat "
+                f"knows by the rules: {found.message}",
+            )
     return None

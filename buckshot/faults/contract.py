@@ -1210,3 +1210,73 @@ def _chance_invalid_with_the_state_before() -> type[Run]:
             return reply
 
     return Before
+
+
+@contract_fault(
+    "load-order-as-a-number",
+    "a load's public event carries the shuffled order coded as a number, in an extra field",
+    breaks=("R14", "M6.1c"),
+    caught_by=(
+        "views.a-dealer-preview-shows-that-dealer-alone",
+        "roles.dealer-owner-told-once-at-a-fresh-load",
+    ),
+)
+def _load_order_as_a_number() -> type[Run]:
+    """chamber_loaded carries the order as a bit mask of its live shells (R14: hidden); no
+    shell type is written, so only the second game of the leak check sees it."""
+
+    class CodesTheOrder(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            orders = iter(s["value"] for s in self.script if s.get("chance") == "order")
+            for event in trace:
+                if event["type"] == "chamber_loaded":
+                    order: list[str] = next(orders, [])
+                    code = sum(1 << i for i, shell in enumerate(order) if shell == "live")
+                    event["data"] = {**event["data"], "code": code}
+            return trace
+
+    return CodesTheOrder
+
+
+@contract_fault(
+    "flip-result-as-a-flag",
+    "a Magician's flip event says whether the flip left a live shell, in an extra field",
+    breaks=("R14", "M6.1c"),
+    caught_by=("views.a-flip-is-seen-but-not-its-result",),
+)
+def _flip_result_as_a_flag() -> type[Run]:
+    """shell_flipped carries a flag true when the flip left a live shell (R14: the fact of a
+    flip is public, not the resulting type); only the second game of the leak check sees it."""
+
+    class FlagsTheResult(Run):
+        def events(self) -> list[dict[str, Any]]:
+            trace = super().events()
+            shot = (self.state() or {}).get("shot")
+            results = _flip_results(trace, None if shot is None else shot["shell"])
+            for index, event in enumerate(trace):
+                if index in results:
+                    event["data"] = {**event["data"], "hot": results[index] == "live"}
+            return trace
+
+    return FlagsTheResult
+
+
+@contract_fault(
+    "view-counts-the-flipped-shell",
+    "a view counts the live shells left with the flips' results applied",
+    breaks=("R14", "M2.4b"),
+    caught_by=("views.a-flip-is-seen-but-not-its-result",),
+)
+def _view_counts_the_flipped_shell() -> type[Run]:
+    """A view's live count reads the chamber as it is, flips applied (R14: a flip's result is
+    hidden, so the count is the shells' as declared)."""
+
+    class CountsNow(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            chamber = (self.state() or {}).get("chamber") or []
+            view["chamber"]["live"] = chamber.count("live")
+            return view
+
+    return CountsNow

@@ -18,6 +18,8 @@ import pytest
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES
+from buckshot.conformance.compare import Divergence
+from buckshot.conformance.interference import compare, eligible, rearranged, variant
 from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import run_message
 from buckshot.conformance.suite import Case, Suite, load_suite
@@ -37,6 +39,9 @@ LEAK_FAULTS = {
     "views-forget-the-peek": "R14 (M2.4a)",
     "views-after-the-decision": "M2.4a",
     "chance-invalid-with-the-state-before": "M3.2b",
+    "load-order-as-a-number": "R14 (M6.1c)",
+    "flip-result-as-a-flag": "R14 (M6.1c)",
+    "view-counts-the-flipped-shell": "R14:",
 }
 """The faults of views, leaks and reply fields, and the rule each failure message names."""
 
@@ -55,6 +60,21 @@ def _reply(case: Case, run: type[Run] = Run) -> dict[str, Any]:
     reply = handle(message, IMPLEMENTATION, run)
     assert reply is not None
     return reply
+
+
+def _verdict(case: Case, run: type[Run] = Run) -> Divergence | None:
+    """The runner's verdict on a case played in this process: the judge's, then, for a case
+    about what seats see, the comparison with its second game (the shells reordered)."""
+    reply = _reply(case, run)
+    found = judge(case, reply)
+    changed = variant(case) if eligible(case) else None
+    if found or changed is None:
+        return found
+    setup, script = changed
+    message = run_message(2, case.id, setup, script, checkpoints(case))
+    second = handle(message, IMPLEMENTATION, run)
+    assert second is not None
+    return compare(len(case.setup["seats"]), reply, second)
 
 
 def _view_cases(suite: Suite) -> list[Case]:
@@ -154,7 +174,7 @@ def test_each_leak_fault_fails_its_cases_naming_the_rule(suite: Suite, name: str
     assert issubclass(run, Run) and run is not Run
     for case_id in served.fault.caught_by:
         case = _case(suite, case_id)
-        found = judge(case, _reply(case, run))
+        found = _verdict(case, run)
         assert found is not None, (name, case_id)
         assert found.message.startswith(LEAK_FAULTS[name]), (name, case_id, found.message)
 
@@ -235,3 +255,31 @@ def test_a_protocol_1_adapter_runs_the_rest_and_fails_view_cases_plainly(
     assert failed.status == "failed" and failed.divergence is not None
     assert failed.divergence.path == "protocol"
     assert "needs protocol 2" in (failed.message or "")
+
+
+def test_a_second_game_holds_the_same_shells_in_another_order() -> None:
+    assert rearranged(["live", "blank", "blank"]) == ["blank", "blank", "live"]
+    assert rearranged(["live", "blank", "live"]) == ["blank", "live", "live"]  # a palindrome
+    assert rearranged(["live", "live"]) == ["live", "live"]  # one order only
+
+
+def test_the_second_game_of_every_case_about_sight_passes_with_the_reference(
+    suite: Suite,
+) -> None:
+    checked = [case for case in suite.cases if eligible(case)]
+    assert len(checked) >= 9
+    for case in checked:
+        assert _verdict(case) is None, case.id
+
+
+def test_a_private_fact_coded_without_a_shell_type_is_caught_by_the_second_game(
+    suite: Suite,
+) -> None:
+    case = _case(suite, "views.a-dealer-preview-shows-that-dealer-alone")
+    changed = variant(case)
+    assert changed is not None and changed[1][1]["value"] == ["blank", "live"]
+    run = CATALOGUE["load-order-as-a-number"].apply()
+    assert judge(case, _reply(case, run)) is None  # no shell type written: the fields pass
+    found = _verdict(case, run)
+    assert found is not None and found.path == "events[4].data.code"
+    assert "seat 0 receives depends on a fact hidden from it" in found.message
