@@ -1,0 +1,209 @@
+"""The game as an OpenSpiel Python game, registered with ``pyspiel`` as ``python_buckshot``.
+
+``pyspiel.load_game("python_buckshot", {"players": 4})`` (after importing this module)
+gives a sequential game of 2-8 players with explicit chance and imperfect information:
+
+- parameters ``players`` (the seats), ``ruleset`` (a ruleset TOML file; empty for the
+  packaged default) and ``roles`` (the roles seat by seat, comma-separated; empty for the
+  rulebook's roles in order, repeated);
+- a player's legal actions are the pending prompt's options, numbered by
+  :class:`~buckshot.envs.actions.ActionSpace`; a chance node's outcomes and their exact
+  probabilities are the engine's chance port's (:mod:`buckshot.envs.chance`);
+- observations and information states are a seat's view only (R14,
+  :mod:`buckshot.envs.observation`): the information-state string is the observation with
+  the seat's record of the game step by step (perfect recall); the information-state tensor
+  is the observation tensor (what the seat can infer about the chamber follows from it);
+- the returns are :func:`~buckshot.envs.table.payoff` (zero-sum: the winners share the
+  stakes of all);
+- states serialise as their history of actions (OpenSpiel's default), replayed on load.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from buckshot.envs.observation import Encoder, known_shell, observation_text
+from buckshot.envs.table import Settled, Setup, Table, default_roles
+from buckshot.spec.rulebook import Role
+from buckshot.spec.ruleset import Ruleset, load_ruleset
+
+SHORT_NAME = "python_buckshot"
+DEFAULT_PLAYERS = 4
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Buckshot (the reference engine of buckshot-spec)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": DEFAULT_PLAYERS, "ruleset": "", "roles": ""},
+)
+
+
+def max_steps(rules: Ruleset, seats: int) -> int:
+    """An upper bound on a game's actions, chance outcomes included, from the ruleset.
+
+    A game has at most ``limits.max_turns`` turns (R21). In one turn: at most
+    ``shells.max_per_load`` shells are loaded (one draw for the load, one per shell) and
+    shot, each shot polling every seat and each flip every seat again (S6.2, R18); the items
+    on the table (at most every seat's cap, S4.4.2, and the turn's draws, R15, S2.1) are
+    each used, paid, discarded or given up once, with at most one draw each (a pill, a
+    pick); each shot or item may leave a seat dying; and the turn ends once. Each seat
+    converts at most once (S4.3.2).
+    """
+    shells = rules.shells.max_per_load
+    drawn = rules.items.per_turn + shells * rules.gambler.bonus_items
+    items = seats * (rules.hp.max + rules.traitor.cap_bonus) + drawn
+    shots = shells * (1 + seats * (1 + seats))
+    per_turn = 1 + shots + 2 * items + (shells + items) + (1 + shells) + drawn + shells
+    return rules.limits.max_turns * per_turn + seats
+
+
+def _roles(text: str, players: int) -> tuple[Role, ...]:
+    if not text:
+        return default_roles(players)
+    roles = tuple(Role(name.strip()) for name in text.split(","))
+    if len(roles) != players:
+        raise ValueError(f"roles names {len(roles)} roles for {players} players")
+    return roles
+
+
+class BuckshotGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game: the table's setup from the parameters, and its sizes."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**GAME_TYPE.parameter_specification, **(params or {})}
+        players = int(params["players"])
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+        path = str(params["ruleset"])
+        rules = load_ruleset(Path(path) if path else None)
+        self.setup = Setup.of(rules, _roles(str(params["roles"]), players))
+        self.encoder = Encoder(players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.setup.actions),
+            max_chance_outcomes=len(self.setup.codes),
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=float(players - 1),
+            utility_sum=0.0,
+            max_game_length=max_steps(rules, players),
+        )
+        super().__init__(GAME_TYPE, info, params)
+        self.initial = Table(self.setup)
+        """The table before its first draw, which every new state copies."""
+
+    def new_initial_state(self) -> BuckshotState:
+        """A game before its first draw."""
+        return BuckshotState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> SeatObserver:
+        """The observer of a seat's view: with perfect recall, its information state."""
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return SeatObserver(self.encoder, recall)
+
+
+class BuckshotState(pyspiel.State):  # type: ignore[misc]
+    """A game between actions (:class:`~buckshot.envs.table.Table`)."""
+
+    def __init__(self, game: BuckshotGame) -> None:
+        super().__init__(game)
+        self.table = game.initial.copy()
+
+    def current_player(self) -> int:
+        """The seat asked; ``CHANCE`` at a chance node; ``TERMINAL`` once over."""
+        table = self.table
+        if table.draw is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if table.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        player = table.player
+        assert player is not None
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The pending prompt's options as action ids, ascending."""
+        return self.table.legal() if player == self.table.player else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The draw's outcome ids and probabilities (the ruleset's odds)."""
+        return [(outcome, float(chance)) for outcome, chance in self.table.chances()]
+
+    def _apply_action(self, action: int) -> None:
+        self.table.step(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return self.table.setup.codes.describe(action)
+        return self.table.setup.actions.option(action)
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.table.over
+
+    def returns(self) -> list[float]:
+        """Each seat's return (:func:`~buckshot.envs.table.payoff`)."""
+        return self.table.returns()
+
+    def __str__(self) -> str:
+        """The whole state (hidden parts included), for debugging."""
+        return str(self.table.state_dict())
+
+
+class SeatObserver:
+    """OpenSpiel's Python observer of a seat's view; ``recall`` adds the seat's record."""
+
+    def __init__(self, encoder: Encoder, recall: bool) -> None:
+        self.encoder = encoder
+        self.recall = recall
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: BuckshotState, player: int) -> None:
+        """The tensor of ``player``'s view of ``state``."""
+        settled = state.table.settled
+        self.tensor[:] = settled.remember(("tensor", player), lambda: self._tensor(settled, player))
+
+    def _tensor(self, settled: Settled, player: int) -> npt.NDArray[np.float32]:
+        known = known_shell(settled.known[player], player)
+        return self.encoder.tensor(settled.view(player), known)
+
+    def string_from(self, state: BuckshotState, player: int) -> str:
+        """``player``'s view of ``state`` as text; with recall, its record after it."""
+        table = state.table
+        settled = table.settled
+        text = settled.remember(
+            ("text", player),
+            lambda: observation_text(
+                settled.view(player), known_shell(settled.known[player], player)
+            ),
+        )
+        if not self.recall:
+            return text
+        lines = [text, *settled.record[player]]
+        if table.pending is not None:  # a decision taken, its draws not all made
+            lines.append("pending {}:{}".format(*table.pending))
+        return "\n".join(lines)
+
+
+pyspiel.register_game(GAME_TYPE, BuckshotGame)
+
+__all__ = ["GAME_TYPE", "SHORT_NAME", "BuckshotGame", "BuckshotState", "SeatObserver", "max_steps"]

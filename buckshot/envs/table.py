@@ -1,0 +1,299 @@
+"""A game stepped one action at a time, chance included: the core both environments share.
+
+A :class:`Table` is the reference engine's game between actions. A player's action is one
+option of the pending prompt (:class:`~buckshot.envs.actions.ActionSpace`); while the
+engine, going on from it, asks the chance port for draws not yet made, the table waits
+at a chance node whose outcomes and probabilities the port stated
+(:mod:`buckshot.envs.chance`); once every draw is made the step settles. Each settled point
+(:class:`Settled`) is never changed again, so copies of a table share it.
+
+A settled point also holds what each seat knows (R14): the fold of the events it may see
+(:func:`buckshot.spec.views.seat_view`'s fold, kept step by step), and its record of the
+game so far, step by step (what its information state reads).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from buckshot.envs.actions import ActionSpace
+from buckshot.envs.chance import ChanceCodes, ChanceNeeded, Draw, DrawnChance
+from buckshot.reference.events import Event
+from buckshot.reference.game import Game
+from buckshot.spec.eventlog import LogEvent
+from buckshot.spec.rulebook import Role
+from buckshot.spec.ruleset import Ruleset
+from buckshot.spec.views import TableView, visible_to
+
+T = TypeVar("T")
+
+BOOKKEEPING = frozenset({"asked", "decided", "frame_pushed", "frame_popped", "phase"})
+"""Event types a seat's record leaves out: the charts' own steps, which follow from the
+decisions and the other events (the record names each decision itself)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a table is played with: the ruleset, each seat's role, and the numberings."""
+
+    rules: Ruleset
+    roles: tuple[Role, ...]
+    actions: ActionSpace
+    codes: ChanceCodes
+
+    @classmethod
+    def of(cls, rules: Ruleset, roles: Sequence[Role]) -> Setup:
+        """The setup of ``roles`` (one per seat, seat 0 first) under ``rules``."""
+        return cls(
+            rules, tuple(roles), ActionSpace(len(roles), rules.magician.cost), ChanceCodes.of(rules)
+        )
+
+    @property
+    def seats(self) -> int:
+        """How many seats the table has."""
+        return len(self.roles)
+
+
+def default_roles(seats: int) -> tuple[Role, ...]:
+    """The rulebook's roles in order, repeated to fill ``seats`` seats (every role plays)."""
+    roles = tuple(Role)
+    return tuple(roles[seat % len(roles)] for seat in range(seats))
+
+
+def payoff(winners: Sequence[int] | None, seats: int) -> list[float]:
+    """Each seat's return: every seat stakes 1 and the winners share the stakes (zero-sum).
+
+    A winner gets ``(seats - k) / k`` of ``k`` winners, every other seat -1; a draw (no
+    winner: the turn limit, R21) and a game not over give 0 to all.
+    """
+    if not winners:
+        return [0.0] * seats
+    share = (seats - len(winners)) / len(winners)
+    return [share if seat in winners else -1.0 for seat in range(seats)]
+
+
+def _log_event(event: Event) -> LogEvent:
+    """The engine's event as the log reader gives it, for the spec's fold."""
+    return LogEvent(
+        index=event.seq - 1,
+        line=event.seq,
+        seq=event.seq,
+        turn=event.turn,
+        type=event.type.value,
+        visibility=event.visibility,
+        data=event.data,
+    )
+
+
+def _token(event: LogEvent) -> str:
+    """One event as it stands in a seat's record."""
+    return event.type + json.dumps(event.data, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A game at a prompt or over, with what each seat knows of it; never changed."""
+
+    game: Game
+    known: tuple[TableView, ...]
+    """Each seat's fold of the events it may see (R14)."""
+    record: tuple[tuple[str, ...], ...]
+    """Each seat's record of the game, one entry per step."""
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False)
+    """What was read of the point once (the point never changes)."""
+
+    def remember(self, key: Any, read: Callable[[], T]) -> T:
+        """``read()``, called once per ``key`` for this point."""
+        if key not in self.memo:
+            self.memo[key] = read()
+        value: T = self.memo[key]
+        return value
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s view of the game (``Game.view`` without events)."""
+        return self.remember(("view", seat), lambda: self.game.view(seat, with_events=False))
+
+    def after(self, game: Game, step: str, events: Sequence[Event]) -> Settled:
+        """The point ``game`` reached by ``step`` (its text) with the new ``events``."""
+        logged = [_log_event(event) for event in events]
+        known, record = [], []
+        for seat, (view, kept) in enumerate(zip(self.known, self.record, strict=True)):
+            seen = [event for event in logged if visible_to(event, seat)]
+            view = view.copy()
+            for event in seen:
+                view.observe(event)
+            told = [_token(event) for event in seen if event.type not in BOOKKEEPING]
+            known.append(view)
+            record.append((*kept, " ".join([step, *told])))
+        return Settled(game, tuple(known), tuple(record))
+
+
+class Table:
+    """A game between actions: at a player's prompt, at a chance node, or over."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        empty = TableView()
+        self.settled = Settled(
+            Game(setup.rules, setup.roles, record=True),
+            tuple(empty.copy() for _ in setup.roles),
+            tuple(() for _ in setup.roles),
+        )
+        self.started = False
+        self.pending: tuple[int, str] | None = None
+        """The decision waiting for chance (player, option); None for the start."""
+        self.given: list[int] = []
+        """The chance outcomes drawn so far for the pending step."""
+        self.draw: Draw | None = None
+        """The draw the table waits for; None when it waits for no chance."""
+        self.moves: list[int] = []
+        """Every action and chance outcome taken since the start, in order."""
+        self._settle()
+
+    @classmethod
+    def replayed(cls, setup: Setup, moves: Sequence[int]) -> Table:
+        """The table of ``setup`` after ``moves`` (actions and chance outcomes, in order)."""
+        table = cls(setup)
+        for move in moves:
+            table.step(move)
+        return table
+
+    def copy(self) -> Table:
+        """An independent table in the same place (sharing the settled point)."""
+        twin = Table.__new__(Table)
+        twin.__dict__.update(self.__dict__)
+        twin.given = list(self.given)
+        twin.moves = list(self.moves)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as plain data: the settled point's game state stands for its game (whose
+        compiled steps do not pickle), resumed when loaded (``Game.resume_from``)."""
+        settled = self.settled
+        parts = (settled.game.state, settled.known, settled.record)
+        where = (self.started, self.pending, self.given, self.draw, self.moves)
+        return (_unpickled, (self.setup, parts, where))
+
+    # --- where the table is --------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game at the last settled point."""
+        return self.settled.game
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.started and self.draw is None and self.game.over
+
+    @property
+    def player(self) -> int | None:
+        """The seat asked; None at a chance node or once over."""
+        if self.draw is not None or not self.started:
+            return None
+        prompt = self.game.prompt
+        return None if prompt is None else prompt.player
+
+    def legal(self) -> list[int]:
+        """The asked seat's legal action ids (empty at a chance node or once over)."""
+        prompt = self.game.prompt
+        if self.draw is not None or prompt is None:
+            return []
+        return self.setup.actions.legal(prompt)
+
+    def chances(self) -> list[tuple[int, Fraction]]:
+        """The chance node's outcome ids with their exact probabilities, ids ascending."""
+        return [] if self.draw is None else sorted(self.draw.outcomes)
+
+    def returns(self) -> list[float]:
+        """Each seat's return (:func:`payoff`); 0 for all until the game is over."""
+        return payoff(self.game.state.winners if self.over else None, self.setup.seats)
+
+    # --- stepping -------------------------------------------------------------------------
+
+    def step(self, move: int) -> None:
+        """Take ``move``: a chance outcome at a chance node, else the asked seat's action."""
+        if self.draw is not None:
+            self.chance(move)
+        else:
+            self.act(move)
+
+    def act(self, action: int) -> None:
+        """The asked seat takes the action id ``action``; ``ValueError`` if it is not legal."""
+        if action not in self.legal():
+            raise ValueError(f"action {action} is not legal here")
+        prompt = self.game.prompt
+        assert prompt is not None
+        self.pending = (prompt.player, self.setup.actions.option(action))
+        self.given = []
+        self.moves.append(action)
+        self._settle()
+
+    def chance(self, outcome: int) -> None:
+        """The chance node's draw comes out as ``outcome``; ``ValueError`` if not possible."""
+        if outcome not in dict(self.chances()):
+            raise ValueError(f"chance outcome {outcome} is not possible here")
+        self.given.append(outcome)
+        self.moves.append(outcome)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Run the pending step with the outcomes drawn; wait for the next draw if it asks
+        for one, else make the point it reaches the settled one."""
+        setup = self.setup
+        chance = DrawnChance(setup.codes, tuple(self.given))
+        try:
+            if self.pending is None:
+                game = Game(setup.rules, setup.roles, chance, record=True)
+                game.start()
+                events: list[Event] = game.events
+                step = "start"
+            else:
+                player, option = self.pending
+                state = pickle.loads(pickle.dumps(self.game.state))  # a deep copy, quicker
+                game = Game.resume_from(state, setup.rules, chance, record=True)
+                done = len(game.events)
+                game.decide(player, option)
+                events = game.events[done:]
+                step = f"{player}:{option}"
+        except ChanceNeeded as need:
+            self.draw = need.draw
+            return
+        self.settled = self.settled.after(game, step, events)
+        self.started, self.pending, self.given, self.draw = True, None, [], None
+
+    def state_dict(self) -> dict[str, Any]:
+        """Where the table is, hidden parts included, for debugging (not to restore)."""
+        return {
+            "game": self.game.state.to_json(),
+            "pending": self.pending,
+            "given": list(self.given),
+            "draw": None if self.draw is None else self.draw.kind,
+        }
+
+
+def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> Table:
+    """The table a pickle of :class:`Table` holds."""
+    state, known, record = parts
+    table = Table.__new__(Table)
+    table.setup = setup
+    table.started, table.pending, table.given, table.draw, table.moves = where
+    chance = DrawnChance(setup.codes, ())
+    game = (
+        Game.resume_from(state, setup.rules, chance, record=False)
+        if table.started
+        else Game(setup.rules, setup.roles, chance, record=True)
+    )
+    table.settled = Settled(game, known, record)
+    return table
+
+
+__all__ = ["BOOKKEEPING", "Settled", "Setup", "Table", "default_roles", "payoff"]
