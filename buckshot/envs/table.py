@@ -77,7 +77,7 @@ def payoff(winners: Sequence[int] | None, seats: int) -> list[float]:
     return [share if seat in winners else -1.0 for seat in range(seats)]
 
 
-def _log_event(event: Event) -> LogEvent:
+def log_event(event: Event) -> LogEvent:
     """The engine's event as the log reader gives it, for the spec's fold."""
     return LogEvent(
         index=event.seq - 1,
@@ -120,7 +120,7 @@ class Settled:
 
     def after(self, game: Game, step: str, events: Sequence[Event]) -> Settled:
         """The point ``game`` reached by ``step`` (its text) with the new ``events``."""
-        logged = [_log_event(event) for event in events]
+        logged = [log_event(event) for event in events]
         known, record = [], []
         for seat, (view, kept) in enumerate(zip(self.known, self.record, strict=True)):
             seen = [event for event in logged if visible_to(event, seat)]
