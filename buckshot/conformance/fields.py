@@ -135,6 +135,13 @@ def _rejected_fields(
             step,
             f"M2.2c: step {step} names no entry of a script of {len(script)}",
         )
+    if reply["state"] is None:
+        return Divergence(
+            "state",
+            "the state after the refusal",
+            None,
+            f"M2.2c: script[{step}] was refused in a game, so the reply reports its state",
+        )
     if "chance" in script[step]:
         return _chance_refusal(step, reply)
     return _decision_refusal(step, reply)

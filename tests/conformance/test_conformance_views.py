@@ -209,6 +209,7 @@ def test_reply_fields_the_protocol_constrains_are_checked(suite: Suite) -> None:
     refused_decision = {**refused_setup, "step": 2, "code": "decision.refused", "prompts": prompts}
     assert verdict(**refused_decision).startswith("state_before: M2.2c")
     refused_chance = {**refused_setup, "step": 1, "code": "chance.invalid", "prompts": []}
+    assert verdict(**{**refused_chance, "state": None}).startswith("state: M2.2c")
     assert verdict(**{**refused_chance, "events_before": 3}).startswith("events_before: M3.2b")
     assert verdict(**{**refused_chance, "code": "decision.refused"}).startswith("code: M3.2a")
 
