@@ -36,14 +36,17 @@ class GameRecord:
     deepest_stack: int
     items_used: dict[str, int] = field(default_factory=dict)
     """How many items of each kind the players used (by :data:`ITEM_DECISIONS`)."""
+    seat_items: list[dict[str, int]] = field(default_factory=list)
+    """By seat: how many items of each kind that seat used."""
 
 
 class _CountingAgent:
-    """An agent that counts, in ``used``, the items its choices use."""
+    """An agent that counts, in ``used`` and in its seat's ``mine``, the items its choices use."""
 
-    def __init__(self, agent: Agent, used: dict[str, int]) -> None:
+    def __init__(self, agent: Agent, used: dict[str, int], mine: dict[str, int]) -> None:
         self._agent = agent
         self._used = used
+        self._mine = mine
 
     def choose(self, prompt: Prompt, view: ViewFn) -> Option:
         """The wrapped agent's choice, counted when it uses an item."""
@@ -52,6 +55,7 @@ class _CountingAgent:
             item = option.kwargs()["item"]
             kind = str(getattr(item, "value", item))
             self._used[kind] = self._used.get(kind, 0) + 1
+            self._mine[kind] = self._mine.get(kind, 0) + 1
         return option
 
 
@@ -147,7 +151,11 @@ def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
     chance = SeededChance(rng.randrange(2**32))
     game = Game.new(roles, rules, chance, record=records_events(agent))
     used: dict[str, int] = {}
-    bots = [_CountingAgent(AGENTS[agent](rng.randrange(2**32)), used) for _ in range(players)]
+    mine: list[dict[str, int]] = [{} for _ in range(players)]
+    bots = [
+        _CountingAgent(AGENTS[agent](rng.randrange(2**32)), used, mine[seat])
+        for seat in range(players)
+    ]
     decisions = play_out(game, bots)
     winners = list(game.state.winners or [])
     return GameRecord(
@@ -159,6 +167,7 @@ def play_one(rules: Ruleset, players: int, seed: int, agent: str) -> GameRecord:
         decisions=decisions,
         deepest_stack=game.deepest_stack,
         items_used=dict(sorted(used.items())),
+        seat_items=[dict(sorted(counts.items())) for counts in mine],
     )
 
 

@@ -1,5 +1,7 @@
 """The balance of a ruleset as simulated games show it: win rate per role with its 95% Wilson
-interval, traitor wins, draws, the distribution of game length and of items used per kind.
+interval, traitor wins, draws, the distribution of game length and of items used per kind,
+and per item kind and role how often a seat used it and how often seats that did won
+beside seats that did not.
 
 A :class:`Balance` holds only integer counts, so adding games in any order or merging the
 balances of chunks gives exactly the same figures.
@@ -14,11 +16,14 @@ from typing import Any
 
 from buckshot.reference.simulate import GameRecord, Summary, wilson_interval
 from buckshot.spec.rulebook import Item, Role
+from buckshot.workbench.stats import fisher_exact
 
 ROLES: tuple[str, ...] = tuple(role.value for role in Role)
 """The roles, in rulebook order."""
 ITEMS: tuple[str, ...] = tuple(item.value for item in Item)
 """The item kinds, in rulebook order."""
+ALL_ROLES = "all"
+"""The row of an item kind that counts the seats of every role."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,88 @@ class Rate:
         }
 
 
+@dataclass
+class ItemUse:
+    """How the seats of one role (or of all) used one item kind in their games, and how often
+    those that used it won beside those that did not; integer counts only."""
+
+    seats: int = 0
+    """Seats counted (one per seat per game)."""
+    users: int = 0
+    """Seats that used the item at least once in their game."""
+    uses: int = 0
+    """Times the item was used, over all seats."""
+    user_wins: int = 0
+    """Seats that used the item and were among the winners."""
+    other_wins: int = 0
+    """Seats that did not use the item and were among the winners."""
+
+    def add(self, used: int, won: bool) -> None:
+        """Count one seat of one game: how often it used the item, and whether it won."""
+        self.seats += 1
+        self.uses += used
+        if used:
+            self.users += 1
+            self.user_wins += won
+        else:
+            self.other_wins += won
+
+    def merge(self, other: ItemUse) -> None:
+        """Count the seats of ``other`` in."""
+        self.seats += other.seats
+        self.users += other.users
+        self.uses += other.uses
+        self.user_wins += other.user_wins
+        self.other_wins += other.other_wins
+
+    @property
+    def usage(self) -> Rate:
+        """Seats that used the item, of all seats counted."""
+        return Rate(self.users, self.seats)
+
+    @property
+    def uses_per_seat(self) -> float | None:
+        """Mean times used per seat and game."""
+        return self.uses / self.seats if self.seats else None
+
+    @property
+    def win_if_used(self) -> Rate:
+        """The win rate of seats that used the item."""
+        return Rate(self.user_wins, self.users)
+
+    @property
+    def win_if_not(self) -> Rate:
+        """The win rate of seats that did not use the item."""
+        return Rate(self.other_wins, self.seats - self.users)
+
+    @property
+    def p(self) -> float | None:
+        """Fisher's exact two-sided p-value of the two win rates being equal (None when either
+        group is empty)."""
+        used, unused = self.win_if_used, self.win_if_not
+        if not used.trials or not unused.trials:
+            return None
+        return fisher_exact(
+            used.successes,
+            used.trials - used.successes,
+            unused.successes,
+            unused.trials - unused.successes,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts and the derived rates."""
+        return {
+            "seats": self.seats,
+            "users": self.users,
+            "uses": self.uses,
+            "usage": self.usage.to_json(),
+            "uses_per_seat": self.uses_per_seat,
+            "win_if_used": self.win_if_used.to_json(),
+            "win_if_not": self.win_if_not.to_json(),
+            "p_fisher": self.p,
+        }
+
+
 def _add(counts: dict[int, int], value: int, times: int = 1) -> None:
     counts[value] = counts.get(value, 0) + times
 
@@ -86,6 +173,8 @@ class Balance:
     """Turns a game lasted -> games that lasted that long."""
     items: dict[str, dict[int, int]] = field(default_factory=dict)
     """Item kind -> (times used in one game -> games), every game counted for every kind."""
+    item_use: dict[str, dict[str, ItemUse]] = field(default_factory=dict)
+    """Role (or :data:`ALL_ROLES`) -> item kind -> how its seats used it and fared."""
 
     @property
     def games(self) -> int:
@@ -108,6 +197,16 @@ class Balance:
         _add(self.lengths, record.turns)
         for kind in ITEMS:
             _add(self.items.setdefault(kind, {}), record.items_used.get(kind, 0))
+        for seat, used in enumerate(record.seat_items):
+            won = seat in record.winners
+            for role in (record.roles[seat], ALL_ROLES):
+                row = self.item_use.setdefault(role, {})
+                for kind in ITEMS:
+                    row.setdefault(kind, ItemUse()).add(used.get(kind, 0), won)
+
+    def item(self, role: str, kind: str) -> ItemUse:
+        """How the seats of ``role`` (or :data:`ALL_ROLES`) used ``kind`` and fared."""
+        return self.item_use.get(role, {}).get(kind, ItemUse())
 
     def merge(self, other: Balance) -> None:
         """Count the games of ``other`` in."""
@@ -118,6 +217,9 @@ class Balance:
             mine = self.items.setdefault(kind, {})
             for used, n in histogram.items():
                 _add(mine, used, n)
+        for role, row in other.item_use.items():
+            for kind, counts in row.items():
+                self.item_use.setdefault(role, {}).setdefault(kind, ItemUse()).merge(counts)
 
     @classmethod
     def of(cls, records: Iterable[GameRecord]) -> Balance:
@@ -174,5 +276,10 @@ class Balance:
                     "histogram": {str(k): v for k, v in sorted(self.items.get(kind, {}).items())},
                 }
                 for kind in ITEMS
+            },
+            "item_use": {
+                role: {kind: self.item(role, kind).to_json() for kind in ITEMS}
+                for role in (ALL_ROLES, *ROLES)
+                if role in self.item_use
             },
         }

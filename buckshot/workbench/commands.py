@@ -150,6 +150,7 @@ def compare_command(
     from buckshot.workbench.report import Report
     from buckshot.workbench.sections import (
         balance_comparison_section,
+        item_section,
         parameter_section,
         verification_section,
     )
@@ -169,6 +170,7 @@ def compare_command(
         parameter_section(differences(*rulesets)),
         *checked,
         balance_comparison_section(names, (balances[0], balances[1]), comparisons),
+        *(item_section(name, balance) for name, balance in zip(names, balances, strict=True)),
     )
     _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out)
 
@@ -230,7 +232,11 @@ def sweep_command(
     from buckshot.workbench.grid import variants
     from buckshot.workbench.overrides import ParamError, parse_param
     from buckshot.workbench.report import Report
-    from buckshot.workbench.sections import sweep_section, sweep_verification_section
+    from buckshot.workbench.sections import (
+        item_section,
+        sweep_section,
+        sweep_verification_section,
+    )
     from buckshot.workbench.significance import compare_balances
 
     check_output(html_out)
@@ -250,7 +256,10 @@ def sweep_command(
     comparisons = compare_balances([(balances[0], other) for other in balances[1:]])
     run["reference"] = str(rules) if rules is not None else "default"
     run["variants"] = len(grid) - 1
-    sections: tuple[Any, ...] = (sweep_section(grid, balances, comparisons, params),)
+    sections: tuple[Any, ...] = (
+        sweep_section(grid, balances, comparisons, params),
+        item_section(grid[0].label, balances[0]),
+    )
     if verify:
         found = _verified([(grid[0].rules, variant.rules) for variant in grid[1:]], quiet)
         sections += (sweep_verification_section(grid[1:], found),)

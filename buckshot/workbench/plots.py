@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from buckshot.workbench.balance import ROLES, Balance
+from buckshot.workbench.balance import ALL_ROLES, ITEMS, ROLES, Balance, Rate
 
 _STYLE: Any = {"svg.hashsalt": "buckshot-workbench", "font.size": 9, "svg.fonttype": "path"}
 """Settings that make the SVG bytes depend only on the figure."""
@@ -80,6 +80,38 @@ def game_lengths(series: Sequence[tuple[str, Balance]], bins: int = BINS) -> str
         axes.set_ylabel("share of games")
         axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         axes.set_title("Game length distribution")
+    return _svg(figure)
+
+
+def _rate_bars(
+    axes: Any, xs: Sequence[float], rates: Sequence[Rate], width: float, label: str
+) -> None:
+    """Bars of ``rates`` at ``xs`` with their 95% Wilson intervals (a rate of no trials: none)."""
+    shown = [(x, r) for x, r in zip(xs, rates, strict=True) if r.value is not None]
+    values = [r.value or 0.0 for _, r in shown]
+    below = [max(0.0, v - r.interval[0]) for v, (_, r) in zip(values, shown, strict=True)]
+    above = [max(0.0, r.interval[1] - v) for v, (_, r) in zip(values, shown, strict=True)]
+    axes.bar([x for x, _ in shown], values, width, yerr=[below, above], capsize=2, label=label)
+
+
+def item_worth(label: str, balance: Balance) -> str:
+    """Per item kind over all seats: the share of seats that used it, and the win rate of the
+    seats that used it beside those that did not, each with its 95% Wilson interval."""
+    with rc_context(_STYLE):
+        figure = Figure(figsize=(8, 5.6))
+        usage, worth = figure.subplots(2, 1, sharex=True)
+        uses = [balance.item(ALL_ROLES, kind) for kind in ITEMS]
+        xs = list(range(len(ITEMS)))
+        _rate_bars(usage, xs, [u.usage for u in uses], 0.6, "used by")
+        usage.set_ylabel("share of seats")
+        usage.set_ylim(0, 1)
+        usage.set_title(f"Items: use and win rate when used ({label})")
+        _rate_bars(worth, [x - 0.2 for x in xs], [u.win_if_used for u in uses], 0.4, "used")
+        _rate_bars(worth, [x + 0.2 for x in xs], [u.win_if_not for u in uses], 0.4, "not used")
+        worth.set_ylabel("win rate (95% interval)")
+        worth.set_ylim(0, 1)
+        worth.set_xticks(xs, list(ITEMS), rotation=30, ha="right")
+        worth.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return _svg(figure)
 
 

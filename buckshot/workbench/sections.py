@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 from buckshot.spec.ruleset_diff import Difference
 from buckshot.workbench import plots
-from buckshot.workbench.balance import ROLES, Balance
+from buckshot.workbench.balance import ALL_ROLES, ITEMS, ROLES, Balance
 from buckshot.workbench.grid import Variant
 from buckshot.workbench.overrides import Param
 from buckshot.workbench.report import TableSection
 from buckshot.workbench.significance import ALPHA, FISHER, MANN_WHITNEY, Comparison
+from buckshot.workbench.stats import holm
 
 if TYPE_CHECKING:
     from buckshot.verification.comparison import VerificationComparison
@@ -157,6 +158,54 @@ def _heat_maps(params: Sequence[Param], balances: Sequence[Balance]) -> list[str
         )
         for title, value in maps
     ]
+
+
+ITEMS_NOTE = (
+    "One row per item kind for all seats, then for each role that was dealt: 'used by' is the "
+    "share of seats (one per seat and game) that used the item at least once; the win rates "
+    "are those of the seats that used it and of those that did not (an association: a seat "
+    f"that lives longer has more turns to use items, not a cause). {FISHER} test of the two "
+    "rates, Holm-Bonferroni over the {count} rows with both groups; "
+    f"'{SIGNIFICANT.strip()}' marks an adjusted p-value below {ALPHA}. Intervals: 95% Wilson."
+)
+
+
+def item_section(label: str, balance: Balance) -> TableSection:
+    """Per item kind and per role (all seats first): how often a seat used the item, how often
+    per seat, and the win rate of seats that used it beside those that did not, tested."""
+    roles = [ALL_ROLES, *(r for r in ROLES if balance.appearances.get(r))]
+    keys = [(kind, role) for kind in ITEMS for role in roles]
+    found = [balance.item(role, kind) for kind, role in keys]
+    tested = [i for i, use in enumerate(found) if use.p is not None]
+    adjusted = dict(zip(tested, holm([found[i].p or 0.0 for i in tested]), strict=True))
+    rows = []
+    for index, ((kind, role), use) in enumerate(zip(keys, found, strict=True)):
+        p = adjusted.get(index)
+        per_seat = use.uses_per_seat
+        rows.append(
+            (
+                kind,
+                role,
+                use.usage.shown(),
+                "-" if per_seat is None else f"{per_seat:.2f}",
+                use.win_if_used.shown(),
+                use.win_if_not.shown(),
+                "-" if p is None else f"{p:.3g}" + (SIGNIFICANT if p < ALPHA else ""),
+            )
+        )
+    return TableSection(
+        title=f"Items per role: {label}",
+        headings=("item", "role", "used by", "uses per seat", "win if used", "win if not", "p"),
+        cells=tuple(rows),
+        data={
+            "item_use": balance.to_json()["item_use"],
+            "p_holm": {f"{keys[i][0]}/{keys[i][1]}": p for i, p in adjusted.items()},
+            "alpha": ALPHA,
+        },
+        note=ITEMS_NOTE.format(count=len(tested)),
+        plots=(plots.item_worth(label, balance),),
+        marked=SIGNIFICANT,
+    )
 
 
 def verification_section(names: Sequence[str], found: VerificationComparison) -> TableSection:
