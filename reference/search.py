@@ -13,7 +13,6 @@ generator, so the same seed and the same view give the same choice.
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 from collections.abc import Callable
@@ -77,9 +76,9 @@ def _other(shell: Shell) -> Shell:
 
 
 def copy_game(game: Game, chance: SeededChance) -> Game:
-    """A copy of ``game`` that records no events and draws from ``chance``; its state is the
-    game's own, copied (the one place that makes copies for the search)."""
-    return Game.resume_from(copy.deepcopy(game.state), game.rules, chance, record=False)
+    """A copy of ``game`` that records no events and draws from ``chance`` (the one place
+    that makes copies for the search)."""
+    return game.clone(record=False, chance=chance)
 
 
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
