@@ -353,3 +353,58 @@ def render_markdown(matrix: TraceMatrix) -> str:
         title = row.title.replace("|", "\\|")
         lines.append(f"| {row.clause} | {title} | {props} | {len(row.citers['conformance'])} |")
     return "\n".join(lines) + "\n"
+
+
+README = "README.md"
+"""The checkout's README, whose verification section holds :func:`readme_block`."""
+
+README_BLOCK = re.compile(r"<!-- traceability:rules -->\n.*?<!-- /traceability -->", re.S)
+"""The generated block of the README: which properties check the rules of each chapter."""
+
+
+def readme_block(matrix: TraceMatrix) -> str:
+    """Which properties check the normative clauses of each chapter of the rule text and the
+    rulings, with how many are checked, between the README's markers."""
+    rows = [row for row in matrix.every_row() if row.normative]
+    groups: dict[str, list[ClauseTrace]] = {}
+    titles = {row.clause: row.title for row in matrix.rows if not row.normative}
+    for row in rows:
+        key = "rulings" if row.ruling else row.clause.split(".", 1)[0]
+        groups.setdefault(key, []).append(row)
+    lines = [
+        "<!-- traceability:rules -->",
+        "| rules | checked by a property | properties |",
+        "|---|---|---|",
+    ]
+    for key, members in groups.items():
+        if key == "rulings":
+            name = f"rulings {members[0].clause}-{members[-1].clause}"
+        else:
+            name = f"{key} {titles.get(key, '')}".rstrip()
+        checked = [row for row in members if row.citers["properties"]]
+        count = f"{len(checked)} of {len(members)}"
+        reasons = [
+            f"{row.clause}: none, {NOT_STATE_CONSTRAINTS[row.clause]}"
+            for row in members
+            if not row.citers["properties"] and row.clause in NOT_STATE_CONSTRAINTS
+        ]
+        if reasons:
+            count += " (" + "; ".join(reasons) + ")"
+        props = sorted(
+            {p for row in members for p in row.citers["properties"]}, key=_property_order
+        )
+        lines.append(f"| {name} | {count} | {' '.join(props)} |")
+    lines.append("<!-- /traceability -->")
+    return "\n".join(lines)
+
+
+def _property_order(pid: str) -> tuple[str, int]:
+    """Properties by family letter, then number (T2 before T10)."""
+    digits = "".join(ch for ch in pid if ch.isdigit())
+    return (pid.rstrip("0123456789"), int(digits) if digits else 0)
+
+
+def fill_readme(text: str, matrix: TraceMatrix) -> str:
+    """``text`` (the README) with its generated block rewritten from ``matrix``; the same text
+    when it has no block."""
+    return README_BLOCK.sub(lambda _: readme_block(matrix), text, count=1)

@@ -104,20 +104,47 @@ def spec_traceability(
             "(docs/traceability.md).",
         ),
     ] = None,
+    readme: Annotated[
+        Path | None,
+        typer.Option(
+            "--readme",
+            help="Rewrite the block of this file between <!-- traceability:rules --> and "
+            "<!-- /traceability --> with the properties that check each chapter (README.md).",
+        ),
+    ] = None,
 ) -> None:
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
-    from buckshot.traceability import build_matrix, render_markdown, render_table
+    from buckshot.traceability import (
+        README_BLOCK,
+        build_matrix,
+        fill_readme,
+        render_markdown,
+        render_table,
+    )
 
     if markdown is not None:
         check_output(markdown, "--markdown")
+    readme_text = ""
+    if readme is not None:
+        check_output(readme, "--readme")
+        try:
+            readme_text = readme.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail("usage.readme", f"--readme: {readme} cannot be read ({exc})")
+        if not README_BLOCK.search(readme_text):
+            fail("usage.readme", f"--readme: {readme} has no <!-- traceability:rules --> block")
     matrix = build_matrix()
+    if readme is not None:
+        save(readme, fill_readme(readme_text, matrix), "--readme")
+        typer.echo(f"wrote {readme}", err=True)
     if markdown is not None:
         save(markdown, render_markdown(matrix), "--markdown")
         typer.echo(f"wrote {markdown}", err=True)
-    elif as_json:
-        sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
-    else:
-        sys.stdout.write(render_table(matrix))
+    if markdown is None and readme is None:
+        if as_json:
+            sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
+        else:
+            sys.stdout.write(render_table(matrix))
     if matrix.uncovered():
         raise typer.Exit(1)
 
