@@ -9,7 +9,7 @@ when it is not asked). Chance is the engine's seeded source, seeded by ``reset(s
 
 The rewards are :func:`~buckshot.envs.table.payoff`, given when the game ends, when every
 agent terminates. A seat that is out (S1.2, S5.2) stays among the agents, never selected,
-until then: what it gets is known only at the end (a draw gives every seat 0).
+until then: every agent's reward is given when the game ends.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ class BuckshotEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         game.decide(prompt.player, self.setup.actions.option(chosen))
         self._fold()
         if game.over:
-            returns = payoff(game.state.winners, len(self.possible_agents))
+            returns = payoff(game.state.winners, game.state.alive())
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = returns[seat]
                 self.terminations[name] = True

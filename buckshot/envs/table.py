@@ -65,16 +65,23 @@ def default_roles(seats: int) -> tuple[Role, ...]:
     return tuple(roles[seat % len(roles)] for seat in range(seats))
 
 
-def payoff(winners: Sequence[int] | None, seats: int) -> list[float]:
-    """Each seat's return: every seat stakes 1 and the winners share the stakes (zero-sum).
+def payoff(winners: Sequence[int] | None, alive: Sequence[bool]) -> list[float]:
+    """Each seat's return once the game is over (``winners`` not None): every seat stakes 1
+    and the winners share the stakes of all (zero-sum).
 
-    A winner gets ``(seats - k) / k`` of ``k`` winners, every other seat -1; a draw (no
-    winner: the turn limit, R21) and a game not over give 0 to all.
+    The winners are the last seat standing or the traitor with its kills (S5.1, R7); a game
+    drawn at the turn limit (no winner) is "a draw among the living players" (R21), who
+    share the stakes as its winners. Of ``k`` sharing seats among ``n``, each gets
+    ``n / k - 1``, every other seat -1. A game not over gives 0 to all.
     """
-    if not winners:
+    seats = len(alive)
+    if winners is None:
         return [0.0] * seats
-    share = (seats - len(winners)) / len(winners)
-    return [share if seat in winners else -1.0 for seat in range(seats)]
+    sharing = set(winners) if winners else {seat for seat in range(seats) if alive[seat]}
+    if not sharing:
+        return [0.0] * seats
+    share = seats / len(sharing) - 1
+    return [share if seat in sharing else -1.0 for seat in range(seats)]
 
 
 def log_event(event: Event) -> LogEvent:
@@ -215,7 +222,8 @@ class Table:
 
     def returns(self) -> list[float]:
         """Each seat's return (:func:`payoff`); 0 for all until the game is over."""
-        return payoff(self.game.state.winners if self.over else None, self.setup.seats)
+        state = self.game.state
+        return payoff(state.winners if self.over else None, state.alive())
 
     # --- stepping -------------------------------------------------------------------------
 

@@ -1,0 +1,104 @@
+"""A seat's observation never changes when only what it may not know differs (R14).
+
+R14: the chamber's order, and the type of any shell not yet spent, are known to nobody,
+but for a peek (its user only, S3.1) and a Dealer's preview (the Dealers, S2.3). So two
+games that differ only in the order a load was shuffled into must look the same to every
+other seat, in its observation (string and tensor) and its information state, and offer
+the same options to whoever is asked, until a shell is spent (shot or ejected: its type is
+public). The Dealers, who saw the first shell, must see the difference when the first
+shells differ.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from envs_helpers import random_move
+
+import buckshot.envs.openspiel_game  # noqa: F401 - registers python_buckshot
+from buckshot.envs.openspiel_game import SHORT_NAME
+from buckshot.spec.rulebook import Role
+
+REVEALS = ("shoot:", "use_item:item=ejecting_drink")
+"""Decisions that spend a shell, whose type is then public (R14)."""
+PEEK = "use_item:item=peeking_glass"
+
+
+def _shell_node(state: pyspiel.State) -> bool:
+    return bool(state.is_chance_node() and state.table.draw.kind == "shell")
+
+
+def _finish_load(state: pyspiel.State, first: str) -> None:
+    """Draw the load's first shell as ``first``, then the rest the first way possible."""
+    codes = state.table.setup.codes
+    (wanted,) = [o for o, _ in state.chance_outcomes() if codes.describe(o) == f"shell {first}"]
+    state.apply_action(wanted)
+    while _shell_node(state):
+        state.apply_action(state.chance_outcomes()[0][0])
+
+
+def _same_to(a: pyspiel.State, b: pyspiel.State, seat: int) -> bool:
+    return bool(
+        a.observation_string(seat) == b.observation_string(seat)
+        and np.array_equal(a.observation_tensor(seat), b.observation_tensor(seat))
+        and a.information_state_string(seat) == b.information_state_string(seat)
+    )
+
+
+def _pairs(players: int, roles: str, seed: int) -> int:
+    """Play a seeded game, and at each load branch it into a first shell live and blank;
+    check both branches alike for every seat not shown the shell until one is spent.
+    Returns how many times a Dealer saw the difference."""
+    game = pyspiel.load_game(SHORT_NAME, {"players": players, "roles": roles})
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    dealers_saw = 0
+    while not state.is_terminal():
+        both_possible = _shell_node(state) and len(state.chance_outcomes()) == 2
+        if not both_possible:
+            state.apply_action(random_move(state, rng))
+            continue
+        a, b = state.clone(), state.clone()
+        _finish_load(a, "live")
+        _finish_load(b, "blank")
+        seats = a.table.game.state.seats
+        dealers = {s.seat for s in seats if s.role is Role.DEALER and not s.traitor and s.alive}
+        shown = set(dealers)  # the Dealers' preview of the first shell (S2.3, R11)
+        told = False
+        branch_rng = random.Random(rng.random())
+        while not a.is_terminal() and not _shell_node(a):
+            told = told or any(not _same_to(a, b, seat) for seat in dealers)
+            for seat in set(range(players)) - shown:
+                assert _same_to(a, b, seat), f"seat {seat} tells the orders apart"
+            assert a.current_player() == b.current_player()
+            if a.is_chance_node():
+                assert a.chance_outcomes() == b.chance_outcomes()
+            else:
+                assert a.legal_actions() == b.legal_actions()
+            move = random_move(a, branch_rng)
+            text = a.action_to_string(a.current_player(), move)
+            if text.startswith(REVEALS):
+                break
+            if text.startswith(PEEK):
+                shown.add(a.current_player())  # its user sees the next shell (S3.1)
+            a.apply_action(move)
+            b.apply_action(move)
+        dealers_saw += told
+        _finish_load(state, rng.choice(("live", "blank")))
+    return dealers_saw
+
+
+@pytest.mark.parametrize(
+    "players,roles",
+    [
+        (2, "dealer,magician"),
+        (3, "gambler,dealer,medic"),
+        (4, "magician,mercenary,doctor,dealer"),
+    ],
+)
+def test_another_seats_hidden_facts_never_change_an_observation(players: int, roles: str) -> None:
+    saw = sum(_pairs(players, roles, seed) for seed in range(3))
+    assert saw > 0, "a Dealer never saw the first shell differ"
