@@ -63,6 +63,9 @@ class SeededChance:
         self._rng = random.Random(seed)
         self._state: _RandomState | None = None
         """The generator's state while no draw has changed it (kept for clones)."""
+        self._weights: tuple[tuple[Item, int], ...] = ()
+        self._total = 0
+        """The last weight table drawn from (a ruleset's, immutable) and its sum."""
 
     def load(self, options: Sequence[Load]) -> Load:
         """A load drawn with equal chance among ``options``."""
@@ -79,7 +82,13 @@ class SeededChance:
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
         """An item drawn by weight."""
         self._state = None
-        roll = self._rng.randrange(sum(weight for _, weight in weights))
+        if weights is self._weights:
+            total = self._total
+        else:
+            total = sum(weight for _, weight in weights)
+            if isinstance(weights, tuple):  # immutable (a ruleset's table): its sum is kept
+                self._weights, self._total = weights, total
+        roll = self._rng.randrange(total)
         for item, weight in weights:
             if roll < weight:
                 return item
@@ -115,6 +124,7 @@ class SeededChance:
             state = self._state = self._rng.getstate()
         twin = SeededChance.__new__(SeededChance)
         twin.seed, twin._state = self.seed, state
+        twin._weights, twin._total = self._weights, self._total
         twin._rng = random.Random.__new__(random.Random)
         twin._rng.setstate(state)
         return twin
