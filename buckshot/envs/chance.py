@@ -92,6 +92,8 @@ class Draw:
 
     kind: str
     outcomes: tuple[tuple[int, Fraction], ...]
+    labels: dict[int, str]
+    """Each outcome id's text here (a load names its counts)."""
 
 
 class ChanceNeeded(Exception):
@@ -110,15 +112,19 @@ class DrawnChance:
         self.given = given
         self.cursor = 0
 
-    def _take(self, kind: str, odds: Sequence[Fraction]) -> int:
-        """The index drawn among ``odds`` (each index's probability); asks by raising
-        :class:`ChanceNeeded` when no outcome is left, takes a certain one unasked."""
+    def _take(self, kind: str, odds: Sequence[Fraction], names: Sequence[str] = ()) -> int:
+        """The index drawn among ``odds`` (each index's probability, ``names`` its text if
+        not the codes'); asks by raising :class:`ChanceNeeded` when no outcome is left,
+        takes a certain one unasked."""
         possible = [index for index, chance in enumerate(odds) if chance > 0]
         if len(possible) == 1:
             return possible[0]
         base = self.codes.base(kind)
         if self.cursor == len(self.given):
-            raise ChanceNeeded(Draw(kind, tuple((base + i, odds[i]) for i in possible)))
+            labels = {
+                base + i: names[i] if names else self.codes.describe(base + i) for i in possible
+            }
+            raise ChanceNeeded(Draw(kind, tuple((base + i, odds[i]) for i in possible), labels))
         index = self.given[self.cursor] - base
         if index not in possible:
             raise ValueError(f"chance outcome {self.given[self.cursor]} is no {kind} draw here")
@@ -127,7 +133,8 @@ class DrawnChance:
 
     def load(self, options: Sequence[Load]) -> Load:
         """A load with equal chance among ``options`` (R1)."""
-        return options[self._take("load", [Fraction(1, len(options))] * len(options))]
+        names = [f"load {load.live} live {load.blank} blank" for load in options]
+        return options[self._take("load", [Fraction(1, len(options))] * len(options), names)]
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
         """The load shuffled uniformly, drawn shell by shell (R1)."""

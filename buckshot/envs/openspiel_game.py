@@ -152,7 +152,7 @@ class BuckshotState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return self.table.setup.codes.describe(action)
+            return self.table.describe(action)
         return self.table.setup.actions.option(action)
 
     def is_terminal(self) -> bool:

@@ -220,6 +220,12 @@ class Table:
         """The chance node's outcome ids with their exact probabilities, ids ascending."""
         return [] if self.draw is None else sorted(self.draw.outcomes)
 
+    def describe(self, outcome: int) -> str:
+        """The chance outcome's text: as the draw waited for names it, else by its code."""
+        if self.draw is not None and outcome in self.draw.labels:
+            return self.draw.labels[outcome]
+        return self.setup.codes.describe(outcome)
+
     def returns(self) -> list[float]:
         """Each seat's return (:func:`payoff`); 0 for all until the game is over."""
         state = self.game.state

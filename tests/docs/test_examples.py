@@ -28,6 +28,7 @@ SMALL: dict[str, list[str]] = {
         "--no-verify",
     ],
     "sweep_on_a_cluster.py": ["--games", "10"],
+    "openspiel_and_pettingzoo.py": ["--players", "3", "--seed", "2"],
 }
 """Each example's arguments for a quick run."""
 
@@ -122,3 +123,12 @@ def test_designer_compare(tmp_path: Path) -> None:
 def test_sweep_on_a_cluster(tmp_path: Path) -> None:
     out = run("sweep_on_a_cluster.py", tmp_path)
     assert "magician.cost" in out and "Row ref is the reference ruleset" in out
+
+
+def test_openspiel_and_pettingzoo(tmp_path: Path) -> None:
+    out = run("openspiel_and_pettingzoo.py", tmp_path)
+    # R1: a load for 3 players is one of the ruleset's 5 options, each with equal chance
+    assert out.count(": 0.200") == 5
+    assert "the same state: True" in out
+    assert re.search(r"OpenSpiel game over after \d+ actions; returns \[", out)
+    assert re.search(r"PettingZoo game over after \d+ steps; rewards \{", out)
