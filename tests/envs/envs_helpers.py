@@ -12,17 +12,17 @@ VARIANT_PATCH: dict[str, object] = {
     "magician.cost": 3,
     "pills.heal_chance": "1/2",
     "items.weights.amulet": 0,
-    "items.weights.inverter": 3,
+    "items.weights.peeking_glass": 3,
     "limits.max_turns": 12,
 }
 """A designer's variant: dearer flips (S2.6), even pills (S3.6), no amulets and more
-inverters (R15), and a short turn limit (R21), so that games end in draws too."""
+peeking glasses (R15), and a short turn limit (R21), so that games end in draws too."""
 
 _EDITS = {
     "cost = 2\n": "cost = 3\n",
     'heal_chance = "1/3"': 'heal_chance = "1/2"',
     "amulet = 1 ": "amulet = 0 ",
-    "inverter = 1 ": "inverter = 3 ",
+    "peeking_glass = 1 ": "peeking_glass = 3 ",
     "max_turns = 500": "max_turns = 12",
 }
 
