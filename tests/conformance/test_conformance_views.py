@@ -235,7 +235,7 @@ for line in sys.stdin:
         break
     reply = handle(message, IMPLEMENTATION)
     if message["type"] == "start":
-        reply["protocol"] = 1
+        reply["protocol"] = int(sys.argv[1])
     print(json.dumps(reply), flush=True)
 """
 
@@ -247,7 +247,7 @@ def test_a_protocol_1_adapter_runs_the_rest_and_fails_view_cases_plainly(
     adapter.write_text(PROTOCOL_1, encoding="utf-8")
     plain = "shot.live-at-oneself-ends-the-turn"
     options = RunOptions(
-        adapter=f"{sys.executable} {adapter}", cases_dir=CASES, filters=[PEEK_CASE, plain]
+        adapter=f"{sys.executable} {adapter} 1", cases_dir=CASES, filters=[PEEK_CASE, plain]
     )
     run = run_suite(options, suite=suite)
     verdicts = {result.case.id: result for result in run.results}
@@ -284,3 +284,17 @@ def test_a_private_fact_coded_without_a_shell_type_is_caught_by_the_second_game(
     found = _verdict(case, run)
     assert found is not None and found.path == "events[4].data.code"
     assert "seat 0 receives depends on a fact hidden from it" in found.message
+
+
+def test_a_hello_of_another_protocol_is_refused(suite: Suite, tmp_path: Path) -> None:
+    adapter = tmp_path / "protocol_3.py"
+    adapter.write_text(PROTOCOL_1, encoding="utf-8")
+    options = RunOptions(
+        adapter=f"{sys.executable} {adapter} 3",
+        cases_dir=CASES,
+        filters=["shot.live-at-oneself-ends-the-turn"],
+        start_attempts=1,
+    )
+    (result,) = run_suite(options, suite=suite).results
+    assert result.status == "errored"
+    assert "bad hello (protocol: 3 is not one of [1, 2])" in (result.message or "")
