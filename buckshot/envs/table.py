@@ -15,7 +15,6 @@ game so far, step by step (what its information state reads).
 from __future__ import annotations
 
 import json
-import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -272,8 +271,7 @@ class Table:
                 step = "start"
             else:
                 player, option = self.pending
-                state = pickle.loads(pickle.dumps(self.game.state))  # a deep copy, quicker
-                game = Game.resume_from(state, setup.rules, chance, record=True)
+                game = self.game.clone(record=True, chance=chance)
                 done = len(game.events)
                 game.decide(player, option)
                 events = game.events[done:]
