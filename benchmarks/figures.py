@@ -26,6 +26,7 @@ Results = dict[str, Any]
 """``benchmarks/results.json``: one entry per benchmark, under its key."""
 
 SCRIPTS = {
+    "agent": "agent",
     "commands": "commands",
     "conformance": "conformance",
     "conformance_mutants": "conformance_mutants",
@@ -119,6 +120,33 @@ def commands(results: Results) -> str:
         f"`CI=true bash scripts/main.sh` took {duration(main['seconds'])} with the "
         f"set-up{_failed(main)}{verified}."
     )
+
+
+def agent(results: Results) -> str:
+    """The search agent against the heuristic bots, and a game of search agents
+    (``benchmarks/agent.py``)."""
+    f = entry(results, "agent")
+    low, high = f["ci95"]
+    used = f["search_items"]
+    kinds = sum(1 for count in used.values() if count)
+    theirs = sum(1 for count in f["heuristic_items"].values() if count)
+    items = ", ".join(f"{kind.replace('_', ' ')} {count}" for kind, count in used.items())
+    text = (
+        f"Measured on {f['date']} with `benchmarks/agent.py` ({machine_text(f['machine'])}; "
+        f"{f['games']} games of {f['players']} seats on {f['workers']} Dask workers, "
+        f"{duration(f['wall_seconds'])}): the search agent ({f['iterations']} futures per "
+        f"decision) at one seat, heuristic bots at the others, won {f['wins']} "
+        f"({f['win_rate']:.1%}, 95% interval {low:.1%} to {high:.1%}) against a fair share "
+        f"of {f['fair_share']:.0%} (one-sided binomial p = {f['p_greater']:.2g}). It used "
+        f"{kinds} of the {len(used)} item kinds ({items}); the heuristic bots used {theirs}."
+    )
+    timing = f["all_search_cpu_seconds"]
+    if timing:
+        text += (
+            f" A game of {f['players']} search agents took {sum(timing) / len(timing):.1f} "
+            f"CPU seconds on average, {max(timing):.1f} at most, over {len(timing)} games."
+        )
+    return text
 
 
 def _failed(run: dict[str, Any]) -> str:
@@ -396,6 +424,7 @@ _SUMMARY: list[tuple[str, Callable[[Results], tuple[str, str]]]] = [
 ]
 
 BLOCKS: dict[str, Callable[[Results], str]] = {
+    "agent": agent,
     "commands": commands,
     "conformance": conformance,
     "conformance_mutants": conformance_mutants,

@@ -48,6 +48,7 @@ def test_a_results_file_that_cannot_is_named_with_the_reason(
 
 
 SCRIPTS = [
+    "agent",
     "commands",
     "conformance",
     "conformance_mutants",
