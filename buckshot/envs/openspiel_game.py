@@ -183,7 +183,7 @@ class SeatObserver:
         self.tensor[:] = settled.remember(("tensor", player), lambda: self._tensor(settled, player))
 
     def _tensor(self, settled: Settled, player: int) -> npt.NDArray[np.float32]:
-        known = known_shell(settled.known[player], player)
+        known = known_shell(settled.known(player), player)
         return self.encoder.tensor(settled.view(player), known)
 
     def string_from(self, state: BuckshotState, player: int) -> str:
@@ -193,12 +193,12 @@ class SeatObserver:
         text = settled.remember(
             ("text", player),
             lambda: observation_text(
-                settled.view(player), known_shell(settled.known[player], player)
+                settled.view(player), known_shell(settled.known(player), player)
             ),
         )
         if not self.recall:
             return text
-        lines = [text, *settled.record[player]]
+        lines = [text, *settled.record(player)]
         if table.pending is not None:  # a decision taken, its draws not all made
             lines.append("pending {}:{}".format(*table.pending))
         return "\n".join(lines)

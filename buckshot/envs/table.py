@@ -7,9 +7,9 @@ at a chance node whose outcomes and probabilities the port stated
 (:mod:`buckshot.envs.chance`); once every draw is made the step settles. Each settled point
 (:class:`Settled`) is never changed again, so copies of a table share it.
 
-A settled point also holds what each seat knows (R14): the fold of the events it may see
-(:func:`buckshot.spec.views.seat_view`'s fold, kept step by step), and its record of the
-game so far, step by step (what its information state reads).
+A settled point also says what each seat knows (R14): the fold of the events it may see
+(:func:`buckshot.spec.views.seat_view`'s fold), and its record of the game so far, step
+by step (what its information state reads), both read from its :class:`Trail` when asked.
 """
 
 from __future__ import annotations
@@ -101,15 +101,77 @@ def _token(event: LogEvent) -> str:
     return event.type + json.dumps(event.data, sort_keys=True, separators=(",", ":"))
 
 
+@dataclass(frozen=True, eq=False)
+class Trail:
+    """The steps that led to a settled point, each with the events it wrote, newest last.
+
+    What a seat knows and its record are read from the trail when first asked for, and
+    kept at the point asked (:meth:`known`, :meth:`record`): from the nearest point before
+    it that keeps them, folding only the steps in between. A trail that starts mid-game
+    (a loaded table) keeps both at its first point.
+    """
+
+    parent: Trail | None
+    step: str
+    events: tuple[LogEvent, ...]
+    kept: dict[tuple[str, int], Any] = field(default_factory=dict)
+    """What was read at this point, by (``"known"`` or ``"record"``, seat)."""
+
+    def after(self, step: str, events: Sequence[Event]) -> Trail:
+        """The trail with one more ``step`` (its text) that wrote ``events``."""
+        return Trail(self, step, tuple(log_event(event) for event in events))
+
+    def _since_kept(self, key: tuple[str, int]) -> tuple[Any, list[Trail]]:
+        """What the nearest point keeps under ``key`` (None at a fresh start) and the points
+        after it up to this one, oldest first."""
+        points: list[Trail] = []
+        point: Trail | None = self
+        while point is not None and key not in point.kept:
+            points.append(point)
+            point = point.parent
+        return (None if point is None else point.kept[key]), points[::-1]
+
+    def known(self, seat: int) -> TableView:
+        """``seat``'s fold of the events it may see (R14); the caller must not change it."""
+        key = ("known", seat)
+        if key not in self.kept:
+            kept, points = self._since_kept(key)
+            view = TableView() if kept is None else kept.copy()
+            for point in points:
+                for event in point.events:
+                    if visible_to(event, seat):
+                        view.observe(event)
+            self.kept[key] = view
+        known: TableView = self.kept[key]
+        return known
+
+    def record(self, seat: int) -> tuple[str, ...]:
+        """``seat``'s record of the game, one entry per step: the step's text and the events
+        of it the seat saw, the charts' bookkeeping left out."""
+        key = ("record", seat)
+        if key not in self.kept:
+            kept, points = self._since_kept(key)
+            lines = [] if kept is None else list(kept)
+            for point in points:
+                if point.parent is None and not point.step:
+                    continue  # the fresh start before any step
+                told = [
+                    _token(event)
+                    for event in point.events
+                    if visible_to(event, seat) and event.type not in BOOKKEEPING
+                ]
+                lines.append(" ".join([point.step, *told]))
+            self.kept[key] = tuple(lines)
+        record: tuple[str, ...] = self.kept[key]
+        return record
+
+
 @dataclass(frozen=True)
 class Settled:
-    """A game at a prompt or over, with what each seat knows of it; never changed."""
+    """A game at a prompt or over, and the trail that led there; never changed."""
 
     game: Game
-    known: tuple[TableView, ...]
-    """Each seat's fold of the events it may see (R14)."""
-    record: tuple[tuple[str, ...], ...]
-    """Each seat's record of the game, one entry per step."""
+    trail: Trail
     memo: dict[Any, Any] = field(default_factory=dict, compare=False)
     """What was read of the point once (the point never changes)."""
 
@@ -124,19 +186,13 @@ class Settled:
         """``seat``'s view of the game (``Game.view`` without events)."""
         return self.remember(("view", seat), lambda: self.game.view(seat, with_events=False))
 
-    def after(self, game: Game, step: str, events: Sequence[Event]) -> Settled:
-        """The point ``game`` reached by ``step`` (its text) with the new ``events``."""
-        logged = [log_event(event) for event in events]
-        known, record = [], []
-        for seat, (view, kept) in enumerate(zip(self.known, self.record, strict=True)):
-            seen = [event for event in logged if visible_to(event, seat)]
-            view = view.copy()
-            for event in seen:
-                view.observe(event)
-            told = [_token(event) for event in seen if event.type not in BOOKKEEPING]
-            known.append(view)
-            record.append((*kept, " ".join([step, *told])))
-        return Settled(game, tuple(known), tuple(record))
+    def known(self, seat: int) -> TableView:
+        """``seat``'s fold of the events it may see (R14)."""
+        return self.trail.known(seat)
+
+    def record(self, seat: int) -> tuple[str, ...]:
+        """``seat``'s record of the game, one entry per step."""
+        return self.trail.record(seat)
 
 
 class Table:
@@ -144,12 +200,7 @@ class Table:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        empty = TableView()
-        self.settled = Settled(
-            Game(setup.rules, setup.roles, record=True),
-            tuple(empty.copy() for _ in setup.roles),
-            tuple(() for _ in setup.roles),
-        )
+        self.settled = Settled(Game(setup.rules, setup.roles, record=True), Trail(None, "", ()))
         self.started = False
         self.pending: tuple[int, str] | None = None
         """The decision waiting for chance (player, option); None for the start."""
@@ -183,8 +234,9 @@ class Table:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as plain data: the settled point's game state stands for its game (whose
         compiled steps do not pickle), resumed when loaded (``Game.resume_from``)."""
-        settled = self.settled
-        parts = (settled.game.state, settled.known, settled.record)
+        settled, seats = self.settled, range(self.setup.seats)
+        known = tuple(settled.known(seat) for seat in seats)
+        parts = (settled.game.state, known, tuple(settled.record(seat) for seat in seats))
         where = (self.started, self.pending, self.given, self.draw, self.moves)
         return (_unpickled, (self.setup, parts, where))
 
@@ -279,7 +331,7 @@ class Table:
         except ChanceNeeded as need:
             self.draw = need.draw
             return
-        self.settled = self.settled.after(game, step, events)
+        self.settled = Settled(game, self.settled.trail.after(step, events))
         self.started, self.pending, self.given, self.draw = True, None, [], None
 
     def state_dict(self) -> dict[str, Any]:
@@ -304,8 +356,10 @@ def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> 
         if table.started
         else Game(setup.rules, setup.roles, chance, record=True)
     )
-    table.settled = Settled(game, known, record)
+    kept: dict[tuple[str, int], Any] = {("known", seat): view for seat, view in enumerate(known)}
+    kept.update({("record", seat): lines for seat, lines in enumerate(record)})
+    table.settled = Settled(game, Trail(None, "", (), kept))
     return table
 
 
-__all__ = ["BOOKKEEPING", "Settled", "Setup", "Table", "default_roles", "payoff"]
+__all__ = ["BOOKKEEPING", "Settled", "Setup", "Table", "Trail", "default_roles", "payoff"]
