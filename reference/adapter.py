@@ -30,7 +30,7 @@ from buckshot.reference.setup import game_from_setup
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import Item, Shell
-from buckshot.spec.ruleset import Load, load_ruleset
+from buckshot.spec.ruleset import Load, RulesetError, load_ruleset, parse_ruleset
 from buckshot.spec.views import seat_view
 
 VIEW_SEAT_FIELDS = ("role", "hp", "alive", "items", "traitor", "shield", "rage", "kills")
@@ -236,7 +236,18 @@ class Run:
     def new_game(self, setup: dict[str, Any]) -> Game:
         """The game laid out as ``setup`` (the engine's part of the case's setup) says, not
         yet started; ``GameError`` ``setup.invalid`` when the engine refuses it."""
+        if "ruleset" in setup:
+            self.check_ruleset(setup["ruleset"])
         return game_from_setup(setup, self.chance, start=False, game_class=self.game_class)
+
+    def check_ruleset(self, ruleset: dict[str, Any]) -> None:
+        """Refuse (``GameError`` ``setup.invalid``) a setup's ruleset that is not valid read
+        whole: the protocol sends the whole ruleset, so a key it lacks is missing, not the
+        default's (the engine reads a setup's ruleset as changes to the default; Q19)."""
+        try:
+            parse_ruleset(ruleset, source="setup")
+        except RulesetError as error:
+            raise GameError(Code.BAD_SETUP, str(error)) from None
 
     def prompt(self) -> dict[str, Any] | None:
         """The pending prompt as the reply reports it (None once the game is over)."""

@@ -115,12 +115,13 @@ def _parse_value(name: str, text: str) -> Any:
 
 def parse_option(text: str) -> Option:
     """The option written as ``text``; :class:`GameError` ``decision.malformed`` if unreadable."""
-    event, _, rest = text.partition(":")
+    event, colon, rest = text.partition(":")
     if event not in PARAMS_OF:
         raise GameError(Code.MALFORMED, f"unknown decision {event!r} in {text!r}")
     allowed = PARAMS_OF[event]
     params: dict[str, Any] = {}
-    for part in filter(None, rest.split(",")):
+    # a colon is followed by parameters, none of them empty (INTERPRETING.md 4, Q18)
+    for part in rest.split(",") if colon else ():
         name, sep, value = part.partition("=")
         if not sep or name not in allowed or name in params:
             raise GameError(

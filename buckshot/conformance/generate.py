@@ -14,6 +14,9 @@ Families:
   shot window asks, in which order, and who owns the next turn (S4.2.1b, S6.2, S4.5.3).
 - ``cap``: every HP 1..4, normal and traitor, several hand sizes: how many items the turn
   owner discards in phase 4 (S4.4, S5.1, R12).
+- ``invalid``: every constraint of the ruleset schema and every consistency rule, every
+  setup condition of M3.1a, every clause of the option syntax and of decision.malformed,
+  each broken once (:mod:`buckshot.conformance.invalid`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
+from buckshot.conformance.invalid import invalid_cases
 from buckshot.spec import rulebook
 from buckshot.spec.clauses import clause, clause_sort_key
 from buckshot.spec.registry import Entry, entry
@@ -611,7 +615,12 @@ def cap_cases() -> Iterator[dict[str, Any]]:
                 yield cap_case(hp, traitor, held)
 
 
-FAMILIES = {"roleitem": role_item_cases, "poll": poll_cases, "cap": cap_cases}
+FAMILIES = {
+    "roleitem": role_item_cases,
+    "poll": poll_cases,
+    "cap": cap_cases,
+    "invalid": invalid_cases,
+}
 
 
 # --- writing -----------------------------------------------------------------------------

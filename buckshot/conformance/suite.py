@@ -127,7 +127,9 @@ def default_ruleset() -> dict[str, Any]:
 def resolve_setup(inline: dict[str, Any], ruleset_base: dict[str, Any]) -> dict[str, Any]:
     """The explicit setup adapters receive, from an inline setup (fixture already applied)."""
     rules = merge_patch(ruleset_base, inline.get("ruleset", {}))
-    start_hp = rules["hp"]["start"]
+    hp_table = rules.get("hp")
+    # a negative case's ruleset may lack hp.start: its seats then write their HP
+    start_hp = hp_table.get("start") if isinstance(hp_table, dict) else None
     seats = []
     for seat in inline["seats"]:
         traitor = bool(seat.get("traitor", False))

@@ -1280,3 +1280,103 @@ def _view_counts_the_flipped_shell() -> type[Run]:
             return view
 
     return CountsNow
+
+
+# --- invalid inputs: a ruleset read otherwise, the option syntax's settled questions --------------
+
+
+@contract_fault(
+    "ruleset-read-as-changes",
+    "a setup's ruleset is read as changes to the default, so a key it lacks is the default's",
+    breaks=("M3.1a",),
+    caught_by=(
+        "invalid.ruleset.hp-start-missing",
+        "invalid.ruleset.limits-missing",
+        "invalid.ruleset.items-weights-amulet-missing",
+    ),
+)
+def _ruleset_read_as_changes() -> type[Run]:
+    """A setup's ruleset is not read whole: what it lacks comes from the default (Q19)."""
+
+    class AsChanges(Run):
+        def check_ruleset(self, ruleset: dict[str, Any]) -> None:
+            return None
+
+    return AsChanges
+
+
+def _known_keys_only(node: Any, like: Any) -> None:
+    """Drop from ``node`` every key the default ruleset's ``like`` does not have."""
+    if isinstance(node, dict) and isinstance(like, dict):
+        for key in [key for key in node if key not in like]:
+            del node[key]
+        for key, value in node.items():
+            _known_keys_only(value, like[key])
+    elif isinstance(node, list) and isinstance(like, list) and like:
+        for value in node:
+            _known_keys_only(value, like[0])
+
+
+@contract_fault(
+    "ruleset-unknown-keys-dropped",
+    "keys a setup's ruleset should not have are dropped instead of refused",
+    breaks=("M3.1a",),
+    caught_by=(
+        "invalid.ruleset.unknown-key",
+        "invalid.ruleset.hp-unknown-key",
+        "invalid.ruleset.shells-loads-0-unknown-key",
+    ),
+)
+def _ruleset_unknown_keys_dropped() -> type[Run]:
+    """Unknown keys of the setup's ruleset are removed before it is read."""
+    default = dict(load_ruleset().to_dict())
+
+    def repair(setup: dict[str, Any]) -> None:
+        if "ruleset" in setup:
+            _known_keys_only(setup["ruleset"], default)
+
+    return _repairing(repair)
+
+
+_LEADING_ZERO = re.compile(r"=0\d")
+
+
+def _leading_zero_malformed(game: Game, player: Any, option: Any) -> None:
+    if isinstance(option, str) and _LEADING_ZERO.search(option):
+        raise GameError(Code.MALFORMED, f"a numeral with a leading zero in {option!r}")
+
+
+@contract_fault(
+    "leading-zeros-refused",
+    "a seat numeral with a leading zero is malformed instead of the seat it names",
+    breaks=("M4c",),
+    caught_by=("invalid.decision.seat-with-a-leading-zero",),
+)
+def _leading_zeros_refused() -> type[Run]:
+    """``shoot:target=01`` is refused as malformed (Q17)."""
+    return _checked_first(_leading_zero_malformed)
+
+
+_EMPTY_PARAMETERS = re.compile(r"(?<=[:,]),+|,+$|:$")
+
+
+@contract_fault(
+    "empty-parameters-skipped",
+    "empty parameters (a colon with none after it, a trailing comma) are skipped, not malformed",
+    breaks=("M4c",),
+    caught_by=(
+        "invalid.decision.colon-without-a-parameter",
+        "invalid.decision.empty-parameter-after-a-comma",
+    ),
+)
+def _empty_parameters_skipped() -> type[Run]:
+    """``end_main:`` is read as ``end_main`` and ``shoot:target=1,`` as ``shoot:target=1``
+    (Q18; what the reference engine did before)."""
+
+    class Skipping(Game):
+        def decide(self, player: int, option: str | Option) -> None:
+            if isinstance(option, str):
+                option = _EMPTY_PARAMETERS.sub("", option)
+            super().decide(player, option)
+
+    return _playing(Skipping)

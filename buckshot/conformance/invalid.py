@@ -1,0 +1,702 @@
+"""Every invalid input refused: the ``invalid`` family of generated cases.
+
+Three lists, each read from the document that states it, each with one case per entry:
+
+- **Ruleset constraints**: every constraint of the ruleset's JSON Schema
+  (``spec/schemas/ruleset.schema.json``: a required key, no other key, a type, a bound, an
+  array's length, a pattern), walked from the schema itself (:func:`schema_constraints`),
+  and every consistency rule the schema cannot state (:data:`CONSISTENCY`: the rules of
+  ``buckshot.spec.ruleset``'s consistency checks). Each case sends a setup whose ruleset
+  breaks that one constraint and expects ``setup.invalid`` (INTERPRETING.md 3.1, M3.1a: "the
+  ruleset is not valid").
+- **Setup conditions** (:data:`SETUP_CONDITIONS`): each condition M3.1a lists, one case
+  each (some hand-written cases already pin one; the generated ones make every condition
+  and every count have its own).
+- **Malformed decisions** (:data:`MALFORMED_DECISIONS`): each clause of the option syntax
+  (section 4) and of ``decision.malformed`` (section 7), and the questions they left silent
+  as section 12 settles them (a numeral with a leading zero names its seat; an empty
+  parameter is malformed).
+
+Like the rest of the generator, nothing here imports an engine: each expectation is the
+document's (``setup.invalid``, ``decision.malformed``), and a test checks that the lists
+stay complete against the schema, the consistency checks and the documents' sentences.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from buckshot.spec.ruleset import load_ruleset, ruleset_schema
+
+GENERATOR = "buckshot/conformance/generate.py"
+DEFAULT: dict[str, Any] = dict(load_ruleset().to_dict())
+"""The default ruleset, every case's base."""
+SPEC_MIN = "0.1.0"
+
+Path = tuple[str | int, ...]
+"""Where a value lies in a ruleset: table and key names, list indexes (the first entry)."""
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One constraint of the ruleset schema: a keyword at a place, with its argument."""
+
+    path: Path
+    keyword: str
+    argument: Any
+    """The keyword's value (a bound, the key a ``required`` names, the types allowed, ...)."""
+    node: dict[str, Any]
+    """The schema node the keyword belongs to (its ``$ref`` resolved)."""
+
+    @property
+    def slug(self) -> str:
+        """The constraint as a case ID's last part: ``hp-start-minimum``."""
+        place = [str(step) for step in self.path]
+        if self.keyword == "required":
+            place.append(str(self.argument))
+        words = [*place, _KEYWORD_WORDS[self.keyword]] if place else [_KEYWORD_WORDS[self.keyword]]
+        return "-".join(word.replace("_", "-") for word in words)
+
+    def describe(self) -> str:
+        """The constraint in words."""
+        where = _dotted(self.path) or "the ruleset"
+        match self.keyword:
+            case "required":
+                return f"{where} lacks its required key {self.argument}"
+            case "additionalProperties":
+                return f"{where} holds a key the schema does not know"
+            case "type":
+                return f"{where} is not of type {self.argument}"
+            case "minimum":
+                return f"{where} is below its minimum {self.argument}"
+            case "maximum":
+                return f"{where} is above its maximum {self.argument}"
+            case "minItems":
+                return f"{where} has fewer than {self.argument} entries"
+            case "maxItems":
+                return f"{where} has more than {self.argument} entries"
+            case "pattern":
+                return f"{where} is text that is no number"
+        raise AssertionError(self.keyword)  # pragma: no cover - every keyword is listed
+
+
+_KEYWORD_WORDS = {
+    "required": "missing",
+    "additionalProperties": "unknown-key",
+    "type": "wrong-type",
+    "minimum": "below-minimum",
+    "maximum": "above-maximum",
+    "minItems": "too-few",
+    "maxItems": "too-many",
+    "pattern": "not-a-number",
+}
+CONSTRAINT_KEYWORDS = frozenset(_KEYWORD_WORDS)
+"""The schema keywords that constrain a value; every other keyword of the ruleset schema
+only describes or links (``description``, ``default``, ``$ref``, ``properties``, ...)."""
+
+DESCRIPTIVE_KEYWORDS = frozenset(
+    {"$schema", "$id", "$defs", "$ref", "title", "description", "default"}
+    | {"properties", "items", "prefixItems"}
+)
+"""Keywords that constrain nothing themselves (the last three lead to nodes that do)."""
+
+NOT_SENDABLE = {
+    ((), "type"): "a case's setup patches the default ruleset, which is an object: a ruleset "
+    "that is no object cannot be written as a case (and the runner resolves every setup)",
+}
+"""Constraints no case can break, with the reason."""
+
+
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" not in node:
+        return node
+    name = node["$ref"].removeprefix("#/$defs/")
+    merged = {**_resolve(root["$defs"][name], root), **node}
+    del merged["$ref"]
+    return merged
+
+
+def schema_constraints(schema: dict[str, Any] | None = None) -> Iterator[Constraint]:
+    """Every constraint of the ruleset schema, in document order (array items at their
+    first entry)."""
+    root = schema if schema is not None else ruleset_schema()
+    yield from _walk(root, (), root)
+
+
+def _walk(node: dict[str, Any], path: Path, root: dict[str, Any]) -> Iterator[Constraint]:
+    node = _resolve(node, root)
+    for keyword, argument in node.items():
+        if keyword == "required":
+            for key in argument:
+                yield Constraint(path, keyword, key, node)
+        elif keyword == "additionalProperties":
+            if argument is False:
+                yield Constraint(path, keyword, argument, node)
+        elif keyword in CONSTRAINT_KEYWORDS:
+            yield Constraint(path, keyword, argument, node)
+    for key, child in node.get("properties", {}).items():
+        yield from _walk(child, (*path, key), root)
+    if "items" in node:
+        yield from _walk(node["items"], (*path, 0), root)
+    for index, child in enumerate(node.get("prefixItems", ())):
+        yield from _walk(child, (*path, index), root)
+
+
+def _dotted(path: Path) -> str:
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
+    return text
+
+
+def _wrong_value(constraint: Constraint, value: Any) -> Any:
+    """A value that breaks ``constraint`` where ``value`` stands."""
+    argument, types = constraint.argument, constraint.node.get("type")
+    number = types == "integer" or (isinstance(types, list) and "number" in types)
+    match constraint.keyword:
+        case "type":
+            return True if isinstance(types, list) else ("text" if types != "string" else 1)
+        case "minimum":
+            return argument - 1 if types == "integer" else -0.5
+        case "maximum":
+            return argument + 1 if types == "integer" else 1.5
+        case "minItems":
+            return list(value[: argument - 1])
+        case "maxItems":
+            return [*value, *value[: argument + 1 - len(value)]]
+        case "pattern":
+            return "one half"
+    raise AssertionError((constraint.keyword, number))  # pragma: no cover
+
+
+def broken_ruleset(constraint: Constraint) -> dict[str, Any]:
+    """The default ruleset with ``constraint`` broken, everything else as it was."""
+    ruleset: dict[str, Any] = copy.deepcopy(DEFAULT)
+    *parents, last = constraint.path or ("",)
+    holder: Any = ruleset
+    for step in parents if constraint.path else ():
+        holder = holder[step]
+    if constraint.keyword == "required":
+        target = holder[last] if constraint.path else ruleset
+        del target[constraint.argument]
+    elif constraint.keyword == "additionalProperties":
+        target = holder[last] if constraint.path else ruleset
+        target["unknown_key"] = 1
+    else:
+        holder[last] = _wrong_value(constraint, holder[last])
+    return ruleset
+
+
+def patch_between(base: Any, target: Any) -> Any:
+    """The merge patch (RFC 7386, index-keyed for lists of one length, as the suite reads
+    patches) that turns ``base`` into ``target``."""
+    if isinstance(base, dict) and isinstance(target, dict):
+        patch: dict[str, Any] = {key: None for key in base if key not in target}
+        for key, value in target.items():
+            if key not in base or base[key] != value:
+                patch[key] = patch_between(base.get(key), value) if key in base else value
+        return patch
+    if isinstance(base, list) and isinstance(target, list) and len(base) == len(target):
+        return {
+            str(i): patch_between(old, new)
+            for i, (old, new) in enumerate(zip(base, target, strict=True))
+            if old != new
+        }
+    return copy.deepcopy(target)
+
+
+# --- consistency: what the schema cannot state ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Consistency:
+    """One consistency rule of the ruleset (``buckshot.spec.ruleset``'s checks) and a patch
+    that breaks it alone."""
+
+    slug: str
+    rule: str
+    """The rule in words, with the ruling it comes from."""
+    reason: str
+    """The start of the reason the spec's check gives (the test matches it)."""
+    patch: dict[str, Any]
+
+
+def _loads(edit: dict[str, Any]) -> dict[str, Any]:
+    return {"shells": {"loads": edit}}
+
+
+CONSISTENCY: tuple[Consistency, ...] = (
+    Consistency(
+        "players-min-above-max",
+        "players.min is at most players.max (R16)",
+        "must not exceed players.max",
+        {"players": {"min": 6, "max": 5}},
+    ),
+    Consistency(
+        "hp-max-below-start",
+        "hp.max is at least hp.start (R2)",
+        "must be at least hp.start",
+        {"hp": {"start": 4, "max": 3}},
+    ),
+    Consistency(
+        "no-positive-item-weight",
+        "at least one item kind has a positive weight (R15)",
+        "must give at least one item kind a positive weight",
+        {"items": {"weights": dict.fromkeys(DEFAULT["items"]["weights"], 0)}},
+    ),
+    Consistency(
+        "load-table-beyond-players-max",
+        "a load table is for at most players.max living players (R1, R16)",
+        "must be at most players.max",
+        {"players": {"max": 7}},
+    ),
+    Consistency(
+        "second-load-table-for-a-count",
+        "one load table per number of living players (R1)",
+        "is a second table for",
+        _loads({"1": {"players": 2}}),
+    ),
+    Consistency(
+        "load-beyond-max-per-load",
+        "a load holds at most shells.max_per_load shells (R1)",
+        "holds 9 shells, more than shells.max_per_load",
+        _loads({"0": {"options": {"0": [5, 4]}}}),
+    ),
+    Consistency(
+        "no-load-table-for-a-count",
+        "every number of living players from 2 to players.max has a load table (R1)",
+        "has no table for",
+        {"shells": {"loads": [t for t in DEFAULT["shells"]["loads"] if t["players"] != 3]}},
+    ),
+    Consistency(
+        "odds-text-above-one",
+        "odds lie between 0 and 1, also when written as text (S3.6)",
+        "must be between 0 and 1",
+        {"pills": {"heal_chance": "3/2"}},
+    ),
+    Consistency(
+        "odds-text-with-a-zero-denominator",
+        "odds written p/q name a number: q is not 0 (S2.1)",
+        "must be a fraction",
+        {"gambler": {"bonus_chance": "1/0"}},
+    ),
+)
+"""Every consistency rule of the ruleset, each with a patch that breaks it."""
+
+
+# --- setups: M3.1a's conditions -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetupCondition:
+    """One condition of M3.1a under which a setup is refused, and the case that checks it."""
+
+    slug: str
+    quote: str
+    """The words of M3.1a that state it."""
+    setup: dict[str, Any] | None
+    """The inline setup the generated case sends; None when a hand-written case checks it."""
+    case: str
+    """The ID of the case that checks it."""
+    cites: tuple[str, ...]
+
+
+_TWO = [{"role": "medic"}, {"role": "mercenary"}]
+
+
+def _setup(slug: str, quote: str, setup: dict[str, Any], *cites: str) -> SetupCondition:
+    return SetupCondition(slug, quote, setup, f"invalid.setup.{slug}", cites)
+
+
+def _written(slug: str, quote: str, case: str) -> SetupCondition:
+    return SetupCondition(slug, quote, None, case, ())
+
+
+SETUP_CONDITIONS: tuple[SetupCondition, ...] = (
+    _setup(
+        "fewer-seats-than-players-min",
+        "the number of seats lies outside `players.min..players.max`",
+        {"seats": _TWO, "ruleset": {"players": {"min": 3}}},
+        "S1.1",
+        "R16",
+    ),
+    _written(
+        "more-seats-than-players-max",
+        "the number of seats lies outside `players.min..players.max`",
+        "setup.nine-seats-refused",
+    ),
+    _written("one-living-seat", "fewer than two seats are alive", "setup.one-living-seat-refused"),
+    _written(
+        "living-seat-at-zero-hp", "a living seat has HP 0", "setup.living-seat-at-zero-hp-refused"
+    ),
+    _written(
+        "hp-above-the-maximum",
+        "any HP lies outside 0..`hp.max`",
+        "setup.hp-above-the-maximum-refused",
+    ),
+    _written("negative-hp", "any HP lies outside 0..`hp.max`", "setup.negative-hp-refused"),
+    _written("negative-item-count", "a count is negative", "setup.negative-item-count-refused"),
+    _written("negative-shield", "a count is negative", "setup.negative-shield-refused"),
+    _setup(
+        "negative-rage",
+        "a count is negative",
+        {"seats": [{"role": "mercenary", "rage": -1}, {"role": "medic"}]},
+        "S3.3",
+        "R9",
+    ),
+    _written("negative-kills", "a count is negative", "setup.negative-kills-refused"),
+    _written("unknown-role", "a role or item is unknown", "setup.unknown-role-refused"),
+    _written("unknown-item", "a role or item is unknown", "setup.unknown-item-refused"),
+    _written(
+        "eliminated-owner", "the owner is not a living seat", "setup.eliminated-owner-refused"
+    ),
+    _written("owner-no-seat", "(or no seat at all)", "setup.owner-outside-the-table-refused"),
+    _written("negative-owner", "(or no seat at all)", "setup.negative-owner-refused"),
+    _written("invalid-ruleset", "the ruleset is not valid", "setup.invalid-ruleset-refused"),
+    _written(
+        "chamber-beyond-a-load",
+        "the chamber holds more than `shells.max_per_load` shells",
+        "setup.chamber-beyond-a-load-refused",
+    ),
+    _written(
+        "traitor-with-an-unused-conversion",
+        "a traitor's `conversion_used` is false",
+        "setup.traitor-with-an-unused-conversion-refused",
+    ),
+    _written(
+        "eliminated-seat-with-hp",
+        "an eliminated seat (`alive: false`) has HP above 0",
+        "setup.eliminated-seat-with-hp-refused",
+    ),
+    _setup(
+        "eliminated-seat-with-items",
+        "items",
+        {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "items": {"amulet": 1}}]},
+        "S5.2",
+        "R13",
+    ),
+    _setup(
+        "eliminated-seat-with-shield",
+        "shield blocks",
+        {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "shield": 1}]},
+        "S5.2",
+        "R13",
+    ),
+    _setup(
+        "eliminated-seat-with-rage",
+        "rage charges",
+        {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "rage": 1}]},
+        "S5.2",
+        "R13",
+    ),
+    _written(
+        "living-traitor-who-has-won",
+        "a traitor, living or eliminated, with at least `traitor.kills_to_win` kills",
+        "setup.traitor-who-has-won-refused",
+    ),
+    _written(
+        "eliminated-traitor-who-has-won",
+        "a traitor, living or eliminated, with at least `traitor.kills_to_win` kills",
+        "setup.eliminated-traitor-who-has-won-refused",
+    ),
+)
+"""Every condition of M3.1a, each with the case that checks it."""
+
+
+# --- decisions: the clauses of sections 4 and 7 --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecisionClause:
+    """One clause of the option syntax or of ``decision.malformed`` and a text that breaks it
+    (or, for a settled question, one it accepts)."""
+
+    slug: str
+    quote: str
+    """The words of INTERPRETING.md (section 4 or 7, or a settled question) it checks."""
+    option: str
+    code: str | None
+    """The rejection expected; None for a text that must be accepted."""
+
+
+MALFORMED_DECISIONS: tuple[DecisionClause, ...] = (
+    DecisionClause(
+        "unknown-decision-name", "an unknown decision name", "reload", "decision.malformed"
+    ),
+    DecisionClause(
+        "decision-name-in-capitals",
+        "lower case",
+        "SHOOT:target=1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "unknown-parameter",
+        "an unknown, repeated or empty parameter",
+        "shoot:seat=1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "parameter-for-a-decision-without-any",
+        "an unknown, repeated or empty parameter",
+        "end_main:target=1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "repeated-parameter",
+        "an unknown, repeated or empty parameter",
+        "shoot:target=1,target=0",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "negative-seat",
+        "a value that is not a decimal seat numeral",
+        "shoot:target=-1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "seat-as-a-word",
+        "a value that is not a decimal seat numeral",
+        "shoot:target=one",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "seat-left-empty",
+        "a value that is not a decimal seat numeral",
+        "shoot:target=",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "seat-with-a-plus-sign",
+        "a value that is not a decimal seat numeral",
+        "shoot:target=+1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "seat-with-a-space",
+        "a value that is not a decimal seat numeral",
+        "shoot:target= 1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "seat-in-other-digits",
+        "a value that is not a decimal seat numeral",
+        "shoot:target=\u0661",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "seat-as-a-decimal-fraction",
+        "a value that is not a decimal seat numeral",
+        "shoot:target=1.0",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "unknown-item-name",
+        "an item name",
+        "use_item:item=sword",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "item-name-in-capitals",
+        "an item name",
+        "use_item:item=Amulet",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "missing-parameter",
+        "lacks a parameter its decision requires",
+        "shoot",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "missing-item",
+        "lacks a parameter its decision requires",
+        "use_item:target=1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "parameter-without-a-value", 'name "=" value', "shoot:target", "decision.malformed"
+    ),
+    DecisionClause(
+        "empty-parameter-after-a-comma",
+        "no parameter is empty",
+        "shoot:target=1,",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "colon-without-a-parameter", "no parameter is empty", "end_main:", "decision.malformed"
+    ),
+    DecisionClause(
+        "text-with-a-leading-space",
+        "no space anywhere",
+        " shoot:target=1",
+        "decision.malformed",
+    ),
+    DecisionClause(
+        "empty-multiset-part",
+        "an item name",
+        "flip_shell:items=amulet+",
+        "decision.malformed",
+    ),
+    DecisionClause("seat-with-a-leading-zero", "leading zeros allowed", "shoot:target=01", None),
+)
+"""Every clause of the option syntax and of decision.malformed, with a text that tests it."""
+
+
+# --- the cases ---------------------------------------------------------------------------------
+
+
+def _citations(path: Path) -> list[str]:
+    """The clauses and rulings the ruleset schema's table at ``path`` names."""
+    import re
+
+    if not path:
+        return ["S1.1"]
+    table = ruleset_schema()["properties"][path[0]]
+    found = re.findall(r"\b(S\d+(?:\.\d+)*[a-z]?|R\d+)\b", table.get("description", ""))
+    clauses = [cite for cite in found if cite.startswith("S")] or ["S1.1"]
+    return [*clauses, *(cite for cite in found if cite.startswith("R"))]
+
+
+def _document(
+    case_id: str,
+    description: str,
+    citations: list[str],
+    features: list[str],
+    setup: dict[str, Any],
+    script: list[dict[str, Any]],
+    expect: dict[str, Any],
+) -> dict[str, Any]:
+    rulings = [cite for cite in citations if cite.startswith("R")]
+    return {
+        "id": case_id,
+        "description": description,
+        "clauses": list(dict.fromkeys(cite for cite in citations if cite.startswith("S"))),
+        "rulings": sorted(set(rulings), key=lambda r: int(r[1:])),
+        "features": features,
+        "spec_version": {"min": SPEC_MIN},
+        "generated_by": GENERATOR,
+        "setup": setup,
+        "script": script,
+        "expect": expect,
+    }
+
+
+_REFUSED = {"rejection": {"code": "setup.invalid"}}
+_SEATS_AT_FULL_HP = [{"role": "medic", "hp": 4}, {"role": "mercenary", "hp": 4}]
+"""Seats with their HP written, so that a ruleset without a valid ``hp.start`` still lays
+them out."""
+
+
+def constraint_case(constraint: Constraint) -> dict[str, Any]:
+    """The case whose ruleset breaks ``constraint`` of the schema."""
+    patch = patch_between(DEFAULT, broken_ruleset(constraint))
+    return _document(
+        f"invalid.ruleset.{constraint.slug}",
+        f"A setup whose ruleset breaks its schema ({constraint.describe()}) is refused with "
+        "setup.invalid",
+        _citations(constraint.path),
+        ["negative.setup", "ruleset.patch"],
+        {"seats": _SEATS_AT_FULL_HP, "ruleset": patch},
+        [],
+        _REFUSED,
+    )
+
+
+def consistency_case(rule: Consistency) -> dict[str, Any]:
+    """The case whose ruleset breaks the consistency rule ``rule``."""
+    table = next(iter(rule.patch))
+    return _document(
+        f"invalid.ruleset.{rule.slug}",
+        f"A setup whose ruleset breaks a rule between its values ({rule.rule}) is refused "
+        "with setup.invalid",
+        [*_citations((table,)), *(r for r in ("R1",) if table == "shells")],
+        ["negative.setup", "ruleset.patch"],
+        {"seats": _SEATS_AT_FULL_HP, "ruleset": rule.patch},
+        [],
+        _REFUSED,
+    )
+
+
+def setup_case(condition: SetupCondition) -> dict[str, Any]:
+    """The generated case of a setup condition of M3.1a."""
+    assert condition.setup is not None
+    features = ["negative.setup"]
+    if any(not seat.get("alive", True) for seat in condition.setup["seats"]):
+        features.append("setup.eliminated")
+    if "ruleset" in condition.setup:
+        features.append("ruleset.patch")
+    return _document(
+        condition.case,
+        f"A setup in which {condition.slug.replace('-', ' ')} is refused with setup.invalid "
+        f"(M3.1a: '{condition.quote}')",
+        list(condition.cites),
+        features,
+        condition.setup,
+        [],
+        _REFUSED,
+    )
+
+
+_OPENING: list[dict[str, Any]] = [{"chance": "item", "value": "amulet"}] * 2
+"""The duel's first turn start: the chamber is loaded, the owner draws two amulets."""
+
+
+def decision_case(clause: DecisionClause) -> dict[str, Any]:
+    """The case that sends ``clause``'s text as the duel's first decision."""
+    step: dict[str, Any] = {
+        "player": 0,
+        "frame": "turn",
+        "prompt": "main_action",
+        "option": clause.option,
+    }
+    if clause.code is None:
+        expect: dict[str, Any] = {
+            "events": [
+                {
+                    "match": "ordered",
+                    "types": ["decided"],
+                    "events": [{"type": "decided", "data": {"option": "shoot:target=1"}}],
+                }
+            ]
+        }
+        what = "is accepted as the option it names, and decided carries the canonical text"
+        script = [*_OPENING, step, *_window(), *_OPENING]
+    else:
+        expect = {"rejection": {"code": clause.code}}
+        what = f"is {clause.code}"
+        script = [*_OPENING, step]
+    return _document(
+        f"invalid.decision.{clause.slug}",
+        f"The option text {clause.option!r} {what} (INTERPRETING.md: '{clause.quote}')",
+        ["S4.2.1a", "R19"],
+        ["negative.decision"] if clause.code else [],
+        {"fixture": "duel", "patch": {"chamber": ["blank", "live"]}},
+        script,
+        expect,
+    )
+
+
+def _window() -> list[dict[str, Any]]:
+    """Both seats pass in the shot window of the owner's shot at seat 1."""
+    return [
+        {"player": 1, "frame": "shot_window", "prompt": "shot_response", "option": "pass_response"},
+        {"player": 0, "frame": "shot_window", "prompt": "shot_response", "option": "pass_response"},
+    ]
+
+
+def invalid_cases() -> Iterator[dict[str, Any]]:
+    """Every case of the ``invalid`` family: schema constraints, consistency rules, setup
+    conditions without a hand-written case, decision clauses."""
+    for constraint in schema_constraints():
+        if (constraint.path, constraint.keyword) not in NOT_SENDABLE:
+            yield constraint_case(constraint)
+    for rule in CONSISTENCY:
+        yield consistency_case(rule)
+    for condition in SETUP_CONDITIONS:
+        if condition.setup is not None:
+            yield setup_case(condition)
+    for clause in MALFORMED_DECISIONS:
+        yield decision_case(clause)
