@@ -15,7 +15,8 @@ gives a sequential game of 2-8 players with explicit chance and imperfect inform
   is the observation tensor (what the seat can infer about the chamber follows from it);
 - the returns are :func:`~buckshot.envs.table.payoff` (zero-sum: the winners share the
   stakes of all);
-- states serialise as their history of actions (OpenSpiel's default), replayed on load.
+- a state serialises as OpenSpiel serialises a Python state: its history and its pickled
+  table (the settled game's state, each seat's view and record, the pending step).
 """
 
 from __future__ import annotations

@@ -208,24 +208,13 @@ class Table:
         """The chance outcomes drawn so far for the pending step."""
         self.draw: Draw | None = None
         """The draw the table waits for; None when it waits for no chance."""
-        self.moves: list[int] = []
-        """Every action and chance outcome taken since the start, in order."""
         self._settle()
-
-    @classmethod
-    def replayed(cls, setup: Setup, moves: Sequence[int]) -> Table:
-        """The table of ``setup`` after ``moves`` (actions and chance outcomes, in order)."""
-        table = cls(setup)
-        for move in moves:
-            table.step(move)
-        return table
 
     def copy(self) -> Table:
         """An independent table in the same place (sharing the settled point)."""
         twin = Table.__new__(Table)
         twin.__dict__.update(self.__dict__)
         twin.given = list(self.given)
-        twin.moves = list(self.moves)
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -237,7 +226,7 @@ class Table:
         settled, seats = self.settled, range(self.setup.seats)
         known = tuple(settled.known(seat) for seat in seats)
         parts = (settled.game.state, known, tuple(settled.record(seat) for seat in seats))
-        where = (self.started, self.pending, self.given, self.draw, self.moves)
+        where = (self.started, self.pending, self.given, self.draw)
         return (_unpickled, (self.setup, parts, where))
 
     # --- where the table is --------------------------------------------------------------
@@ -299,7 +288,6 @@ class Table:
         assert prompt is not None
         self.pending = (prompt.player, self.setup.actions.option(action))
         self.given = []
-        self.moves.append(action)
         self._settle()
 
     def chance(self, outcome: int) -> None:
@@ -307,7 +295,6 @@ class Table:
         if outcome not in dict(self.chances()):
             raise ValueError(f"chance outcome {outcome} is not possible here")
         self.given.append(outcome)
-        self.moves.append(outcome)
         self._settle()
 
     def _settle(self) -> None:
@@ -349,7 +336,7 @@ def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> 
     state, known, record = parts
     table = Table.__new__(Table)
     table.setup = setup
-    table.started, table.pending, table.given, table.draw, table.moves = where
+    table.started, table.pending, table.given, table.draw = where
     chance = DrawnChance(setup.codes, ())
     game = (
         Game.resume_from(state, setup.rules, chance, record=False)
