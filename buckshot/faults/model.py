@@ -466,6 +466,38 @@ def _turn_passes_at_shot(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> An
     )
 
 
+def _living_seat_before(m: Any, s: Any, p: Any) -> Any:
+    """The first living seat anticlockwise before ``p`` (``p`` itself when none other
+    lives)."""
+    b = m.b
+    chains = []
+    for start in range(SEATS):
+        chain = b.num(start)
+        for k in range(SEATS - 1, 0, -1):
+            seat = (start - k) % SEATS
+            chain = b.ite(s.alive[seat], b.num(seat), chain)
+        chains.append(chain)
+    return b.select(chains, p)
+
+
+@model_fault(
+    "turn_passes_anticlockwise",
+    "the turn passes to the next living seat anticlockwise (the same seat as clockwise when two "
+    "play)",
+    breaks=("S1.1", "S4.5.3", "R16"),
+    caught_by=("T1",),
+    piece=("action", "pass_to_next_seat"),
+    counts=(3, SEATS),
+)
+def _turn_passes_anticlockwise(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    passed = original(s, inp, fx)
+    b = m.b
+    owner = _living_seat_before(m, s, s.owner)
+    return passed.set(
+        owner=owner, k0=m.seat(s.kills, owner), fwho=b.update(passed.fwho, b.num(0), owner)
+    )
+
+
 @model_fault(
     "turn_count_rounds",
     "the turn number counts rounds: it goes up only when the turn wraps past the last seat",
@@ -864,6 +896,21 @@ def _dealer_sees_every_turn(original: Any, m: Any, s: Any, inp: Any, fx: Any) ->
         sees = b.and_(s.alive[p], m.with_role(s, b.num(p), role_code(Role.DEALER)))
         dealer = b.ite(sees, b.num(p), dealer)
     fx.skill_by = b.ite(b.eqn(fx.skill_by, NONE), dealer, fx.skill_by)
+    return out
+
+
+@model_fault(
+    "fresh_load_shown_to_owner_only",
+    "a fresh load shows its first shell to the turn owner if a Dealer, not to every living Dealer",
+    breaks=("S2.3", "S4.1.3", "R11"),
+    caught_by=("K3",),
+    piece=("action", "load_chamber"),
+    table=Table(3, Role.DEALER),
+)
+def _fresh_load_shown_to_owner_only(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    out = original(s, inp, fx)
+    b = m.b
+    fx.shown = [b.and_(shown, b.eqn(s.owner, p)) for p, shown in enumerate(fx.shown)]
     return out
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+from buckshot.reference.events import EventType
 from buckshot.reference.game import Game
 from buckshot.reference.options import Option, parse_option
 from buckshot.reference.state import Frame, GameState
@@ -172,6 +173,40 @@ def abstract_state(state: GameState, cfg: Config, ghost: Concrete) -> Concrete:
             shot_flips=shot.flips,
         )
     return abstract
+
+
+@dataclass(frozen=True)
+class PreviewMark:
+    """Where an engine transition begins, for :func:`preview_mismatch`: how many events its
+    log held and whether the turn under way began with a fresh load."""
+
+    logged: int
+    fresh_load: bool
+
+
+def preview_mark(game: Game) -> PreviewMark:
+    """The :class:`PreviewMark` of ``game`` now (before a transition)."""
+    return PreviewMark(len(game.events), game.state.fresh_load)
+
+
+def preview_mismatch(
+    game: Game, mark: PreviewMark, shown: Sequence[int], owner: int, preview_step: bool
+) -> str | None:
+    """How the seats the engine's transition since ``mark`` privately showed the first shell
+    (its preview events) differ from ``shown``, the model's (S2.3, S4.1.3; R11); None when
+    they agree. The model's preview of phase 1 shows a Dealer owner again on a turn that
+    began with a fresh load, where the engine tells them once, at the load: the same shell
+    (``verification/ABSTRACTIONS.md``), so that difference alone is none."""
+    engine = {
+        event.data["player"]
+        for event in game.events[mark.logged :]
+        if event.type is EventType.PREVIEW
+    }
+    model = set(shown)
+    again = preview_step and mark.fresh_load and not engine and model == {owner}
+    if engine == model or again:
+        return None
+    return f"the seats shown the first shell: engine {sorted(engine)}, model {sorted(model)}"
 
 
 def ghost_mismatches(state: GameState, model: Concrete) -> list[str]:

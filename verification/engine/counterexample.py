@@ -29,9 +29,12 @@ from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, parse_ruleset
 from buckshot.spec.schema_registry import first_problem, validator
 from buckshot.verification.engine.abstraction import (
+    PreviewMark,
     abstract_state,
     ghost_mismatches,
     option_of,
+    preview_mark,
+    preview_mismatch,
 )
 from buckshot.verification.engine.concretize import (
     NoEngineState,
@@ -47,7 +50,7 @@ from buckshot.verification.model.executable import (
     IllegalStep,
     Step,
 )
-from buckshot.verification.model.layout import ITEM_KINDS, ROLES, item_code
+from buckshot.verification.model.layout import ITEM_KINDS, ROLES, SEATS, item_code
 from buckshot.verification.model.state import (
     Input,
     Leaf,
@@ -80,6 +83,9 @@ class PathStep:
     input: ConcreteInput
     after: Concrete
     text: str
+    shown: tuple[int, ...] | None = None
+    """The seats the step privately showed the chamber's first shell (a Dealer's preview,
+    R11); None when the document does not say (an older one)."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +191,7 @@ def _step_json(spec: ExecutableSpec, step: Step) -> dict[str, Any]:
         "text": action(spec, step),
         "input": to_json(spec.cfg, step.input),
         "after": to_json(spec.cfg, step.after),
+        "shown": [p for p, seen in enumerate(step.shown) if seen],
     }
 
 
@@ -211,6 +218,7 @@ def load_document(data: Any) -> CounterexamplePath:
                 input_from_json(cfg, step["input"]),
                 state_from_json(cfg, step["after"]),
                 str(step.get("text", "")),
+                _shown(step.get("shown")),
             )
             for step in data["steps"]
         )
@@ -230,6 +238,17 @@ def load_document(data: Any) -> CounterexamplePath:
         raise CounterexampleError(
             f"counterexample refused: {type(error).__name__}: {error}"
         ) from None
+
+
+def _shown(value: Any) -> tuple[int, ...] | None:
+    """A step's ``shown`` seats (None when absent); ``ValueError`` when not a list of seats."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+        isinstance(p, int) and not isinstance(p, bool) and 0 <= p < SEATS for p in value
+    ):
+        raise ValueError(f"shown: {value!r} is not a list of seats")
+    return tuple(value)
 
 
 def _check_seats(data: dict[str, Any], ruleset: Ruleset, start: Concrete) -> None:
@@ -471,6 +490,13 @@ class _PathFollower(GameObserver):
         """The index of the path's step the engine's next transition is compared with."""
         self.check_start = False
         """Compare the engine's state with the path's start before the first transition."""
+        self.edges = {
+            edge.edge.id: edge for edge in ExecutableSpec(cex.ruleset, config=cex.cfg).layout.edges
+        }
+        self.mark = PreviewMark(0, False)
+        """Where the engine's transition under way began (its log, a fresh load)."""
+        self.owner = 0
+        """The turn owner before the transition under way."""
 
     def before_transition(
         self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
@@ -487,6 +513,8 @@ class _PathFollower(GameObserver):
         if index >= len(cex.steps):
             raise _Stop  # the path ends here; the engine would go on
         self.chance.at(index, cex.steps[index].input)
+        self.mark = preview_mark(game)
+        self.owner = game.state.owner
 
     def after_transition(
         self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
@@ -503,6 +531,10 @@ class _PathFollower(GameObserver):
                 cex.cfg, abstract_state(game.state, cex.cfg, step.after), step.after
             )
             found += ghost_mismatches(game.state, step.after)
+            if step.shown is not None:
+                preview = "prophet_preview" in self.edges[step.edge_id].edge.actions
+                shown = preview_mismatch(game, self.mark, step.shown, self.owner, preview)
+                found += [] if shown is None else [shown]
             details += [f"engine vs path: {line}" for line in found]
         self.result.outcomes.append(StepOutcome(index + 1, step.text, not details, tuple(details)))
         self.next = index + 1

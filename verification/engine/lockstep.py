@@ -34,15 +34,18 @@ from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.engine.abstraction import (
     Before,
+    PreviewMark,
     RecordingChance,
     abstract_state,
     before_facts,
     ghost_mismatches,
     model_decisions,
     option_key,
+    preview_mark,
+    preview_mismatch,
     step_input,
 )
-from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep, Step
 from buckshot.verification.model.layout import role_code
 from buckshot.verification.model.state import differences
 from buckshot.verification.render import state as state_text
@@ -105,6 +108,8 @@ class Lockstep(GameObserver):
         self.edges: set[str] = set()
         self.before: Before | None = None
         """The engine's facts before the transition under way (None before the first)."""
+        self.mark = PreviewMark(0, False)
+        """Where the engine's transition under way began (its log, a fresh load)."""
 
     def part(self, what: str, details: Sequence[str], where: str | None = None) -> Parted:
         """The exception that stops the game at a disagreement."""
@@ -137,6 +142,7 @@ class Lockstep(GameObserver):
         if self.before is None:
             self.check_state(game, "the initial states differ")
         self.before = before_facts(game)
+        self.mark = preview_mark(game)
 
     def after_transition(
         self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
@@ -177,10 +183,20 @@ class Lockstep(GameObserver):
                 [f"engine: {edge.id}", f"model: {step.edge.edge.id}"],
                 where,
             )
+        self.check_previews(game, step, where)
         self.model = step.after
         self.steps += 1
         self.edges.add(edge.id)
         self.check_state(game, f"the next states differ after {edge.id}")
+
+    def check_previews(self, game: Game, step: Step, where: str) -> None:
+        """The seats the engine's step privately showed the first shell are those the model's
+        step shows it (:func:`.abstraction.preview_mismatch`)."""
+        shown = [p for p, seen in enumerate(step.shown) if seen]
+        preview = "prophet_preview" in step.edge.edge.actions
+        found = preview_mismatch(game, self.mark, shown, step.before.owner, preview)
+        if found is not None:
+            raise self.part("the seats shown the first shell differ", [found], where)
 
     def check_prompt(self, game: Game) -> None:
         """The same player is asked, and the engine's options equal the model's decisions."""

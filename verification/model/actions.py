@@ -35,7 +35,8 @@ class Actions(ItemEffects[I, B]):
     def action_load_chamber(
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
-        """Load the chamber with a load for the number of living players (S4.1.3; R1)."""
+        """Load the chamber with a load for the number of living players (S4.1.3; R1); every
+        living Dealer who is not a traitor is shown its first shell (S2.3; R11)."""
         b = self.b
         living = self.living(s)
         ok: list[B] = []
@@ -50,6 +51,10 @@ class Actions(ItemEffects[I, B]):
                 total = b.ite(pick, b.num(load.total), total)
         fx.require(b.or_(*ok))
         fx.require(self._head_possible(total, live, inp.head_live))
+        dealer = role_code(Role.DEALER)
+        for p in range(SEATS):
+            seen = b.and_(s.alive[p], self.with_role(s, b.num(p), dealer))
+            fx.shown[p] = b.or_(fx.shown[p], seen)  # every living Dealer sees it (S4.1.3; R11)
         return s.set(shells=total, live=live, head_live=inp.head_live)
 
     @MODEL.implements("draw_turn_items")
@@ -65,8 +70,12 @@ class Actions(ItemEffects[I, B]):
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """A non-traitor Dealer owner learns the first shell (S2.3, S4.1.2; R11); private."""
+        b = self.b
         dealer = self.with_role(s, s.owner, role_code(Role.DEALER))
-        fx.skill_by = self.b.ite(dealer, s.owner, fx.skill_by)
+        fx.skill_by = b.ite(dealer, s.owner, fx.skill_by)
+        fx.shown = [
+            b.or_(shown, b.and_(dealer, b.eqn(s.owner, p))) for p, shown in enumerate(fx.shown)
+        ]
         return s
 
     # --- phase 2: shooting ---------------------------------------------------------------

@@ -65,6 +65,8 @@ class Step:
     popped: bool
     skill_by: int
     asked: int
+    shown: tuple[bool, ...] = ()
+    """Per seat: privately shown the chamber's first shell by a Dealer's preview (R11)."""
 
 
 class ExecutableSpec:
@@ -137,7 +139,7 @@ class ExecutableSpec:
         if not res.ok:
             raise IllegalStep(f"input not legal in state {self.top(s).frame}:{self.top(s).id}")
         edge = next(e for e, fired in zip(self.layout.edges, res.fired, strict=True) if fired)
-        return Step(s, inp, res.next, edge, res.popped, res.skill_by, res.asked)
+        return Step(s, inp, res.next, edge, res.popped, res.skill_by, res.asked, res.shown)
 
     def candidates(self, s: Concrete, held_payments: bool = True) -> Iterator[ConcreteInput]:
         """Inputs that may be legal in ``s`` (a superset of the legal ones, without repeats).

@@ -41,6 +41,9 @@ class Effects(Generic[I, B]):
         """Legality conditions on the step's chance outcomes and decision parameters."""
         self.skill_by: I = backend.num(NONE)
         """The seat that used a role skill in this step, or NONE."""
+        self.shown: list[B] = [backend.false() for _ in range(SEATS)]
+        """Per seat: privately shown the chamber's first shell by a Dealer's preview in this
+        step (S2.3; R11); the model keeps no knowledge, the step says who learns."""
 
     def require(self, cond: B) -> None:
         """Add a legality condition."""

@@ -56,6 +56,9 @@ class StepResult(Generic[I, B]):
     """The seat that used a role skill, or NONE."""
     asked: I
     """The player whose decision the step took, or NONE for an automatic step."""
+    shown: tuple[B, ...]
+    """Per seat: privately shown the chamber's first shell by a Dealer's preview (S2.3,
+    S4.1.3; R11)."""
 
 
 class Semantics(Actions[I, B]):
@@ -294,7 +297,8 @@ class Semantics(Actions[I, B]):
             flags = tuple(b.boolean(other.code == edge.code) for other in self.layout.edges)
             popped = b.boolean(self.layout.is_resume(edge))
             ok = b.and_(fire, *fx.requires)
-            out.append((edge, StepResult(nxt, ok, flags, popped, fx.skill_by, asked)))
+            shown = tuple(fx.shown)
+            out.append((edge, StepResult(nxt, ok, flags, popped, fx.skill_by, asked, shown)))
         return out
 
     def step(self, s: State[I, B], inp: Input[I, B]) -> StepResult[I, B]:
@@ -313,7 +317,7 @@ class Semantics(Actions[I, B]):
             chosen = next(((e, base) for e, f, base in candidates if f), None)
             nxt, fx = stuck() if chosen is None else self.apply(chosen[0], chosen[1], inp)
             ok = b.and_(*fx.requires)
-            return StepResult(nxt, ok, fired, popped, fx.skill_by, asked)
+            return StepResult(nxt, ok, fired, popped, fx.skill_by, asked, tuple(fx.shown))
         return self._merge(s, inp, candidates, fired, popped, asked)
 
     def _merge(
@@ -331,6 +335,7 @@ class Semantics(Actions[I, B]):
         base: list[Any] = flatten(cfg, s)
         merged = list(base)
         skill = b.num(NONE)
+        shown = [b.false() for _ in range(SEATS)]
         oks: list[B] = []
         for edge, fire, start in reversed(candidates):
             if b.known_false(fire):
@@ -341,9 +346,10 @@ class Semantics(Actions[I, B]):
                 if value is not base[index]:
                     merged[index] = b.ite(fire, value, merged[index])
             skill = b.ite(fire, fx.skill_by, skill)
+            shown = [b.bite(fire, now, was) for now, was in zip(fx.shown, shown, strict=True)]
             oks.append(b.and_(fire, *fx.requires))
         nxt_state: State[I, B] = unflatten_state(cfg, merged)
-        return StepResult(nxt_state, b.or_(*oks), fired, popped, skill, asked)
+        return StepResult(nxt_state, b.or_(*oks), fired, popped, skill, asked, tuple(shown))
 
 
 def _bound(

@@ -39,6 +39,7 @@ from buckshot.verification.proofs.rules_common import (
     doctor_on_self,
     drawn,
     flipped,
+    loaded,
     lucky,
     rescued,
     settled,
@@ -113,7 +114,29 @@ def dealer_prophet(m: Sem, s: S, inp: In, r: Res) -> Any:
             for after, before in zip(row_after, row_before, strict=True)
         ),
     )
-    return b.implies(preview, b.and_(_skill(m, r, dealer, s.owner), b.ge(s.shells, b.num(1)), same))
+    return b.and_(
+        b.implies(preview, b.and_(_skill(m, r, dealer, s.owner), b.ge(s.shells, b.num(1)), same)),
+        dealers_shown_as_the_rules_say(m, s, inp, r),
+    )
+
+
+def dealers_shown_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
+    """Who is privately shown the chamber's first shell (S2.3, S4.1.3; R11): at a fresh load,
+    whoever's turn it is, every living Dealer who is not a traitor and no one else; at the
+    preview of phase 1, the owner alone, when a Dealer who is not a traitor (on a turn that
+    began with a fresh load, the same shell the load showed them); at any other step, no one.
+    """
+    b = m.b
+    load = loaded(m, r)
+    preview = fired_action(m, r, "prophet_preview")
+    terms = []
+    for p in range(SEATS):
+        dealer = rule_has_skill(m, s, b.num(p), Role.DEALER)
+        at_load = b.and_(s.alive[p], dealer)
+        at_preview = b.and_(b.eqn(s.owner, p), dealer)
+        expected = b.bite(load, at_load, b.bite(preview, at_preview, b.false()))
+        terms.append(b.beq(r.shown[p], expected))
+    return b.and_(*terms)
 
 
 def dealer_finds_a_shell(m: Sem, s: S) -> Any:
@@ -217,7 +240,9 @@ RULES_ROLES: tuple[Property, ...] = (
         "K3",
         ("S2.3", "S4.1.2", "S4.1.3", "R11"),
         "The preview records the Dealer's skill exactly when the owner is a non-traitor "
-        "Dealer, finds a shell in the chamber, and changes nothing else.",
+        "Dealer, finds a shell in the chamber, and changes nothing else; a fresh load shows "
+        "its first shell to every living non-traitor Dealer, the preview to the owner alone "
+        "if one, no other step to anyone.",
         state=dealer_finds_a_shell,
         step=dealer_prophet,
     ),
