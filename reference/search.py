@@ -1,4 +1,4 @@
-"""A search agent: determinised Monte Carlo tree search over what its seat may know (R14).
+"""A search agent: determinised Monte Carlo search over what its seat may know (R14).
 
 For each decision with a choice, the agent plays many short futures. Each starts from a
 *determinisation*: a copy of the game in which every fact hidden from the seat (the
@@ -216,7 +216,7 @@ class Rollout:
             return next((o for o in options if o.event == "use_rescue"), events["give_up"])
         if prompt.kind == "discard":
             by_item = {o.kwargs()["item"]: o for o in options}
-            return next(by_item[item] for item in _DISCARD_FIRST if item in by_item)
+            return next((by_item[i] for i in _DISCARD_FIRST if i in by_item), options[0])
         if prompt.kind in ("shot_response", "counter_response"):
             return self._respond(prompt)
         if prompt.kind == "main_action":

@@ -31,25 +31,25 @@ def _record(roles: list[str], winners: list[int], seat_items: list[dict[str, int
 
 
 RECORDS = [
-    _record(["gambler", "medic"], [0], [{"inverter": 2}, {}]),
-    _record(["gambler", "gambler"], [1], [{"inverter": 1}, {"milk_tea": 1}]),
-    _record(["medic", "gambler"], [], [{}, {"inverter": 1}]),
+    _record(["gambler", "medic"], [0], [{"ejecting_drink": 2}, {}]),
+    _record(["gambler", "gambler"], [1], [{"ejecting_drink": 1}, {"milk_tea": 1}]),
+    _record(["medic", "gambler"], [], [{}, {"ejecting_drink": 1}]),
 ]
 """Three games of two seats; a draw (no winner) is a loss for every seat."""
 
 
 def test_item_use_is_counted_per_seat_and_role() -> None:
     balance = Balance.of(RECORDS)
-    every = balance.item(ALL_ROLES, "inverter")
+    every = balance.item(ALL_ROLES, "ejecting_drink")
     # seats: 6; users: game 1 seat 0, game 2 seat 0, game 3 seat 1; uses 2 + 1 + 1
     assert (every.seats, every.users, every.uses) == (6, 3, 4)
     # of the users only game 1 seat 0 won; of the others only game 2 seat 1
     assert (every.win_if_used.successes, every.win_if_used.trials) == (1, 3)
     assert (every.win_if_not.successes, every.win_if_not.trials) == (1, 3)
     assert every.uses_per_seat == pytest.approx(4 / 6)
-    gambler = balance.item("gambler", "inverter")
+    gambler = balance.item("gambler", "ejecting_drink")
     assert (gambler.seats, gambler.users, gambler.user_wins, gambler.other_wins) == (4, 3, 1, 1)
-    medic = balance.item("medic", "inverter")
+    medic = balance.item("medic", "ejecting_drink")
     assert (medic.seats, medic.users, medic.win_if_not.trials) == (2, 0, 2)
     assert medic.win_if_used.value is None
     assert medic.p is None  # no seat used it: nothing to compare
@@ -83,8 +83,8 @@ def test_the_section_has_a_row_per_item_and_role() -> None:
     rows = {(row[0], row[1]): row for row in section.rows()}
     assert len(section.rows()) == len(ITEMS) * 3  # all seats, gambler, medic
     assert {kind for kind, _ in rows} == {item.value for item in Item}
-    assert rows[("inverter", ALL_ROLES)][2].startswith("0.500 ")  # 3 of 6 seats
-    assert rows[("inverter", "medic")][4] == "-"  # no medic used it
+    assert rows[("ejecting_drink", ALL_ROLES)][2].startswith("0.500 ")  # 3 of 6 seats
+    assert rows[("ejecting_drink", "medic")][4] == "-"  # no medic used it
     assert rows[("amulet", ALL_ROLES)][2].startswith("0.000 ")
-    assert section.to_json()["item_use"]["gambler"]["inverter"]["users"] == 3
+    assert section.to_json()["item_use"]["gambler"]["ejecting_drink"]["users"] == 3
     assert "<svg" in section.html()
