@@ -8,6 +8,8 @@ is wall-clock time. A proof's time is its term building and solver queries (all 
 It prints the figures; ``--update`` stores them, with the date and the machine, under the
 key ``"verify"`` of ``benchmarks/results.json`` and rewrites the documents' blocks of them
 (``results.py``), ``--results FILE`` stores them in FILE; without either nothing is written.
+A ``--bmc-all`` run (the main job's) is kept beside the default run's figures, under
+``"bmc_all"`` of the same key, so that each run updates its own figures and keeps the other's.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ import time
 from typing import Any
 
 from figures import render  # benchmarks/figures.py
-from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
+from results import (  # benchmarks/results.py
+    RESULTS,
+    add_arguments,
+    check_arguments,
+    load,
+    machine,
+    publish,
+)
 
 from buckshot.commands.verify import parse_players
 from buckshot.faults.model import MUTANTS
@@ -53,6 +62,25 @@ def figures(report: Report, total: float, started: datetime.datetime) -> dict[st
             for m in report.mutants
         },
     }
+
+
+def kept(args: argparse.Namespace, measured: dict[str, Any]) -> dict[str, Any]:
+    """What to store under ``"verify"``: a default run's figures with the last ``--bmc-all``
+    run's kept under ``"bmc_all"``, or a ``--bmc-all`` run's under ``"bmc_all"`` of the last
+    default run's (the whole entry when there is none yet)."""
+    path = args.results if args.results is not None and args.results.exists() else RESULTS
+    try:
+        stored = load(path).get("verify")
+    except (OSError, ValueError):
+        stored = None
+    if not isinstance(stored, dict):
+        return measured
+    if args.bmc_all:
+        default = {k: v for k, v in stored.items() if k != "bmc_all"}
+        return {**default, "bmc_all": measured}
+    if "bmc_all" in stored:
+        return {**measured, "bmc_all": stored["bmc_all"]}
+    return measured
 
 
 def run(cfg: Config, args: argparse.Namespace, progress: CommandProgress) -> Report:
@@ -147,8 +175,9 @@ def main() -> None:
             )
     print(f"full run: {total:.2f} s wall clock ({'FAILED' if report.failed else 'ok'})")
     measured = figures(report, total, begun)
-    print(render("verify", {"verify": measured}))
-    publish(args, "verify", measured)
+    if not args.bmc_all:
+        print(render("verify", {"verify": measured}))
+    publish(args, "verify", kept(args, measured))
 
 
 if __name__ == "__main__":
