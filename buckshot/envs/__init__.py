@@ -9,4 +9,5 @@ engine's chance port with the ruleset's odds (:mod:`buckshot.envs.chance`).
 
 - :mod:`buckshot.envs.openspiel_game` registers ``python_buckshot`` with ``pyspiel``.
 - :mod:`buckshot.envs.pettingzoo_env` is the AEC environment (``env()``, ``raw_env``).
+- :mod:`buckshot.envs.resample` draws a state of a seat's information set (for IS-MCTS).
 """

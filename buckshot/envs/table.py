@@ -208,6 +208,12 @@ class Table:
         """The chance outcomes drawn so far for the pending step."""
         self.draw: Draw | None = None
         """The draw the table waits for; None when it waits for no chance."""
+        self.load: Table | None = None
+        """The table just before the current load's shuffle was drawn (None before the
+        first, and in a table loaded from a pickle)."""
+        self.since_load: list[int] = []
+        """Every move since ``load``: the shuffle's draws first (``load_draws`` of them)."""
+        self.load_draws = 0
         self._settle()
 
     def copy(self) -> Table:
@@ -215,6 +221,7 @@ class Table:
         twin = Table.__new__(Table)
         twin.__dict__.update(self.__dict__)
         twin.given = list(self.given)
+        twin.since_load = list(self.since_load)
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -275,10 +282,17 @@ class Table:
 
     def step(self, move: int) -> None:
         """Take ``move``: a chance outcome at a chance node, else the asked seat's action."""
+        shuffling = self.draw is not None and self.draw.kind == "shell"
+        if shuffling and len(self.since_load) == self.load_draws and self.load is not None:
+            self.load_draws += 1  # the shuffle goes on
+        elif shuffling:  # a new load's shuffle starts
+            self.load, self.since_load, self.load_draws = self.copy(), [], 1
         if self.draw is not None:
             self.chance(move)
         else:
             self.act(move)
+        if self.load is not None:
+            self.since_load.append(move)
 
     def act(self, action: int) -> None:
         """The asked seat takes the action id ``action``; ``ValueError`` if it is not legal."""
@@ -337,6 +351,7 @@ def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> 
     table = Table.__new__(Table)
     table.setup = setup
     table.started, table.pending, table.given, table.draw = where
+    table.load, table.since_load, table.load_draws = None, [], 0
     chance = DrawnChance(setup.codes, ())
     game = (
         Game.resume_from(state, setup.rules, chance, record=False)
