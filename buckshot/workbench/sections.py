@@ -195,7 +195,15 @@ def item_section(label: str, balance: Balance) -> TableSection:
         )
     return TableSection(
         title=f"Items per role: {label}",
-        headings=("item", "role", "used by", "uses per seat", "win if used", "win if not", "p"),
+        headings=(
+            "item",
+            "role",
+            "used by",
+            "uses per seat",
+            "win if used",
+            "win if not",
+            "p (Holm)",
+        ),
         cells=tuple(rows),
         data={
             "item_use": balance.to_json()["item_use"],
