@@ -309,3 +309,56 @@ def chance_command(
         save(report, json.dumps(run.to_json(), indent=1) + "\n", "--report")
     if run.failed():
         raise typer.Exit(1)
+
+
+@app.command("export")
+def export_command(
+    folder: Annotated[Path, typer.Argument(help="The folder to write (empty, or an export).")],
+    cases: Annotated[
+        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
+    ] = DEFAULT_CASES,
+) -> None:
+    """Write a copy of the suite to vendor: cases, fixtures, schemas, INTERPRETING.md, the
+    chance experiments and a manifest (versions, counts, the SHA-256 of every file)."""
+    from buckshot.conformance.export import ExportError, check_export_folder, write_export
+    from buckshot.conformance.suite import SuiteError, load_suite
+
+    check_output_folder(folder, "FOLDER")
+    try:
+        check_export_folder(folder)
+        suite = load_suite(cases)
+        exported = write_export(suite, folder)
+    except ExportError as error:
+        fail("output.unwritable", str(error))
+    except SuiteError as error:
+        fail("suite.invalid", "the suite is broken:\n" + str(error))
+    except OSError as error:
+        fail("output.unwritable", f"cannot write the export into {folder}: {error}")
+    counts = exported.manifest["counts"]
+    typer.echo(
+        f"exported {counts['cases']} cases, {counts['schemas']} schemas and "
+        f"{counts['files']} files in all to {folder} (manifest.json)"
+    )
+
+
+@app.command("report")
+def report_command(
+    reports: Annotated[
+        list[Path], typer.Argument(help="JSON-lines reports of conformance run, one a column.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The HTML page to write.")],
+    title: Annotated[
+        str, typer.Option("--title", help="The page's title.")
+    ] = "Conformance reports compared",
+) -> None:
+    """Write one HTML page comparing the reports side by side, case by case and by area."""
+    from buckshot.conformance.report import ReportError, read_jsonl
+    from buckshot.conformance.report_page import comparison_html
+
+    check_output(out, "--out")
+    try:
+        read = [read_jsonl(path) for path in reports]
+    except ReportError as error:
+        fail("report.invalid", str(error))
+    save(out, comparison_html(read, title), "--out")
+    typer.echo(f"wrote {out}: {len(read)} reports compared")

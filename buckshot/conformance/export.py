@@ -1,0 +1,161 @@
+"""A copy of the suite that another project can vendor: ``buckshot conformance export DIR``.
+
+The folder holds everything an implementer outside Python needs beside their adapter: the
+cases, the fixtures, the feature list and the retired IDs as shipped, the suite's schemas
+with the spec's ruleset schema and spec export that they refer to, INTERPRETING.md, the
+chance-mode experiments as the ``sample`` messages the runner sends, and
+``manifest.json``: the package and spec versions, the protocol, the counts, and the size
+and SHA-256 of every other file, so that a vendored copy can be checked
+(:func:`verify_export`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from buckshot import __version__
+from buckshot import spec as spec_package
+from buckshot.command import write_atomic
+from buckshot.conformance.chance_mode import EXPERIMENTS, sample_of
+from buckshot.conformance.protocol import PROTOCOL_VERSION
+from buckshot.conformance.suite import Suite
+from buckshot.spec import SPEC_VERSION
+from buckshot.spec.ruleset import ruleset_schema_json
+
+SPEC_EXPORT = Path(spec_package.__file__).resolve().parent / "generated" / "spec.json"
+"""The spec export (charts, ruleset, rulebook) that states and prompts name states of."""
+
+MANIFEST = "manifest.json"
+FORMAT = "buckshot-conformance-export/1"
+"""The manifest's ``format``."""
+
+SHIPPED = ("INTERPRETING.md", "features.json", "retired.json")
+"""Files of the shipped suite copied as they are (those that exist)."""
+
+
+class ExportError(Exception):
+    """The folder cannot take an export, or a vendored copy does not match its manifest."""
+
+
+@dataclass(frozen=True)
+class Exported:
+    """What an export wrote: its manifest and the folder."""
+
+    folder: Path
+    manifest: dict[str, Any]
+
+
+def _shipped_files(suite_root: Path) -> Iterator[tuple[str, bytes]]:
+    for name in SHIPPED:
+        path = suite_root / name
+        if path.is_file():
+            yield name, path.read_bytes()
+    for folder in ("schemas", "fixtures", "cases"):
+        for path in sorted((suite_root / folder).rglob("*.json")):
+            yield path.relative_to(suite_root).as_posix(), path.read_bytes()
+
+
+def _made_files() -> Iterator[tuple[str, bytes]]:
+    yield "schemas/ruleset.schema.json", ruleset_schema_json().encode("utf-8")
+    yield "spec/spec.json", SPEC_EXPORT.read_bytes()
+    samples = [sample_of(seq, e) for seq, e in enumerate(EXPERIMENTS, start=1)]
+    text = json.dumps({"alpha": 1e-6, "samples": samples}, indent=1, ensure_ascii=False)
+    yield "chance/experiments.json", (text + "\n").encode("utf-8")
+
+
+def export_files(suite: Suite) -> dict[str, bytes]:
+    """Every file of the export but the manifest, by its path in the folder."""
+    files = dict(_shipped_files(suite.root))
+    files.update(_made_files())
+    return files
+
+
+def manifest_of(suite: Suite, files: dict[str, bytes]) -> dict[str, Any]:
+    """The manifest of an export of ``suite`` holding ``files``."""
+    by_area = Counter(case.area for case in suite.cases)
+    generated = sum(1 for case in suite.cases if case.generated)
+    return {
+        "format": FORMAT,
+        "version": __version__,
+        "spec_version": SPEC_VERSION,
+        "protocol": PROTOCOL_VERSION,
+        "counts": {
+            "cases": len(suite.cases),
+            "hand_written": len(suite.cases) - generated,
+            "generated": generated,
+            "by_area": dict(sorted(by_area.items())),
+            "fixtures": len(suite.fixtures),
+            "features": len(suite.features),
+            "schemas": sum(1 for path in files if path.startswith("schemas/")),
+            "chance_experiments": len(EXPERIMENTS),
+            "files": len(files),
+        },
+        "files": {
+            path: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+            for path, data in sorted(files.items())
+        },
+    }
+
+
+def check_export_folder(folder: Path) -> None:
+    """Refuse (:class:`ExportError`) a folder that holds anything but an earlier export."""
+    if not folder.exists():
+        return
+    if not folder.is_dir():
+        raise ExportError(f"{folder}: a file, not a folder")
+    if any(folder.iterdir()) and not (folder / MANIFEST).is_file():
+        raise ExportError(
+            f"{folder}: not empty and holds no {MANIFEST}: export into an empty folder or "
+            "over an earlier export"
+        )
+
+
+def write_export(suite: Suite, folder: Path) -> Exported:
+    """Write the export of ``suite`` into ``folder``: files of an earlier export there that
+    this one has not are removed; each file is written whole, the manifest last."""
+    check_export_folder(folder)
+    files = export_files(suite)
+    manifest = manifest_of(suite, files)
+    stale = _listed(folder) - set(files)
+    for path, data in files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, data.decode("utf-8"))
+    for path in sorted(stale):
+        (folder / path).unlink(missing_ok=True)
+    write_atomic(folder / MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+    return Exported(folder, manifest)
+
+
+def _listed(folder: Path) -> set[str]:
+    """The files an earlier export's manifest in ``folder`` lists (none without one)."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        return set(manifest["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
+def verify_export(folder: Path) -> list[str]:
+    """How a vendored copy differs from its manifest: files missing, changed or unlisted."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        listed: dict[str, dict[str, Any]] = manifest["files"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ExportError(f"{folder / MANIFEST}: not a manifest ({error})") from None
+    problems = []
+    for path, entry in listed.items():
+        file = folder / path
+        if not file.is_file():
+            problems.append(f"missing {path}")
+        elif hashlib.sha256(file.read_bytes()).hexdigest() != entry["sha256"]:
+            problems.append(f"changed {path}")
+    on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    problems += [f"unlisted {path}" for path in sorted(on_disk - set(listed) - {MANIFEST})]
+    return problems

@@ -1,0 +1,222 @@
+"""One HTML page comparing several implementations' reports side by side.
+
+``buckshot conformance report A.jsonl B.jsonl ... --out page.html`` reads JSON-lines
+reports of ``conformance run`` and writes a page with one column per report: who ran
+(implementation, adapter, spec version, protocol, when), the counts by status, a table by
+area (passed of run), and every case by area with each report's status, the runner's
+message in a tooltip, and the rows whose statuses differ marked. The page is one file with
+its style and a small script inline (a filter box and "only the differences"); it requests
+nothing.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from dataclasses import dataclass
+
+from buckshot.conformance.report import Report
+from buckshot.conformance.runner import STATUSES
+
+MISSING = "absent"
+"""The status shown where a report has no line for a case (not selected, or not run)."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One report in the comparison: its heading and its case lines."""
+
+    name: str
+    report: Report
+
+    def status(self, case_id: str) -> str:
+        """The case's status in this report (:data:`MISSING` when it has none)."""
+        line = self.report.cases.get(case_id)
+        return str(line.get("status", MISSING)) if line else MISSING
+
+    def message(self, case_id: str) -> str:
+        """The runner's message on the case in this report, with the divergence's path."""
+        line = self.report.cases.get(case_id) or {}
+        parts = [str(line.get("message") or "")]
+        divergence = line.get("divergence")
+        if isinstance(divergence, dict):
+            parts.append(f"at {divergence.get('path', '?')}: {divergence.get('reason', '')}")
+        return " ".join(part for part in parts if part).strip()
+
+
+def column_names(reports: list[Report]) -> list[str]:
+    """A heading for each report: its implementation's name and version (or its adapter),
+    numbered where two would read the same."""
+    names = []
+    for report in reports:
+        hello = report.header.get("implementation")  # the adapter's hello, or null
+        implementation = hello.get("implementation") if isinstance(hello, dict) else None
+        if isinstance(implementation, dict) and implementation.get("name"):
+            name = f"{implementation['name']} {implementation.get('version', '')}".strip()
+        else:
+            name = str(report.header.get("adapter") or "report")
+        names.append(name)
+    seen: Counter[str] = Counter(names)
+    numbered: Counter[str] = Counter()
+    result = []
+    for name in names:
+        numbered[name] += 1
+        result.append(f"{name} ({numbered[name]})" if seen[name] > 1 else name)
+    return result
+
+
+def area_of(case_id: str) -> str:
+    """The case's area: the first part of its ID."""
+    return case_id.split(".", 1)[0]
+
+
+def comparison_html(reports: list[Report], title: str = "Conformance reports compared") -> str:
+    """The page comparing ``reports``, in the order given."""
+    columns = [
+        Column(name, report) for name, report in zip(column_names(reports), reports, strict=True)
+    ]
+    ids = sorted({case_id for column in columns for case_id in column.report.cases})
+    areas: dict[str, list[str]] = {}
+    for case_id in ids:
+        areas.setdefault(area_of(case_id), []).append(case_id)
+    differing = [i for i in ids if len({column.status(i) for column in columns}) > 1]
+    body = [
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="lead">{len(columns)} reports, {len(ids)} cases in {len(areas)} areas; '
+        f'<span id="differing-count">{len(differing)}</span> cases differ between them.</p>',
+        _heads(columns),
+        _by_area(columns, areas),
+        _controls(),
+        _cases(columns, areas),
+    ]
+    return _PAGE.format(title=_e(title), style=_STYLE, script=_SCRIPT, body="\n".join(body))
+
+
+def _heads(columns: list[Column]) -> str:
+    rows = ["<tr><th></th>" + "".join(f"<th>{_e(c.name)}</th>" for c in columns) + "</tr>"]
+    fields = {
+        "adapter": "adapter",
+        "spec version": "spec_version",
+        "protocol": "protocol",
+        "started": "started",
+    }
+    for label, key in fields.items():
+        cells = "".join(f"<td>{_e(str(c.report.header.get(key) or ''))}</td>" for c in columns)
+        rows.append(f"<tr><th>{_e(label)}</th>{cells}</tr>")
+    for status in STATUSES:
+        cells = "".join(
+            f'<td class="count" data-status="{status}">'
+            f"{sum(1 for line in c.report.cases.values() if line.get('status') == status)}</td>"
+            for c in columns
+        )
+        rows.append(f"<tr><th>{status}</th>{cells}</tr>")
+    return '<h2>Reports</h2>\n<table id="reports">' + "".join(rows) + "</table>"
+
+
+def _by_area(columns: list[Column], areas: dict[str, list[str]]) -> str:
+    heading = "".join(f"<th>{_e(c.name)}</th>" for c in columns)
+    rows = [f"<tr><th>area</th><th>cases</th>{heading}</tr>"]
+    for area, ids in areas.items():
+        cells = []
+        for column in columns:
+            ran = [i for i in ids if column.status(i) != MISSING]
+            passed = sum(1 for i in ran if column.status(i) in ("passed", "xfail"))
+            whole = "whole" if ran and passed == len(ran) else "short"
+            cells.append(
+                f'<td class="{whole}" data-passed="{passed}" data-ran="{len(ran)}">'
+                f"{passed} / {len(ran)}</td>"
+            )
+        rows.append(
+            f'<tr data-area="{_e(area)}"><th><a href="#area-{_e(area)}">{_e(area)}</a>'
+            f"</th><td>{len(ids)}</td>{''.join(cells)}</tr>"
+        )
+    return '<h2>By area</h2>\n<table id="areas">' + "".join(rows) + "</table>"
+
+
+def _controls() -> str:
+    return (
+        '<h2>Cases</h2>\n<p class="controls"><label>Filter <input id="filter" type="search" '
+        'placeholder="case ID"></label> <label><input id="only-differing" type="checkbox"> '
+        "only the cases that differ</label></p>"
+    )
+
+
+def _cases(columns: list[Column], areas: dict[str, list[str]]) -> str:
+    heading = "".join(f"<th>{_e(c.name)}</th>" for c in columns)
+    parts = []
+    for area, ids in areas.items():
+        rows = [f"<tr><th>case</th>{heading}</tr>"]
+        for case_id in ids:
+            statuses = [column.status(case_id) for column in columns]
+            differs = len(set(statuses)) > 1
+            cells = "".join(
+                f'<td class="status {status}" title="{_e(column.message(case_id))}">{status}</td>'
+                for column, status in zip(columns, statuses, strict=True)
+            )
+            mark = ' class="differs"' if differs else ""
+            rows.append(
+                f'<tr data-case="{_e(case_id)}"{mark}><td class="id">{_e(case_id)}</td>{cells}</tr>'
+            )
+        parts.append(
+            f'<section class="area" id="area-{_e(area)}"><h3>{_e(area)}</h3>'
+            f'<table class="cases">{"".join(rows)}</table></section>'
+        )
+    return "\n".join(parts)
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{style}</style>
+</head>
+<body>
+{body}
+<script>{script}</script>
+</body>
+</html>
+"""
+
+_STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
+td.count, #areas td { text-align: right; }
+td.id { font-family: ui-monospace, monospace; }
+td.status.passed, td.whole { background: #dff0d8; }
+td.status.failed, td.short { background: #f2dede; }
+td.status.errored { background: #f0c36d; }
+td.status.skipped, td.status.absent { background: #eee; color: #777; }
+td.status.xfail { background: #e8e0f0; }
+td.status.xpass { background: #d9edf7; }
+tr.differs td.id { font-weight: bold; }
+tr.differs td.id::before { content: "\\2260  "; color: #a94442; }
+.controls input[type=search] { width: 20em; }
+"""
+
+_SCRIPT = """
+(function () {
+  const filter = document.getElementById("filter");
+  const only = document.getElementById("only-differing");
+  function apply() {
+    const text = filter.value.trim().toLowerCase();
+    for (const row of document.querySelectorAll("tr[data-case]")) {
+      const shown = (!text || row.dataset.case.toLowerCase().includes(text)) &&
+        (!only.checked || row.classList.contains("differs"));
+      row.hidden = !shown;
+    }
+    for (const section of document.querySelectorAll("section.area")) {
+      section.hidden = !section.querySelector("tr[data-case]:not([hidden])");
+    }
+  }
+  filter.addEventListener("input", apply);
+  only.addEventListener("change", apply);
+  apply();
+})();
+"""

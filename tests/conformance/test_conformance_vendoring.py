@@ -1,0 +1,230 @@
+"""A suite other projects can vendor (issue 25, part 5): ``conformance export`` writes the
+suite with a manifest that checks it, and ``conformance report`` writes one page comparing
+several implementations' reports, checked in headless Chromium."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import chromium_page, needs_chromium
+from typer.testing import CliRunner
+
+from buckshot.conformance.bundled import CASES, suite_path
+from buckshot.conformance.chance_mode import EXPERIMENTS
+from buckshot.conformance.cli import app
+from buckshot.conformance.export import MANIFEST, verify_export
+from buckshot.conformance.protocol import REPORT_FORMAT
+from buckshot.conformance.report import read_jsonl
+from buckshot.conformance.report_page import column_names, comparison_html
+from buckshot.conformance.suite import load_suite
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("vendored") / "suite"
+    result = runner.invoke(app, ["export", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.mark.slow
+def test_the_export_holds_the_suite_and_a_manifest_of_it(exported: Path) -> None:
+    manifest = json.loads((exported / MANIFEST).read_text(encoding="utf-8"))
+    shipped = sorted(p.relative_to(CASES).as_posix() for p in CASES.rglob("*.json"))
+    copied = sorted(
+        p.relative_to(exported / "cases").as_posix() for p in (exported / "cases").rglob("*.json")
+    )
+    assert copied == shipped
+    assert (exported / "INTERPRETING.md").read_bytes() == suite_path("INTERPRETING.md").read_bytes()
+    for name in ("case", "setup", "state", "event", "protocol", "report", "features", "ruleset"):
+        assert (exported / "schemas" / f"{name}.schema.json").is_file()
+    assert manifest["counts"]["cases"] == len(shipped)
+    assert manifest["counts"]["files"] == len(manifest["files"])
+    assert sum(manifest["counts"]["by_area"].values()) == len(shipped)
+    for path, entry in manifest["files"].items():
+        data = (exported / path).read_bytes()
+        assert entry == {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    samples = json.loads((exported / "chance" / "experiments.json").read_text(encoding="utf-8"))
+    assert [s["id"] for s in samples["samples"]] == [e.id for e in EXPERIMENTS]
+
+
+@pytest.mark.slow
+def test_the_exported_cases_load_as_the_same_suite(exported: Path) -> None:
+    vendored = load_suite(exported / "cases")
+    assert [case.id for case in vendored.cases] == [case.id for case in load_suite(CASES).cases]
+
+
+@pytest.mark.slow
+def test_a_vendored_copy_is_checked_against_its_manifest(exported: Path, tmp_path: Path) -> None:
+    assert verify_export(exported) == []
+    copy = tmp_path / "copy"
+    shutil.copytree(exported, copy)
+    (copy / "INTERPRETING.md").write_text("edited\n", encoding="utf-8")
+    (copy / "cases" / "extra.json").write_text("{}\n", encoding="utf-8")
+    (copy / "features.json").unlink()
+    assert verify_export(copy) == [
+        "changed INTERPRETING.md",
+        "missing features.json",
+        "unlisted cases/extra.json",
+    ]
+
+
+@pytest.mark.slow
+def test_an_export_over_an_earlier_one_removes_what_it_no_longer_has(
+    exported: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "suite"
+    shutil.copytree(exported, folder)
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    manifest["files"]["cases/gone.json"] = {"bytes": 2, "sha256": "0" * 64}
+    (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    (folder / "cases" / "gone.json").write_text("{}", encoding="utf-8")
+    assert runner.invoke(app, ["export", str(folder)]).exit_code == 0
+    assert not (folder / "cases" / "gone.json").exists()
+    assert verify_export(folder) == []
+
+
+def test_an_export_refuses_a_folder_holding_other_files(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
+    result = runner.invoke(app, ["export", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "error [output.unwritable]" in result.output and "manifest.json" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+# --- the comparison page ---------------------------------------------------------------------
+
+
+def _report(path: Path, name: str, statuses: dict[str, str]) -> Path:
+    lines: list[dict[str, Any]] = [
+        {
+            "type": "header",
+            "format": REPORT_FORMAT,
+            "protocol": 2,
+            "spec_version": "0.1.0",
+            "adapter": f"run-{name}",
+            "implementation": {
+                "type": "hello",
+                "protocol": 2,
+                "implementation": {"name": name, "language": "x", "version": "1.0"},
+                "spec_version": "0.1.0",
+                "features": ["*"],
+            },
+            "started": "2026-12-01T00:00:00Z",
+            "cases": len(statuses),
+            "filters": [],
+            "known_failures": None,
+        }
+    ]
+    for case_id, status in statuses.items():
+        line: dict[str, Any] = {"type": "case", "id": case_id, "status": status}
+        if status == "failed":
+            line["message"] = f"{case_id} went wrong in {name}"
+        lines.append(line)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+STATUSES_A = {
+    "shot.one": "passed",
+    "shot.two": "passed",
+    "setup.one": "passed",
+    "invalid.decision.x": "passed",
+}
+STATUSES_B = {
+    "shot.one": "passed",
+    "shot.two": "failed",
+    "setup.one": "errored",
+    "invalid.decision.x": "passed",
+}
+STATUSES_C = {"shot.one": "passed", "shot.two": "failed", "setup.one": "skipped"}
+DIFFERING = {"shot.two", "setup.one", "invalid.decision.x"}
+"""Where the three reports give different statuses (C has no line for the last)."""
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Path:
+    reports = [
+        _report(tmp_path / "a.jsonl", "alpha", STATUSES_A),
+        _report(tmp_path / "b.jsonl", "beta", STATUSES_B),
+        _report(tmp_path / "c.jsonl", "gamma", STATUSES_C),
+    ]
+    out = tmp_path / "page.html"
+    args = ["report", *map(str, reports), "--out", str(out), "--title", "Three engines"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_column_names_come_from_the_implementations_and_are_told_apart(tmp_path: Path) -> None:
+    one = read_jsonl(_report(tmp_path / "a.jsonl", "alpha", STATUSES_A))
+    assert column_names([one, one]) == ["alpha 1.0 (1)", "alpha 1.0 (2)"]
+
+
+def test_the_page_escapes_what_the_reports_say(tmp_path: Path) -> None:
+    report = read_jsonl(_report(tmp_path / "a.jsonl", "<b>x</b>", {"shot.one": "failed"}))
+    text = comparison_html([report])
+    assert "<b>x</b>" not in text and "&lt;b&gt;x&lt;/b&gt;" in text
+
+
+def test_the_report_command_refuses_a_file_that_is_no_report(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "case"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["report", str(bad), "--out", str(tmp_path / "p.html")])
+    assert result.exit_code == 2 and "error [report.invalid]" in result.output
+    assert not (tmp_path / "p.html").exists()
+
+
+_READ = """() => ({
+  heads: Array.from(document.querySelectorAll("#reports tr:first-child th")).slice(1)
+    .map((th) => th.textContent),
+  areas: Object.fromEntries(Array.from(document.querySelectorAll("#areas tr[data-area]"))
+    .map((tr) => [tr.dataset.area,
+      Array.from(tr.querySelectorAll("td[data-ran]")).map((td) => td.textContent)])),
+  rows: Object.fromEntries(Array.from(document.querySelectorAll("tr[data-case]"))
+    .map((tr) => [tr.dataset.case, {
+      statuses: Array.from(tr.querySelectorAll("td.status")).map((td) => td.textContent),
+      differs: tr.classList.contains("differs"), shown: !tr.hidden}])),
+  message: document.querySelector("tr[data-case='shot.two'] td.status.failed").title,
+  sections: Array.from(document.querySelectorAll("section.area"))
+    .filter((s) => !s.hidden).map((s) => s.id),
+})"""
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_page_in_chromium_shows_each_case_side_by_side(page: Path, tmp_path: Path) -> None:
+    with chromium_page(tmp_path / "profile") as browser:
+        browser.page.goto(page.as_uri())
+        shown = browser.page.evaluate(_READ)
+        assert browser.problems == []
+        assert browser.requests == [page.as_uri()]
+        assert browser.page.title() == "Three engines"
+        assert shown["heads"] == ["alpha 1.0", "beta 1.0", "gamma 1.0"]
+        for case_id in STATUSES_A:
+            row = shown["rows"][case_id]
+            expected = [s.get(case_id, "absent") for s in (STATUSES_A, STATUSES_B, STATUSES_C)]
+            assert row["statuses"] == expected and row["shown"]
+            assert row["differs"] == (case_id in DIFFERING)
+        assert shown["message"] == "shot.two went wrong in beta"
+        # passed of run, by area: shot has two cases, setup one, invalid one
+        assert shown["areas"] == {
+            "invalid": ["1 / 1", "1 / 1", "0 / 0"],
+            "setup": ["1 / 1", "0 / 1", "0 / 1"],
+            "shot": ["2 / 2", "1 / 2", "1 / 2"],
+        }
+        browser.page.check("#only-differing")
+        shown = browser.page.evaluate(_READ)
+        assert {case for case, row in shown["rows"].items() if row["shown"]} == DIFFERING
+        browser.page.fill("#filter", "shot.")
+        shown = browser.page.evaluate(_READ)
+        assert {case for case, row in shown["rows"].items() if row["shown"]} == {"shot.two"}
+        assert shown["sections"] == ["area-shot"]
+        browser.page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
