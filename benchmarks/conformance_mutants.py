@@ -2,7 +2,9 @@
 
 The mutants are the deliberate bugs of the engine and of its contract
 (``buckshot.faults.adapter.CATALOGUE``), each served by ``python -m buckshot.faults.adapter
---fault NAME``.
+--fault NAME``, and the bugs of free chance (``buckshot.faults.chance.FAULTS``), which no
+case can see: each is served by ``python -m buckshot.faults.chance_adapter --fault NAME``
+and run through chance mode's experiments instead (a kill is an experiment that fails).
 
     python benchmarks/conformance_mutants.py [--jobs J] [--only NAME]... [--json FILE]
                                              [--update | --results FILE]
@@ -34,13 +36,22 @@ from results import add_arguments, check_arguments, machine, publish  # benchmar
 from buckshot.command import write_atomic
 from buckshot.conformance import RunOptions, RunResult, run_suite
 from buckshot.conformance.bundled import CASES
+from buckshot.conformance.chance_mode import run_chance
 from buckshot.conformance.suite import load_suite
+from buckshot.faults import chance
 from buckshot.faults.adapter import CATALOGUE
 
 
 def failing_cases(run: RunResult) -> list[str]:
     """The IDs of the cases the run failed (errors and passes excluded)."""
     return [result.case.id for result in run.results if result.status == "failed"]
+
+
+def failing_experiments(name: str) -> list[str]:
+    """The chance-mode experiments that the chance fault ``name`` fails."""
+    adapter = shlex.join([sys.executable, "-m", "buckshot.faults.chance_adapter", "--fault", name])
+    run = run_chance(adapter)
+    return [result.experiment.id for result in run.results if result.status == "failed"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,16 +63,22 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     check_arguments(parser, args)
-    unknown = sorted(set(args.only) - set(CATALOGUE))
+    unknown = sorted(set(args.only) - set(CATALOGUE) - set(chance.FAULTS))
     if unknown:
         parser.error(f"unknown mutants: {', '.join(unknown)}")
     if args.only and (args.update or args.results is not None):
         parser.error("the kill rate kept is that of the whole catalogue: leave out --only")
     date, host = datetime.now(UTC).strftime("%Y-%m-%d"), machine()
-    names = args.only or list(CATALOGUE)
+    names = [name for name in args.only if name in CATALOGUE] if args.only else list(CATALOGUE)
+    chance_names = (
+        [n for n in args.only if n in chance.FAULTS] if args.only else list(chance.FAULTS)
+    )
     suite = load_suite(CASES)
 
     def run(name: str) -> tuple[str, list[str], float]:
+        if name in chance.FAULTS:
+            tick = time.perf_counter()
+            return name, failing_experiments(name), time.perf_counter() - tick
         adapter = shlex.join([sys.executable, "-m", "buckshot.faults.adapter", "--fault", name])
         options = RunOptions(adapter=adapter, cases_dir=CASES, timeout=30.0)
         tick = time.perf_counter()
@@ -72,10 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, object]] = []
     try:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            for name, failed, seconds in pool.map(run, names):
-                verdict = f"killed by {len(failed)} cases" if failed else "SURVIVED"
+            for name, failed, seconds in pool.map(run, [*names, *chance_names]):
+                what = "experiments" if name in chance.FAULTS else "cases"
+                verdict = f"killed by {len(failed)} {what}" if failed else "SURVIVED"
                 print(f"{name}: {verdict} ({seconds:.1f} s)", flush=True)
-                rows.append({"mutant": name, "killed": bool(failed), "failing_cases": failed})
+                rows.append({"mutant": name, "killed": bool(failed), f"failing_{what}": failed})
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -83,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - started
     print(
         f"kill rate: {killed}/{len(rows)} mutants killed ({100 * killed / len(rows):.1f}%) "
-        f"by {len(suite.cases)} cases in {wall:.0f} s"
+        f"by {len(suite.cases)} cases and the chance experiments in {wall:.0f} s"
     )
     if args.json is not None:
         report = {"cases": len(suite.cases), "killed": killed, "mutants": len(rows), "rows": rows}
@@ -96,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         "mutants": len(rows),
         "killed": killed,
         "survived": [str(row["mutant"]) for row in rows if not row["killed"]],
+        "chance_mutants": len(chance_names),
         "seconds": round(wall, 1),
     }
     print(render("conformance_mutants", {"conformance_mutants": figures}))

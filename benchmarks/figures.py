@@ -311,8 +311,14 @@ def conformance_mutants(results: Results) -> str:
     return (
         f"Measured {f['date']} with `python benchmarks/conformance_mutants.py` "
         f"({machine_text(f['machine'])}, {f['jobs']} jobs): {f['killed']} of {f['mutants']} "
-        f"mutants killed by the {f['cases']} cases, each by at least one failing case, in "
-        f"{duration(f['seconds'])}" + (f"; survived: {', '.join(survivors)}." if survivors else ".")
+        f"mutants killed by the {f['cases']} cases, each by at least one failing case"
+        + (
+            f" (the {f['chance_mutants']} of free chance by chance mode's experiments)"
+            if f.get("chance_mutants")
+            else ""
+        )
+        + f", in {duration(f['seconds'])}"
+        + (f"; survived: {', '.join(survivors)}." if survivors else ".")
     )
 
 
