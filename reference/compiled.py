@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
+from buckshot.reference.effects import NEEDS
 from buckshot.reference.events import EventType
-from buckshot.reference.options import PARAMS_OF, Prompt, enumerator
+from buckshot.reference.options import PARAMS_OF, Prompt, enumerator, sole_option
 from buckshot.reference.tables import TABLES, Edge, StateRow
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Phase
@@ -190,7 +191,17 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
         found = f"{enumerate_}(seats, hand, {cost})"
         if len(edges) == 1:
             (edge,) = edges
-            w.line(1, f"if {_static_conditions(w, edge.static_guards, static, known)}:")
+            tests = [_static_conditions(w, edge.static_guards, static, known)]
+            tests += [
+                f"{w.bind('N_' + name, NEEDS[fn])}(g)"
+                for name, fn, expected in edge.param_guards
+                if expected is True and fn in NEEDS
+            ]
+            w.line(1, f"if {' and '.join(t for t in tests if t != 'True') or 'True'}:")
+            sole = sole_option(event)
+            if not edge.param_guards and sole is not None:
+                w.line(2, f"options.append({w.bind('O__' + event, sole)})")
+                continue
             if not edge.param_guards:
                 w.line(2, f"options.extend({found})")
                 continue

@@ -30,7 +30,13 @@ ENGINE = Bindings("the reference engine")
 """The engine's implementations of the registry's names."""
 implements = ENGINE.implements
 
+NEEDS: dict[Guard, Callable[[Game], bool]] = {}
+"""For a guard of decision parameters: a condition on the game alone without which it is
+False for every parameter value, so a prompt need not try its candidates one by one."""
+
 RESCUE_ITEMS = (Item.MILK_TEA, Item.EXPIRED_PILLS)
+_UNTARGETED = (Target.NONE, Target.SELF)
+"""The target kinds of items that name no target."""
 COUNTER_ROLES: frozenset[Role] = frozenset()
 """Roles with a counter skill (a response to a response, S6.3.1): none in S2 (R18)."""
 
@@ -122,12 +128,17 @@ def pills(g: Game, user: Seat, target: Seat) -> None:
 
 def _dying_seat(g: Game) -> Seat | None:
     """The living player at HP 0 (one at most: every effect changes one player's HP)."""
-    return next((s for s in g.state.seats if s.alive and s.hp == 0), None)
+    for seat in g.state.seats:
+        if seat.alive and seat.hp == 0:
+            return seat
+    return None
 
 
 def converting_seat(g: Game) -> Seat | None:
     """The living player whose HP has fallen to 1 with the conversion unused (S4.3.2, R6)."""
-    for seat in [g.state.seats[seat_no] for seat_no in g.state.fell_to_one]:
+    seats = g.state.seats
+    for seat_no in g.state.fell_to_one:
+        seat = seats[seat_no]
         if seat.alive and seat.hp == 1 and not seat.conversion_used:
             return seat
     return None
@@ -193,17 +204,19 @@ def item_usable(g: Game, p: Params) -> bool:
     S4.4.4), since the turn chart has no item decision there.
     """
     item, target = p.get("item"), p.get("target")
-    owner = _owner(g)
+    state = g.state
+    seats = state.seats
+    owner = seats[state.owner]
     if not isinstance(item, Item) or owner.count(item) == 0:
         return False
     spec = item_spec(item)
-    if spec.needs_shell and not g.state.shells:
+    if spec.needs_shell and not state.shells:
         return False  # R22
-    if spec.target in (Target.NONE, Target.SELF):
+    if spec.target in _UNTARGETED:
         return target is None
-    if not isinstance(target, int) or not 0 <= target < len(g.state.seats):
+    if not isinstance(target, int) or not 0 <= target < len(seats):
         return False
-    chosen = g.state.seats[target]
+    chosen = seats[target]
     if not chosen.alive:
         return False
     if spec.target is Target.OTHER_LIVING:
@@ -226,10 +239,14 @@ def conversion_due(g: Game, p: Params) -> bool:
 @implements("game_is_over")
 def game_is_over(g: Game, p: Params) -> bool:
     """At most one player lives, or a traitor has enough kills (S5.1, R7)."""
-    living = [seat for seat in g.state.seats if seat.alive]
-    if len(living) <= 1:
+    seats = g.state.seats
+    living = 0
+    for seat in seats:
+        living += seat.alive
+    if living <= 1:
         return True
-    return any(s.traitor and s.kills >= g.rules.traitor.kills_to_win for s in g.state.seats)
+    kills_to_win = g.rules.traitor.kills_to_win
+    return any(seat.traitor and seat.kills >= kills_to_win for seat in seats)
 
 
 @implements("owner_eliminated")
@@ -274,13 +291,18 @@ def poll_complete(g: Game, p: Params) -> bool:
     return frame.cursor >= len(frame.order)
 
 
+def asked_magician(g: Game) -> bool:
+    """The seat the poll asks is a non-traitor Magician (S2.6, S5.1)."""
+    return g.state.seats[poll_cursor(g)].skilled(Role.MAGICIAN)
+
+
 @implements("can_flip")
 def can_flip(g: Game, p: Params) -> bool:
     """The asked non-traitor Magician pays magician.cost items they hold (S2.6, R8)."""
-    seat = g.state.seats[poll_cursor(g)]
     items = p.get("items")
-    if not seat.skilled(Role.MAGICIAN) or not isinstance(items, tuple):
+    if not asked_magician(g) or not isinstance(items, tuple):
         return False
+    seat = g.state.seats[poll_cursor(g)]
     if len(items) != g.rules.magician.cost or not all(isinstance(i, Item) for i in items):
         return False
     return all(seat.count(item) >= items.count(item) for item in set(items))
@@ -705,7 +727,9 @@ SKILL_HOMES: dict[Role, tuple[Callable[..., Any], ...]] = {
     Role.DEALER: (load_chamber, prophet_preview),
     Role.MERCENARY: (rage_potion,),
     Role.DOCTOR: (pills,),
-    Role.MAGICIAN: (can_flip,),
+    Role.MAGICIAN: (asked_magician,),
 }
 """Where each role's skill acts (S2); checked at import against the rulebook's roles."""
 check_role_skills("the reference engine", SKILL_HOMES)
+
+NEEDS[can_flip] = asked_magician

@@ -168,6 +168,11 @@ def enumerator(event: str) -> Enumerate:
     raise ValueError(f"no enumerator for {event} with parameters {shape}")
 
 
+def sole_option(event: str) -> Option | None:
+    """The one option of a decision that takes no parameters; None for one that takes any."""
+    return _option(event) if PARAMS_OF[event] == () else None
+
+
 @cache
 def _seat_options(event: str, seats: int) -> tuple[Option, ...]:
     return tuple(_option(event, (("target", seat),)) for seat in range(seats))
