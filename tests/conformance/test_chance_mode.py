@@ -19,10 +19,13 @@ from buckshot.conformance.chance_mode import (
     chance_kinds_tested,
     judge_samples,
     run_chance,
+    sample_of,
 )
 from buckshot.conformance.chance_tests import ALPHA, Bernoulli, Categorical, multiset_orders
 from buckshot.conformance.cli import app
+from buckshot.conformance.schemas import SchemaSet
 from buckshot.faults.chance import FAULTS
+from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 BY_ID = {experiment.id: experiment for experiment in EXPERIMENTS}
 
@@ -186,3 +189,19 @@ def test_the_command_refuses_an_unknown_experiment() -> None:
     result = CliRunner().invoke(app, ["chance", "--adapter", "reference", "--only", "nope"])
     assert result.exit_code == 2
     assert "error [usage.only]" in result.output
+
+
+def test_the_sample_and_the_reference_s_samples_follow_the_protocol_schema() -> None:
+    schemas = SchemaSet(suite_path("schemas"))
+    for seq, experiment in enumerate(EXPERIMENTS, start=1):
+        message = {**sample_of(seq, experiment), "plays": 3}
+        assert schemas.problem("protocol", message, "sample") is None
+        reply = handle(message, dict(IMPLEMENTATION))
+        assert reply is not None and reply["type"] == "samples"
+        assert schemas.problem("protocol", reply, "samples") is None
+        assert len(reply["plays"]) == 3
+    refused = {**sample_of(1, BY_ID["chance.pickpocket-picks-an-item"]), "plays": 2}
+    refused["script"] = [{"player": 1, "option": "end_main"}]
+    reply = handle(refused, dict(IMPLEMENTATION))
+    assert reply is not None and schemas.problem("protocol", reply, "samples") is None
+    assert reply["plays"] == [{"rejected": {"step": 0, "code": "decision.wrong_player"}}] * 2
