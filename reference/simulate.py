@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -17,6 +16,7 @@ from buckshot.reference.game import Game, Prompt
 from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
+from buckshot.workers import available_cores as available_cores  # re-exported
 from buckshot.workers import ignore_ctrl_c, terminate
 
 ITEM_DECISIONS: frozenset[str] = frozenset({"use_item", "use_rescue"})
@@ -177,14 +177,6 @@ def _play_batch(args: tuple[dict[str, Any], int, list[int], str]) -> list[GameRe
     rules_data, players, seeds, agent = args
     rules = parse_ruleset(rules_data, source="simulate")
     return [play_one(rules, players, seed, agent) for seed in seeds]
-
-
-def available_cores() -> int:
-    """The number of cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def simulate(

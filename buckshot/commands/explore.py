@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from buckshot.command import check_output, fail, save
+from buckshot.command import INTERRUPTED, check_output, fail, save
 
 EXAMPLE = "s6_3_example"
 """The example game played when no log is given (S6.3's worked example)."""
@@ -47,6 +47,14 @@ def explore_command(
 
     With --expected: both logs side by side, opened at their first difference.
     """
+    try:
+        _explore(log, out, expected)
+    except KeyboardInterrupt:  # Graphviz, in this process group, is stopped by it too
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
+
+
+def _explore(log: Path | None, out: Path | None, expected: Path | None) -> None:
+    """The work of :func:`explore_command`, which Ctrl-C stops."""
     from buckshot.diagrams.svg import GraphvizError, dot_installed, dot_missing
     from buckshot.spec.eventlog import EventLogError, parse_log, read_log
 

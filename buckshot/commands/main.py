@@ -194,7 +194,10 @@ def simulate_command(
         str, typer.Option("--agent", help=f"The bots: {' or '.join(AGENTS)}.")
     ] = "heuristic",
     jobs: Annotated[
-        int, typer.Option("--jobs", min=0, help="Worker processes (0: one per core given).")
+        int,
+        typer.Option(
+            "--jobs", min=0, help="Worker processes (0: one per core; at most one per core)."
+        ),
     ] = 0,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON to this file.")
@@ -205,11 +208,8 @@ def simulate_command(
 
     Ctrl-C stops at once: the figures of the games finished so far are printed, --json is
     not written, and the exit status is 130."""
-    from buckshot.reference.simulate import (
-        SimulationInterrupted,
-        available_cores,
-        simulate,
-    )
+    from buckshot.reference.simulate import SimulationInterrupted, simulate
+    from buckshot.workers import bounded_workers
 
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
@@ -220,7 +220,7 @@ def simulate_command(
             "usage.players",
             f"the ruleset allows {ruleset.players.min}..{ruleset.players.max} players",
         )
-    workers = min(jobs or available_cores(), games)
+    workers = min(bounded_workers(jobs, "--jobs"), games)
     started = time.perf_counter()
     with CommandProgress("simulate", quiet) as progress:
         played = 0

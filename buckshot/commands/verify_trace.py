@@ -3,7 +3,8 @@
 Exit codes: 0 when every event is matched by model steps, 1 at the first event none can
 match (printed with its reason), 2 when the log (read by :mod:`buckshot.spec.eventlog`) or
 the ruleset cannot be used (an error line ``error [code]: message`` with a stable code,
-never a traceback).
+never a traceback), 130 when Ctrl-C stops it (nothing written: an interrupted check is no
+verdict).
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ def verify_trace_command(
     ] = False,
 ) -> None:
     """Check that model steps match a saved event log, or name the first event none can."""
-    from buckshot.command import check_output, fail, load_rules, save
+    import z3  # type: ignore[import-untyped]
+
+    from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
     from buckshot.spec.eventlog import EventLogError, read_log
     from buckshot.verification.tracecheck.validate import validate_log
 
@@ -42,10 +45,15 @@ def verify_trace_command(
         events = read_log(log)
     except EventLogError as error:
         fail(error.code, error.message)
+    # Z3 otherwise takes Ctrl-C for itself during a query: it cancels the query, which
+    # returns unknown, and the check would report a mismatch Ctrl-C made up
+    z3.set_param("ctrl_c", False)
     try:
         result = validate_log(events, ruleset, check_options=not skip_options)
     except EventLogError as error:
         fail(error.code, f"{log}, {error.message}")
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
     typer.echo(result.summary())
     if json_out is not None:
         data = {"log": str(log), **result.to_json()}

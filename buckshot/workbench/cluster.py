@@ -1,50 +1,213 @@
 """Where the games run: a Dask client on a local cluster (one worker process per core) or on
-a running scheduler, connected before any work with a short timeout."""
+a running scheduler, connected before any work with a short timeout.
+
+A scheduler given by address is first knocked on (:func:`knock`: a TCP connection, then
+Dask's handshake and an ``identity`` request, each within :data:`CONNECT_TIMEOUT`): one that
+refuses, does not answer or is no Dask scheduler is refused in one line at once, before
+Dask's client would retry it until its timeout and then hang on closing.
+
+The local cluster's worker processes ignore Ctrl-C (:func:`dask_setup`, run in each as it
+starts), and print nothing (their logs are silenced, and their standard error while they
+start is the null device). The terminal sends SIGINT to the whole process group; this process
+takes it, and ends its workers at once (:func:`_stop_at_once`) instead of letting each print
+the tracebacks of a connection lost.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import signal
+import socket
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Final
 
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, Nanny
+from distributed.comm.addressing import parse_address, parse_host_port
+from distributed.comm.core import connect
 
-CONNECT_TIMEOUT: Final = "5s"
-"""How long to wait for a scheduler given by ``--scheduler`` before refusing it."""
+from buckshot.workers import bounded_workers
+
+CONNECT_TIMEOUT: Final = 3.0
+"""How long to wait for a scheduler given by ``--scheduler`` to answer before refusing it."""
+
+START_TIMEOUT: Final = 120.0
+"""How long the local cluster's workers may take to start (each imports the package)."""
+
+DEFAULT_PORT: Final = 8786
+"""The port of a scheduler address that gives none (Dask's default)."""
 
 
 class ClusterError(RuntimeError):
     """The scheduler cannot be reached, or a local cluster cannot start."""
 
 
+def _one_line(error: BaseException) -> str:
+    """The error's message on one line (its class name when it has none)."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def knock(address: str, seconds: float = CONNECT_TIMEOUT) -> None:
+    """Refuse (:class:`ClusterError`, one line) a scheduler ``address`` that is malformed,
+    whose host does not accept a connection within ``seconds``, or that is not a Dask
+    scheduler (it must answer Dask's handshake and ``identity`` request within ``seconds``)."""
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location, default_port=DEFAULT_PORT)
+    except (ValueError, TypeError) as error:
+        raise ClusterError(
+            f"--scheduler {address}: not a scheduler address (tcp://HOST:PORT): {_one_line(error)}"
+        ) from None
+    if scheme not in ("tcp", "tls"):
+        raise ClusterError(f"--scheduler {address}: a tcp:// or tls:// address is needed")
+    try:
+        with socket.create_connection((host, port), timeout=seconds):
+            pass
+    except TimeoutError:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler {address}: no answer within {seconds:g} s"
+        ) from None
+    except (OSError, OverflowError) as error:
+        reason = getattr(error, "strerror", None) or _one_line(error)
+        raise ClusterError(f"cannot reach the Dask scheduler {address}: {reason}") from None
+    try:
+        kind = asyncio.run(asyncio.wait_for(_identity(address, seconds), seconds * 2))
+    except Exception as error:  # whatever a stranger answers: the handshake did not happen
+        raise ClusterError(
+            f"cannot reach the Dask scheduler {address}: no Dask scheduler answers there "
+            f"({type(error).__name__})"
+        ) from None
+    if kind != "Scheduler":
+        raise ClusterError(f"--scheduler {address}: a Dask {kind or 'server'}, not a scheduler")
+
+
+async def _identity(address: str, seconds: float) -> str:
+    """The kind of Dask server at ``address`` (``Scheduler``, ``Worker``...), from its answer
+    to an ``identity`` request."""
+    comm = await connect(address, timeout=seconds)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        answer = await comm.read()
+    finally:
+        comm.abort()
+    return str(answer.get("type", "")) if isinstance(answer, dict) else ""
+
+
 @contextmanager
 def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) -> Iterator[Client]:
     """A client of the scheduler at ``scheduler``, or of a new local cluster of ``workers``
-    single-threaded workers (processes, or threads with ``processes=False``); closed after.
+    single-threaded workers (0: one per core; more than the cores available are cut to them,
+    with a warning) as processes, or threads with ``processes=False``; closed after.
 
     Raises :class:`ClusterError` in one line when the scheduler does not answer in
-    :data:`CONNECT_TIMEOUT`.
+    :data:`CONNECT_TIMEOUT`, or the local cluster cannot start. Ctrl-C (KeyboardInterrupt)
+    inside ends the local workers at once and goes on up.
     """
     if scheduler is not None:
+        knock(scheduler)
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as error:
-            reason = " ".join(str(error).split()) or type(error).__name__
-            raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: {reason}") from None
-        with client:
-            yield client
+            remote = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+        except Exception as error:
+            raise ClusterError(
+                f"cannot reach the Dask scheduler {scheduler}: {_one_line(error)}"
+            ) from None
+        with remote:
+            yield remote
         return
+    count = bounded_workers(workers, "--workers")
     try:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=processes,
-            dashboard_address=":0",  # a free port: several clusters may run on one machine
-            silence_logs=logging.ERROR,
-        )
+        with _ctrl_c_held() as pressed:
+            cluster = LocalCluster(
+                n_workers=0,  # started below, where Ctrl-C can stop them
+                threads_per_worker=1,
+                processes=processes,
+                dashboard_address=":0",  # a free port: several clusters may run on one machine
+                silence_logs=logging.CRITICAL,  # a task's error reaches the client; logs: noise
+                preload=[__name__] if processes else [],  # dask_setup: workers ignore Ctrl-C
+            )
     except (OSError, RuntimeError) as error:
-        reason = " ".join(str(error).split()) or type(error).__name__
-        raise ClusterError(f"cannot start a local Dask cluster: {reason}") from None
-    with cluster, Client(cluster, set_as_default=False) as client:
+        raise ClusterError(f"cannot start a local Dask cluster: {_one_line(error)}") from None
+    client: Client | None = None
+    try:
+        if pressed:
+            raise KeyboardInterrupt
+        client = Client(cluster, set_as_default=False)
+        with _workers_stderr_silenced(processes):
+            cluster.scale(count)
+            try:
+                client.wait_for_workers(count, timeout=START_TIMEOUT)
+            except TimeoutError:
+                raise ClusterError(
+                    f"cannot start a local Dask cluster: {count} workers did not start "
+                    f"within {START_TIMEOUT:g} s"
+                ) from None
         yield client
+    except BaseException:
+        _stop_at_once(cluster, client)
+        raise
+    client.close()
+    cluster.close()
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[list[bool]]:
+    """Hold a Ctrl-C pressed inside (the list it gives gets True) instead of raising it there:
+    a cluster stopped half-built could not be closed, and would hang the exit."""
+    pressed: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed  # Ctrl-C is the main thread's: nothing to hold here
+        return
+
+    def hold(signum: int, frame: object) -> None:
+        pressed.append(True)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def dask_setup(worker: object) -> None:
+    """Run by each local worker process as it starts (a Dask preload of this module): Ctrl-C
+    is this command's to handle, so the worker ignores it; the command ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _workers_stderr_silenced(processes: bool) -> Iterator[None]:
+    """While the worker processes start, their standard error (inherited from this process's)
+    is the null device: a Ctrl-C that reaches one before it ignores Ctrl-C (:func:`dask_setup`)
+    ends it without a traceback. This process's own is back after."""
+    if not processes:
+        yield
+        return
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w", encoding="utf-8") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _stop_at_once(cluster: LocalCluster, client: Client | None = None) -> None:
+    """End the cluster's worker processes now (they are mid-game: nothing of theirs is kept),
+    then close the client and the cluster, not waiting long and with their logs silenced:
+    the workers' deaths are expected."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+    for nanny in list(cluster.workers.values()):
+        pid = getattr(nanny, "pid", None)
+        if isinstance(nanny, Nanny):
+            nanny.close_gracefully(reason="ctrl-c")  # its worker is not started again
+        if isinstance(pid, int):
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    with suppress(Exception):
+        if client is not None:
+            client.close(timeout=1)
+        cluster.close(timeout=2)

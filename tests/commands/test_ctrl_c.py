@@ -47,16 +47,39 @@ def _children(parent: int) -> list[int]:
     return [pid for pid, ppid, _ in _processes() if ppid == parent]
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The processor time process ``pid`` has used so far (user and system), in seconds."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _interrupt(
-    args: list[str], tmp_path: Path, started: int = 1, ready: str | None = None
+    args: list[str],
+    tmp_path: Path,
+    started: int = 1,
+    ready: str | None = None,
+    cpu: float | None = None,
+    program: list[str] | None = None,
 ) -> tuple[int, str, str, float]:
-    """Run ``buckshot ARGS``; once it has ``started`` children (or, with ``ready``, once its
-    error output shows that text), wait a second, Ctrl-C its group once; its exit status,
-    output, error output and the seconds it took to exit."""
+    """Run ``buckshot ARGS`` (or ``program``); once it has ``started`` children (or, with
+    ``ready``, once its error output shows that text; with ``cpu``, once it has used that much
+    processor time: it is past its imports and working), wait a second, Ctrl-C its group
+    once; its exit status, output, error output and the seconds it took to exit."""
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+
+    def waiting(process: subprocess.Popen[bytes]) -> bool:
+        if cpu is not None:
+            return _cpu_seconds(process.pid) < cpu
+        if ready is not None:
+            return ready not in err.read_text()
+        return len(_children(process.pid)) < started
+
     with out.open("w") as stdout, err.open("w") as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "buckshot", *args],
+            program or [sys.executable, "-m", "buckshot", *args],
             stdout=stdout,
             stderr=stderr,
             stdin=subprocess.DEVNULL,
@@ -65,11 +88,7 @@ def _interrupt(
         )
         try:
             deadline = time.monotonic() + 120
-            while (
-                ready not in err.read_text()
-                if ready is not None
-                else len(_children(process.pid)) < started
-            ) and time.monotonic() < deadline:
+            while waiting(process) and time.monotonic() < deadline:
                 assert process.poll() is None, err.read_text()
                 time.sleep(0.2)
             time.sleep(1.0)
@@ -188,3 +207,94 @@ def test_conformance_coverage_stops_and_exits_130(tmp_path: Path) -> None:
     assert took < STOPPED_WITHIN
     assert "Traceback" not in err + out
     assert "stopped by Ctrl-C; no coverage reported" in err
+
+
+def _no_report(folder: Path) -> bool:
+    """``folder`` holds no report: no file but the test's own output captures."""
+    return sorted(p.name for p in folder.iterdir() if p.is_file()) == ["err.txt", "out.txt"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compare", "default", "default", "--no-verify"],
+        ["sweep", "--param", "magician.cost=1..2:2"],
+    ],
+    ids=["compare", "sweep"],
+)
+def test_dask_commands_end_their_workers_quietly_and_exit_130(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """Ctrl-C while the games run on a local Dask cluster: the workers (which ignore it) are
+    ended by the command, none prints a traceback or a log line, nothing is written."""
+    args = [*command, "--games", "200000", "--workers", "2"]
+    args += ["--json", str(tmp_path / "report.json"), "--html", str(tmp_path / "report.html")]
+    code, out, err, took = _interrupt(args, tmp_path, ready=" games: ")
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in err + out and "distributed" not in err
+    assert "stopped by Ctrl-C; nothing was written" in err
+    assert _no_report(tmp_path)
+
+
+@pytest.mark.slow
+def test_verify_trace_stops_without_a_verdict_and_exits_130(tmp_path: Path) -> None:
+    """Ctrl-C while the log is checked against the model: no "mismatch" (Z3 would cancel the
+    query it was in and give up, which the check reported as the log's fault), no report."""
+    log = tmp_path / "long.jsonl"
+    _long_log(log, 20_000)
+    args = ["verify-trace", str(log), "--json", str(tmp_path / "result.json")]
+    code, out, err, took = _interrupt(args, tmp_path, cpu=5.0)
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in err + out
+    assert "mismatch" not in (out + err).lower() and "matched" not in out
+    assert "stopped by Ctrl-C; nothing was written" in err
+    assert not (tmp_path / "result.json").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz's dot is not installed")
+def test_explore_stops_while_drawing_and_exits_130(tmp_path: Path) -> None:
+    log = tmp_path / "long.jsonl"
+    _long_log(log, 20_000)
+    page = tmp_path / "page.html"
+    code, out, err, took = _interrupt(["explore", str(log), "--out", str(page)], tmp_path)
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert "Traceback" not in err + out
+    assert "stopped by Ctrl-C; nothing was written" in err
+    assert not page.exists()
+
+
+FAKE_BUCKSHOT = """#!{python}
+import signal, sys, time
+with open({calls!r}, "a") as calls:
+    print(" ".join(sys.argv[1:]), file=calls)
+if sys.argv[1] == "verify":
+    try:
+        time.sleep(600)
+    except KeyboardInterrupt:
+        sys.exit(130)  # as the real command does
+"""
+
+
+def test_the_main_job_stops_at_the_first_ctrl_c(tmp_path: Path) -> None:
+    """``scripts/main.sh`` goes on to its next step when one fails, but not when Ctrl-C
+    stopped it: its exit status is 130 and no later step runs. Run with a stand-in
+    ``buckshot`` (its own set-up left out) that records its calls."""
+    scripts, bin_ = tmp_path / "scripts", tmp_path / "bin"
+    scripts.mkdir()
+    bin_.mkdir()
+    shutil.copy(Path(__file__).parents[2] / "scripts" / "main.sh", scripts / "main.sh")
+    (scripts / "bootstrap.sh").write_text(f'export PATH="{bin_}:$PATH"\n', encoding="utf-8")
+    calls = tmp_path / "calls.txt"
+    fake = bin_ / "buckshot"
+    fake.write_text(FAKE_BUCKSHOT.format(python=sys.executable, calls=str(calls)))
+    fake.chmod(0o755)
+    program = ["bash", str(scripts / "main.sh"), "--depth", "4"]
+    code, _, err, took = _interrupt([], tmp_path, started=1, program=program)
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert calls.read_text().splitlines() == ["verify --bmc-all --depth 4"]
