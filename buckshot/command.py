@@ -125,14 +125,25 @@ def _unforeseen(error: BaseException, code: str, message: str) -> NoReturn:
     :data:`TRACEBACK_VARIABLE` is set."""
     if os.environ.get(TRACEBACK_VARIABLE):
         raise error
-    line = " ".join(message.split())  # one line, whatever the message holds
-    typer.echo(f"error [{code}]: {line}", err=True)
+    typer.echo(f"error [{code}]: {one_line(message)}", err=True)
     sys.exit(REFUSED)
 
 
+def one_line(message: str) -> str:
+    """``message`` on one line: its lines joined by "; " (by a space after a colon)."""
+    joined = ""
+    for part in (line.strip() for line in message.splitlines()):
+        if part:
+            joined = (
+                part if not joined else f"{joined}{' ' if joined.endswith(':') else '; '}{part}"
+            )
+    return joined
+
+
 def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
-    """Print ``error [code]: message`` on standard error and exit with ``exit_code``."""
-    typer.echo(f"error [{code}]: {message}", err=True)
+    """Print ``error [code]: message`` on standard error, on one line, and exit with
+    ``exit_code``."""
+    typer.echo(f"error [{code}]: {one_line(message)}", err=True)
     raise typer.Exit(exit_code)
 
 
