@@ -288,6 +288,23 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         laws=(_LOADS, _ORDER, _TURN_ITEMS),
     ),
     Experiment(
+        id="chance.shuffle-of-three-and-three",
+        description="Two seats, an empty chamber and one load in the table, three live and "
+        "three blank shells, no items: its twenty orders, many times over (enough to tell the "
+        "naive swap with any position from a uniform shuffle).",
+        setup={
+            "seats": _SEATS,
+            "chamber": [],
+            "ruleset": {
+                "items": {"per_turn": 0},
+                "shells": {"loads": {"0": {"options": [[3, 3]]}}},
+            },
+        },
+        script=(),
+        plays=8000,
+        laws=(_ORDER,),
+    ),
+    Experiment(
         id="chance.load-for-the-living",
         description="Three seats, one eliminated, an empty chamber: the load is drawn from "
         "the table for two living players.",

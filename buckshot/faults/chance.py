@@ -59,6 +59,26 @@ def never_shuffles() -> type[Run]:
     return _drawing_from(_Unshuffled)
 
 
+class _NaiveShuffle(SeededChance):
+    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
+        shells = [Shell.LIVE] * live + [Shell.BLANK] * blank
+        for i in range(len(shells)):  # each place swapped with any place: not uniform
+            j = self._rng.randrange(len(shells))
+            shells[i], shells[j] = shells[j], shells[i]
+        return tuple(shells)
+
+
+@chance_fault(
+    "naive-swap-shuffle",
+    "a load shuffled by swapping each place with any place, which favours some orders",
+    breaks=("R1", "M2.5a"),
+    caught_by=("chance.shuffle-of-three-and-three",),
+)
+def naive_swap_shuffle() -> type[Run]:
+    """The classic biased shuffle (every place swapped with a place drawn from all)."""
+    return _drawing_from(_NaiveShuffle)
+
+
 class _FirstLoad(SeededChance):
     def load(self, options: Sequence[Load]) -> Load:
         return options[0]

@@ -3,13 +3,17 @@ fault of free chance failing the experiments named for it (INTERPRETING.md 2.5).
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
+from collections import Counter
 from fractions import Fraction
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
+from scipy import stats
 from typer.testing import CliRunner
 
 from buckshot.conformance.bundled import suite_path
@@ -205,3 +209,58 @@ def test_the_sample_and_the_reference_s_samples_follow_the_protocol_schema() -> 
     reply = handle(refused, dict(IMPLEMENTATION))
     assert reply is not None and schemas.problem("protocol", reply, "samples") is None
     assert reply["plays"] == [{"rejected": {"step": 0, "code": "decision.wrong_player"}}] * 2
+
+
+def _power(plays: int, law: dict[Any, float], wrong: dict[Any, float]) -> float:
+    """The chance that the chi-square test at ALPHA rejects ``law`` when the outcomes follow
+    ``wrong`` (non-central chi-square; certain when ``wrong`` gives an impossible outcome)."""
+    if any(chance > 0 and law.get(outcome, 0) == 0 for outcome, chance in wrong.items()):
+        return 1.0
+    shift = plays * sum((wrong.get(o, 0) - p) ** 2 / p for o, p in law.items())
+    freedom = len(law) - 1
+    return float(stats.ncx2.sf(stats.chi2.isf(ALPHA, freedom), freedom, shift))
+
+
+def _naive_swap_orders(live: int, blank: int) -> dict[Any, float]:
+    """The law of orders the naive shuffle gives: each place swapped with any place."""
+    start = ["live"] * live + ["blank"] * blank
+    counted: Counter[tuple[str, ...]] = Counter()
+    for swaps in itertools.product(range(len(start)), repeat=len(start)):
+        shells = list(start)
+        for i, j in enumerate(swaps):
+            shells[i], shells[j] = shells[j], shells[i]
+        counted[tuple(shells)] += 1
+    total = sum(counted.values())
+    return {order: count / total for order, count in counted.items()}
+
+
+def _coin(heads: float) -> dict[Any, float]:
+    return {True: heads, False: 1 - heads}
+
+
+def test_the_sample_sizes_catch_the_plausible_wrong_laws_almost_surely() -> None:
+    """Worked out from the laws alone: each experiment's size gives the test at ALPHA a
+    chance of at least 1 - 1e-4 to reject each wrong law of its kind."""
+    orders = {order: 1 / 20 for order in multiset_orders(3, 3)}
+    weights = [5, 0, 1, 2, 1, 3, 1, 3]
+    by_weight = {i: w / sum(weights) for i, w in enumerate(weights) if w}
+    unweighted = {i: 1 / len(by_weight) for i in by_weight}
+    wrong_laws = [
+        ("chance.shuffle-of-three-and-three", orders, _naive_swap_orders(3, 3)),
+        ("chance.shuffle-of-three-and-three", orders, {multiset_orders(3, 3)[0]: 1.0}),
+        (
+            "chance.pickpocket-picks-an-item",
+            {"a": 4 / 6, "m": 1 / 6, "r": 1 / 6},
+            dict.fromkeys("amr", 1 / 3),
+        ),
+        ("chance.items-by-weight", by_weight, unweighted),
+        ("chance.pills-default-odds", _coin(1 / 3), _coin(1 / 2)),
+        ("chance.pills-default-odds", _coin(1 / 3), _coin(2 / 3)),
+        ("chance.pills-other-odds", _coin(4 / 5), _coin(1 / 3)),
+        ("chance.lucky-streak-other-odds", _coin(1 / 5), _coin(1 / 2)),
+        ("chance.lucky-streak-default-odds", _coin(1 / 2), _coin(1 / 3)),
+    ]
+    for ident, law, wrong in wrong_laws:
+        experiment = BY_ID[ident]
+        per_play = 4 if ident == "chance.items-by-weight" else 1  # items.per_turn there
+        assert _power(experiment.plays * per_play, law, wrong) > 1 - 1e-4, ident
