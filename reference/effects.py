@@ -68,7 +68,8 @@ def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
     new = min(g.rules.hp.max, seat.hp + amount)
     if new != seat.hp:
         delta, seat.hp = new - seat.hp, new
-        g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=delta, cause=cause)
+        if g.record:
+            g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=delta, cause=cause)
 
 
 def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
@@ -78,7 +79,10 @@ def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
     if seat.hp == before:
         return
     g.state.damage_source[seat.seat] = source
-    g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=seat.hp - before, cause=cause)
+    if g.record:
+        g.emit(
+            EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=seat.hp - before, cause=cause
+        )
     if before > 1 and seat.hp == 1 and not seat.conversion_used:
         g.state.fell_to_one.append(seat.seat)
 
@@ -89,7 +93,7 @@ def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
     drawn = [g.chance.item(weights) for _ in range(count)]
     for item in drawn:
         seat.add(item)
-    if drawn:
+    if drawn and g.record:
         g.emit(EventType.ITEMS_DRAWN, player=seat.seat, items=[i.value for i in drawn], cause=cause)
 
 
@@ -386,7 +390,8 @@ def declare_shot(g: Game, p: Params) -> None:
     """The owner shoots the target; the first shell's type is locked (S4.2.1a)."""
     head = g.state.shells[0]
     g.state.shot = Shot(shooter=g.state.owner, target=p["target"], initial=head, shell=head)
-    g.emit(EventType.SHOT_DECLARED, shooter=g.state.owner, target=p["target"])
+    if g.record:
+        g.emit(EventType.SHOT_DECLARED, shooter=g.state.owner, target=p["target"])
 
 
 @implements("open_shot_window")
@@ -407,7 +412,8 @@ def apply_item(g: Game, p: Params) -> None:
     owner.remove(item)
     g.state.last_step = "item"
     g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
-    g.emit(EventType.ITEM_USED, player=owner.seat, item=item.value, target=p.get("target"))
+    if g.record:
+        g.emit(EventType.ITEM_USED, player=owner.seat, item=item.value, target=p.get("target"))
     ITEM_EFFECTS[item](g, owner, g.state.seats[target])
 
 
@@ -518,13 +524,14 @@ def settle_shot(g: Game, p: Params) -> None:
         g.emit(EventType.RAGE_USED, player=shooter.seat, rage=shooter.rage)
     live = shot.shell is Shell.LIVE
     damage = rules.shot.live_damage + (rules.rage.bonus_damage if boosted else 0) if live else 0
-    g.emit(
-        EventType.SHOT_FIRED,
-        shooter=shooter.seat,
-        target=target.seat,
-        shell=shot.shell.value,
-        damage=damage,
-    )
+    if g.record:
+        g.emit(
+            EventType.SHOT_FIRED,
+            shooter=shooter.seat,
+            target=target.seat,
+            shell=shot.shell.value,
+            damage=damage,
+        )
     if live:
         if target.shield > 0:  # a passive block: no window, no handover (S3.4)
             target.shield -= 1
@@ -576,14 +583,15 @@ def declare_winner(g: Game, p: Params) -> None:
 def report_tally(g: Game, p: Params) -> None:
     """Report the turn's shots, items used and kills (S4.3.0, R5)."""
     tally = g.state.tally
-    g.emit(
-        EventType.TALLY,
-        owner=g.state.owner,
-        shots=tally.get("shots", 0),
-        items_used=tally.get("items_used", 0),
-        kills=tally.get("kills", 0),
-        hp=[seat.hp for seat in g.state.seats],
-    )
+    if g.record:
+        g.emit(
+            EventType.TALLY,
+            owner=g.state.owner,
+            shots=tally.get("shots", 0),
+            items_used=tally.get("items_used", 0),
+            kills=tally.get("kills", 0),
+            hp=[seat.hp for seat in g.state.seats],
+        )
 
 
 @implements("open_discard")
@@ -606,7 +614,8 @@ def clear_turn_effects(g: Game, p: Params) -> None:
     state.fresh_load = False
     state.fell_to_one.clear()
     state.tally.clear()
-    g.emit(EventType.TURN_ENDED, owner=state.owner)
+    if g.record:
+        g.emit(EventType.TURN_ENDED, owner=state.owner)
 
 
 @implements("declare_draw")
@@ -624,7 +633,8 @@ def pass_to_next_seat(g: Game, p: Params) -> None:
     assert following is not None
     state.owner = following
     state.turn += 1
-    g.emit(EventType.TURN_STARTED, owner=following)
+    if g.record:
+        g.emit(EventType.TURN_STARTED, owner=following)
 
 
 @implements("advance_poll")
@@ -707,7 +717,8 @@ def make_traitor(g: Game, p: Params) -> None:
 def discard_one(g: Game, p: Params) -> None:
     """The owner discards the chosen item (S4.4.3, R12)."""
     _owner(g).remove(p["item"])
-    g.emit(EventType.DISCARDED, player=g.state.owner, item=p["item"].value)
+    if g.record:
+        g.emit(EventType.DISCARDED, player=g.state.owner, item=p["item"].value)
 
 
 ENGINE.check()
