@@ -17,13 +17,11 @@ import copy
 from typing import Any
 
 from buckshot.conformance.compare import Divergence, first_difference
+from buckshot.conformance.leaks import TELLING
 from buckshot.conformance.suite import Case
 
 CHECKED_FEATURES = frozenset({"view", "visibility"})
 """The cases played a second time: those about what a seat may see (a few; each costs a run)."""
-
-TELLING = frozenset({"peek", "preview", "shot_fired", "shell_ejected"})
-"""Events that tell a seat a shell's type, as the rules allow (R14): where the games part."""
 
 
 def eligible(case: Case) -> bool:

@@ -24,18 +24,36 @@ from typing import Any
 
 from buckshot.conformance.compare import MISSING, Divergence
 from buckshot.spec.eventlog import LogEvent
+from buckshot.spec.events import EVENT_FIELDS, SHELL
+from buckshot.spec.rulebook import Shell
 from buckshot.spec.views import seat_view
 
-SHELLS = frozenset({"live", "blank"})
+SHELLS = frozenset(shell.value for shell in Shell)
 """The shell types: the values a private fact of the chamber takes."""
 
-PRIVATE_FIELDS = {"peek": ("player", "shell"), "preview": ("player", "shell")}
-"""The private event types (R14) and the only fields their data may hold (M6.1b)."""
+PRIVATE_TYPES = ("peek", "preview")
+"""The private event types, each seen by its player alone (R14; INTERPRETING.md 6.1)."""
 
-SPENT_SHELLS = frozenset({("shot_fired", "shell"), ("shell_ejected", "shell")})
+PRIVATE_FIELDS = {kind: tuple(EVENT_FIELDS[kind]) for kind in PRIVATE_TYPES}
+"""The only fields a private event's data may hold: the vocabulary's (M6.1b)."""
+
+SHELL_FIELDS = frozenset(
+    (kind, name)
+    for kind, fields in EVENT_FIELDS.items()
+    for name, field_kind in fields.items()
+    if field_kind == SHELL
+)
+"""The vocabulary's fields that name a shell type (a shell shown, fired or ejected)."""
+
+TELLING = frozenset(kind for kind, _ in SHELL_FIELDS)
+"""The events that tell a shell's type, as the rules allow (R14)."""
+
+SPENT_SHELLS = frozenset((kind, name) for kind, name in SHELL_FIELDS if kind not in PRIVATE_TYPES)
 """The public fields that name a shell type: a shell fired or ejected, spent (R14)."""
 
-COUNT_KEYS = {"chamber_loaded": SHELLS}
+COUNT_KEYS = {
+    kind: SHELLS & set(fields) for kind, fields in EVENT_FIELDS.items() if SHELLS & set(fields)
+}
 """Public events whose data has shell types as keys, of counts (a load's live and blank)."""
 
 
