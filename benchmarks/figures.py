@@ -54,8 +54,14 @@ CONFORMANCE_AIM = 10.0
 wall clock on 2 cores."""
 
 
+COMPLETE = "complete"
+"""The key of a benchmark's figures that says whether its run measured everything it is
+meant to (False: a partial run, e.g. of a mutation run stopped half-way; never published,
+and a block treats it as not measured)."""
+
+
 class NotMeasured(Exception):
-    """The results file has no entry under ``key`` yet."""
+    """The results file has no entry under ``key`` yet (or only a partial run's)."""
 
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -63,9 +69,10 @@ class NotMeasured(Exception):
 
 
 def entry(results: Results, key: str) -> dict[str, Any]:
-    """The figures stored under ``key``; :class:`NotMeasured` when there are none."""
+    """The figures stored under ``key``; :class:`NotMeasured` when there are none, or only
+    those of a partial run (:data:`COMPLETE` False)."""
     found = results.get(key)
-    if not isinstance(found, dict):
+    if not isinstance(found, dict) or found.get(COMPLETE) is False:
         raise NotMeasured(key)
     return found
 

@@ -37,6 +37,11 @@ equivalent - unobservable): the share of the mutants the protocol can observe th
 kills. It prints one line per module and the survivors left to judge; ``--update`` stores the
 figures under ``mutation`` in ``benchmarks/results.json`` and rewrites the documents' blocks
 of them, ``--results FILE`` stores them in FILE; without either nothing is written.
+
+Only a whole run is published: a session some of whose mutants have no result (a mutation
+run stopped half-way) makes the figures partial (``complete`` false, and which sessions),
+and ``--update`` refuses them in one line before any work (exit 2), so the README keeps the
+last whole run's table.
 """
 
 from __future__ import annotations
@@ -84,6 +89,26 @@ class Mutant:
         """How ``mutation_judged.toml`` names it: module, line, operator, occurrence."""
         operator = self.operator.split("/")[-1]
         return f"{self.module}:{self.first_line}:{operator}:{self.occurrence}"
+
+
+def session_progress(path: Path) -> tuple[int, int]:
+    """How far one cosmic-ray session got: (mutants with a result, mutants listed). A run
+    stopped half-way (``scripts/mutation.sh`` interrupted) leaves fewer results than mutants."""
+    with sqlite3.connect(path) as db:
+        (listed,) = db.execute("SELECT COUNT(*) FROM work_items").fetchone()
+        (done,) = db.execute("SELECT COUNT(*) FROM work_results").fetchone()
+    return int(done), int(listed)
+
+
+def unfinished_sessions(sessions: list[Path]) -> list[str]:
+    """One line for each session whose mutants have not all been run (``game.sqlite: 120 of
+    300 mutants run``); none when the run was whole."""
+    found = []
+    for path in sessions:
+        done, listed = session_progress(path)
+        if done < listed or listed == 0:
+            found.append(f"{path.name}: {done} of {listed} mutants run")
+    return found
 
 
 def read_session(path: Path) -> list[Mutant]:
@@ -356,6 +381,20 @@ def main() -> int:
         print(f"no cosmic-ray sessions in {args.sessions}: run scripts/mutation.sh first")
         return 2
     try:
+        unfinished = unfinished_sessions(sessions)
+    except sqlite3.Error as error:
+        print(f"error [sessions.unreadable]: {args.sessions}: {error}", file=sys.stderr)
+        return 2
+    if unfinished and args.update:  # refused before the work: only a whole run is published
+        print(
+            "error [results.incomplete]: mutation: a partial run (" + "; ".join(unfinished) + "); "
+            "finish it (bash scripts/mutation.sh) before --update",
+            file=sys.stderr,
+        )
+        return 2
+    for line in unfinished:
+        print(f"partial run: {line}; the figures below are not a whole run's", file=sys.stderr)
+    try:
         judged = load_judged(args.judged)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, KeyError) as error:
         print(f"{args.judged}: not a judgement file: {error!r}", file=sys.stderr)
@@ -380,7 +419,10 @@ def main() -> int:
         "killed": killed,
         "within_reach": within,
         "judgements_checked": args.check_judged,
+        "complete": not unfinished,
     }
+    if unfinished:
+        figures["incomplete"] = "; ".join(unfinished)
     print(f"total: {killed}/{within} mutants the protocol can observe killed ({share:.1f}%)")
     stale = sorted(set(judged) - all_keys)
     if stale:

@@ -9,6 +9,12 @@ A benchmark measures, prints its figures, and then (:func:`publish`):
 
 A generated block is the text between ``<!-- figures:NAME -->`` and ``<!-- /figures -->``;
 ``figures.render(NAME, results)`` makes it. Nothing else in the documents is a figure.
+
+Only a whole run is published: the figures say whether the run measured everything it is
+meant to (``complete``, true unless the benchmark says otherwise), and ``--update`` refuses
+a partial run in one line (exit 2), leaving ``benchmarks/results.json`` and the documents as
+they were; ``--results FILE`` keeps it, marked partial. A benchmark stopped by Ctrl-C stores
+nothing and exits 130 with one line (:func:`add_arguments` sets that up).
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import json
 import os
 import platform
 import re
+import sys
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
-from figures import render  # benchmarks/figures.py
+from figures import COMPLETE, render  # benchmarks/figures.py
 
 from buckshot.command import write_atomic
 from buckshot.paths import SOURCE_ROOT
@@ -124,8 +132,25 @@ def write_documents(results: dict[str, Any], root: Path | None = None) -> list[P
     return changed
 
 
+def _interrupted(
+    kind: type[BaseException], error: BaseException, trace: TracebackType | None
+) -> None:
+    """The benchmark's last word on an error nothing caught: for Ctrl-C, one line and exit
+    status 130 (nothing was stored: :func:`publish` comes last); any other, as Python says."""
+    if not issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, error, trace)
+        return
+    print(f"{Path(sys.argv[0]).name}: stopped by Ctrl-C; nothing stored", file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(130)  # the blocks it left are unwound; 130, not a death by SIGINT
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--update`` and ``--results FILE``, the two ways a benchmark may keep its figures."""
+    """``--update`` and ``--results FILE``, the two ways a benchmark may keep its figures;
+    and Ctrl-C, from now on, ends the benchmark with one line and exit status 130, without a
+    traceback (a benchmark that catches it itself says its own line)."""
+    sys.excepthook = _interrupted
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--update",
@@ -150,7 +175,18 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 
 
 def publish(args: argparse.Namespace, key: str, figures: dict[str, Any]) -> None:
-    """Keep ``figures`` under ``key`` as ``--update`` or ``--results`` ask (see the module)."""
+    """Keep ``figures`` under ``key`` as ``--update`` or ``--results`` ask (see the module):
+    marked ``complete`` (true unless they say otherwise); a partial run is refused by
+    ``--update`` with one line and exit status 2 (``SystemExit``), nothing written."""
+    figures = {**figures, COMPLETE: figures.get(COMPLETE, True) is not False}
+    if args.update and not figures[COMPLETE]:
+        why = figures.get("incomplete") or "the run did not measure everything"
+        print(
+            f"error [results.incomplete]: {key}: a partial run ({why}); not stored: "
+            f"{RESULTS} and the documents keep the last whole run",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
     if args.update:
         store(RESULTS, key, figures)
         changed = write_documents(load(RESULTS))
