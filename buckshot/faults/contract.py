@@ -959,6 +959,7 @@ def _seats(run: Run) -> int:
         "views.a-peek-shows-the-first-shell-to-its-user-alone",
         "views.a-dealer-preview-shows-that-dealer-alone",
         "views.a-flip-is-seen-but-not-its-result",
+        "views.a-traitor-dealer-is-shown-nothing",
     ),
 )
 def _view_shows_the_hidden_shell() -> type[Run]:
@@ -1003,6 +1004,7 @@ def _peek_shown_to_the_table() -> type[Run]:
     breaks=("R14", "M6.1b"),
     caught_by=(
         "views.a-dealer-preview-shows-that-dealer-alone",
+        "views.a-dealer-owner-is-shown-the-first-shell-at-their-turn-start",
         "roles.dealer-owner-told-once-at-a-fresh-load",
     ),
 )
