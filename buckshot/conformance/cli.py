@@ -92,6 +92,14 @@ def run_command(
             help="Stop at the first unexpected failure or error (mutation runs need no more).",
         ),
     ] = False,
+    chance: Annotated[
+        bool,
+        typer.Option(
+            "--chance",
+            help="Then run chance mode too (as 'conformance chance' does): the adapter draws "
+            "its own chance and every chance kind's distribution is tested.",
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
     """Run the cases through the adapter; exit 1 on any unexpected failure or error.
@@ -161,8 +169,29 @@ def run_command(
         save(junit, junit_xml(run), "--junit")
     if explore is not None:
         _write_explorer_pages(run.results, explore)
-    if run.unexpected():
+    chance_failed = chance and _run_chance_mode(adapter, quiet)
+    if run.unexpected() or chance_failed:
         raise typer.Exit(1)
+
+
+def _run_chance_mode(adapter: str, quiet: bool) -> bool:
+    """Chance mode through ``adapter`` after the cases; True when a test failed."""
+    from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
+
+    with CommandProgress("conformance chance", quiet) as progress:
+        done = 0
+
+        def tick(_result: object) -> None:
+            nonlocal done
+            done += 1
+            progress.update(done, len(EXPERIMENTS))
+
+        try:
+            chance_run = run_chance(adapter, EXPERIMENTS, on_result=tick)
+        except KeyboardInterrupt:
+            fail("interrupted", "stopped by Ctrl-C in chance mode", INTERRUPTED)
+    sys.stdout.write(render_chance(chance_run))
+    return bool(chance_run.failed())
 
 
 def _check_explore(folder: Path) -> None:

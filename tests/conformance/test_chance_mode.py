@@ -264,3 +264,13 @@ def test_the_sample_sizes_catch_the_plausible_wrong_laws_almost_surely() -> None
         experiment = BY_ID[ident]
         per_play = 4 if ident == "chance.items-by-weight" else 1  # items.per_turn there
         assert _power(experiment.plays * per_play, law, wrong) > 1 - 1e-4, ident
+
+
+@pytest.mark.slow
+def test_run_with_chance_fails_an_adapter_whose_cases_all_pass() -> None:
+    adapter = f"{sys.executable} -m buckshot.faults.chance_adapter --fault pick-by-kind"
+    args = ["run", "--adapter", adapter, "--filter", "items.*", "--no-tables", "--quiet"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    result = CliRunner().invoke(app, [*args, "--chance"])
+    assert result.exit_code == 1
+    assert "FAIL pick: chi-square" in result.output and "S3.7, R23" in result.output
