@@ -65,6 +65,7 @@ class _Writer:
             "Prompt": Prompt,
             "new_tuple": tuple.__new__,
             "FRAME_POPPED": EventType.FRAME_POPPED,
+            "PHASE": EventType.PHASE,
             "NO_PARAMS": {},
         }
 
@@ -106,7 +107,10 @@ def _take_edge(w: _Writer, indent: int, kind: FrameKind, edge: Edge, index: str)
     if kind is FrameKind.TURN:
         phase = TABLES[FrameKind.TURN].states[edge.entry].parent or edge.entry
         w.line(indent, f"if g._phase_of_turn != {phase!r}:")
-        w.line(indent + 1, f"g._enter_phase({phase!r}, {phase in PHASE_IDS})")
+        w.line(indent + 1, f"g._phase_of_turn = {phase!r}")
+        if phase in PHASE_IDS:  # what Game._enter_phase does, written in place
+            w.line(indent + 1, "if g.record:")
+            w.line(indent + 2, f"g.emit(PHASE, owner=g.state.owner, phase={phase!r})")
     if TABLES[kind].states[edge.entry].kind is not StateKind.SUSPENDED:
         w.line(indent, "if g.state.winners is None:")
         _run_state(w, indent + 1, kind, TABLES[kind].states[edge.entry])
