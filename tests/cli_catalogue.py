@@ -43,11 +43,22 @@ INPUT_KINDS: dict[tuple[str, str], str] = {
     ("diagrams trace", "log"): "log",
     ("conformance diff", "before"): "report",
     ("conformance diff", "after"): "report",
+    ("conformance report", "reports"): "report",
     ("conformance run", "--known-failures"): "known-failures",
     ("*", "--cases"): "suite",
 }
 """What each input path holds, by (command, option or argument); ``*``: any command."""
 
+REFUSED_TEXT: dict[str, str] = {
+    "--agent": "nobody",
+    "--roles": "king",
+    "--players": "8-2",
+    "--only": "Z9",
+    "--param": "nosuch=1",
+    "--filter": "nosuch.*",
+    "--inject": "nosuch",
+}
+"""A value each text option must refuse (the options absent here are never the refused one)."""
 EXIT_STATUS_HEADING = "## Exit status"
 """The section of docs/commands.md that says what each exit status means."""
 
@@ -85,12 +96,21 @@ class Param:
     @property
     def input_kind(self) -> str | None:
         """What an input path holds (``"ruleset"``, ``"log"``...); None when not an input path."""
-        if self.type is not Path or self.output is not None:
+        if self.output is not None:
             return None
-        return INPUT_KINDS.get((self.command, self.name)) or INPUT_KINDS.get(("*", self.name))
+        named = INPUT_KINDS.get((self.command, self.name))  # a path given as text, too
+        if named is not None or self.type is not Path:
+            return named
+        return INPUT_KINDS.get(("*", self.name))
 
 
-_TYPES: dict[str, type[Any]] = {"Path": Path, "int": int, "float": float, "bool": bool}
+_TYPES: dict[str, type[Any]] = {
+    "Path": Path,
+    "list[Path]": Path,
+    "int": int,
+    "float": float,
+    "bool": bool,
+}
 """The value types by the name the app gives (its annotations are strings); text otherwise."""
 
 

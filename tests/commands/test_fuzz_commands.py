@@ -33,7 +33,15 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from cli_catalogue import ERROR_LINE, ROOT, Param, commands, unclassified, verdict_commands
+from cli_catalogue import (
+    ERROR_LINE,
+    REFUSED_TEXT,
+    ROOT,
+    Param,
+    commands,
+    unclassified,
+    verdict_commands,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
@@ -88,16 +96,6 @@ TEXT_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--inject": st.sampled_from(["nosuch", ""]),
 }
 """Values worth trying for the text options (and any text besides)."""
-REFUSED_TEXT: dict[str, str] = {
-    "--agent": "nobody",
-    "--roles": "king",
-    "--players": "8-2",
-    "--only": "Z9",
-    "--param": "nosuch=1",
-    "--filter": "nosuch.*",
-    "--inject": "nosuch",
-}
-"""A value each text option must refuse (the options absent here are never the refused one)."""
 PLAY_ANSWERS = ["1", "2", "3", "9", "help", "?", "pass", "shoot b", "shoot me", "use", "zzz", ""]
 
 

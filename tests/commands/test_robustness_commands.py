@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_catalogue import ERROR_LINE, REFUSED_TEXT, Param, commands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
@@ -286,3 +287,84 @@ def test_a_truncated_or_damaged_snapshot_is_refused_with_a_game_error(cut: int, 
         assert error.code.value == "snapshot.invalid"
     else:
         assert restored.snapshot() == data
+
+
+# --- every option of every command, with bad values (issue 26, part 1) --------------------
+
+GOOD_TEXT = {"--adapter": "reference", "--param": "hp.start=3,4"}
+"""A good value for each text parameter some command requires."""
+
+
+def _good_value(param: Param, folder: Path) -> str:
+    """A value ``param`` accepts, for a required parameter not under test."""
+    if param.output is not None:
+        return str(folder / "fresh" / "out")
+    if param.input_kind == "ruleset":
+        return str(DEFAULT_RULESET)
+    if param.input_kind is not None:
+        return str(LOG)
+    return GOOD_TEXT[param.name]
+
+
+def _bad_values(param: Param, folder: Path) -> list[str]:
+    """Values ``param`` must refuse: not a number, an unwritable output, an input that is no
+    file of its kind, a text its command does not know."""
+    blocker = folder / "file.txt"
+    if param.type in (int, float):
+        return ["x", "1.5" if param.type is int else "soon"]
+    if param.output == "folder":
+        return [str(blocker), str(blocker / "deeper"), "/proc/x"]
+    if param.output == "file":
+        return [str(folder), str(blocker / "out"), "/proc/x/out"]
+    if param.input_kind == "suite":
+        return [str(blocker), str(folder / "missing"), str(folder / "empty")]
+    if param.input_kind is not None:
+        return [str(folder / "binary"), str(folder / "missing"), str(folder / "empty")]
+    return [REFUSED_TEXT[param.name]] if param.name in REFUSED_TEXT else []
+
+
+SLOW_TO_REFUSE = {("conformance run", "--filter"), ("compare", "old")}
+"""Refusals that need the suite loaded or a ruleset's games set up: over 5 s on 2 cores."""
+WALKED = [
+    pytest.param(
+        param,
+        id=f"{param.command}-{param.name}",
+        marks=[pytest.mark.slow] if (param.command, param.name) in SLOW_TO_REFUSE else [],
+    )
+    for params in commands().values()
+    for param in params
+    if not param.flag
+]
+
+
+@pytest.mark.parametrize("param", WALKED)
+def test_every_option_of_every_command_refuses_a_bad_value_in_one_line(
+    param: Param, tmp_path: Path
+) -> None:
+    """Each bad value is one ``error [code]: ...`` line, exit 2, no traceback, nothing
+    written; the parameters come from the typer app, so a new option is walked too."""
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "binary").write_bytes(b"\xff\x00" * 64)
+    (tmp_path / "empty").mkdir()
+    others = [
+        word
+        for other in commands()[param.command]
+        if other.required and other is not param
+        for word in (
+            [_good_value(other, tmp_path)]
+            if other.argument
+            else [other.name, _good_value(other, tmp_path)]
+        )
+    ]
+    for bad in _bad_values(param, tmp_path):
+        words = [*param.command.split(), *others, *([bad] if param.argument else [param.name, bad])]
+        before = _files(tmp_path)
+        result = _invoke(words, tmp_path)
+        shown = f"buckshot {' '.join(words)} -> {result.exit_code}: {result.output}"
+        assert result.exit_code == 2, shown
+        assert "Traceback" not in result.output, shown
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        found = ERROR_LINE.match(lines[-1]) if lines else None
+        assert found is not None and found["code"] != "internal", shown
+        assert sum(line.startswith("error [") for line in lines) == 1, shown
+        assert _files(tmp_path) == before, f"a refused command left a file behind: {shown}"
