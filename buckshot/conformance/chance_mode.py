@@ -274,6 +274,13 @@ def _gambler(name: str, chance: str | None, plays: int) -> Experiment:
                 odds_law("gambler", "bonus_chance"),
                 bernoulli=True,
             ),
+            Law(
+                "bonus-item",
+                "item",
+                "R15, R20: the Lucky Streak's items drawn by weight, as every random item",
+                read_items("lucky_streak"),
+                weights_law,
+            ),
         ),
     )
 
