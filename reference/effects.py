@@ -37,6 +37,8 @@ False for every parameter value, so a prompt need not try its candidates one by 
 RESCUE_ITEMS = (Item.MILK_TEA, Item.EXPIRED_PILLS)
 _UNTARGETED = (Target.NONE, Target.SELF)
 """The target kinds of items that name no target."""
+_SPEC_OF = {item: item_spec(item) for item in Item}
+"""Each item kind's entry of the rulebook (S3), looked up without a call."""
 COUNTER_ROLES: frozenset[Role] = frozenset()
 """Roles with a counter skill (a response to a response, S6.3.1): none in S2 (R18)."""
 
@@ -54,7 +56,7 @@ def _owner(g: Game) -> Seat:
 
 def frame_player(g: Game) -> Seat:
     """The player the top frame is for: a dying or a conversion frame's (S4.3.1, S4.3.2)."""
-    player = _top(g).player
+    player = g.state.stack[-1].player
     return g.state.seats[cast(int, player)]
 
 
@@ -160,7 +162,7 @@ def turn_owner(g: Game) -> int:
 @implements("poll_cursor")
 def poll_cursor(g: Game) -> int:
     """The seat the top poll frame asks now (S6.2.1)."""
-    frame = _top(g)
+    frame = g.state.stack[-1]
     return frame.order[frame.cursor]
 
 
@@ -195,9 +197,8 @@ def can_shoot(g: Game, p: Params) -> bool:
 def shot_target_valid(g: Game, p: Params) -> bool:
     """The target is a living seat, the shooter included (S4.2.1a, R19)."""
     target = p.get("target")
-    return (
-        isinstance(target, int) and 0 <= target < len(g.state.seats) and g.state.seats[target].alive
-    )
+    seats = g.state.seats
+    return isinstance(target, int) and 0 <= target < len(seats) and seats[target].alive
 
 
 @implements("item_usable")
@@ -211,9 +212,9 @@ def item_usable(g: Game, p: Params) -> bool:
     state = g.state
     seats = state.seats
     owner = seats[state.owner]
-    if not isinstance(item, Item) or owner.count(item) == 0:
+    if not isinstance(item, Item) or not owner.items.get(item):
         return False
-    spec = item_spec(item)
+    spec = _SPEC_OF[item]
     if spec.needs_shell and not state.shells:
         return False  # R22
     if spec.target in _UNTARGETED:
@@ -291,7 +292,7 @@ def turn_limit_reached(g: Game, p: Params) -> bool:
 @implements("poll_complete")
 def poll_complete(g: Game, p: Params) -> bool:
     """Every seat of the top poll frame's order has been asked (S6.2.2, R17)."""
-    frame = _top(g)
+    frame = g.state.stack[-1]
     return frame.cursor >= len(frame.order)
 
 
@@ -640,7 +641,7 @@ def pass_to_next_seat(g: Game, p: Params) -> None:
 @implements("advance_poll")
 def advance_poll(g: Game, p: Params) -> None:
     """Move the poll cursor on: each seat of the poll answers once (S6.2.1, S6.2.3, S6.3)."""
-    _top(g).cursor += 1
+    g.state.stack[-1].cursor += 1
 
 
 @implements("pay_flip_cost")
