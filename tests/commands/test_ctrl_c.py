@@ -258,9 +258,10 @@ def test_verify_trace_stops_without_a_verdict_and_exits_130(tmp_path: Path) -> N
 @pytest.mark.skipif(not shutil.which("dot"), reason="Graphviz's dot is not installed")
 def test_explore_stops_while_drawing_and_exits_130(tmp_path: Path) -> None:
     log = tmp_path / "long.jsonl"
-    _long_log(log, 20_000)
+    _long_log(log, 60_000)
     page = tmp_path / "page.html"
-    code, out, err, took = _interrupt(["explore", str(log), "--out", str(page)], tmp_path)
+    args = ["explore", str(log), "--out", str(page)]
+    code, out, err, took = _interrupt(args, tmp_path, cpu=4.0)  # past its imports
     assert code == 130, err
     assert took < STOPPED_WITHIN
     assert "Traceback" not in err + out
