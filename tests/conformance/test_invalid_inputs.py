@@ -236,3 +236,13 @@ def test_the_reference_refuses_every_invalid_input() -> None:
     run = run_suite(options)
     assert len(run.results) >= 200
     assert {result.status for result in run.results} == {"passed"}
+
+
+def test_every_error_code_of_section_7_is_expected_by_some_case(
+    cases: dict[str, dict[str, Any]],
+) -> None:
+    section = INTERPRETING.split("## 7. Error codes", 1)[1].split("\n## ", 1)[0]
+    codes = re.findall(r"^\| `([a-z_.]+)` \|", section, re.M)
+    assert len(codes) == 7
+    expected = {c["expect"].get("rejection", {}).get("code") for c in cases.values()}
+    assert set(codes) <= expected
