@@ -19,6 +19,7 @@ from buckshot.commands.verify_trace import verify_trace_command
 from buckshot.conformance import app as conformance_app
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.reference.agents import AGENTS
+from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
 from buckshot.workbench.commands import compare_command, sweep_command
 
 if TYPE_CHECKING:
@@ -203,6 +204,7 @@ def simulate_command(
         Path | None, typer.Option("--json", help="Also write the figures as JSON to this file.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    table_format: FormatOption = TableFormat.TABLE,
 ) -> None:
     """Play many bot games; print win rates per role with 95% intervals and game figures.
 
@@ -239,7 +241,7 @@ def simulate_command(
     title = f"{games} games, {players} players, {agent} bots, seed {seed}"
     if interrupted:
         title = f"{summary.games} of {title} (interrupted)"
-    _print_simulation(summary, title, workers, seconds)
+    _print_simulation(summary, title, workers, seconds, table_format)
     if interrupted:
         typer.echo(
             f"simulate: interrupted after {summary.games} of {games} games; figures above are "
@@ -251,9 +253,11 @@ def simulate_command(
         save(json_out, json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n", "--json")
 
 
-def _print_simulation(summary: Summary, title: str, workers: int, seconds: float) -> None:
-    """Print a simulation's figures: the table of roles, then the game figures."""
-    from rich.console import Console
+def _print_simulation(
+    summary: Summary, title: str, workers: int, seconds: float, table_format: TableFormat
+) -> None:
+    """Print a simulation's figures: the table of roles, then the game figures (as lines of
+    text under a drawn table, as a second table in CSV or Markdown)."""
     from rich.table import Table
 
     data = summary.to_json()
@@ -267,19 +271,30 @@ def _print_simulation(summary: Summary, title: str, workers: int, seconds: float
         table.add_row(
             role, str(row["appearances"]), str(row["wins"]), rate, f"{low:.3f}-{high:.3f}"
         )
-    out = Console()
-    out.print(table)
-    if not games:
+    rate = f"{games / seconds:,.1f}" if games else ""
+    run = f"{games} games in {seconds:.2f} s, {workers} process{'es' if workers > 1 else ''}"
+    figures = [
+        ("mean game length", f"{data.get('mean_turns', 0):.1f} turns, "
+         f"{data.get('mean_decisions', 0):.1f} decisions"),
+        ("games won by a traitor", f"{data.get('traitor_win_share', 0):.3f}"),
+        ("draws (turn limit)", str(summary.draws)),
+        ("deepest stack reached", f"{summary.deepest_stack} frames"),
+        ("games/s", f"{rate} ({run})"),
+    ] if games else []  # fmt: skip
+    out = output_console()
+    if table_format is not TableFormat.TABLE:
+        listed = Table(title="game figures")
+        listed.add_column("figure")
+        listed.add_column("value")
+        for name, value in figures:
+            listed.add_row(name, value)
+        print_tables([table, listed] if figures else [table], table_format, out)
         return
-    out.print(
-        f"mean game length: {data['mean_turns']:.1f} turns, "
-        f"{data['mean_decisions']:.1f} decisions\n"
-        f"games won by a traitor: {data['traitor_win_share']:.3f}\n"
-        f"draws (turn limit): {summary.draws}\n"
-        f"deepest stack reached: {summary.deepest_stack} frames\n"
-        f"{games / seconds:,.1f} games/s ({games} games in {seconds:.2f} s, "
-        f"{workers} process{'es' if workers > 1 else ''})"
-    )
+    print_tables([table], table_format, out)
+    for name, value in figures[:-1]:
+        out.print(f"{name}: {value}", highlight=False)
+    if figures:
+        out.print(f"{rate} games/s ({run})", highlight=False)
 
 
 @app.command("play")

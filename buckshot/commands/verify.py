@@ -23,6 +23,7 @@ from buckshot.command import (
 from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
+from buckshot.tables import output_console
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
@@ -219,9 +220,7 @@ def main(
         except RunFailed as failure:
             report, failed = failure.report, failure
     spec = ExecutableSpec(ruleset, config=cfg)
-    out = Console()
-    if not out.is_terminal:
-        out = Console(width=120)  # a log or a pipe: wide enough for the table of N columns
+    out = output_console()  # a log or a pipe: every column whole
     if failed is not None:  # what finished is shown; no verdict on the whole, nothing written
         show(report, spec, out, finished=False)
         fail(

@@ -14,6 +14,7 @@ from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
 from buckshot.progress import QUIET_HELP
 from buckshot.reference.agents import AGENTS
 from buckshot.spec.ruleset import Ruleset, RulesetError
+from buckshot.tables import FormatOption, TableFormat, output_console
 
 GamesOption = Annotated[
     int, typer.Option("--games", min=1, help="Games per ruleset (the same seeds for each).")
@@ -107,13 +108,13 @@ def _measure(
     return balances, run
 
 
-def _emit(report: Any, html_out: Path | None, json_out: Path | None) -> None:
-    from rich.console import Console
-
+def _emit(
+    report: Any, html_out: Path | None, json_out: Path | None, table_format: TableFormat
+) -> None:
     from buckshot.workbench.page import render_page
     from buckshot.workbench.report import print_report
 
-    print_report(report, Console())
+    print_report(report, output_console(), table_format)
     if json_out is not None:
         save(json_out, report.json_text())
         typer.echo(f"wrote {json_out}", err=True)
@@ -134,6 +135,7 @@ def compare_command(
     html_out: HtmlOption = None,
     json_out: JsonOption = None,
     quiet: QuietOption = False,
+    table_format: FormatOption = TableFormat.TABLE,
     verify: Annotated[
         bool,
         typer.Option(
@@ -172,7 +174,7 @@ def compare_command(
         balance_comparison_section(names, (balances[0], balances[1]), comparisons),
         *(item_section(name, balance) for name, balance in zip(names, balances, strict=True)),
     )
-    _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out)
+    _emit(Report(f"compare {old} {new}", run, sections), html_out, json_out, table_format)
 
 
 def _verified(pairs: Sequence[tuple[Ruleset, Ruleset]], quiet: bool) -> list[Any]:
@@ -217,6 +219,7 @@ def sweep_command(
     html_out: HtmlOption = None,
     json_out: JsonOption = None,
     quiet: QuietOption = False,
+    table_format: FormatOption = TableFormat.TABLE,
     verify: Annotated[
         bool,
         typer.Option(
@@ -267,4 +270,5 @@ def sweep_command(
         Report("sweep " + " ".join(f"--param {p}" for p in param), run, sections),
         html_out,
         json_out,
+        table_format,
     )

@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from buckshot.tables import TableFormat, print_tables
+
 
 class Section(Protocol):
     """One part of a report."""
@@ -114,16 +116,28 @@ class Report:
         return json.dumps(self.to_json(), indent=2) + "\n"
 
 
-def print_report(report: Report, console: Console) -> None:
-    """Every section of ``report`` as a table on ``console``."""
+def section_table(section: Section) -> Table:
+    """One section's table, its cells as plain text (never read as markup)."""
+    table = Table(title=section.title, title_justify="left")
+    for heading in section.columns():
+        table.add_column(heading, overflow="fold", min_width=min(len(heading), 9))
+    for row in section.rows():
+        table.add_row(*(Text(cell) for cell in row))
+    return table
+
+
+def print_report(
+    report: Report, console: Console, table_format: TableFormat = TableFormat.TABLE
+) -> None:
+    """Every section of ``report`` as a table on ``console``, in ``table_format``: drawn with
+    the report's title and each section's note, or as CSV or Markdown tables alone."""
+    tables = [section_table(section) for section in report.sections]
+    if table_format is not TableFormat.TABLE:
+        print_tables(tables, table_format, console)
+        return
     console.print(f"[bold]{report.title}[/bold]")
-    for section in report.sections:
-        table = Table(title=section.title, title_justify="left")
-        for heading in section.columns():
-            table.add_column(heading, overflow="fold", min_width=min(len(heading), 9))
-        for row in section.rows():
-            table.add_row(*(Text(cell) for cell in row))
-        console.print(table)
+    for section, table in zip(report.sections, tables, strict=True):
+        print_tables([table], table_format, console)
         note = getattr(section, "note", "")
         if note:
             console.print(Text(note))

@@ -1,0 +1,119 @@
+"""Where the commands print their tables: the console they print on and the three formats.
+
+On a terminal a table is drawn to the terminal's width; anywhere else (a file, a pipe, CI) the
+console has no width to crop to, so every column is printed whole (``sweep > out.txt`` keeps
+the columns a screen of 80 would have dropped). ``--format csv`` or ``--format markdown``
+prints the same cells as CSV (each table after a ``# title`` line) or as Markdown tables.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import IO, Annotated
+
+import typer
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+UNBOUNDED_WIDTH = 10_000
+"""The console's width off a terminal: wider than any table, so none is cropped or folded."""
+
+
+class TableFormat(StrEnum):
+    """How a command prints its tables."""
+
+    TABLE = "table"
+    CSV = "csv"
+    MARKDOWN = "markdown"
+
+
+FormatOption = Annotated[
+    TableFormat,
+    typer.Option(
+        "--format",
+        help="How tables are printed: table (drawn; whole, never cropped, off a terminal), "
+        "csv or markdown.",
+        case_sensitive=False,
+    ),
+]
+"""The ``--format`` option of every command that prints tables."""
+
+
+def output_console(file: IO[str] | None = None) -> Console:
+    """A console for a command's tables on ``file`` (standard output when None): the
+    terminal's width on a terminal, unbounded anywhere else."""
+    console = Console(file=file)
+    if console.is_terminal:
+        return console
+    return Console(file=file, width=UNBOUNDED_WIDTH)
+
+
+def plain(cell: RenderableType) -> str:
+    """A cell's text without its styles: a :class:`Text`'s characters, a string's markup read."""
+    if isinstance(cell, Text):
+        return cell.plain
+    if isinstance(cell, str):
+        return Text.from_markup(cell).plain
+    return str(cell)
+
+
+def cells(table: Table) -> tuple[list[str], list[list[str]]]:
+    """A table's headings and its rows, as plain text."""
+    headings = [plain(column.header) for column in table.columns]
+    columns = [[plain(cell) for cell in column.cells] for column in table.columns]
+    return headings, [list(row) for row in zip(*columns, strict=True)]
+
+
+def _title(table: Table) -> str:
+    return plain(table.title) if table.title is not None else ""
+
+
+def as_csv(tables: Sequence[Table]) -> str:
+    """The tables as CSV: each its ``# title`` line, its headings and rows; a blank line
+    between two."""
+    blocks = []
+    for table in tables:
+        stream = io.StringIO()
+        if _title(table):
+            stream.write(f"# {_title(table)}\n")
+        writer = csv.writer(stream, lineterminator="\n")
+        headings, rows = cells(table)
+        writer.writerow(headings)
+        writer.writerows(rows)
+        blocks.append(stream.getvalue())
+    return "\n".join(blocks)
+
+
+def _markdown_cell(text: str) -> str:
+    return " ".join(text.replace("|", "\\|").split()) or " "
+
+
+def as_markdown(tables: Sequence[Table]) -> str:
+    """The tables as Markdown: each its title in bold, then a pipe table."""
+    blocks = []
+    for table in tables:
+        headings, rows = cells(table)
+        lines = [f"**{_title(table)}**", ""] if _title(table) else []
+        lines.append("| " + " | ".join(_markdown_cell(h) for h in headings) + " |")
+        lines.append("|" + "|".join("---" for _ in headings) + "|")
+        lines += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in rows]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def print_tables(
+    tables: Sequence[Table], fmt: TableFormat = TableFormat.TABLE, console: Console | None = None
+) -> None:
+    """Print ``tables`` in ``fmt`` on ``console`` (:func:`output_console` when None)."""
+    out = console if console is not None else output_console()
+    if fmt is TableFormat.TABLE:
+        for table in tables:
+            out.print(table)
+        return
+    text = as_csv(tables) if fmt is TableFormat.CSV else as_markdown(tables)
+    out.file.write(text)
+    out.file.flush()

@@ -1,0 +1,104 @@
+"""Tables never lose columns (issue 26, part 5): off a terminal every column is printed whole,
+and ``--format csv|markdown`` gives the same cells as data."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from typer.testing import CliRunner
+
+from buckshot.commands.main import app
+from buckshot.tables import TableFormat, as_csv, as_markdown, cells, output_console, print_tables
+from buckshot.workbench.report import Report, TableSection, print_report
+
+HEADINGS = tuple(f"column number {n} with a long heading" for n in range(12))
+ROW = tuple(f"value {n}, [with brackets] | and a pipe" for n in range(12))
+
+
+def _wide() -> Table:
+    table = Table(title="wide")
+    for heading in HEADINGS:
+        table.add_column(heading, overflow="fold")
+    table.add_row(*(Text(cell) for cell in ROW))  # text, not markup
+    return table
+
+
+def test_off_a_terminal_a_wide_table_keeps_every_cell_on_one_line() -> None:
+    stream = io.StringIO()
+    console = output_console(stream)
+    assert not console.is_terminal
+    print_tables([_wide()], TableFormat.TABLE, console)
+    text = stream.getvalue()
+    lines = text.splitlines()
+    assert len(lines) == 5 + 1  # title, top, heading, rule, the row, bottom
+    for heading in HEADINGS:
+        assert heading in lines[2]
+    assert max(len(line) for line in lines) > 12 * len(HEADINGS[0])  # far past 80 columns
+
+
+def test_a_terminal_console_of_80_columns_would_have_cropped_it() -> None:
+    """The failure the unbounded console prevents: rich folds the cells to fit 80."""
+    stream = io.StringIO()
+    Console(file=stream, width=80).print(_wide())
+    assert HEADINGS[0] not in stream.getvalue()
+
+
+def test_csv_gives_the_cells_back_exactly() -> None:
+    text = as_csv([_wide(), _wide()])
+    blocks = text.split("\n\n")
+    assert len(blocks) == 2
+    for block in blocks:
+        title, *rest = block.splitlines()
+        assert title == "# wide"
+        rows = list(csv.reader(io.StringIO("\n".join(rest))))
+        assert rows == [list(HEADINGS), list(ROW)]
+
+
+def test_markdown_is_one_pipe_row_per_row_with_pipes_escaped() -> None:
+    lines = as_markdown([_wide()]).splitlines()
+    assert lines[0] == "**wide**"
+    table = [line for line in lines if line.startswith("|")]
+    assert len(table) == 3  # headings, rule, one row
+    assert all(line.count(" | ") == len(HEADINGS) - 1 for line in (table[0], table[2]))
+    assert "\\|" in table[2]
+
+
+def test_a_cell_written_with_markup_is_given_as_its_text() -> None:
+    table = Table("verdict")
+    table.add_row("[green]proved[/green]")
+    assert cells(table) == (["verdict"], [["proved"]])
+
+
+def test_the_workbench_report_prints_every_column_off_a_terminal_and_as_csv() -> None:
+    section = TableSection("Sweep", HEADINGS, (ROW,), {})
+    report = Report("sweep", {}, (section,))
+    stream = io.StringIO()
+    print_report(report, output_console(stream))
+    assert all(heading in stream.getvalue() for heading in HEADINGS)
+    stream = io.StringIO()
+    print_report(report, output_console(stream), TableFormat.CSV)
+    assert list(csv.reader(io.StringIO(stream.getvalue().split("\n", 1)[1]))) == [
+        list(HEADINGS),
+        list(ROW),
+    ]
+
+
+def test_simulate_prints_its_tables_as_csv_and_markdown() -> None:
+    args = ["simulate", "--games", "2", "--jobs", "1", "--quiet", "--players", "2"]
+    data = CliRunner().invoke(app, [*args, "--format", "csv"])
+    assert data.exit_code == 0, data.output
+    roles, figures = data.stdout.split("\n\n")
+    rows = list(csv.reader(io.StringIO(roles.split("\n", 1)[1])))
+    assert rows[0] == ["role", "seats", "wins", "win rate", "95% CI"]
+    assert sum(int(row[1]) for row in rows[1:]) == 2 * 2  # every seat of the two games
+    assert figures.startswith("# game figures\nfigure,value\n")
+    markdown = CliRunner().invoke(app, [*args, "--format", "markdown"])
+    assert (
+        markdown.exit_code == 0 and "| role | seats | wins | win rate | 95% CI |" in markdown.stdout
+    )
+    refused = CliRunner().invoke(app, [*args, "--format", "html"])
+    assert refused.exit_code == 2 and refused.stderr.startswith("error [usage]")
