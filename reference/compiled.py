@@ -21,9 +21,15 @@ from dataclasses import dataclass
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
-from buckshot.reference.effects import NEEDS
+from buckshot.reference.effects import NEEDS, READS
 from buckshot.reference.events import EventType
-from buckshot.reference.options import PARAMS_OF, Prompt, enumerator, sole_option
+from buckshot.reference.options import (
+    PARAMS_OF,
+    Prompt,
+    enumerator,
+    enumerator_reads,
+    sole_option,
+)
 from buckshot.reference.tables import TABLES, Edge, StateRow
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Phase
@@ -43,6 +49,20 @@ PHASE_IDS = frozenset(phase.value for phase in Phase)
 
 _enumerators = {event: enumerator(event) for event in PARAMS_OF}
 """Each decision event's candidate enumerator, which the programs call by name."""
+
+_enumerator_reads = {event: enumerator_reads(event) for event in PARAMS_OF}
+"""What each enumerator reads: with its guards' reads, the key of a memo of legal options."""
+
+MEMO_LIMIT = 1 << 12
+"""The most option lists one memo keeps; a full memo starts afresh."""
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> Any:
+    """Keep ``value`` under ``key`` in ``memo`` (emptied first when full) and return it."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 @dataclass(frozen=True)
@@ -66,6 +86,7 @@ class _Writer:
             "new_tuple": tuple.__new__,
             "FRAME_POPPED": EventType.FRAME_POPPED,
             "PHASE": EventType.PHASE,
+            "remember": _remember,
             "NO_PARAMS": {},
         }
 
@@ -209,6 +230,9 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
             if not edge.param_guards:
                 w.line(2, f"options.extend({found})")
                 continue
+            if all(fn in READS for _, fn, _ in edge.param_guards):
+                _write_memo(w, kind, row, event, edge, cost)
+                continue
             w.line(2, f"for o in {found}:")
             w.line(3, f"if {_conditions(w, edge.param_guards, 'o._kwargs')}:")
             w.line(4, "options.append(o)")
@@ -231,6 +255,24 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
         f"{row.id!r}, {row.prompt_kind!r}, tuple(options)))",
     )
     w.line(0, "")
+
+
+def _write_memo(
+    w: _Writer, kind: FrameKind, row: StateRow, event: str, edge: Edge, cost: str
+) -> None:
+    """An ask's legal options of ``event`` (one edge, with parameter guards), kept in a memo
+    by what the enumerator and the guards read (:data:`~buckshot.reference.effects.READS`):
+    the candidates are tried again only when that changes."""
+    memo = w.bind(f"M__{kind.value}__{row.id}__{event}", {})
+    parts = [f"{w.bind('CR__' + event, _enumerator_reads[event])}(seats, hand, {cost})"]
+    parts += [f"{w.bind('R_' + name, READS[fn])}(g)" for name, fn, _ in edge.param_guards]
+    w.line(2, f"key = ({', '.join(parts)})")
+    w.line(2, f"found = {memo}.get(key)")
+    w.line(2, "if found is None:")
+    candidates = f"{w.bind(f'C__{event}', _enumerators[event])}(seats, hand, {cost})"
+    legal = _conditions(w, edge.param_guards, "o._kwargs")
+    w.line(3, f"found = remember({memo}, key, tuple([o for o in {candidates} if {legal}]))")
+    w.line(2, "options.extend(found)")
 
 
 def _static_conditions(

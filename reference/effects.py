@@ -8,7 +8,7 @@ at import :data:`ENGINE` checks that every registry name is implemented exactly 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, cast
 
 from buckshot.reference.events import EventType
@@ -29,6 +29,12 @@ Selector = Callable[["Game"], int]
 ENGINE = Bindings("the reference engine")
 """The engine's implementations of the registry's names."""
 implements = ENGINE.implements
+
+READS: dict[Guard, Callable[[Game], Hashable]] = {}
+"""For a guard of decision parameters: all it reads of the game besides its parameters, as
+a hashable value (equal values, equal answers for every parameter value), so a prompt can
+keep its options while that value stays the same. Given for the guards whose reads change
+seldom."""
 
 NEEDS: dict[Guard, Callable[[Game], bool]] = {}
 """For a guard of decision parameters: a condition on the game alone without which it is
@@ -191,6 +197,11 @@ def chamber_empty(g: Game, p: Params) -> bool:
 def can_shoot(g: Game, p: Params) -> bool:
     """A shell is loaded and no kill has locked shooting (S4.2.1e, R4, R25)."""
     return bool(g.state.shells) and not g.state.kill_lock
+
+
+def seats_living(g: Game) -> tuple[bool, ...]:
+    """Which seats still play, by seat number (S1.2)."""
+    return tuple([seat.alive for seat in g.state.seats])
 
 
 @implements("shot_target_valid")
@@ -745,3 +756,4 @@ SKILL_HOMES: dict[Role, tuple[Callable[..., Any], ...]] = {
 check_role_skills("the reference engine", SKILL_HOMES)
 
 NEEDS[can_flip] = asked_magician
+READS[shot_target_valid] = seats_living

@@ -8,7 +8,7 @@ items their names, an item multiset names joined by ``+`` in canonical item orde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
@@ -165,6 +165,22 @@ def enumerator(event: str) -> Enumerate:
         return lambda seats, hand, cost: _multiset_options(
             event, frozenset(hand.items.items()), cost
         )
+    raise ValueError(f"no enumerator for {event} with parameters {shape}")
+
+
+def enumerator_reads(event: str) -> Callable[[list[Seat], Seat, int], Hashable]:
+    """What :func:`enumerator` of ``event`` reads of its arguments, as a hashable value
+    (equal values, equal lists): nothing, the number of seats, the hand and the number of
+    seats, or the hand and magician.cost."""
+    shape = PARAMS_OF[event]
+    if shape == ():
+        return lambda seats, hand, cost: None
+    if shape == ("target",):
+        return lambda seats, hand, cost: len(seats)
+    if shape in (("item", "target"), ("item",)):
+        return lambda seats, hand, cost: (frozenset(hand.items.items()), len(seats))
+    if shape == ("items",):
+        return lambda seats, hand, cost: (frozenset(hand.items.items()), cost)
     raise ValueError(f"no enumerator for {event} with parameters {shape}")
 
 

@@ -171,3 +171,49 @@ def _ask_source(program: compiled.Program) -> str:
     source = program.source
     start = source.index("def ask__turn__awaiting_action(")
     return source[start : source.index("\ndef ", start)]
+
+
+def _answers(game: Game, guard: Any, events: list[str]) -> tuple[bool, ...]:
+    seats, cost = len(game.state.seats), game.rules.magician.cost
+    return tuple(
+        guard(game, option.kwargs())
+        for event in events
+        for option in _every_option(event, seats, cost)
+    )
+
+
+def test_a_guards_needs_and_reads_say_what_its_answers_depend_on() -> None:
+    """effects.NEEDS: where the need fails, the guard refuses every parameter value;
+    effects.READS: two positions with the same reads get the same answer for every value
+    (what the prompts' shortcuts rely on), over every position of random games. The values
+    tried are every value a parameter can carry, for the number of seats and magician.cost."""
+    from buckshot.reference.effects import NEEDS, READS
+
+    events_of = {
+        fn: [event for event, params in PARAMS_OF.items() if params] for fn in {*NEEDS, *READS}
+    }
+    seen: dict[Any, dict[Any, tuple[bool, ...]]] = {fn: {} for fn in READS}
+    needs_failed = 0
+    for seed in range(12):
+        rules = RULESETS[seed % len(RULESETS)]
+        rng = random.Random(seed)
+        game = Game(
+            rules, [rng.choice(list(Role)) for _ in range(2 + seed % 7)], SeededChance(seed)
+        )
+        game.start()
+        while (prompt := game.prompt) is not None:
+            frame = game.state.stack[-1]
+            for fn, need in NEEDS.items():
+                if frame.kind is FrameKind.SHOT_WINDOW and not need(game):
+                    needs_failed += 1
+                    assert not any(_answers(game, fn, events_of[fn]))
+            for fn, reads in READS.items():
+                answers = _answers(game, fn, events_of[fn])
+                assert (
+                    seen[fn].setdefault(
+                        (len(game.state.seats), rules.magician.cost, reads(game)), answers
+                    )
+                    == answers
+                )
+            game.decide(prompt.player, rng.choice(prompt.options))
+    assert needs_failed
