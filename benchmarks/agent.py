@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/agent.py [--games N] [--players K] [--seed S]
                                          [--iterations N] [--timing-games N]
+                                         [--balance-games N]
                                          [--workers N] [--scheduler ADDR]
                                          [--update | --results FILE]
 
@@ -15,6 +16,11 @@ processes, or the scheduler at ``--scheduler``). It prints the search seat's win
 with its 95% Wilson interval beside the fair share 1/K, the one-sided exact binomial
 p-value of winning no more than that share, and the items of each kind the search seats
 and the heuristic seats used.
+
+Then, as ``buckshot compare --agent search`` would, it measures the workbench's balance of
+``--balance-games`` games of the default ruleset with the search agent at every seat on the
+same cluster, and prints its items-per-role rows over all seats: the share of seats that
+used each item kind, and the win rates of those that did and did not.
 
 It then plays ``--timing-games`` games of K search agents (every seat) in this process
 and prints the CPU seconds of each (issue 27: a 4-player game at the default budget
@@ -45,7 +51,9 @@ from buckshot.reference.search import DEFAULT_ITERATIONS, SearchAgent
 from buckshot.reference.simulate import game_seed, wilson_interval
 from buckshot.spec.rulebook import Item, Role
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.workbench.balance import ALL_ROLES, ITEMS
 from buckshot.workbench.cluster import ClusterError, dask_client
+from buckshot.workbench.measure import measure
 
 ITEM_EVENTS = frozenset({"use_item", "use_rescue"})
 """The decisions that use up one held item (as the simulation counts them)."""
@@ -135,12 +143,20 @@ def main() -> int:
     parser.add_argument(
         "--timing-games", type=int, default=5, help="all-search games timed (default 5)"
     )
+    parser.add_argument(
+        "--balance-games",
+        type=int,
+        default=100,
+        help="games of search agents at every seat for the balance (default 100; 0: none)",
+    )
     parser.add_argument("--workers", type=int, default=0, help="local workers (0: per core)")
     parser.add_argument("--scheduler", default=None, help="a running Dask scheduler's address")
     add_arguments(parser)
     args = parser.parse_args()
-    if args.games < 1 or args.timing_games < 0 or not 2 <= args.players <= 8:
-        parser.error("--games must be at least 1, --timing-games at least 0, --players 2-8")
+    if args.games < 1 or min(args.timing_games, args.balance_games) < 0:
+        parser.error("--games must be at least 1, --timing-games and --balance-games at least 0")
+    if not 2 <= args.players <= 8:
+        parser.error("--players must be 2-8")
     check_arguments(parser, args)
     started = time.perf_counter()
     found: list[dict[str, Any]] = []
@@ -155,10 +171,16 @@ def main() -> int:
             ]
             for future in futures:
                 found.extend(future.result())
+            wall = time.perf_counter() - started
+            balance = None
+            if args.balance_games:
+                rules = [load_ruleset()]
+                (balance,) = measure(
+                    client, rules, args.balance_games, args.players, args.seed, "search"
+                )
     except ClusterError as error:
         print(f"error [cluster.unreachable]: {error}", file=sys.stderr)
         return 2
-    wall = time.perf_counter() - started
     wins = sum(g["won"] for g in found)
     share = 1 / args.players
     low, high = wilson_interval(wins, len(found))
@@ -184,6 +206,10 @@ def main() -> int:
         "search_items": search_items,
         "heuristic_items": heuristic_items,
         "all_search_cpu_seconds": [round(s, 2) for s in timing],
+        "balance_games": args.balance_games,
+        "balance_items": {}
+        if balance is None
+        else {kind: balance.item(ALL_ROLES, kind).to_json() for kind in ITEMS},
     }
     print(
         f"{len(found)} games of {args.players} seats, one search agent ({args.iterations} "
@@ -196,6 +222,13 @@ def main() -> int:
     print("items used    search  heuristic")
     for kind in search_items:
         print(f"  {kind:<14} {search_items[kind]:>6} {heuristic_items[kind]:>10}")
+    if balance is not None:
+        print(f"balance of {args.balance_games} games of search agents, items over all seats:")
+        print("  item            used by  win if used  win if not")
+        for kind in ITEMS:
+            use = balance.item(ALL_ROLES, kind)
+            used, won, lost = use.usage.value, use.win_if_used.value, use.win_if_not.value
+            print(f"  {kind:<14} {used or 0:>8.3f} {won or 0:>12.3f} {lost or 0:>11.3f}")
     if timing:
         print(
             f"{len(timing)} games of {args.players} search agents: CPU seconds "

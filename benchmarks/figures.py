@@ -153,7 +153,26 @@ def agent(results: Results) -> str:
             f" A game of {f['players']} search agents took {sum(timing) / len(timing):.1f} "
             f"CPU seconds on average, {max(timing):.1f} at most, over {len(timing)} games."
         )
+    balance = f.get("balance_items") or {}
+    if balance:
+        text += (
+            f"\n\nThe workbench's items per role over all seats, from {f['balance_games']} "
+            f"games of {f['players']} search agents (default ruleset; 95% Wilson intervals):"
+            "\n\n| item | seats that used it | win rate if used | win rate if not |"
+            "\n|---|---|---|---|"
+        )
+        for kind, use in balance.items():
+            cells = [_rate(use[key]) for key in ("usage", "win_if_used", "win_if_not")]
+            text += f"\n| {kind.replace('_', ' ')} | " + " | ".join(cells) + " |"
     return text
+
+
+def _rate(rate: dict[str, Any]) -> str:
+    """``0.412 [0.390, 0.434]`` from a stored rate, ``-`` with no trials."""
+    if rate["rate"] is None:
+        return "-"
+    low, high = rate["ci95"]
+    return f"{rate['rate']:.3f} [{low:.3f}, {high:.3f}]"
 
 
 def _failed(run: dict[str, Any]) -> str:
