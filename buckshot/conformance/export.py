@@ -61,7 +61,29 @@ def _shipped_files(suite_root: Path) -> Iterator[tuple[str, bytes]]:
             yield path.relative_to(suite_root).as_posix(), path.read_bytes()
 
 
+_README = """# The buckshot-spec conformance suite, vendored
+
+Exported by `buckshot conformance export` from buckshot-spec {version} (spec {spec},
+protocol {protocol}). `manifest.json` lists every file with its size and SHA-256.
+
+- `INTERPRETING.md`: the contract (the adapter protocol, option text, the canonical state,
+  events, error codes, what the runner compares). Start here.
+- `cases/`: one JSON case a file; `fixtures/`, `features.json`, `retired.json` beside them.
+- `schemas/`: JSON Schemas (draft 2020-12) of cases, setups, states, events, protocol
+  messages, reports and rulesets.
+- `spec/spec.json`: the charts whose state names appear in states and prompts.
+- `chance/experiments.json`: the `sample` messages of chance mode (INTERPRETING.md 2.5).
+
+Run it through your adapter with the runner of the same version:
+
+    pip install buckshot-spec=={version}
+    buckshot conformance run --cases cases --adapter "node my-adapter.js" --chance
+"""
+
+
 def _made_files() -> Iterator[tuple[str, bytes]]:
+    readme = _README.format(version=__version__, spec=SPEC_VERSION, protocol=PROTOCOL_VERSION)
+    yield "README.md", readme.encode("utf-8")
     yield "schemas/ruleset.schema.json", ruleset_schema_json().encode("utf-8")
     yield "spec/spec.json", SPEC_EXPORT.read_bytes()
     samples = [sample_of(seq, e) for seq, e in enumerate(EXPERIMENTS, start=1)]

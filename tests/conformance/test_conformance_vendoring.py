@@ -51,6 +51,7 @@ def test_the_export_holds_the_suite_and_a_manifest_of_it(exported: Path) -> None
     for path, entry in manifest["files"].items():
         data = (exported / path).read_bytes()
         assert entry == {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    assert "buckshot conformance run --cases cases" in (exported / "README.md").read_text()
     samples = json.loads((exported / "chance" / "experiments.json").read_text(encoding="utf-8"))
     assert [s["id"] for s in samples["samples"]] == [e.id for e in EXPERIMENTS]
 
