@@ -719,7 +719,7 @@ def _shell_counted_by_final_type(original: Any, m: Any, s: Any, inp: Any, fx: An
     breaks=("S4.3.1", "R10", "R24"),
     caught_by=("U0", "L1"),
     piece=("guard", "rescue_usable"),
-    table=Table(2),
+    table=Table(2, prefer=frozenset({"use_rescue"})),
 )
 def _rescue_unheld(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
@@ -732,6 +732,7 @@ def _rescue_unheld(original: Any, m: Any, s: Any, inp: Any) -> Any:
     breaks=("S3.1", "R22"),
     caught_by=("U1",),
     piece=("guard", "item_usable"),
+    table=Table(2, prefer=frozenset({"use_item"})),
 )
 def _peek_empty_chamber(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
