@@ -13,7 +13,9 @@ import random
 from collections import Counter
 
 import pytest
+from typer.testing import CliRunner
 
+from buckshot.commands.main import app
 from buckshot.reference.agents import AGENTS, RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game, Prompt
@@ -164,3 +166,26 @@ def test_the_agent_uses_every_item_kind() -> None:
     for seed in range(8):
         used.update(play_one(rules, 4, seed, "search").items_used)
     assert {item.value for item in Item} <= {kind for kind, count in used.items() if count}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--games", "1"],
+        ["compare", "default", "default", "--no-verify"],
+        ["sweep", "--param", "magician.cost=1"],
+        ["play"],
+    ],
+)
+def test_every_command_with_bots_knows_the_agents_by_one_list(command: list[str]) -> None:
+    result = CliRunner().invoke(app, [*command, "--agent", "nobody"])
+    assert result.exit_code == 2, result.output
+    assert "error [usage.agent]" in result.output
+    assert all(name in result.output for name in AGENTS)
+
+
+def test_simulate_seats_the_search_agent() -> None:
+    args = ["simulate", "--games", "1", "--players", "2", "--agent", "search", "--jobs", "1"]
+    result = CliRunner().invoke(app, [*args, "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "search bots" in result.output
