@@ -26,8 +26,8 @@ from buckshot.conformance.chance_tests import (
     ALPHA,
     Bernoulli,
     Categorical,
+    LawVerdict,
     Observation,
-    TestOutcome,
     multiset_orders,
 )
 from buckshot.conformance.protocol import (
@@ -382,7 +382,7 @@ class ExperimentResult:
     experiment: Experiment
     status: str
     """``passed``, ``failed``, ``skipped`` or ``errored``."""
-    tests: list[TestOutcome] = field(default_factory=list)
+    tests: list[LawVerdict] = field(default_factory=list)
     message: str | None = None
     seconds: float = 0.0
 
@@ -441,7 +441,7 @@ def judge_samples(experiment: Experiment, reply: dict[str, Any]) -> ExperimentRe
     return ExperimentResult(experiment, status, tests)
 
 
-def _test(law: Law, setup: dict[str, Any], plays: list[Play]) -> TestOutcome:
+def _test(law: Law, setup: dict[str, Any], plays: list[Play]) -> LawVerdict:
     observations = [observed for play in plays for observed in law.read(play)]
     if law.bernoulli:
         return Bernoulli(law.id, law.rule).run(observations, law.expected(setup, None)[True])

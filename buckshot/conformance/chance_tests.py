@@ -47,7 +47,7 @@ class Row:
 
 
 @dataclass
-class TestOutcome:
+class LawVerdict:
     """A test's verdict, its p-value and the counts behind it."""
 
     id: str
@@ -110,12 +110,12 @@ class Categorical:
         self,
         observations: Sequence[Observation],
         law: Callable[[Any], dict[Any, Fraction]],
-    ) -> TestOutcome:
+    ) -> LawVerdict:
         """Test ``observations`` against ``law(group)`` for each group observed."""
         by_group: dict[Any, Counter[Any]] = defaultdict(Counter)
         for group, outcome in observations:
             by_group[_hashable(group)][_hashable(outcome)] += 1
-        outcome = TestOutcome(self.id, self.rule, "chi-square", len(observations), 1.0)
+        outcome = LawVerdict(self.id, self.rule, "chi-square", len(observations), 1.0)
         if not observations:
             outcome.p_value, outcome.note = 0.0, "no outcome of this kind was observed"
             return outcome
@@ -151,10 +151,10 @@ class Bernoulli:
     id: str
     rule: str
 
-    def run(self, observations: Sequence[Observation], chance: Fraction) -> TestOutcome:
+    def run(self, observations: Sequence[Observation], chance: Fraction) -> LawVerdict:
         """Test the outcomes (booleans) against ``chance`` of ``True``."""
         values = [value for _, value in observations]
-        outcome = TestOutcome(self.id, self.rule, "exact binomial", len(values), 1.0)
+        outcome = LawVerdict(self.id, self.rule, "exact binomial", len(values), 1.0)
         odd = [value for value in values if not isinstance(value, bool)]
         if odd:
             outcome.p_value, outcome.note = 0.0, f"not a boolean: {odd[0]!r}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -379,8 +379,15 @@ def report_command(
     title: Annotated[
         str, typer.Option("--title", help="The page's title.")
     ] = "Conformance reports compared",
+    chance: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--chance", help="A JSON report of conformance chance, shown too; repeat for more."
+        ),
+    ] = None,
 ) -> None:
-    """Write one HTML page comparing the reports side by side, case by case and by area."""
+    """Write one HTML page comparing the reports side by side, case by case and by area
+    (and chance mode's tests, with --chance)."""
     from buckshot.conformance.report import ReportError, read_jsonl
     from buckshot.conformance.report_page import comparison_html
 
@@ -389,5 +396,21 @@ def report_command(
         read = [read_jsonl(path) for path in reports]
     except ReportError as error:
         fail("report.invalid", str(error))
-    save(out, comparison_html(read, title), "--out")
+    chance_reports = [_read_chance_report(path) for path in chance or []]
+    save(out, comparison_html(read, title, chance_reports), "--out")
     typer.echo(f"wrote {out}: {len(read)} reports compared")
+
+
+def _read_chance_report(path: Path) -> dict[str, Any]:
+    """A chance-mode report (``conformance chance --report``), or a one-line error."""
+    import json
+
+    from buckshot.conformance.report_page import CHANCE_FORMAT
+
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        fail("report.invalid", f"{path}: {error}")
+    if not isinstance(report, dict) or report.get("format") != CHANCE_FORMAT:
+        fail("report.invalid", f"{path}: not a {CHANCE_FORMAT} report")
+    return report

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from buckshot.conformance.report import Report
 from buckshot.conformance.runner import STATUSES
@@ -70,8 +71,17 @@ def area_of(case_id: str) -> str:
     return case_id.split(".", 1)[0]
 
 
-def comparison_html(reports: list[Report], title: str = "Conformance reports compared") -> str:
-    """The page comparing ``reports``, in the order given."""
+CHANCE_FORMAT = "buckshot-conformance-chance/1"
+"""The ``format`` of a chance-mode report (``conformance chance --report``)."""
+
+
+def comparison_html(
+    reports: list[Report],
+    title: str = "Conformance reports compared",
+    chance: list[dict[str, Any]] | None = None,
+) -> str:
+    """The page comparing ``reports``, in the order given, and the chance-mode reports
+    ``chance`` (each test's verdict and p-value side by side)."""
     columns = [
         Column(name, report) for name, report in zip(column_names(reports), reports, strict=True)
     ]
@@ -86,6 +96,7 @@ def comparison_html(reports: list[Report], title: str = "Conformance reports com
         f'<span id="differing-count">{len(differing)}</span> cases differ between them.</p>',
         _heads(columns),
         _by_area(columns, areas),
+        _chance(chance or []),
         _controls(),
         _cases(columns, areas),
     ]
@@ -131,6 +142,55 @@ def _by_area(columns: list[Column], areas: dict[str, list[str]]) -> str:
             f"</th><td>{len(ids)}</td>{''.join(cells)}</tr>"
         )
     return '<h2>By area</h2>\n<table id="areas">' + "".join(rows) + "</table>"
+
+
+def _chance_name(report: dict[str, Any]) -> str:
+    hello = report.get("implementation")
+    implementation = hello.get("implementation") if isinstance(hello, dict) else None
+    if isinstance(implementation, dict) and implementation.get("name"):
+        return f"{implementation['name']} {implementation.get('version', '')}".strip()
+    return str(report.get("adapter") or "chance report")
+
+
+def _chance(reports: list[dict[str, Any]]) -> str:
+    """The chance-mode section: one row per test of each experiment, one column a report."""
+    if not reports:
+        return ""
+    tests: dict[tuple[str, str], dict[int, dict[str, Any]]] = {}
+    runs: dict[str, dict[int, dict[str, Any]]] = {}
+    for number, report in enumerate(reports):
+        for experiment in report.get("experiments", []):
+            runs.setdefault(experiment["id"], {})[number] = experiment
+            for test in experiment.get("tests", []):
+                tests.setdefault((experiment["id"], test["id"]), {})[number] = test
+            if not experiment.get("tests"):
+                tests.setdefault((experiment["id"], ""), {})
+    heading = "".join(f"<th>{_e(_chance_name(report))}</th>" for report in reports)
+    rows = [f"<tr><th>experiment</th><th>law</th>{heading}</tr>"]
+    for (experiment_id, test_id), by_report in tests.items():
+        cells = []
+        for number in range(len(reports)):
+            test = by_report.get(number)
+            run = runs.get(experiment_id, {}).get(number)
+            if test is not None:
+                verdict = "passed" if test.get("passed") else "failed"
+                text = f"{'ok' if test.get('passed') else 'FAIL'} p = {test['p_value']:.3g}"
+                tip = " ".join(str(x) for x in (test.get("rule"), test.get("note")) if x)
+            elif run is not None:
+                verdict = str(run.get("status", MISSING))
+                text, tip = verdict, str(run.get("message") or "")
+            else:
+                verdict, text, tip = MISSING, MISSING, ""
+            cells.append(f'<td class="status {_e(verdict)}" title="{_e(tip)}">{_e(text)}</td>')
+        rows.append(
+            f'<tr data-experiment="{_e(experiment_id)}" data-law="{_e(test_id)}">'
+            f'<td class="id">{_e(experiment_id)}</td><td>{_e(test_id)}</td>{"".join(cells)}</tr>'
+        )
+    return (
+        "<h2>Chance mode</h2>\n<p>Each law tested on the plays of its experiment, at a "
+        "false-alarm rate of 1e-6 (INTERPRETING.md 2.5).</p>\n"
+        f'<table id="chance">{"".join(rows)}</table>'
+    )
 
 
 def _controls() -> str:

@@ -15,7 +15,8 @@ from browser_helpers import chromium_page, needs_chromium
 from typer.testing import CliRunner
 
 from buckshot.conformance.bundled import CASES, suite_path
-from buckshot.conformance.chance_mode import EXPERIMENTS
+from buckshot.conformance.chance_mode import EXPERIMENTS, ChanceRun, ExperimentResult
+from buckshot.conformance.chance_tests import LawVerdict
 from buckshot.conformance.cli import app
 from buckshot.conformance.export import MANIFEST, verify_export
 from buckshot.conformance.protocol import REPORT_FORMAT
@@ -24,6 +25,7 @@ from buckshot.conformance.report_page import column_names, comparison_html
 from buckshot.conformance.suite import load_suite
 
 runner = CliRunner()
+BY_ID = {experiment.id: experiment for experiment in EXPERIMENTS}
 
 
 @pytest.fixture(scope="module")
@@ -229,3 +231,39 @@ def test_the_page_in_chromium_shows_each_case_side_by_side(page: Path, tmp_path:
         assert {case for case, row in shown["rows"].items() if row["shown"]} == {"shot.two"}
         assert shown["sections"] == ["area-shot"]
         browser.page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+
+
+def _chance_report(path: Path, name: str, p_pick: float, skipped: bool = False) -> Path:
+    hello = {"type": "hello", "implementation": {"name": name, "version": "1.0"}}
+    pick = BY_ID["chance.pickpocket-picks-an-item"]
+    test = LawVerdict("pick", "S3.7, R23: each item equally likely", "chi-square", 1500, p_pick)
+    results = [
+        ExperimentResult(pick, "passed" if test.passed else "failed", [test]),
+        ExperimentResult(BY_ID["chance.items-by-weight"], "skipped", message="no free chance")
+        if skipped
+        else ExperimentResult(BY_ID["chance.items-by-weight"], "passed", []),
+    ]
+    path.write_text(json.dumps(ChanceRun(name, hello, results, 1.0).to_json()), encoding="utf-8")
+    return path
+
+
+def test_the_page_shows_chance_reports_side_by_side(tmp_path: Path) -> None:
+    cases = _report(tmp_path / "a.jsonl", "alpha", STATUSES_A)
+    good = _chance_report(tmp_path / "good.json", "alpha", 0.31)
+    bad = _chance_report(tmp_path / "bad.json", "beta", 1e-40, skipped=True)
+    out = tmp_path / "page.html"
+    args = ["report", str(cases), "--chance", str(good), "--chance", str(bad), "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    row = page.split('data-experiment="chance.pickpocket-picks-an-item"', 1)[1].split("</tr>")[0]
+    assert '"status passed"' in row and "ok p = 0.31" in row
+    assert '"status failed"' in row and "FAIL p = 1e-40" in row
+    row = page.split('data-experiment="chance.items-by-weight"', 1)[1].split("</tr>")[0]
+    assert 'title="no free chance">skipped<' in row
+
+
+def test_the_report_command_refuses_a_chance_report_that_is_none(tmp_path: Path) -> None:
+    cases = _report(tmp_path / "a.jsonl", "alpha", STATUSES_A)
+    args = ["report", str(cases), "--chance", str(cases), "--out", str(tmp_path / "p.html")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "error [report.invalid]" in result.output
