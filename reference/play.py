@@ -95,19 +95,43 @@ def open_log(path: Path | None) -> LiveLog | None:
         fail("output.unwritable", f"--log {path}: {error.strerror or error}")
 
 
+HOTSEAT_MEANINGLESS = {
+    "--seat": "no seat to choose",
+    "--agent": "no bot",
+    "--watch": "nobody left to watch once you are out",
+}
+"""The options that mean nothing when every seat is a person here, and why."""
+
+
+def refuse_hotseat_options(seat: int | None, agent_name: str | None, watch: bool) -> None:
+    """Refuse (exit 2) an option that means nothing when every seat is a person here."""
+    given = {"--seat": seat is not None, "--agent": agent_name is not None, "--watch": watch}
+    for option, why in HOTSEAT_MEANINGLESS.items():
+        if given[option]:
+            fail(
+                "usage.hotseat",
+                f"{option} with --hotseat: every seat is played at this terminal, so {why}",
+            )
+
+
 def run_play(
     players: int | None,
-    seat: int,
+    seat: int | None,
     hotseat: bool,
     seed: int,
     rules_path: Path | None,
     roles: str | None,
     log_path: Path | None,
     ask_always: bool,
-    agent_name: str = "heuristic",
+    agent_name: str | None = None,
+    watch: bool = False,
 ) -> None:
     """Play one game at the terminal as the ``play`` command's options say; the other
-    seats are bots named ``agent_name``."""
+    seats are bots named ``agent_name`` (heuristic when None)."""
+    if hotseat:
+        refuse_hotseat_options(seat, agent_name, watch)
+    seat = 0 if seat is None else seat
+    agent_name = "heuristic" if agent_name is None else agent_name
     if agent_name not in AGENTS:
         fail("usage.agent", f"unknown agent {agent_name!r}; choose from {sorted(AGENTS)}")
     rules = load_rules(rules_path)
@@ -125,7 +149,14 @@ def run_play(
     humans: dict[int, HumanAgent] = {}
     for number in range(len(seated)):
         if hotseat or number == seat:
-            humans[number] = HumanAgent(console, number, hand_over=hotseat, ask_always=ask_always)
+            humans[number] = HumanAgent(
+                console,
+                number,
+                hand_over=hotseat,
+                ask_always=ask_always,
+                rules=rules,
+                watch=watch,
+            )
             agents.append(humans[number])
         else:
             agents.append(AGENTS[agent_name](rng.randrange(2**32)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -10,11 +11,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from buckshot.reference.events import Event
+from buckshot.reference.events import Event, EventType
 from buckshot.reference.game import Prompt
+from buckshot.reference.guide import explain_option, first_use_key, help_lines
 from buckshot.reference.narrate import Narrator
 from buckshot.reference.options import Option
 from buckshot.reference.wording import Speaker, counted, item_count, option_label, role_name
+from buckshot.spec.ruleset import Ruleset, load_ruleset
 
 _HEADERS = ("", "seat", "role", "HP", "items", "status")
 _FLEXIBLE = ("items", "status")
@@ -150,11 +153,20 @@ def _begins(word: str, keywords: list[str]) -> bool:
     return any(key.startswith(word) for key in keywords)
 
 
+HELP_WORDS = frozenset({"help", "?", "h"})
+"""Answers that ask for the help (:func:`buckshot.reference.guide.help_lines`)."""
+SUMMARISED = frozenset({EventType.ELIMINATED, EventType.GAME_OVER})
+"""What is told of the game once the person's seat is out (unless ``watch``)."""
+
+
 class HumanAgent:
     """Asks a person at the terminal, showing only what the asked seat may see.
 
     A prompt with a single option is answered at once unless ``ask_always`` (nothing to
-    decide); its events are told with the next prompt shown, or by :meth:`catch_up`.
+    decide); its events are told with the next prompt shown, or by :meth:`catch_up`. Each
+    option is explained under it the first time it is offered; ``help`` or ``?`` explains
+    the goal, the roles, the traitor and the items. Once this seat is eliminated, the rest
+    of the game is told in brief (eliminations and the end) unless ``watch``.
     """
 
     def __init__(
@@ -164,6 +176,8 @@ class HumanAgent:
         read: Callable[[str], str] = input,
         hand_over: bool = False,
         ask_always: bool = False,
+        rules: Ruleset | None = None,
+        watch: bool = False,
     ) -> None:
         self.console = console
         self.seat = seat
@@ -171,19 +185,70 @@ class HumanAgent:
         self.hand_over = hand_over
         """Hot-seat: clear the screen and wait for the asked player before showing anything."""
         self.ask_always = ask_always
+        self.rules = rules if rules is not None else load_ruleset()
+        self.watch = watch
+        """Tell every event to the end, even after this seat is out."""
         self.narrator = Narrator()
         self.asked = 0
         """Prompts this agent answered."""
         self.shown = 0
         """Prompts this agent showed to the person (the others were forced)."""
+        self.out = False
+        """This seat has been eliminated."""
         self._seen = 0
+        self._explained: set[str] = set()
+        self._told_out = False
+
+    def _say(self, line: str, indent: int = 0) -> None:
+        """Print ``line``; with ``indent``, wrapped to the console's width under itself."""
+        if indent:
+            width = max(40, self.console.width - 1)
+            line = textwrap.fill(line, width, subsequent_indent=" " * indent)
+        self.console.print(line, highlight=False, markup=False, soft_wrap=True)
 
     def catch_up(self, events: list[dict[str, Any]]) -> None:
-        """Tell the events of ``events`` (the seat's view of the log) not told yet."""
+        """Tell the events of ``events`` (the seat's view of the log) not told yet; after
+        this seat's elimination, only the eliminations and the end (unless ``watch``)."""
         fresh = [Event.from_json(e) for e in events[self._seen :]]
         self._seen = len(events)
-        for line in self.narrator.tell(fresh):
-            self.console.print(line, highlight=False, markup=False)
+        for event in fresh:
+            lines = self.narrator.tell([event])  # one at a time: the narrator keeps count
+            if self.out and not self.watch and not self.hand_over:
+                self._summarise(event, lines)
+                continue
+            for line in lines:
+                self._say(line)
+            if event.type is EventType.ELIMINATED and event.data.get("player") == self.seat:
+                self.out = True
+
+    def _summarise(self, event: Event, lines: list[str]) -> None:
+        """Tell ``event`` in brief, the game going on without this seat: an elimination with
+        its turn, the end; the first time the game goes on, say so."""
+        if event.type is EventType.GAME_OVER:
+            for line in lines:
+                self._say(line.strip())
+            return
+        if event.type not in (EventType.ELIMINATED, EventType.TURN_STARTED):
+            return
+        if not self._told_out:
+            self._told_out = True
+            self._say(
+                "You are out. The rest of the game in brief: who is eliminated and how it "
+                "ends (play --watch tells all of it).",
+                indent=2,
+            )
+        if event.type is EventType.ELIMINATED:
+            for line in lines:
+                self._say(f"turn {event.turn}: {line.strip()}")
+
+    def _list(self, prompt: Prompt, labels: Sequence[str]) -> None:
+        """The options, each explained under it the first time it is offered."""
+        for number, (option, label) in enumerate(zip(prompt.options, labels, strict=True), 1):
+            self._say(f"  {number}. {label}")
+            key = first_use_key(option)
+            if key not in self._explained:
+                self._explained.add(key)
+                self._say(f"       ({explain_option(option)})", indent=8)
 
     def choose(self, prompt: Prompt, view: Callable[..., dict[str, Any]]) -> Option:
         """Show the seat's view and what happened since, then read a choice."""
@@ -201,11 +266,18 @@ class HumanAgent:
         speaker = Speaker(names, prompt.player)
         labels = [option_label(option, speaker) for option in prompt.options]
         ids = prompt.option_ids()
+        if not self._explained:
+            self._say('(Type "help" or "?" for the goal, the roles, the traitor and the items.)', 1)
         self.console.print(f"[bold]{names[prompt.player]}[/bold], {prompt.kind.replace('_', ' ')}:")
-        for number, label in enumerate(labels, 1):
-            self.console.print(f"  {number}. {label}", highlight=False, markup=False)
+        self._list(prompt, labels)
         while True:
-            picked = match_option(self.read("choice> "), labels, ids)
+            answer = self.read("choice> ")
+            if answer.strip().lower() in HELP_WORDS:
+                roles = [seat["role"] for seat in seen["seats"]]
+                for line in help_lines(roles, labels, self.rules):
+                    self._say(line, indent=len(line) - len(line.lstrip()) + 2)
+                continue
+            picked = match_option(answer, labels, ids)
             if isinstance(picked, int):
                 return prompt.options[picked]
-            self.console.print(picked, highlight=False, markup=False)
+            self._say(picked)

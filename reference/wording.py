@@ -3,7 +3,7 @@
 The options' wording is one table keyed by the decision events of the registry
 (:data:`buckshot.spec.registry.DECISIONS`), checked at import: each option kind has the
 label a player is offered ("Shoot B (yourself)", "Use expired pills on C", "Pass") and, when
-no other event tells it, the line that narrates the decision ("B passes.").
+no other event tells it, the line that narrates the decision ("B lets the shot go on.").
 """
 
 from __future__ import annotations
@@ -29,9 +29,15 @@ def item_name(item: Item | str) -> str:
 def item_count(item: Item | str, count: int) -> str:
     """``count`` of the item in running text: "milk tea", "2 peeking glasses", "3 expired pills"."""
     name = item_name(item)
-    if count == 1:
-        return name
-    return f"{count} {name if name.endswith('s') and not name.endswith('ss') else name + 's'}"
+    return name if count == 1 else f"{count} {plural(name)}"
+
+
+def plural(noun: str) -> str:
+    """The plural of an item's name: "peeking glasses", "amulets"; a name that is already
+    plural ("expired pills") is kept."""
+    if noun.endswith(("ss", "sh", "ch", "x")):
+        return noun + "es"
+    return noun if noun.endswith("s") else noun + "s"
 
 
 def role_name(role: Role | str) -> str:
@@ -92,9 +98,13 @@ OPTION_WORDS: dict[str, OptionWords] = {
     "end_main": OptionWords(
         lambda p, s: "End your actions", lambda who, p: f"{who} ends their actions."
     ),
-    "pass_response": OptionWords(lambda p, s: "Pass", lambda who, p: f"{who} passes."),
+    "pass_response": OptionWords(
+        lambda p, s: "Pass (let the shot go on)", lambda who, p: f"{who} lets the shot go on."
+    ),
     "flip_shell": OptionWords(lambda p, s: f"Flip the shell, paying {items_phrase(p['items'])}"),
-    "pass_counter": OptionWords(lambda p, s: "Pass", lambda who, p: f"{who} passes."),
+    "pass_counter": OptionWords(
+        lambda p, s: "Pass (let the flip stand)", lambda who, p: f"{who} lets the flip stand."
+    ),
     "counter": OptionWords(lambda p, s: "Counter the flip", lambda who, p: f"{who} counters."),
     "use_rescue": OptionWords(lambda p, s: f"Rescue yourself with {item_name(p['item'])}"),
     "give_up": OptionWords(

@@ -302,7 +302,9 @@ def play_command(
     players: Annotated[
         int | None, typer.Option("--players", help="Seats at the table (default 4).")
     ] = None,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 plays first).")] = 0,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Your seat (default 0, who plays first).")
+    ] = None,
     hotseat: Annotated[
         bool, typer.Option("--hotseat", help="Every seat is a person at this terminal.")
     ] = False,
@@ -321,13 +323,25 @@ def play_command(
         typer.Option("--ask-always", help="Ask even when a prompt has a single possible answer."),
     ] = False,
     agent: Annotated[
-        str, typer.Option("--agent", help=f"The bots at the other seats: {' or '.join(AGENTS)}.")
-    ] = "heuristic",
+        str | None,
+        typer.Option(
+            "--agent",
+            help=f"The bots at the other seats: {' or '.join(AGENTS)} (default heuristic).",
+        ),
+    ] = None,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch", help="Once you are out, tell every event to the end (not a summary)."
+        ),
+    ] = False,
 ) -> None:
-    """Play at the terminal against bots, or hot-seat; you see only what your seat may know."""
+    """Play at the terminal against bots, or hot-seat; you see only what your seat may know.
+
+    Type help or ? at a prompt for the goal, the roles, the traitor and the items."""
     from buckshot.reference.play import run_play
 
-    run_play(players, seat, hotseat, seed, rules, roles, log, ask_always, agent)
+    run_play(players, seat, hotseat, seed, rules, roles, log, ask_always, agent, watch)
 
 
 @app.command("replay")

@@ -278,7 +278,8 @@ def test_a_crashed_game_keeps_its_log(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setattr(agents_module.HeuristicAgent, "choose", crash_on_the_fifth)
     log = tmp_path / "game.jsonl"
     result = _play("--players", "3", "--seed", "1", "--log", str(log))
-    assert isinstance(result.exception, RuntimeError)
+    assert result.exit_code == 2 and "Traceback" not in result.output  # one line, not a traceback
+    assert result.stderr.strip().splitlines()[-1].startswith("error [internal]: RuntimeError: ")
     events = _log(log)
     assert events[-1].type is EventType.ASKED and events[-1].data["player"] != 0
     bots = sum(1 for e in events if e.type is EventType.DECIDED and e.data["player"] != 0)
