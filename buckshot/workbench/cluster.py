@@ -37,6 +37,10 @@ CONNECT_TIMEOUT: Final = 3.0
 START_TIMEOUT: Final = 120.0
 """How long the local cluster's workers may take to start (each imports the package)."""
 
+CLOSE_TIMEOUT: Final = 10.0
+"""A bound on closing the client after Ctrl-C (it takes a fraction of a second; a timeout
+here would leave it half-closed)."""
+
 DEFAULT_PORT: Final = 8786
 """The port of a scheduler address that gives none (Dask's default)."""
 
@@ -209,5 +213,7 @@ def _stop_at_once(cluster: LocalCluster, client: Client | None = None) -> None:
                 os.kill(pid, signal.SIGKILL)
     with suppress(Exception):
         if client is not None:
-            client.close(timeout=1)
+            # given the time it needs: a client left half-closed closes again as the
+            # interpreter exits, and can wait there for a loop that is gone
+            client.close(timeout=CLOSE_TIMEOUT)
         cluster.close(timeout=2)
