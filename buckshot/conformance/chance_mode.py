@@ -16,12 +16,15 @@ than the living) fail by far.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
+from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.chance_tests import (
     ALPHA,
     Bernoulli,
@@ -31,6 +34,7 @@ from buckshot.conformance.chance_tests import (
     multiset_orders,
 )
 from buckshot.conformance.protocol import (
+    ALL_FEATURES,
     SAMPLE_PROTOCOL,
     SAMPLE_REPLIES,
     quote,
@@ -84,6 +88,19 @@ class Experiment:
     def resolved(self) -> dict[str, Any]:
         """The explicit setup the adapter receives."""
         return resolve_setup(self.setup, default_ruleset())
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The feature tags the experiment needs, read from its setup as cases are tagged:
+        its seats' roles and items, a load, a patched ruleset, eliminated seats."""
+        seats = self.setup["seats"]
+        tags = [f"role.{seat['role']}" for seat in seats]
+        tags += [f"item.{item}" for seat in seats for item in seat.get("items", {})]
+        tags += ["chamber.load"] if not self.setup.get("chamber") else []
+        tags += ["ruleset.patch"] if "ruleset" in self.setup else []
+        tags += ["setup.eliminated"] if any(not s.get("alive", True) for s in seats) else []
+        known = _registered_features()
+        return tuple(tag for tag in dict.fromkeys(tags) if tag in known)
 
 
 # --- what a play shows ------------------------------------------------------------------------
@@ -503,6 +520,13 @@ def run_chance(
                         message=f"needs protocol {SAMPLE_PROTOCOL}: the adapter's hello says "
                         f"protocol {hello.get('protocol')!r}",
                     )
+                elif missing := _not_declared(experiment, hello):
+                    result = ExperimentResult(
+                        experiment,
+                        "skipped",
+                        message="needs features the adapter does not declare: "
+                        + ", ".join(missing),
+                    )
                 else:
                     reply = process.request(sample_of(seq, experiment), timeout)
                     result = judge_samples(experiment, reply)
@@ -521,6 +545,20 @@ def run_chance(
         if process is not None:
             process.close()
     return ChanceRun(adapter, hello, results, time.monotonic() - started)
+
+
+@cache
+def _registered_features() -> frozenset[str]:
+    registry = json.loads(suite_path("features.json").read_text(encoding="utf-8"))
+    return frozenset(registry["features"])
+
+
+def _not_declared(experiment: Experiment, hello: dict[str, Any]) -> list[str]:
+    """The features ``experiment`` needs that the hello does not declare (``["*"]``: all)."""
+    declared = hello.get("features")
+    if not isinstance(declared, list) or ALL_FEATURES in declared:
+        return []
+    return [tag for tag in experiment.features if tag not in declared]
 
 
 def _speaks_samples(hello: dict[str, Any]) -> bool:

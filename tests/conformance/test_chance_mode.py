@@ -7,6 +7,7 @@ import itertools
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -274,3 +275,33 @@ def test_run_with_chance_fails_an_adapter_whose_cases_all_pass() -> None:
     result = CliRunner().invoke(app, [*args, "--chance"])
     assert result.exit_code == 1
     assert "FAIL pick: chi-square" in result.output and "S3.7, R23" in result.output
+
+
+def test_an_adapter_without_a_feature_has_the_experiments_that_need_it_skipped(
+    tmp_path: Path,
+) -> None:
+    """An implementation without the pickpocket declares every feature but that one."""
+    registry = json.loads(suite_path("features.json").read_text(encoding="utf-8"))
+    declared = [tag for tag in registry["features"] if tag != "item.pickpocket"]
+    adapter = tmp_path / "partial.py"
+    adapter.write_text(
+        "import json, sys\n"
+        "from buckshot.reference.adapter import IMPLEMENTATION, handle\n"
+        "for line in sys.stdin:\n"
+        "    reply = handle(json.loads(line), dict(IMPLEMENTATION))\n"
+        "    if reply is None:\n"
+        "        break\n"
+        f"    if reply['type'] == 'hello':\n        reply['features'] = {declared!r}\n"
+        "    print(json.dumps(reply), flush=True)\n",
+        encoding="utf-8",
+    )
+    chosen = (  # fewer plays: the verdict is not what this test is about
+        replace(BY_ID["chance.pickpocket-picks-an-item"], plays=100),
+        replace(BY_ID["chance.load-for-the-living"], plays=100),
+    )
+    run = run_chance(f"{sys.executable} {adapter}", chosen)
+    assert [result.status for result in run.results] == ["skipped", "passed"]
+    assert run.results[0].message is not None and "item.pickpocket" in run.results[0].message
+    for experiment in EXPERIMENTS:
+        assert set(experiment.features) <= set(registry["features"])
+        assert any(tag.startswith("role.") for tag in experiment.features)
