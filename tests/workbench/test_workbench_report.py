@@ -74,7 +74,10 @@ def test_compare_writes_the_report_it_prints(
     figures = [c["figure"] for c in balance["comparisons"]]
     assert "draws" in figures and "game length (turns)" in figures
     assert all(c["p_holm"] >= c["p"] for c in balance["comparisons"])
-    assert page.read_text().count("<svg") == 2
+    # win rates, lengths, and each ruleset's items per role
+    assert page.read_text().count("<svg") == 4
+    items = sections[f"Items per role: {variant.name}"]["item_use"]
+    assert items["all"]["amulet"]["seats"] == 16 * 3
     verification = sections["Verification"]
     assert verification["players"] == [2, 2]
     kinds = {row["kind"] for row in verification["rows"]}
@@ -121,8 +124,8 @@ def test_sweep_of_two_keys_has_a_row_per_variant_and_heat_maps(tmp_path: Path) -
     ]
     assert all(v["balance"]["games"] == 8 for v in variants)
     assert variants[0]["comparisons"] == [] and variants[1]["comparisons"]
-    # win rates, lengths, and three heat maps of the 2 x 2 grid
-    assert page.read_text().count("<svg") == 5
+    # win rates, lengths, three heat maps of the 2 x 2 grid and the reference's items
+    assert page.read_text().count("<svg") == 6
 
 
 def test_the_verification_section_shows_the_changed_verdicts_and_keeps_all_in_json() -> None:
