@@ -18,7 +18,7 @@ from buckshot.workbench.measure import measure
 from buckshot.workbench.overrides import parse_param
 from buckshot.workbench.page import render_page
 from buckshot.workbench.report import Report
-from buckshot.workbench.sections import parameter_section, sweep_section
+from buckshot.workbench.sections import item_section, parameter_section, sweep_section
 from buckshot.workbench.significance import compare_balances
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,12 +37,14 @@ def test_a_sweep_report_shows_its_plots_and_tables_without_errors(tmp_path: Path
     grid = variants(load_ruleset(), params)
     balances = measure(None, [v.rules for v in grid], 10, 3, seed=1, agent="random")
     comparisons = compare_balances([(balances[0], b) for b in balances[1:]])
+    items = item_section("reference", balances[0])
     report = Report(
         "sweep",
         {"games per ruleset": 10},
         (
             parameter_section(differences(grid[0].rules, grid[-1].rules)),
             sweep_section(grid, balances, comparisons, params),
+            items,
         ),
     )
     page = tmp_path / "report.html"
@@ -60,9 +62,9 @@ def test_a_sweep_report_shows_its_plots_and_tables_without_errors(tmp_path: Path
 
     assert problems == []
     assert requests == [page.as_uri()]
-    assert headings == ["Parameter differences", "Sweep (simulation)"]
-    assert rows == 2 + len(grid)
-    assert len(plots) == 5  # win rates, game lengths, three heat maps
+    assert headings == ["Parameter differences", "Sweep (simulation)", "Items per role: reference"]
+    assert rows == 2 + len(grid) + len(items.rows())
+    assert len(plots) == 6  # win rates, game lengths, three heat maps, items
     for plot in plots:
         assert min(plot["shown"]) > 50, plot
         assert plot["shapes"] > 10, plot
