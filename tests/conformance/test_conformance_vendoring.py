@@ -159,8 +159,13 @@ def page(tmp_path: Path) -> Path:
         _report(tmp_path / "b.jsonl", "beta", STATUSES_B),
         _report(tmp_path / "c.jsonl", "gamma", STATUSES_C),
     ]
+    chance = [
+        _chance_report(tmp_path / "alpha.json", "alpha", 0.5),
+        _chance_report(tmp_path / "beta.json", "beta", 1e-9, skipped=True),
+    ]
     out = tmp_path / "page.html"
     args = ["report", *map(str, reports), "--out", str(out), "--title", "Three engines"]
+    args += [word for path in chance for word in ("--chance", str(path))]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     return out
@@ -196,6 +201,9 @@ _READ = """() => ({
       statuses: Array.from(tr.querySelectorAll("td.status")).map((td) => td.textContent),
       differs: tr.classList.contains("differs"), shown: !tr.hidden}])),
   message: document.querySelector("tr[data-case='shot.two'] td.status.failed").title,
+  chance: Array.from(document.querySelectorAll("#chance tr[data-experiment]")).map((tr) =>
+    [tr.dataset.experiment, tr.dataset.law,
+     Array.from(tr.querySelectorAll("td.status")).map((td) => td.className.split(" ")[1])]),
   sections: Array.from(document.querySelectorAll("section.area"))
     .filter((s) => !s.hidden).map((s) => s.id),
 })"""
@@ -217,6 +225,10 @@ def test_the_page_in_chromium_shows_each_case_side_by_side(page: Path, tmp_path:
             assert row["statuses"] == expected and row["shown"]
             assert row["differs"] == (case_id in DIFFERING)
         assert shown["message"] == "shot.two went wrong in beta"
+        assert shown["chance"] == [
+            ["chance.pickpocket-picks-an-item", "pick", ["passed", "failed"]],
+            ["chance.items-by-weight", "", ["passed", "skipped"]],
+        ]
         # passed of run, by area: shot has two cases, setup one, invalid one
         assert shown["areas"] == {
             "invalid": ["1 / 1", "1 / 1", "0 / 0"],
