@@ -25,6 +25,7 @@ stay complete against the schema, the consistency checks and the documents' sent
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,7 @@ DEFAULT: dict[str, Any] = dict(load_ruleset().to_dict())
 """The default ruleset, every case's base."""
 SPEC_MIN = "0.1.0"
 
-Path = tuple[str | int, ...]
+KeyPath = tuple[str | int, ...]
 """Where a value lies in a ruleset: table and key names, list indexes (the first entry)."""
 
 
@@ -44,7 +45,7 @@ Path = tuple[str | int, ...]
 class Constraint:
     """One constraint of the ruleset schema: a keyword at a place, with its argument."""
 
-    path: Path
+    path: KeyPath
     keyword: str
     argument: Any
     """The keyword's value (a bound, the key a ``required`` names, the types allowed, ...)."""
@@ -126,7 +127,7 @@ def schema_constraints(schema: dict[str, Any] | None = None) -> Iterator[Constra
     yield from _walk(root, (), root)
 
 
-def _walk(node: dict[str, Any], path: Path, root: dict[str, Any]) -> Iterator[Constraint]:
+def _walk(node: dict[str, Any], path: KeyPath, root: dict[str, Any]) -> Iterator[Constraint]:
     node = _resolve(node, root)
     for keyword, argument in node.items():
         if keyword == "required":
@@ -145,7 +146,7 @@ def _walk(node: dict[str, Any], path: Path, root: dict[str, Any]) -> Iterator[Co
         yield from _walk(child, (*path, index), root)
 
 
-def _dotted(path: Path) -> str:
+def _dotted(path: KeyPath) -> str:
     text = ""
     for step in path:
         text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
@@ -155,7 +156,6 @@ def _dotted(path: Path) -> str:
 def _wrong_value(constraint: Constraint, value: Any) -> Any:
     """A value that breaks ``constraint`` where ``value`` stands."""
     argument, types = constraint.argument, constraint.node.get("type")
-    number = types == "integer" or (isinstance(types, list) and "number" in types)
     match constraint.keyword:
         case "type":
             return True if isinstance(types, list) else ("text" if types != "string" else 1)
@@ -169,7 +169,7 @@ def _wrong_value(constraint: Constraint, value: Any) -> Any:
             return [*value, *value[: argument + 1 - len(value)]]
         case "pattern":
             return "one half"
-    raise AssertionError((constraint.keyword, number))  # pragma: no cover
+    raise AssertionError(constraint.keyword)  # pragma: no cover - every keyword is handled
 
 
 def broken_ruleset(constraint: Constraint) -> dict[str, Any]:
@@ -548,10 +548,8 @@ MALFORMED_DECISIONS: tuple[DecisionClause, ...] = (
 # --- the cases ---------------------------------------------------------------------------------
 
 
-def _citations(path: Path) -> list[str]:
+def _citations(path: KeyPath) -> list[str]:
     """The clauses and rulings the ruleset schema's table at ``path`` names."""
-    import re
-
     if not path:
         return ["S1.1"]
     table = ruleset_schema()["properties"][path[0]]
