@@ -44,6 +44,7 @@ INPUT_KINDS: dict[tuple[str, str], str] = {
     ("conformance diff", "before"): "report",
     ("conformance diff", "after"): "report",
     ("conformance report", "reports"): "report",
+    ("conformance report", "--chance"): "report",
     ("conformance run", "--known-failures"): "known-failures",
     ("*", "--cases"): "suite",
 }

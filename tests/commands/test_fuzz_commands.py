@@ -24,6 +24,7 @@ tests/commands/test_fuzz_commands.py`` runs ten thousand examples.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -82,7 +83,10 @@ BOUNDED_INTS: dict[str, tuple[int, int]] = {
     "--first": (-1, 50),
 }
 """Integer options whose large values mean long work: drawn within these bounds."""
-NOT_NUMBERS = st.sampled_from(["x", "1.5", "", "1e3", "--", "0x10", "٣"])
+NOT_NUMBERS = st.sampled_from(["x", "", "--", "0x10", "1,5", "nan?"])
+"""Values no integer or decimal option takes."""
+ODD_NUMBERS = st.sampled_from(["1.5", "1e3", "٣", "-0", "+2", " 7 "])
+"""Values an option may take or not: a decimal, an exponent, an Arabic-Indic digit..."""
 ROLE_NAMES = [role.value for role in Role]
 TEXT_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--agent": st.sampled_from(["heuristic", "random", "search", "nobody", ""]),
@@ -96,6 +100,8 @@ TEXT_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--inject": st.sampled_from(["nosuch", ""]),
 }
 """Values worth trying for the text options (and any text besides)."""
+_NUMBERS = itertools.count()
+"""Numbers that keep the files of one example apart."""
 PLAY_ANSWERS = ["1", "2", "3", "9", "help", "?", "pass", "shoot b", "shoot me", "use", "zzz", ""]
 
 
@@ -148,7 +154,7 @@ def _input_file(data: st.DataObject, folder: Path, kind: str, refuse: bool) -> s
     if kind == "suite":
         shapes = ["binary", "missing", "empty-folder"] if refuse else ["default", "empty-folder"]
     shape = data.draw(st.sampled_from(shapes), f"{kind} file")
-    path = folder / f"in-{data.draw(st.integers(0, 10**6))}.{kind}"
+    path = folder / f"in-{next(_NUMBERS)}.{kind}"
     good = _good(kind)
     if shape in ("default",):
         return str(ROOT / "buckshot" / "conformance" / "data")
@@ -189,7 +195,7 @@ def _output_path(data: st.DataObject, folder: Path, shape: str, refuse: bool) ->
     kinds = refused if refuse else [*refused, "fresh", "nested", "existing"]
     kind = data.draw(st.sampled_from(kinds), "output")
     suffix = {"file": ".out", "folder": "", "json": ".json"}[shape]
-    name = f"out-{data.draw(st.integers(0, 10**6))}{suffix}"
+    name = f"out-{next(_NUMBERS)}{suffix}"
     if kind == "under-file":
         return str(blocker / name)
     if kind == "proc":
@@ -223,7 +229,7 @@ def _value(data: st.DataObject, folder: Path, param: Param, refuse: bool) -> lis
         else:
             low, high = BOUNDED_INTS.get(param.name, (-(2**70), 2**70))
             number = st.integers(low, high) if param.command not in COSTLY else st.integers()
-            value = str(data.draw(st.one_of(number, NOT_NUMBERS)))
+            value = str(data.draw(st.one_of(number, NOT_NUMBERS, ODD_NUMBERS)))
     else:
         if refuse:
             value = REFUSED_TEXT[param.name]
