@@ -298,3 +298,24 @@ def test_a_hello_of_another_protocol_is_refused(suite: Suite, tmp_path: Path) ->
     (result,) = run_suite(options, suite=suite).results
     assert result.status == "errored"
     assert "bad hello (protocol: 3 is not one of [1, 2])" in (result.message or "")
+
+
+def test_a_view_that_differs_before_the_seat_is_told_anything_is_a_leak(suite: Suite) -> None:
+    case = _case(suite, PEEK_CASE)
+    first, second = _reply(case), _reply_variant(case)
+    assert compare(2, first, second) is None
+    second["views"][0]["view"]["chamber"]["flips"] = 1  # taken before the peek: must match
+    found = compare(2, first, second)
+    assert found is not None and found.path == "views[0].view.chamber.flips"
+    assert found.message.startswith("R14 (M2.4b): seat 0's view depends on a fact hidden")
+    after = copy.deepcopy(first)
+    after["views"][1]["view"]["turn"] = 9  # taken after the peek told seat 0: not compared
+    assert compare(2, after, _reply_variant(case)) is None
+
+
+def _reply_variant(case: Case) -> dict[str, Any]:
+    changed = variant(case)
+    assert changed is not None
+    reply = handle(run_message(2, case.id, *changed, checkpoints(case)), IMPLEMENTATION)
+    assert reply is not None
+    return reply
