@@ -11,8 +11,8 @@ Usage errors (an unknown option, a bad value, a missing argument) take the same 
 every other refusal: one line ``error [usage]: ...`` and exit 2 (:class:`OneLineErrors`), not
 the command-line library's framed box, which crops a long path to the width of the screen.
 So does what no command foresaw: a file or device that fails under it is ``error [os]``, any
-other exception ``error [internal]`` (a bug: ``BUCKSHOT_TRACEBACK=1`` shows its traceback), a
-Ctrl-C no command caught exits 130 with ``error [interrupted]``; never a traceback.
+other exception ``error [internal]`` (a bug: ``BUCKSHOT_TRACEBACK=1`` shows its traceback);
+never a traceback. (A Ctrl-C no command caught ends with 130 by the library's own rule.)
 
 A leaf module (it imports no other command), so that each subcommand's module can use it.
 """
@@ -73,6 +73,8 @@ class OneLineErrors(typer.core.TyperGroup):
         """Run the command; in standalone mode, end the process with its exit status."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        if sys.stdout is None:  # started with standard output closed (>&-)
+            _unforeseen(OSError("standard output is closed"), "os", "standard output is closed")
         try:
             _refuse_nul_bytes(sys.argv[1:] if args is None else args)
             status = super().main(
@@ -90,15 +92,9 @@ class OneLineErrors(typer.core.TyperGroup):
         except ClickException as error:
             typer.echo(f"error [usage]: {error.format_message()}", err=True)  # type: ignore[attr-defined]
             sys.exit(getattr(error, "exit_code", 1))
-        except typer.Abort as error:
-            if isinstance(error.__cause__, KeyboardInterrupt):
-                typer.echo("error [interrupted]: stopped by Ctrl-C", err=True)
-                sys.exit(INTERRUPTED)
+        except typer.Abort:
             typer.echo("error [aborted]: no input", err=True)
             sys.exit(1)
-        except KeyboardInterrupt:
-            typer.echo("error [interrupted]: stopped by Ctrl-C", err=True)
-            sys.exit(INTERRUPTED)
         except OSError as error:
             _unforeseen(error, "os", _os_message(error))
         except Exception as error:  # the last guard: one line, never a traceback

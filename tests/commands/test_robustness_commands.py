@@ -368,3 +368,64 @@ def test_every_option_of_every_command_refuses_a_bad_value_in_one_line(
         assert found is not None and found["code"] != "internal", shown
         assert sum(line.startswith("error [") for line in lines) == 1, shown
         assert _files(tmp_path) == before, f"a refused command left a file behind: {shown}"
+
+
+# --- the last guard: what no command foresaw is one line too --------------------------------
+
+
+def _schema_raising(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> Result:
+    """``spec schema`` with its work replaced by raising ``error``."""
+    import buckshot.spec.ruleset as ruleset_module
+
+    def broken() -> str:
+        raise error
+
+    monkeypatch.setattr(ruleset_module, "ruleset_schema_json", broken)
+    return CliRunner().invoke(app, ["spec", "schema"], prog_name="buckshot")
+
+
+def test_an_os_error_under_a_command_is_one_line_naming_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = _schema_raising(monkeypatch, OSError(5, "Input/output error", "/dev/sdz"))
+    assert result.exit_code == 2
+    assert result.stderr == "error [os]: /dev/sdz: Input/output error\n"
+
+
+def test_an_unforeseen_exception_is_one_internal_line_or_its_traceback_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = _schema_raising(monkeypatch, LookupError("no such thing\nsecond line"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error [internal]: LookupError: no such thing; second line")
+    assert len(result.stderr.splitlines()) == 1
+    monkeypatch.setenv("BUCKSHOT_TRACEBACK", "1")
+    shown = _schema_raising(monkeypatch, LookupError("no such thing"))
+    assert isinstance(shown.exception, LookupError)  # raised for the developer to see
+
+
+def test_a_ctrl_c_no_command_caught_exits_130_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = _schema_raising(monkeypatch, KeyboardInterrupt())
+    assert result.exit_code == 130
+    assert "Traceback" not in result.output
+
+
+def test_a_nul_byte_in_an_argument_is_a_usage_error() -> None:
+    result = CliRunner().invoke(app, ["replay", "a\0b"], prog_name="buckshot")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error [usage]: ") and "NUL byte" in result.stderr
+
+
+def test_a_closed_standard_output_is_one_line() -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "buckshot", "spec", "schema"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert done.returncode == 2
+    assert done.stderr == "error [os]: standard output is closed\n"
