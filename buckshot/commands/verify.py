@@ -23,7 +23,7 @@ from buckshot.command import (
 from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
-from buckshot.tables import output_console
+from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
@@ -176,6 +176,7 @@ def main(
         ),
     ] = Path("artifacts/counterexamples"),
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    table_format: FormatOption = TableFormat.TABLE,
 ) -> None:
     """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset.
 
@@ -222,11 +223,11 @@ def main(
     spec = ExecutableSpec(ruleset, config=cfg)
     out = output_console()  # a log or a pipe: every column whole
     if failed is not None:  # what finished is shown; no verdict on the whole, nothing written
-        show(report, spec, out, finished=False)
+        show(report, spec, out, finished=False, table_format=table_format)
         fail(
             "verify.failed", f"{failed}; the results above are those that finished, nothing written"
         )
-    show(report, spec, out)
+    show(report, spec, out, table_format=table_format)
     saved = save_counterexamples(report, patch, counterexamples)
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
@@ -308,9 +309,16 @@ def show_cross_check(report: Report, console: Console) -> None:
                 console.print(f"  [{mark}]{pid}: {escape(check.explanation)}[/]")
 
 
-def show(report: Report, spec: ExecutableSpec, console: Console, finished: bool = True) -> None:
-    """Print the tables (property x player count, with times) and every counterexample; with
-    ``finished`` False (a run some of whose tasks failed), no verdict on the whole run."""
+def show(
+    report: Report,
+    spec: ExecutableSpec,
+    console: Console,
+    finished: bool = True,
+    table_format: TableFormat = TableFormat.TABLE,
+) -> None:
+    """Print the tables (property x player count, with times; in ``table_format``) and every
+    counterexample; with ``finished`` False (a run some of whose tasks failed), no verdict on
+    the whole run."""
     meta = {p.id: p for p in all_properties()}
     counts = report.counts()
     label = report.proofs[0].players if report.proofs else ""
@@ -344,7 +352,7 @@ def show(report: Report, spec: ExecutableSpec, console: Console, finished: bool 
             row.append(f"[{STYLE[kind]}]{bmc.status} d{bmc.depth}[/]\n{bmc.seconds:.1f}s")
         bmc_seconds = f"{report.seconds.get('bmc', 0.0):.2f}"
         table.add_row(f"BMC<={report.bmc_depth}", "invariants", *row, bmc_seconds)
-    console.print(table)
+    print_tables([table], table_format, console)
     if report.assumed:
         console.print(
             "[yellow]assumed by every proof above but not proved in this run (--only): "
@@ -411,7 +419,7 @@ def show(report: Report, spec: ExecutableSpec, console: Console, finished: bool 
                 result.evidence.text() if result.evidence is not None else "-",
                 f"{result.seconds:.2f}",
             )
-        console.print(mtable)
+        print_tables([mtable], table_format, console)
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in report.seconds.items() if k != "total")
     console.print(
         f"times: {stages} (added up over {report.jobs} process"

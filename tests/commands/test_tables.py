@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -102,3 +103,15 @@ def test_simulate_prints_its_tables_as_csv_and_markdown() -> None:
     )
     refused = CliRunner().invoke(app, [*args, "--format", "html"])
     assert refused.exit_code == 2 and refused.stderr.startswith("error [usage]")
+
+
+@pytest.mark.slow
+def test_verify_prints_its_proof_table_as_csv() -> None:
+    args = ["verify", "--players", "2", "--depth", "0", "--no-vacuity", "--only", "I1", "--quiet"]
+    result = CliRunner().invoke(app, [*args, "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# Inductive proofs"))
+    rows = list(csv.reader(lines[start + 1 : start + 3]))
+    assert rows[0] == ["ID", "clauses", "N=2", "seconds"]
+    assert rows[1][0] == "I1" and rows[1][2] == "proved"
