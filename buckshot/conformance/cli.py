@@ -23,6 +23,7 @@ from buckshot.command import (
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
 from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.tables import FormatOption, TableFormat
 
 app = typer.Typer(
     cls=OneLineErrors,
@@ -76,6 +77,7 @@ def run_command(
     tables: Annotated[
         bool, typer.Option("--tables/--no-tables", help="Print counts by clause and feature.")
     ] = True,
+    table_format: FormatOption = TableFormat.TABLE,
     explore: Annotated[
         Path | None,
         typer.Option(
@@ -149,7 +151,7 @@ def run_command(
             run = run_suite(options, suite, on_result=tick)
         except ValueError as error:
             fail("adapter.invalid", str(error))
-    sys.stdout.write(render(run, tables))
+    sys.stdout.write(render(run, tables, table_format))
     if run.interrupted:
         typer.echo(
             f"conformance run: interrupted after {len(run.results)} of {total} cases; "

@@ -6,22 +6,46 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rich.table import Table
+from rich.text import Text
+
 from buckshot.conformance.runner import STATUSES, CaseResult, RunResult
 from buckshot.spec.clauses import clause_sort_key
+from buckshot.tables import TableFormat, as_csv, as_markdown
 
 COLUMNS = ("passed", "failed", "errored", "skipped", "xfail", "xpass")
+
+
+def _counts(
+    rows: dict[str, list[CaseResult]], order: Callable[[str], Any]
+) -> list[tuple[str, int, list[int]]]:
+    """Each key in ``order``, its number of cases and its count for each of :data:`COLUMNS`."""
+    return [
+        (key, len(rows[key]), [sum(1 for r in rows[key] if r.status == c) for c in COLUMNS])
+        for key in sorted(rows, key=order)
+    ]
 
 
 def _table(title: str, rows: dict[str, list[CaseResult]], order: Callable[[str], Any]) -> str:
     width = max([len(title), *(len(key) for key in rows)])
     header = f"{title:<{width}} {'cases':>5} " + " ".join(f"{c:>7}" for c in COLUMNS)
     lines = [header, "-" * len(header)]
-    for key in sorted(rows, key=order):
-        results = rows[key]
-        counts = [sum(1 for r in results if r.status == c) for c in COLUMNS]
+    for key, cases, counts in _counts(rows, order):
         cells = " ".join(f"{n if n else '.':>7}" for n in counts)
-        lines.append(f"{key:<{width}} {len(results):>5} {cells}")
+        lines.append(f"{key:<{width}} {cases:>5} {cells}")
     return "\n".join(lines)
+
+
+def _data_table(
+    title: str, rows: dict[str, list[CaseResult]], order: Callable[[str], Any]
+) -> Table:
+    """The same counts as :func:`_table`, as a table for CSV or Markdown."""
+    table = Table(title=f"cases by {title}")
+    for heading in (title, "cases", *COLUMNS):
+        table.add_column(heading)
+    for key, cases, counts in _counts(rows, order):
+        table.add_row(Text(key), str(cases), *(str(n) for n in counts))
+    return table
 
 
 def _group(
@@ -41,19 +65,34 @@ def _clause_key(clause: str) -> Any:
         return (1, clause)
 
 
+GROUPINGS: dict[str, tuple[Callable[[CaseResult], Iterable[str]], Callable[[str], Any]]] = {
+    "clause": (lambda r: r.case.clauses, _clause_key),
+    "ruling": (lambda r: r.case.rulings, lambda k: int(k[1:])),
+    "feature": (lambda r: r.case.features, str),
+}
+"""The summary's tables: what a case is counted under, and the order of the rows."""
+
+
+def _grouped(
+    run: RunResult, title: str
+) -> tuple[str, dict[str, list[CaseResult]], Callable[[str], Any]]:
+    keys, order = GROUPINGS[title]
+    return title, _group(run.results, keys), order
+
+
 def by_clause(run: RunResult) -> str:
     """The table of case counts by status for every clause the selected cases cite."""
-    return _table("clause", _group(run.results, lambda r: r.case.clauses), _clause_key)
+    return _table(*_grouped(run, "clause"))
 
 
 def by_ruling(run: RunResult) -> str:
     """The table of case counts by status for every ruling the selected cases follow."""
-    return _table("ruling", _group(run.results, lambda r: r.case.rulings), lambda k: int(k[1:]))
+    return _table(*_grouped(run, "ruling"))
 
 
 def by_feature(run: RunResult) -> str:
     """The table of case counts by status for every feature tag of the selected cases."""
-    return _table("feature", _group(run.results, lambda r: r.case.features), str)
+    return _table(*_grouped(run, "feature"))
 
 
 def problems(run: RunResult) -> str:
@@ -87,11 +126,21 @@ def totals(run: RunResult) -> str:
     )
 
 
-def render(run: RunResult, tables: bool = True) -> str:
-    """The whole summary: problems, the tables (unless ``tables`` is False), stale marks, totals."""
+def render(
+    run: RunResult, tables: bool = True, table_format: TableFormat = TableFormat.TABLE
+) -> str:
+    """The whole summary: problems, the tables (unless ``tables`` is False; in CSV or
+    Markdown when ``table_format`` says), stale marks, totals."""
     sections = [problems(run)]
     if tables and run.results:
-        sections += [by_clause(run), by_ruling(run), by_feature(run)]
+        groups = [_grouped(run, title) for title in GROUPINGS]
+        if table_format is TableFormat.TABLE:
+            sections += [_table(*group) for group in groups]
+        else:
+            data = [_data_table(*group) for group in groups]
+            sections.append(
+                (as_csv(data) if table_format is TableFormat.CSV else as_markdown(data)).rstrip()
+            )
     stale = run.stale_known_failures()
     if stale:
         sections.append("known failures naming no case: " + ", ".join(stale))

@@ -115,3 +115,20 @@ def test_verify_prints_its_proof_table_as_csv() -> None:
     rows = list(csv.reader(lines[start + 1 : start + 3]))
     assert rows[0] == ["ID", "clauses", "N=2", "seconds"]
     assert rows[1][0] == "I1" and rows[1][2] == "proved"
+
+
+@pytest.mark.slow
+def test_conformance_run_prints_its_counts_as_csv_that_add_up() -> None:
+    args = ["conformance", "run", "--adapter", "reference", "--filter", "turn.*", "--quiet"]
+    result = CliRunner().invoke(app, [*args, "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    blocks = [b for b in result.stdout.split("\n\n") if b.startswith("# cases by ")]
+    assert [b.splitlines()[0] for b in blocks] == [
+        "# cases by clause",
+        "# cases by ruling",
+        "# cases by feature",
+    ]
+    for block in blocks:
+        rows = list(csv.reader(block.splitlines()[1:]))
+        assert rows[0][1:] == ["cases", "passed", "failed", "errored", "skipped", "xfail", "xpass"]
+        assert all(int(row[1]) == sum(int(n) for n in row[2:]) for row in rows[1:])
