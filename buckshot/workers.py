@@ -1,10 +1,11 @@
 """Worker processes that Ctrl-C stops at once, and as many as the machine can run, shared by
 the commands that use a pool (``simulate``, ``verify``, ``compare``, ``sweep``).
 
-The workers ignore Ctrl-C (:func:`ignore_ctrl_c`, a pool's initializer): the terminal sends
-SIGINT to the whole process group, and a worker's own KeyboardInterrupt would only print a
-traceback. The main process gets it, and ends the workers with :func:`terminate`, rather
-than waiting for a worker inside a long game or a solver call to notice.
+The workers ignore Ctrl-C (:func:`ignore_ctrl_c`, a pool's initializer, and from their very
+start when they are started inside :func:`deaf_children`): the terminal sends SIGINT to the
+whole process group, and a worker's own KeyboardInterrupt would only print a traceback. The
+main process gets it, and ends the workers with :func:`terminate`, rather than waiting for a
+worker inside a long game or a solver call to notice.
 
 A number of workers asked for (``--jobs``, ``--workers``) is bounded by the cores this process
 may run on (:func:`bounded_workers`): more workers than cores only take turns on them.
@@ -15,13 +16,33 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import TextIO
 
 
 def ignore_ctrl_c() -> None:
     """Make this (worker) process ignore Ctrl-C; the main process stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def deaf_children() -> Iterator[None]:
+    """Processes started inside (a pool's workers, as tasks are submitted) ignore Ctrl-C from
+    their first instruction: an ignored signal stays ignored in a new program, and Python
+    leaves it so. A spawned worker imports for a second or more before its initializer runs,
+    and a Ctrl-C then printed its traceback. This process ignores Ctrl-C inside too, so keep
+    the block to the starting of processes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may change the handler; Ctrl-C is its own
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def terminate(pool: ProcessPoolExecutor) -> None:

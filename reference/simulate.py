@@ -17,7 +17,7 @@ from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.workers import available_cores as available_cores  # re-exported
-from buckshot.workers import ignore_ctrl_c, terminate
+from buckshot.workers import deaf_children, ignore_ctrl_c, terminate
 
 ITEM_DECISIONS: frozenset[str] = frozenset({"use_item", "use_rescue"})
 """The decisions that use up one held item, named by their ``item`` parameter."""
@@ -205,7 +205,8 @@ def simulate(
         if jobs > 1 and len(batches) > 1:
             pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_ctrl_c)
             work = [(rules.to_dict(), players, b, agent) for b in batches]
-            results = pool.map(_play_batch, work)
+            with deaf_children():  # submitting starts the workers
+                results = pool.map(_play_batch, work)
         else:
             results = (_play_batch((rules.to_dict(), players, b, agent)) for b in batches)
         for records in results:

@@ -46,7 +46,7 @@ from buckshot.verification.proofs.mutants import Mutant, mutant_evidence
 from buckshot.verification.proofs.reach import Evidence
 from buckshot.verification.proofs.reachability import Reachability, check_reachability
 from buckshot.verification.proofs.vacuity import VacuityTarget, check_vacuity
-from buckshot.workers import ignore_ctrl_c, terminate
+from buckshot.workers import deaf_children, ignore_ctrl_c, terminate
 
 PROOF = "proof"
 BMC = "bmc"
@@ -211,7 +211,8 @@ def execute(
         max_workers=max(1, jobs), mp_context=context, initializer=ignore_ctrl_c
     )
     try:
-        pending: set[Future[Done]] = {pool.submit(run_task_or_fail, task) for task in tasks}
+        with deaf_children():  # submitting starts the workers
+            pending: set[Future[Done]] = {pool.submit(run_task_or_fail, t) for t in tasks}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -220,7 +221,8 @@ def execute(
                     failures += error.failures
                     continue
                 more = on_done(future.result()) or ()
-                pending |= {pool.submit(run_task_or_fail, t) for t in more}
+                with deaf_children():
+                    pending |= {pool.submit(run_task_or_fail, t) for t in more}
     except BaseException:
         # Ctrl-C (or a failure) stops the run at once: a worker inside a solver call would
         # only notice at its end, so the workers are terminated rather than waited for
