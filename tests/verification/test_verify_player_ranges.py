@@ -101,3 +101,24 @@ def test_a_failing_task_keeps_the_proofs_that_finished(tmp_path: Path) -> None:
     [failure] = raised.value.failures
     assert failure.startswith("engine: GameError: ") and "3..5" in failure
     assert [p.id for p in raised.value.report.proofs] == ["P1"]
+
+
+def test_verify_shows_what_finished_and_one_error_line_when_a_task_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No verdict on the whole run, no report written, exit 2 with one error line last."""
+    from buckshot.commands import verify as command
+    from buckshot.verification.model.config import Config
+    from buckshot.verification.report import Report
+
+    def failing(cfg: Config, **options: object) -> None:
+        raise RunFailed(Report(cfg), ["engine: GameError: [setup.invalid] 2 seats"])
+
+    monkeypatch.setattr(command, "verify", failing)
+    out = tmp_path / "report.json"
+    result = RUNNER.invoke(app, ["--depth", "0", "--json", str(out), "--quiet"])
+    assert result.exit_code == 2, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("error [verify.failed]: engine: GameError: [setup.invalid] 2 seats")
+    assert "all checks passed" not in result.output and "FAILED" not in result.output
+    assert not out.exists()
