@@ -189,3 +189,39 @@ def test_simulate_seats_the_search_agent() -> None:
     result = CliRunner().invoke(app, [*args, "--quiet"])
     assert result.exit_code == 0, result.output
     assert "search bots" in result.output
+
+
+def test_a_declared_shot_s_shell_is_drawn_and_flipped_as_publicly_known() -> None:
+    # S4.2.1a: the declared shot locks the chamber's first shell; S2.6, R8, R14: every flip
+    # is public, the type is not, so the drawn shell is the drawn first one flipped per flip
+    checked = odd = 0
+    for seed in range(12):
+        game = Game.new([Role.MAGICIAN, Role.MAGICIAN, Role.GAMBLER], chance=SeededChance(seed))
+        bots = [RandomAgent(seed * 10 + seat) for seat in range(3)]
+        while not game.over and checked < 40:
+            prompt = game.prompt
+            assert prompt is not None
+            shot = game.state.shot
+            if shot is not None:
+                for draw in range(3):
+                    world = determinise(game, prompt.player, random.Random(draw))
+                    drawn = world.state.shot
+                    assert drawn is not None
+                    assert world.public_counts() == game.public_counts()
+                    assert drawn.shell is world.state.shells[0]
+                    flipped = drawn.initial is not drawn.shell
+                    assert flipped == (shot.flips % 2 == 1)
+                    assert (drawn.shooter, drawn.target, drawn.flips) == (
+                        shot.shooter,
+                        shot.target,
+                        shot.flips,
+                    )
+                checked += 1
+                odd += shot.flips % 2
+                for seat in game.state.seats:  # every Magician can pay for a flip (R8)
+                    if seat.alive and seat.seat != prompt.player:
+                        seat.add(Item.AMULET, 2)
+            flips = [o for o in prompt.options if o.event == "flip_shell"]
+            chosen = flips[0] if flips else bots[prompt.player].choose(prompt, SeatView(game, 0))
+            game.decide(prompt.player, chosen)
+    assert checked >= 40 and odd
