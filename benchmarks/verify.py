@@ -39,11 +39,14 @@ from buckshot.verification.report import Report
 from buckshot.verification.run import verify
 
 
-def figures(report: Report, total: float, started: datetime.datetime) -> dict[str, Any]:
-    """What one run measured, as the results file keeps it."""
+def figures(
+    report: Report, total: float, started: datetime.datetime, host: dict[str, Any]
+) -> dict[str, Any]:
+    """What one run measured, as the results file keeps it; ``host`` is :func:`machine`
+    read when the run began (its load average is the one at the start)."""
     return {
         "date": started.strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": machine(),
+        "machine": host,
         "players": [report.cfg.players_lo, report.cfg.players_hi],
         "bit_width": report.cfg.width,
         "jobs": report.jobs,
@@ -119,6 +122,7 @@ def main() -> None:
     args = parser.parse_args()
     check_arguments(parser, args)
     begun = datetime.datetime.now(datetime.UTC)
+    host = machine()
     cfg = make_config(load_ruleset(), parse_players(args.players))
     started = time.perf_counter()
     with CommandProgress("verify benchmark") as progress:
@@ -174,7 +178,7 @@ def main() -> None:
                 f"stage {stage}: {seconds:.2f} s, processor {cpu:.2f} s (over {report.jobs} jobs)"
             )
     print(f"full run: {total:.2f} s wall clock ({'FAILED' if report.failed else 'ok'})")
-    measured = figures(report, total, begun)
+    measured = figures(report, total, begun, host)
     if not args.bmc_all:
         print(render("verify", {"verify": measured}))
     publish(args, "verify", kept(args, measured))
