@@ -1382,3 +1382,25 @@ def _empty_parameters_skipped() -> type[Run]:
             super().decide(player, option)
 
     return _playing(Skipping)
+
+
+@contract_fault(
+    "view-deduces-the-first-shell",
+    "a view names the first shell whenever every shell left is of one type",
+    breaks=("R14", "M2.4b"),
+    caught_by=("views.a-spent-shell-takes-the-peek-with-it",),
+)
+def _view_deduces_the_first_shell() -> type[Run]:
+    """A view sets the first shell from the counts when they leave one type (section 2.4:
+    only what the seat was shown, never deduced)."""
+
+    class Deducing(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            chamber = view["chamber"]
+            one_type = chamber["live"] in (0, chamber["shells"])
+            if chamber["first"] is None and chamber["shells"] and not chamber["flips"] and one_type:
+                chamber["first"] = "live" if chamber["live"] else "blank"
+            return view
+
+    return Deducing

@@ -42,6 +42,7 @@ LEAK_FAULTS = {
     "load-order-as-a-number": "R14 (M6.1c)",
     "flip-result-as-a-flag": "R14 (M6.1c)",
     "view-counts-the-flipped-shell": "R14:",
+    "view-deduces-the-first-shell": "R14 (M2.4b)",
 }
 """The faults of views, leaks and reply fields, and the rule each failure message names."""
 
