@@ -31,10 +31,7 @@ from buckshot.spec import SPEC_VERSION
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load, RulesetError, load_ruleset, parse_ruleset
-from buckshot.spec.views import seat_view
-
-VIEW_SEAT_FIELDS = ("role", "hp", "alive", "items", "traitor", "shield", "rage", "kills")
-"""A seat's fields in a view: every seat's are public (R14)."""
+from buckshot.spec.views import PUBLIC_SEAT_FIELDS, seat_view
 
 PROTOCOL = 2
 T = TypeVar("T")
@@ -181,7 +178,7 @@ def canonical_view(game: Game, seat: int) -> dict[str, Any]:
         "seat": seat,
         "turn": state["turn"],
         "owner": state["owner"],
-        "seats": [{k: s[k] for k in VIEW_SEAT_FIELDS} for s in state["seats"]],
+        "seats": [{k: s[k] for k in PUBLIC_SEAT_FIELDS} for s in state["seats"]],
         "chamber": {
             "shells": counts["shells_left"],
             "live": counts["live_left"],

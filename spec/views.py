@@ -60,6 +60,10 @@ POLLED_FROM_OWNER = frozenset({FrameKind.SHOT_WINDOW.value})
 FLIPPED = {"live": "blank", "blank": "live"}
 """Each shell type and the type a flip or an inversion makes of it (S2.6, S3.8)."""
 
+PUBLIC_SEAT_FIELDS = ("role", "hp", "alive", "items", "traitor", "shield", "rage", "kills")
+"""A seat's fields that every seat sees (R14): in the conformance protocol's canonical state
+and in each seat's view (INTERPRETING.md 2.4), for every seat alike."""
+
 
 class _Charts:
     """The facts of the charts the view needs, each read once from the spec's model."""

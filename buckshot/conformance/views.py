@@ -16,9 +16,7 @@ from typing import Any
 
 from buckshot.conformance.compare import Divergence, first_difference, match
 from buckshot.conformance.suite import Case
-
-SEAT_FIELDS = ("role", "hp", "alive", "items", "traitor", "shield", "rage", "kills")
-"""A seat's public fields (R14), each in the canonical state and in every view."""
+from buckshot.spec.views import PUBLIC_SEAT_FIELDS
 
 SHARED_FIELDS = ("owner", "turn", "kill_lock", "prompt", "result")
 """The view's fields that are the canonical state's as they stand."""
@@ -46,14 +44,14 @@ def _reached(case: Case, reply: dict[str, Any], before: int) -> bool:
 def _public_view(view: dict[str, Any]) -> dict[str, Any]:
     """The part of a view that the canonical state also holds."""
     public = {name: view[name] for name in SHARED_FIELDS}
-    public["seats"] = [{k: seat[k] for k in SEAT_FIELDS} for seat in view["seats"]]
+    public["seats"] = [{k: seat[k] for k in PUBLIC_SEAT_FIELDS} for seat in view["seats"]]
     public["shells"] = view["chamber"]["shells"]
     return public
 
 
 def _state_public(state: dict[str, Any]) -> dict[str, Any]:
     public = {name: state[name] for name in SHARED_FIELDS}
-    public["seats"] = [{k: seat[k] for k in SEAT_FIELDS} for seat in state["seats"]]
+    public["seats"] = [{k: seat[k] for k in PUBLIC_SEAT_FIELDS} for seat in state["seats"]]
     public["shells"] = len(state["chamber"])
     return public
 
