@@ -214,7 +214,8 @@ def patch_between(base: Any, target: Any) -> Any:
 @dataclass(frozen=True)
 class Consistency:
     """One consistency rule of the ruleset (``buckshot.spec.ruleset``'s checks) and a patch
-    that breaks it alone."""
+    that breaks it alone: no other rule, and no condition of M3.1a for the cases' seats
+    (but players.min above players.max, which puts every seat count out of bounds)."""
 
     slug: str
     rule: str
@@ -224,7 +225,7 @@ class Consistency:
     patch: dict[str, Any]
 
 
-def _loads(edit: dict[str, Any]) -> dict[str, Any]:
+def _loads(edit: dict[str, Any] | list[Any]) -> dict[str, Any]:
     return {"shells": {"loads": edit}}
 
 
@@ -233,13 +234,16 @@ CONSISTENCY: tuple[Consistency, ...] = (
         "players-min-above-max",
         "players.min is at most players.max (R16)",
         "must not exceed players.max",
-        {"players": {"min": 6, "max": 5}},
+        {
+            "players": {"min": 6, "max": 5},  # and no load table beyond players.max
+            "shells": {"loads": [t for t in DEFAULT["shells"]["loads"] if t["players"] <= 5]},
+        },
     ),
     Consistency(
         "hp-max-below-start",
         "hp.max is at least hp.start (R2)",
         "must be at least hp.start",
-        {"hp": {"start": 4, "max": 3}},
+        {"hp": {"start": DEFAULT["hp"]["max"] + 1}},  # the seats' HP stays within hp.max
     ),
     Consistency(
         "no-positive-item-weight",
@@ -257,7 +261,8 @@ CONSISTENCY: tuple[Consistency, ...] = (
         "second-load-table-for-a-count",
         "one load table per number of living players (R1)",
         "is a second table for",
-        _loads({"1": {"players": 2}}),
+        # a copy of the first table added: every count keeps its own table too
+        _loads([*DEFAULT["shells"]["loads"], DEFAULT["shells"]["loads"][0]]),
     ),
     Consistency(
         "load-beyond-max-per-load",

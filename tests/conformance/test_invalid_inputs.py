@@ -27,6 +27,7 @@ from buckshot.conformance.invalid import (
     NOT_SENDABLE,
     SETUP_CONDITIONS,
     broken_ruleset,
+    consistency_case,
     constraint_case,
     patch_between,
     schema_constraints,
@@ -166,6 +167,26 @@ def test_each_consistency_case_passes_the_schema_and_breaks_its_rule(rule: Any) 
     assert list(Draft202012Validator(ruleset_schema()).iter_errors(ruleset)) == []
     with pytest.raises(RulesetError, match=re.escape(rule.reason)):
         parse_ruleset(ruleset)
+
+
+@pytest.mark.parametrize("rule", CONSISTENCY, ids=lambda rule: rule.slug)
+def test_each_consistency_case_breaks_its_rule_alone(rule: Any) -> None:
+    """An implementation that checks every rule but this one must accept the case's setup:
+    its ruleset breaks no other consistency rule, and its seats no condition of M3.1a that
+    the ruleset bounds (HP within hp.max, the seat count within players.min..max)."""
+    ruleset = merge_patch(DEFAULT, rule.patch)
+    try:
+        built = ruleset_module._build(ruleset, "<case>")
+    except RulesetError as error:  # odds text that names no number is refused as it is read
+        assert rule.reason in str(error)
+        return
+    problems = [reason for _, reason in ruleset_module._problems(built)]
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(rule.reason)
+    seats = consistency_case(rule)["setup"]["seats"]
+    assert all(seat["hp"] <= built.hp.max for seat in seats)
+    if built.players.min <= built.players.max:  # else no seat count is within them (R16)
+        assert built.players.min <= len(seats) <= built.players.max
 
 
 _ASIDE = re.compile(r"\([^()]*(\([^()]*\)[^()]*)*\)")
