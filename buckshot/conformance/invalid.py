@@ -187,7 +187,22 @@ def broken_ruleset(constraint: Constraint) -> dict[str, Any]:
         target["unknown_key"] = 1
     else:
         holder[last] = _wrong_value(constraint, holder[last])
+    _keep_a_table_for_each_count(ruleset)
     return ruleset
+
+
+def _keep_a_table_for_each_count(ruleset: dict[str, Any]) -> None:
+    """When the broken place is the first load table's player count (or the table whole),
+    add a sound copy of that table at the end, so that a count has no table only when
+    the case is about that (R1): an implementation that skips a table it cannot read must
+    still refuse the case for its own constraint."""
+    shells = ruleset.get("shells")
+    tables = shells.get("loads") if isinstance(shells, dict) else None
+    first = DEFAULT["shells"]["loads"][0]
+    if isinstance(tables, list) and tables and tables[0] != first:
+        broken = tables[0]
+        if not isinstance(broken, dict) or broken.get("players") != first["players"]:
+            tables.append(copy.deepcopy(first))
 
 
 def patch_between(base: Any, target: Any) -> Any:

@@ -101,6 +101,25 @@ def test_each_case_breaks_its_constraint_and_only_where_it_stands(constraint: An
         parse_ruleset(broken)
 
 
+@pytest.mark.parametrize(
+    "constraint",
+    [c for c in schema_constraints() if c.path[:3] == ("shells", "loads", 0)],
+    ids=lambda c: c.slug,
+)
+def test_a_broken_load_table_leaves_every_count_its_table(constraint: Any) -> None:
+    """R1: an implementation that skips a load table it cannot read must still find one
+    table for each count of living players, else it refuses the case for another reason."""
+    tables = broken_ruleset(constraint)["shells"]["loads"]
+    counts = [
+        table["players"]
+        for table in tables
+        if isinstance(table, dict)
+        and type(table.get("players")) is int
+        and 2 <= table["players"] <= DEFAULT["players"]["max"]
+    ]
+    assert sorted(counts) == list(range(2, DEFAULT["players"]["max"] + 1))
+
+
 def _check_sites() -> set[tuple[str, str]]:
     """Every reason a consistency check of buckshot.spec.ruleset yields: its function and
     the reason's first literal words."""
