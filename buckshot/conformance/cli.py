@@ -102,6 +102,14 @@ def run_command(
             "its own chance and every chance kind's distribution is tested.",
         ),
     ] = False,
+    chance_report: Annotated[
+        Path | None,
+        typer.Option(
+            "--chance-report",
+            help="With --chance: write chance mode's JSON report here (as 'conformance "
+            "chance --report'; the cases' report holds no experiment).",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
     """Run the cases through the adapter; exit 1 on any unexpected failure or error.
@@ -115,6 +123,9 @@ def run_command(
 
     check_output(report, "--report")
     check_output(junit, "--junit")
+    check_output(chance_report, "--chance-report")
+    if chance_report is not None and not chance:
+        fail("usage.chance_report", "--chance-report needs --chance")
     if explore is not None:
         _check_explore(explore)
     marked: dict[str, str] = {}
@@ -171,13 +182,16 @@ def run_command(
         save(junit, junit_xml(run), "--junit")
     if explore is not None:
         _write_explorer_pages(run.results, explore)
-    chance_failed = chance and _run_chance_mode(adapter, quiet)
+    chance_failed = chance and _run_chance_mode(adapter, quiet, chance_report)
     if run.unexpected() or chance_failed:
         raise typer.Exit(1)
 
 
-def _run_chance_mode(adapter: str, quiet: bool) -> bool:
-    """Chance mode through ``adapter`` after the cases; True when a test failed."""
+def _run_chance_mode(adapter: str, quiet: bool, report: Path | None) -> bool:
+    """Chance mode through ``adapter`` after the cases, its JSON report written to
+    ``report`` if given; True when a test failed."""
+    import json
+
     from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
 
     with CommandProgress("conformance chance", quiet) as progress:
@@ -193,6 +207,8 @@ def _run_chance_mode(adapter: str, quiet: bool) -> bool:
         except KeyboardInterrupt:
             fail("interrupted", "stopped by Ctrl-C in chance mode", INTERRUPTED)
     sys.stdout.write(render_chance(chance_run))
+    if report is not None:
+        save(report, json.dumps(chance_run.to_json(), indent=1) + "\n", "--chance-report")
     return bool(chance_run.failed())
 
 

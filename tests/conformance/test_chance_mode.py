@@ -190,6 +190,33 @@ def test_the_command_runs_one_experiment_and_writes_its_report(tmp_path: Path) -
     assert expected == {"amulet": 1000.0, "milk_tea": 250.0, "rage_potion": 250.0}
 
 
+def test_run_with_chance_writes_chance_mode_s_report_for_the_comparison_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cases' report holds no experiment, so a run whose chance mode failed would show
+    in 'conformance report' as passing every test: --chance-report keeps chance mode's."""
+    from buckshot.conformance import chance_mode
+
+    small = replace(BY_ID["chance.pickpocket-picks-an-item"], plays=60)
+    monkeypatch.setattr(chance_mode, "EXPERIMENTS", (small,))
+    report, cases = tmp_path / "chance.json", tmp_path / "cases.jsonl"
+    args = ["run", "--adapter", "reference", "--filter", "items.pickpocket*", "--no-tables"]
+    chance = ["--chance", "--chance-report", str(report)]
+    result = CliRunner().invoke(app, [*args, "--quiet", "--report", str(cases), *chance])
+    assert result.exit_code == 0, result.output
+    written = json.loads(report.read_text(encoding="utf-8"))
+    assert [e["id"] for e in written["experiments"]] == [small.id]
+    assert written["experiments"][0]["plays"] == 60
+    page = tmp_path / "page.html"
+    shown = CliRunner().invoke(
+        app, ["report", str(cases), "--chance", str(report), "--out", str(page)]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert small.id in page.read_text(encoding="utf-8")
+    without = CliRunner().invoke(app, [*args, "--chance-report", str(report)])
+    assert without.exit_code == 2 and "--chance-report needs --chance" in without.output
+
+
 def test_the_command_refuses_an_unknown_experiment() -> None:
     result = CliRunner().invoke(app, ["chance", "--adapter", "reference", "--only", "nope"])
     assert result.exit_code == 2
