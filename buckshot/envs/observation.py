@@ -110,7 +110,8 @@ class Encoder:
         out = np.zeros(self.size, np.float32)
         at = self.starts
         prompt, result, stack = view["prompt"], view["result"], view["stack"]
-        out[at["you"] + view["you"]] = 1
+        if view["you"] is not None:  # None for the public's view
+            out[at["you"] + view["you"]] = 1
         out[at["owner"] + view["owner"]] = 1
         if view["waiting_for"] is not None:
             out[at["asked"] + view["waiting_for"]] = 1

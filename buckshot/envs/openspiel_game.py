@@ -29,7 +29,7 @@ import numpy.typing as npt
 import pyspiel
 
 from buckshot.envs.observation import Encoder, known_shell, observation_text
-from buckshot.envs.table import Settled, Setup, Table, default_roles
+from buckshot.envs.table import PUBLIC, Settled, Setup, Table, default_roles
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
@@ -115,11 +115,22 @@ class BuckshotGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> SeatObserver:
-        """The observer of a seat's view: with perfect recall, its information state."""
+        """The observer of a seat's view: with perfect recall, its information state; with
+        ``private_info`` NONE, the public facts alone (R14), the same for every player."""
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return SeatObserver(self.encoder, recall)
+        private = True
+        if iig_obs_type is not None:
+            kind = iig_obs_type.private_info
+            if not iig_obs_type.public_info or kind == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError(
+                    "observers of the public facts, with or without the player's own private"
+                    " facts, are supported; not one without the public facts or with every"
+                    " player's private facts"
+                )
+            private = kind == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        return SeatObserver(self.encoder, recall, private)
 
 
 class BuckshotState(pyspiel.State):  # type: ignore[misc]
@@ -170,36 +181,52 @@ class BuckshotState(pyspiel.State):  # type: ignore[misc]
 
 
 class SeatObserver:
-    """OpenSpiel's Python observer of a seat's view; ``recall`` adds the seat's record."""
+    """OpenSpiel's Python observer of a seat's view; ``recall`` adds the seat's record;
+    without ``private``, only what every seat sees (R14): no peek or preview, no seat's own
+    prompt but the asked seat's (its options are public), the events shown to all."""
 
-    def __init__(self, encoder: Encoder, recall: bool) -> None:
+    def __init__(self, encoder: Encoder, recall: bool, private: bool = True) -> None:
         self.encoder = encoder
         self.recall = recall
+        self.private = private
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
+    def _seat(self, player: int) -> int:
+        """Whose knowledge is observed: ``player``'s, or the public's (:data:`PUBLIC`)."""
+        return player if self.private else PUBLIC
+
+    def _view(self, settled: Settled, player: int) -> dict[str, Any]:
+        view = settled.view(player)
+        if self.private:
+            return view
+        asked = view["waiting_for"]
+        prompt = None if asked is None else settled.view(asked)["prompt"]
+        return {**view, "you": None, "prompt": prompt}
+
     def set_from(self, state: BuckshotState, player: int) -> None:
         """The tensor of ``player``'s view of ``state``."""
-        settled = state.table.settled
-        self.tensor[:] = settled.remember(("tensor", player), lambda: self._tensor(settled, player))
+        settled, seat = state.table.settled, self._seat(player)
+        self.tensor[:] = settled.remember(("tensor", seat), lambda: self._tensor(settled, player))
 
     def _tensor(self, settled: Settled, player: int) -> npt.NDArray[np.float32]:
-        known = known_shell(settled.known(player), player)
-        return self.encoder.tensor(settled.view(player), known)
+        seat = self._seat(player)
+        known = known_shell(settled.known(seat), seat)
+        return self.encoder.tensor(self._view(settled, player), known)
 
     def string_from(self, state: BuckshotState, player: int) -> str:
         """``player``'s view of ``state`` as text; with recall, its record after it."""
         table = state.table
-        settled = table.settled
+        settled, seat = table.settled, self._seat(player)
         text = settled.remember(
-            ("text", player),
+            ("text", seat),
             lambda: observation_text(
-                settled.view(player), known_shell(settled.known(player), player)
+                self._view(settled, player), known_shell(settled.known(seat), seat)
             ),
         )
         if not self.recall:
             return text
-        lines = [text, *settled.record(player)]
+        lines = [text, *settled.record(seat)]
         if table.pending is not None:  # a decision taken, its draws not all made
             lines.append("pending {}:{}".format(*table.pending))
         return "\n".join(lines)

@@ -31,6 +31,10 @@ from buckshot.spec.views import TableView, visible_to
 
 T = TypeVar("T")
 
+PUBLIC = -1
+"""The seat number that stands for the public: it is shown only the events shown to all
+(R14), so its fold knows no shell and its record holds only public events."""
+
 BOOKKEEPING = frozenset({"asked", "decided", "frame_pushed", "frame_popped", "phase"})
 """Event types a seat's record leaves out: the charts' own steps, which follow from the
 decisions and the other events (the record names each decision itself)."""
@@ -230,7 +234,7 @@ class Table:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as plain data: the settled point's game state stands for its game (whose
         compiled steps do not pickle), resumed when loaded (``Game.resume_from``)."""
-        settled, seats = self.settled, range(self.setup.seats)
+        settled, seats = self.settled, (*range(self.setup.seats), PUBLIC)
         known = tuple(settled.known(seat) for seat in seats)
         parts = (settled.game.state, known, tuple(settled.record(seat) for seat in seats))
         where = (self.started, self.pending, self.given, self.draw)
@@ -358,10 +362,13 @@ def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> 
         if table.started
         else Game(setup.rules, setup.roles, chance, record=True)
     )
-    kept: dict[tuple[str, int], Any] = {("known", seat): view for seat, view in enumerate(known)}
-    kept.update({("record", seat): lines for seat, lines in enumerate(record)})
+    seats = (*range(setup.seats), PUBLIC)
+    kept: dict[tuple[str, int], Any] = {
+        ("known", s): view for s, view in zip(seats, known, strict=True)
+    }
+    kept.update({("record", s): lines for s, lines in zip(seats, record, strict=True)})
     table.settled = Settled(game, Trail(None, "", (), kept))
     return table
 
 
-__all__ = ["BOOKKEEPING", "Settled", "Setup", "Table", "Trail", "default_roles", "payoff"]
+__all__ = ["BOOKKEEPING", "PUBLIC", "Settled", "Setup", "Table", "Trail", "default_roles", "payoff"]

@@ -17,6 +17,7 @@ import numpy as np
 import pyspiel
 import pytest
 from envs_helpers import random_move
+from open_spiel.python.observation import make_observation
 
 import buckshot.envs.openspiel_game  # noqa: F401 - registers python_buckshot
 from buckshot.envs.openspiel_game import SHORT_NAME
@@ -102,3 +103,49 @@ def _pairs(players: int, roles: str, seed: int) -> int:
 def test_another_seats_hidden_facts_never_change_an_observation(players: int, roles: str) -> None:
     saw = sum(_pairs(players, roles, seed) for seed in range(3))
     assert saw > 0, "a Dealer never saw the first shell differ"
+
+
+@pytest.mark.parametrize("recall", [False, True])
+def test_a_public_observer_sees_no_private_fact(recall: bool) -> None:
+    """OpenSpiel's public observation (private_info NONE) holds the public facts alone
+    (R14): not a Dealer's preview of the first shell (S2.3), nor any seat's own prompt; it
+    is the same for every player and for both orders of a load."""
+    game = pyspiel.load_game(SHORT_NAME, {"players": 2, "roles": "dealer,medic"})
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=recall, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    start = game.new_initial_state()
+    while not _shell_node(start):
+        start.apply_action(start.chance_outcomes()[0][0])
+    live, blank = start.clone(), start.clone()
+    _finish_load(live, "live")
+    _finish_load(blank, "blank")
+    rng = random.Random(3)
+    while live.is_chance_node():
+        move = random_move(live, rng)
+        live.apply_action(move)
+        blank.apply_action(move)
+    assert not _same_to(live, blank, 0), "the Dealer saw the first shell"
+    texts = {public.string_from(state, seat) for state in (live, blank) for seat in (0, 1)}
+    assert len(texts) == 1
+    (text,) = texts
+    assert "preview" not in text and '"known_shell":"unknown"' in text
+    assert public.string_from(game.deserialize_state(live.serialize()), 1) == text
+    tensors = []
+    for state in (live, blank):
+        for seat in (0, 1):
+            public.set_from(state, seat)
+            tensors.append(public.tensor.copy())
+    assert all(np.array_equal(tensors[0], tensor) for tensor in tensors)
+
+
+def test_an_observer_of_every_players_private_facts_is_refused() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"players": 2})
+    every = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+    )
+    with pytest.raises(ValueError, match="private"):
+        make_observation(game, every)
