@@ -71,13 +71,22 @@ protocol {protocol}). `manifest.json` lists every file with its size and SHA-256
 - `cases/`: one JSON case a file; `fixtures/`, `features.json`, `retired.json` beside them.
 - `schemas/`: JSON Schemas (draft 2020-12) of cases, setups, states, events, protocol
   messages, reports and rulesets.
-- `spec/spec.json`: the charts whose state names appear in states and prompts.
+- `spec/spec.json`: the spec export: the charts whose state names appear in states and
+  prompts, and every clause's statement (`clauses`) and every ruling's decision
+  (`rulings`) by the IDs that cases cite. INTERPRETING.md names the rule text
+  (`rules.en.md`) and `spec/RULINGS.md` as the rest of the contract; neither file is part
+  of this folder: read each clause's English statement and each ruling's decision in
+  `spec/spec.json` (and INTERPRETING.md's paths
+  `spec/schemas/ruleset.schema.json` and `spec/generated/spec.json` are
+  `schemas/ruleset.schema.json` and `spec/spec.json` here).
 - `chance/experiments.json`: the `sample` messages of chance mode (INTERPRETING.md 2.5).
 
-Run it through your adapter with the runner of the same version:
+Run it through your adapter with the runner of the same version (the reports are what
+`buckshot conformance report` compares):
 
     pip install buckshot-spec=={version}
-    buckshot conformance run --cases cases --adapter "node my-adapter.js" --chance
+    buckshot conformance run --cases cases --adapter "node my-adapter.js" \\
+        --report cases.jsonl --chance --chance-report chance.json
 """
 
 

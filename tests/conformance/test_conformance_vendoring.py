@@ -18,7 +18,7 @@ from buckshot.conformance.bundled import CASES, suite_path
 from buckshot.conformance.chance_mode import EXPERIMENTS, ChanceRun, ExperimentResult
 from buckshot.conformance.chance_tests import LawVerdict
 from buckshot.conformance.cli import app
-from buckshot.conformance.export import MANIFEST, verify_export
+from buckshot.conformance.export import MANIFEST, export_files, verify_export
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.report import read_jsonl
 from buckshot.conformance.report_page import column_names, comparison_html
@@ -59,6 +59,23 @@ def test_the_export_holds_the_suite_and_a_manifest_of_it(exported: Path) -> None
 
 
 @pytest.mark.slow
+def test_the_export_says_where_the_rules_and_rulings_its_cases_cite_are() -> None:
+    """INTERPRETING.md names the rule text (rules.en.md) and spec/RULINGS.md as the rest of
+    the contract; neither file is exported, so the README says so and where their content
+    is: spec/spec.json states every clause and ruling that a case cites."""
+    files = export_files(load_suite(CASES))
+    readme = files["README.md"].decode("utf-8")
+    assert "rules.en.md" in readme and "RULINGS.md" in readme
+    spec = json.loads(files["spec/spec.json"])
+    stated = {c["id"] for c in spec["clauses"]} | {r["id"] for r in spec["rulings"]}
+    cited = set()
+    for path, data in files.items():
+        if path.startswith("cases/"):
+            case = json.loads(data)
+            cited |= set(case.get("clauses", [])) | set(case.get("rulings", []))
+    assert cited and cited <= stated, sorted(cited - stated)
+
+
 def test_the_exported_cases_load_as_the_same_suite(exported: Path) -> None:
     vendored = load_suite(exported / "cases")
     assert [case.id for case in vendored.cases] == [case.id for case in load_suite(CASES).cases]
