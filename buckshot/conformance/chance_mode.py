@@ -444,7 +444,15 @@ def judge_samples(experiment: Experiment, reply: dict[str, Any]) -> ExperimentRe
             "failed",
             message=f"M2.5a: {experiment.plays} plays asked for, {count} plays reported",
         )
-    refused = [play for play in plays if not isinstance(play, dict) or "rejected" in play]
+    broken = next((i for i, play in enumerate(plays) if not _is_play(play)), None)
+    if broken is not None:
+        return ExperimentResult(
+            experiment,
+            "failed",
+            message=f"M2.5a: play {broken} holds neither its events and state nor rejected: "
+            f"{quote(str(plays[broken]))}",
+        )
+    refused = [play for play in plays if "rejected" in play]
     if refused:
         return ExperimentResult(
             experiment,
@@ -456,6 +464,15 @@ def judge_samples(experiment: Experiment, reply: dict[str, Any]) -> ExperimentRe
     tests = [_test(law, setup, plays) for law in experiment.laws]
     status = "passed" if all(test.passed for test in tests) else "failed"
     return ExperimentResult(experiment, status, tests)
+
+
+def _is_play(play: Any) -> bool:
+    """A play as M2.5a shapes it: ``rejected``, or a list of events and a state."""
+    if not isinstance(play, dict):
+        return False
+    return "rejected" in play or (
+        isinstance(play.get("events"), list) and isinstance(play.get("state"), dict)
+    )
 
 
 def _test(law: Law, setup: dict[str, Any], plays: list[Play]) -> LawVerdict:

@@ -129,6 +129,17 @@ def test_a_refused_play_fails_the_experiment() -> None:
     assert result.status == "failed"
 
 
+def test_a_play_without_events_and_state_fails_naming_the_sentence() -> None:
+    """M2.5a: each play holds its events and end state, or rejected; a play with neither
+    is a broken reply, not a play that drew nothing."""
+    experiment = BY_ID["chance.pickpocket-picks-an-item"]
+    for odd in ({}, {"events": []}, "play"):
+        plays = [odd] * experiment.plays
+        result = judge_samples(experiment, _sample(experiment, plays))  # type: ignore[list-item]
+        assert result.status == "failed" and result.message is not None, odd
+        assert result.message.startswith("M2.5a: play 0 ") and not result.tests, result.message
+
+
 def test_a_skipped_sample_is_skipped() -> None:
     experiment = EXPERIMENTS[0]
     reply = {"type": "skipped", "seq": 1, "id": experiment.id, "message": "no free chance"}
