@@ -423,7 +423,7 @@ def _read_chance_report(path: Path) -> dict[str, Any]:
     """A chance-mode report (``conformance chance --report``), or a one-line error."""
     import json
 
-    from buckshot.conformance.report_page import CHANCE_FORMAT
+    from buckshot.conformance.report_page import CHANCE_FORMAT, chance_report_problem
 
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
@@ -431,4 +431,6 @@ def _read_chance_report(path: Path) -> dict[str, Any]:
         fail("report.invalid", f"{path}: {error}")
     if not isinstance(report, dict) or report.get("format") != CHANCE_FORMAT:
         fail("report.invalid", f"{path}: not a {CHANCE_FORMAT} report")
+    if (problem := chance_report_problem(report)) is not None:
+        fail("report.invalid", f"{path}: {problem}")
     return report

@@ -152,6 +152,34 @@ def _chance_name(report: dict[str, Any]) -> str:
     return str(report.get("adapter") or "chance report")
 
 
+def chance_report_problem(report: dict[str, Any]) -> str | None:
+    """What keeps ``report`` (read as JSON) from being a chance-mode report the page can
+    show, or None: its experiments, each with an ID and a status, and their tests, each
+    with an ID, a verdict and a p-value."""
+    experiments = report.get("experiments")
+    if not isinstance(experiments, list):
+        return "experiments: not a list"
+    for number, experiment in enumerate(experiments):
+        where = f"experiments[{number}]"
+        if not isinstance(experiment, dict):
+            return f"{where}: not an object"
+        if not all(isinstance(experiment.get(key), str) for key in ("id", "status")):
+            return f"{where}: no id and status as text"
+        tests = experiment.get("tests", [])
+        if not isinstance(tests, list):
+            return f"{where}.tests: not a list"
+        for index, test in enumerate(tests):
+            if not (
+                isinstance(test, dict)
+                and isinstance(test.get("id"), str)
+                and isinstance(test.get("passed"), bool)
+                and isinstance(test.get("p_value"), int | float)
+                and not isinstance(test.get("p_value"), bool)
+            ):
+                return f"{where}.tests[{index}]: not a test with an id, passed and a p_value"
+    return None
+
+
 def _chance(reports: list[dict[str, Any]]) -> str:
     """The chance-mode section: one row per test of each experiment, one column a report."""
     if not reports:

@@ -296,3 +296,32 @@ def test_the_report_command_refuses_a_chance_report_that_is_none(tmp_path: Path)
     args = ["report", str(cases), "--chance", str(cases), "--out", str(tmp_path / "p.html")]
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "error [report.invalid]" in result.output
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda r: r["experiments"][0]["tests"][0].update(p_value=None),
+        lambda r: r["experiments"][0]["tests"][0].pop("p_value"),
+        lambda r: r["experiments"][0].update(id=5),
+        lambda r: r["experiments"][0].update(tests="none"),
+        lambda r: r.update(experiments={}),
+        lambda r: r["experiments"].append("experiment"),
+    ],
+    ids=["p-null", "p-missing", "id-number", "tests-text", "experiments-object", "a-string"],
+)
+def test_the_report_command_refuses_a_chance_report_of_the_wrong_shape(
+    tmp_path: Path, spoil: Any
+) -> None:
+    """A chance report edited by hand or written by another version: one line naming the
+    file, never an internal error."""
+    cases = _report(tmp_path / "a.jsonl", "alpha", STATUSES_A)
+    chance = _chance_report(tmp_path / "c.json", "alpha", 0.31)
+    report = json.loads(chance.read_text(encoding="utf-8"))
+    spoil(report)
+    chance.write_text(json.dumps(report), encoding="utf-8")
+    args = ["report", str(cases), "--chance", str(chance), "--out", str(tmp_path / "p.html")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert f"error [report.invalid]: {chance}:" in result.output
+    assert not (tmp_path / "p.html").exists()
