@@ -4,8 +4,9 @@
 gives a sequential game of 2-8 players with explicit chance and imperfect information:
 
 - parameters ``players`` (the seats), ``ruleset`` (a ruleset TOML file; empty for the
-  packaged default) and ``roles`` (the roles seat by seat, comma-separated; empty for the
-  rulebook's roles in order, repeated);
+  packaged default) and ``roles`` (the roles seat by seat, separated by ``+``, as the
+  game's string writes them, or by commas; empty for the rulebook's roles in order,
+  repeated);
 - a player's legal actions are the pending prompt's options, numbered by
   :class:`~buckshot.envs.actions.ActionSpace`; a chance node's outcomes and their exact
   probabilities are the engine's chance port's (:mod:`buckshot.envs.chance`);
@@ -74,10 +75,17 @@ def max_steps(rules: Ruleset, seats: int) -> int:
     return rules.limits.max_turns * per_turn + seats
 
 
+ROLE_SEPARATOR = "+"
+"""What separates the roles in the ``roles`` parameter as the game writes it: OpenSpiel's
+game strings (``python_buckshot(players=3,roles=...)``) separate parameters with commas."""
+
+
 def _roles(text: str, players: int) -> tuple[Role, ...]:
+    """The roles ``text`` names, separated by ``+`` (or commas, read alike)."""
     if not text:
         return default_roles(players)
-    roles = tuple(Role(name.strip()) for name in text.split(","))
+    names = text.replace(",", ROLE_SEPARATOR).split(ROLE_SEPARATOR)
+    roles = tuple(Role(name.strip()) for name in names)
     if len(roles) != players:
         raise ValueError(f"roles names {len(roles)} roles for {players} players")
     return roles
@@ -93,7 +101,10 @@ class BuckshotGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
         path = str(params["ruleset"])
         rules = load_ruleset(Path(path) if path else None)
-        self.setup = Setup.of(rules, _roles(str(params["roles"]), players))
+        roles = _roles(str(params["roles"]), players)
+        if params["roles"]:  # as the game's string writes it, to be read back
+            params["roles"] = ROLE_SEPARATOR.join(role.value for role in roles)
+        self.setup = Setup.of(rules, roles)
         self.encoder = Encoder(players)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.setup.actions),

@@ -21,6 +21,7 @@ from open_spiel.python.observation import make_observation
 
 import buckshot.envs.openspiel_game  # noqa: F401 - registers python_buckshot
 from buckshot.envs.openspiel_game import SHORT_NAME
+from buckshot.spec.rulebook import Role
 
 SLOW_PLAYERS = {7, 8}
 """Tables whose random simulation takes more than 5 s on 2 cores."""
@@ -105,3 +106,16 @@ def test_returns_follow_the_winners(seed: int, tmp_path: Path) -> None:
 def test_a_game_is_at_most_max_game_length_long() -> None:
     states = _play(2, seed=3)
     assert len(states) - 1 <= states[0].get_game().max_game_length()
+
+
+@pytest.mark.parametrize("roles", ["magician+dealer+medic", "magician,dealer,medic"])
+def test_a_game_with_roles_loads_again_from_its_string(roles: str) -> None:
+    """OpenSpiel writes a game as ``name(key=value,...)`` and reads it back (as a serialised
+    game and state carries it): the roles must survive that, whichever separator was given."""
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "roles": roles})
+    again = pyspiel.load_game(str(game))
+    assert again.setup.roles == game.setup.roles == (Role.MAGICIAN, Role.DEALER, Role.MEDIC)
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    _, loaded = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert loaded.history() == state.history()
