@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -195,7 +196,7 @@ def _chance(reports: list[dict[str, Any]]) -> str:
                 tests.setdefault((experiment["id"], ""), {})
     heading = "".join(f"<th>{_e(_chance_name(report))}</th>" for report in reports)
     rows = [f"<tr><th>experiment</th><th>law</th>{heading}</tr>"]
-    for (experiment_id, test_id), by_report in tests.items():
+    for (experiment_id, test_id), by_report in sorted(tests.items(), key=_run_order(tests)):
         cells = []
         for number in range(len(reports)):
             test = by_report.get(number)
@@ -219,6 +220,25 @@ def _chance(reports: list[dict[str, Any]]) -> str:
         "false-alarm rate of 1e-6 (INTERPRETING.md 2.5).</p>\n"
         f'<table id="chance">{"".join(rows)}</table>'
     )
+
+
+def _run_order(
+    tests: dict[tuple[str, str], Any],
+) -> Callable[[tuple[tuple[str, str], Any]], tuple[int, int, int]]:
+    """The sort key of a chance row: chance mode's order of experiments and of their laws;
+    what it does not know (another version's) after, as first met."""
+    from buckshot.conformance.chance_mode import EXPERIMENTS
+
+    experiments = {experiment.id: n for n, experiment in enumerate(EXPERIMENTS)}
+    laws = {(e.id, law.id): n for e in EXPERIMENTS for n, law in enumerate(e.laws)}
+    met = {key: n for n, key in enumerate(tests)}
+
+    def key(item: tuple[tuple[str, str], Any]) -> tuple[int, int, int]:
+        row = item[0]
+        unknown = len(EXPERIMENTS)
+        return experiments.get(row[0], unknown), laws.get(row, unknown), met[row]
+
+    return key
 
 
 def _controls() -> str:

@@ -325,3 +325,24 @@ def test_the_report_command_refuses_a_chance_report_of_the_wrong_shape(
     assert result.exit_code == 2, result.output
     assert f"error [report.invalid]: {chance}:" in result.output
     assert not (tmp_path / "p.html").exists()
+
+
+def test_the_page_lists_chance_tests_in_the_order_experiments_run(tmp_path: Path) -> None:
+    """A report of one experiment given first must not put it before those that run
+    earlier: rows follow chance mode's order (its experiments, then each one's laws)."""
+    cases = _report(tmp_path / "a.jsonl", "alpha", STATUSES_A)
+    late = _chance_report(tmp_path / "late.json", "alpha", 0.31)  # the pickpocket first
+    full = tmp_path / "full.json"
+    report = json.loads(late.read_text(encoding="utf-8"))
+    first = BY_ID[EXPERIMENTS[0].id]
+    report["experiments"].append(
+        ExperimentResult(first, "skipped", message="no free chance").to_json()
+    )
+    full.write_text(json.dumps(report), encoding="utf-8")
+    out = tmp_path / "page.html"
+    args = ["report", str(cases), "--chance", str(late), "--chance", str(full), "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    shown = [part.split('"', 1)[0] for part in page.split('data-experiment="')[1:]]
+    order = [e.id for e in EXPERIMENTS]
+    assert shown == sorted(shown, key=order.index)
