@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -597,8 +598,9 @@ def render_chance(run: ChanceRun) -> str:
             lines.append("         " + test.summary())
             if not test.passed:
                 lines.extend("           " + row for row in test.table())
-    failed = len(run.failed())
-    verdict = "all passed" if not failed else f"{failed} failed"
+    counts = Counter(result.status for result in run.failed())
+    parts = [f"{counts[status]} {status}" for status in ("failed", "errored") if counts[status]]
+    verdict = ", ".join(parts) or "all passed"
     lines.append(f"chance mode: {verdict} in {run.seconds:.1f} s")
     return "\n".join(lines) + "\n"
 

@@ -20,13 +20,22 @@ from typer.testing import CliRunner
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.chance_mode import (
     EXPERIMENTS,
+    ChanceRun,
     Experiment,
+    ExperimentResult,
     chance_kinds_tested,
     judge_samples,
+    render_chance,
     run_chance,
     sample_of,
 )
-from buckshot.conformance.chance_tests import ALPHA, Bernoulli, Categorical, multiset_orders
+from buckshot.conformance.chance_tests import (
+    ALPHA,
+    Bernoulli,
+    Categorical,
+    LawVerdict,
+    multiset_orders,
+)
 from buckshot.conformance.cli import app
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.faults.chance import FAULTS
@@ -343,3 +352,18 @@ def test_an_adapter_without_a_feature_has_the_experiments_that_need_it_skipped(
     for experiment in EXPERIMENTS:
         assert set(experiment.features) <= set(registry["features"])
         assert any(tag.startswith("role.") for tag in experiment.features)
+
+
+def test_the_text_output_counts_failed_and_errored_experiments_apart() -> None:
+    """An experiment whose adapter timed out has no test that failed: the last line says
+    errored, as its own line does."""
+    pick, items = BY_ID["chance.pickpocket-picks-an-item"], BY_ID["chance.items-by-weight"]
+    errored = ExperimentResult(items, "errored", message="timeout: no reply within 0.5 s")
+    wrong = LawVerdict("pick", "S3.7", "chi-square", 1500, 1e-9)
+    for results, last in [
+        ([errored], "chance mode: 1 errored in 1.0 s"),
+        ([errored, ExperimentResult(pick, "failed", [wrong])], "1 failed, 1 errored in 1.0 s"),
+        ([ExperimentResult(pick, "passed", [])], "chance mode: all passed in 1.0 s"),
+    ]:
+        text = render_chance(ChanceRun("reference", None, results, 1.0))
+        assert text.rstrip("\n").splitlines()[-1].endswith(last), text
