@@ -23,6 +23,7 @@ from buckshot import __version__
 from buckshot import spec as spec_package
 from buckshot.command import write_atomic
 from buckshot.conformance.chance_mode import EXPERIMENTS, sample_of
+from buckshot.conformance.chance_tests import ALPHA
 from buckshot.conformance.protocol import PROTOCOL_VERSION
 from buckshot.conformance.suite import Suite
 from buckshot.spec import SPEC_VERSION
@@ -96,7 +97,7 @@ def _made_files() -> Iterator[tuple[str, bytes]]:
     yield "schemas/ruleset.schema.json", ruleset_schema_json().encode("utf-8")
     yield "spec/spec.json", SPEC_EXPORT.read_bytes()
     samples = [sample_of(seq, e) for seq, e in enumerate(EXPERIMENTS, start=1)]
-    text = json.dumps({"alpha": 1e-6, "samples": samples}, indent=1, ensure_ascii=False)
+    text = json.dumps({"alpha": ALPHA, "samples": samples}, indent=1, ensure_ascii=False)
     yield "chance/experiments.json", (text + "\n").encode("utf-8")
 
 

@@ -215,11 +215,19 @@ def _chance(reports: list[dict[str, Any]]) -> str:
             f'<tr data-experiment="{_e(experiment_id)}" data-law="{_e(test_id)}">'
             f'<td class="id">{_e(experiment_id)}</td><td>{_e(test_id)}</td>{"".join(cells)}</tr>'
         )
+    rates = sorted({_rate(report.get("alpha")) for report in reports})
     return (
         "<h2>Chance mode</h2>\n<p>Each law tested on the plays of its experiment, at a "
-        "false-alarm rate of 1e-6 (INTERPRETING.md 2.5).</p>\n"
+        f"false-alarm rate of {_e(' or '.join(rates))} a test (INTERPRETING.md 2.5).</p>\n"
         f'<table id="chance">{"".join(rows)}</table>'
     )
+
+
+def _rate(alpha: Any) -> str:
+    """A report's false-alarm rate as written, or that it gives none."""
+    if isinstance(alpha, int | float) and not isinstance(alpha, bool):
+        return f"{alpha:g}"
+    return "(not given)"
 
 
 def _run_order(

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from buckshot.conformance.bundled import CASES, suite_path
 from buckshot.conformance.chance_mode import EXPERIMENTS, ChanceRun, ExperimentResult
-from buckshot.conformance.chance_tests import LawVerdict
+from buckshot.conformance.chance_tests import ALPHA, LawVerdict
 from buckshot.conformance.cli import app
 from buckshot.conformance.export import MANIFEST, export_files, verify_export
 from buckshot.conformance.protocol import REPORT_FORMAT
@@ -346,3 +346,15 @@ def test_the_page_lists_chance_tests_in_the_order_experiments_run(tmp_path: Path
     shown = [part.split('"', 1)[0] for part in page.split('data-experiment="')[1:]]
     order = [e.id for e in EXPERIMENTS]
     assert shown == sorted(shown, key=order.index)
+
+
+def test_the_page_gives_the_false_alarm_rate_the_chance_reports_give(tmp_path: Path) -> None:
+    cases = _report(tmp_path / "a.jsonl", "alpha", STATUSES_A)
+    chance = _chance_report(tmp_path / "c.json", "alpha", 0.31)
+    report = json.loads(chance.read_text(encoding="utf-8"))
+    assert report["alpha"] == ALPHA
+    chance.write_text(json.dumps({**report, "alpha": 0.001}), encoding="utf-8")
+    out = tmp_path / "page.html"
+    args = ["report", str(cases), "--chance", str(chance), "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    assert "false-alarm rate of 0.001 a test" in out.read_text(encoding="utf-8")
