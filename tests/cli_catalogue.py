@@ -21,7 +21,17 @@ from buckshot.commands.main import app
 ROOT = Path(__file__).resolve().parents[1]
 
 OUTPUT_FILES = frozenset(
-    {"--json", "--out", "--report", "--junit", "--log", "--html", "--markdown", "--readme"}
+    {
+        "--json",
+        "--out",
+        "--report",
+        "--junit",
+        "--log",
+        "--html",
+        "--markdown",
+        "--readme",
+        "--chance-report",
+    }
 )
 """Options naming a file the command writes (``--out`` of ``diagrams`` is a folder: below)."""
 OUTPUT_FOLDERS = {
