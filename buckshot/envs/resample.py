@@ -2,7 +2,8 @@
 
 What a seat cannot know is the order of the unspent shells of the current load (R14): every
 earlier shell was spent and shown, and every other chance outcome is public. So a state
-of the seat's information set is the same game with the current load shuffled again,
+of the seat's information set is the same game with the current load shuffled again
+(a load of one type has one order: it is kept),
 subject to what the seat knows: the shells already spent, in the order they were spent
 (each shown as fired or ejected, S3.2, S4.2.1c), and the next shell's type if the seat
 peeked or, as a Dealer, saw it (S3.1, S2.3). Drawn uniformly among those orders, the load
@@ -88,7 +89,8 @@ def resample(state: BuckshotState, player: int, rng: random.Random) -> BuckshotS
     if table.draw is not None or table.pending is not None:
         raise ValueError("a state is resampled at a decision, not at a chance node")
     found = _since_load(table.settled.trail, player)
-    if found is None or table.over:
+    if found is None or table.over or not all(found[0]):
+        # nothing loaded yet, or a load of one type (R1 allows no blanks): one order only
         same: BuckshotState = state.clone()
         return same
     if table.load is None:  # loaded from a pickle: replay the history to find the load

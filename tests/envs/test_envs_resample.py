@@ -10,9 +10,12 @@ other seats' previews follow the new order.
 from __future__ import annotations
 
 import random
+from importlib.resources import files
+from pathlib import Path
 
 import numpy as np
 import pyspiel
+import pytest
 from envs_helpers import random_move
 from open_spiel.python.algorithms import ismcts, mcts
 
@@ -90,3 +93,29 @@ def test_openspiel_is_mcts_plays_with_the_resampler() -> None:
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("options", ["[[2, 0]]", "[[1, 1], [2, 0]]"])
+def test_a_load_of_one_type_resamples_as_it_is(options: str, tmp_path: Path) -> None:
+    """A ruleset may load shells of one type only (R1: live at least 1, blank at least 0):
+    such a load has one order, which every seat can tell, so it resamples as itself; a table
+    whose loads are shuffled only sometimes resamples the loads that are."""
+    text = (files("buckshot.spec") / "rulesets/default.toml").read_text(encoding="utf-8")
+    first = "options = [[1, 1], [1, 2], [2, 2], [2, 3], [3, 3]]"
+    assert text.count(first) == 1
+    path = tmp_path / "loads.toml"
+    path.write_text(text.replace(first, f"options = {options}"), encoding="utf-8")
+    game = pyspiel.load_game(SHORT_NAME, {"players": 2, "ruleset": str(path)})
+    rng = random.Random(2)
+    resampled = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                seat = state.current_player()
+                world = resample(state, seat, rng)
+                assert world.information_state_string(seat) == state.information_state_string(seat)
+                assert sorted(_chamber(world)) == sorted(_chamber(state))
+                resampled += 1
+            state.apply_action(random_move(state, rng))
+    assert resampled > 0
