@@ -6,7 +6,8 @@ games that differ only in the order a load was shuffled into must look the same 
 other seat, in its observation (string and tensor) and its information state, and offer
 the same options to whoever is asked, until a shell is spent (shot or ejected: its type is
 public). The Dealers, who saw the first shell, must see the difference when the first
-shells differ.
+shells differ. And two games whose loads differ only in two shells after the first must
+look the same to every seat, peekers and Dealers too, until the earlier of the two is next.
 """
 
 from __future__ import annotations
@@ -149,3 +150,67 @@ def test_an_observer_of_every_players_private_facts_is_refused() -> None:
     )
     with pytest.raises(ValueError, match="private"):
         make_observation(game, every)
+
+
+def _shells(state: pyspiel.State) -> list[str]:
+    return [shell.value for shell in state.table.game.state.shells]
+
+
+def _swapped_loads(players: int, seed: int) -> int:
+    """Play a seeded game; at each load whose shells after the first differ, replay it with
+    two such shells (places k >= 1 and j > k) swapped: every seat, the Dealers and any peeker
+    too, must see both games alike while fewer than k shells are spent, since only the
+    shells before place k can have been shown (S2.3, S3.1, R14). Returns the loads tried."""
+    game = pyspiel.load_game(SHORT_NAME, {"players": players})
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    tried = 0
+    while not state.is_terminal():
+        if not _shell_node(state):
+            state.apply_action(random_move(state, rng))
+            continue
+        after = state.clone()  # the load as drawn, then the chance after it
+        moves = []
+        while after.is_chance_node():
+            moves.append((_shell_node(after), random_move(after, rng)))
+            after.apply_action(moves[-1][1])
+        order = _shells(after)
+        places = [(k, j) for k in range(1, len(order)) for j in range(k + 1, len(order))]
+        places = [(k, j) for k, j in places if order[k] != order[j]]
+        if places:
+            tried += 1
+            k, j = rng.choice(places)
+            swapped = list(order)
+            swapped[k], swapped[j] = order[j], order[k]
+            a, b = state.clone(), state.clone()
+            for twin, shells in ((a, order), (b, swapped)):
+                codes = twin.table.setup.codes
+                for shell in shells:
+                    if not _shell_node(twin):
+                        break
+                    (wanted,) = [
+                        o
+                        for o, _ in twin.chance_outcomes()
+                        if codes.describe(o) == f"shell {shell}"
+                    ]
+                    twin.apply_action(wanted)
+                for is_shell, move in moves:
+                    if not is_shell:
+                        twin.apply_action(move)
+            assert (_shells(a), _shells(b)) == (order, swapped)
+            branch_rng = random.Random(rng.random())
+            while not a.is_terminal() and not _shell_node(a):
+                if not a.is_chance_node() and len(_shells(a)) <= len(order) - k:
+                    break  # place k is next: it may be shown now
+                for seat in range(players):
+                    assert _same_to(a, b, seat), f"seat {seat} tells the orders apart"
+                move = random_move(a, branch_rng)
+                a.apply_action(move)
+                b.apply_action(move)
+        state = after
+    return tried
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_order_of_shells_not_yet_next_is_hidden_from_every_seat(players: int) -> None:
+    assert sum(_swapped_loads(players, seed) for seed in range(2)) > 0
