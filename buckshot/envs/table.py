@@ -214,7 +214,7 @@ class Table:
         """The draw the table waits for; None when it waits for no chance."""
         self.load: Table | None = None
         """The table just before the current load's shuffle was drawn (None before the
-        first, and in a table loaded from a pickle)."""
+        first, and in a table loaded from a pickle until its next shuffle starts)."""
         self.since_load: list[int] = []
         """Every move since ``load``: the shuffle's draws first (``load_draws`` of them)."""
         self.load_draws = 0
@@ -289,8 +289,11 @@ class Table:
         shuffling = self.draw is not None and self.draw.kind == "shell"
         if shuffling and len(self.since_load) == self.load_draws and self.load is not None:
             self.load_draws += 1  # the shuffle goes on
-        elif shuffling:  # a new load's shuffle starts
-            self.load, self.since_load, self.load_draws = self.copy(), [], 1
+        elif shuffling:  # a new load's shuffle starts (or goes on in a table loaded mid-way)
+            codes = self.setup.codes
+            first = not any(codes.decode(given)[0] == "shell" for given in self.given)
+            self.load = self.copy() if first else None  # None: its start is in the history
+            self.since_load, self.load_draws = [], 1
         if self.draw is not None:
             self.chance(move)
         else:

@@ -119,3 +119,28 @@ def test_a_load_of_one_type_resamples_as_it_is(options: str, tmp_path: Path) -> 
                 resampled += 1
             state.apply_action(random_move(state, rng))
     assert resampled > 0
+
+
+def test_a_state_loaded_in_the_middle_of_a_shuffle_resamples() -> None:
+    """A state serialised between two shells of a load's shuffle and loaded again holds that
+    load's first draws in its history; its worlds must still be of its seat's information set."""
+    game = pyspiel.load_game(SHORT_NAME, {"players": 4})
+    shell = game.setup.codes.base("shell")
+    rng = random.Random(4)
+    loaded = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            drawn = [o for o in state.table.given if shell <= o < shell + 2]
+            if state.is_chance_node() and state.table.draw.kind == "shell" and drawn:
+                state = game.deserialize_state(state.serialize())
+                while state.is_chance_node():
+                    state.apply_action(random_move(state, rng))
+                seat = state.current_player()
+                world = resample(state, seat, rng)
+                assert world.information_state_string(seat) == state.information_state_string(seat)
+                assert sorted(_chamber(world)) == sorted(_chamber(state))
+                loaded += 1
+                break
+            state.apply_action(random_move(state, rng))
+    assert loaded > 0
