@@ -1152,13 +1152,13 @@ def _views_after_the_decision() -> type[Run]:
 
     class Late(Run):
         def take_views(self, before: int) -> None:
-            self._due = getattr(self, "_due", [])
-            for due in self._due:
+            self.late_views: list[int] = getattr(self, "late_views", [])
+            for due in self.late_views:
                 super().take_views(due)
-            self._due = [before]
+            self.late_views = [before]
             if before == len(self.script):
                 super().take_views(before)
-                self._due = []
+                self.late_views = []
 
     return Late
 
