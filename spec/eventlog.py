@@ -319,11 +319,16 @@ def _records(lines: Iterable[tuple[int, str]], source: str) -> Iterator[tuple[in
             yield number, _parse(number, text, source)
 
 
+def refuse_a_folder(path: Path) -> None:
+    """:class:`EventLogError` when ``path`` is a folder, which no log is."""
+    if path.is_dir():
+        raise EventLogError(f"{path} is a folder, not a log file", UNREADABLE)
+
+
 def _file_lines(path: Path) -> Iterator[tuple[int, str]]:
     """The file's lines with their numbers, read one at a time and decoded as UTF-8."""
     source = str(path)
-    if path.is_dir():
-        raise EventLogError(f"{source} is a folder, not a log file", UNREADABLE)
+    refuse_a_folder(path)
     try:
         stream = path.open("rb")
     except FileNotFoundError:

@@ -56,13 +56,16 @@ def explore_command(
 def _explore(log: Path | None, out: Path | None, expected: Path | None) -> None:
     """The work of :func:`explore_command`, which Ctrl-C stops."""
     from buckshot.diagrams.svg import GraphvizError, dot_installed, dot_missing
-    from buckshot.spec.eventlog import EventLogError, parse_log, read_log
+    from buckshot.spec.eventlog import EventLogError, parse_log, read_log, refuse_a_folder
 
     if expected is not None and log is None:
         fail("usage.log", "--expected needs a LOG to compare it with")
     for given in (log, expected):
-        if given is not None and given.is_dir():
-            fail("log.unreadable", f"{given}: a folder, not a log")
+        if given is not None:
+            try:
+                refuse_a_folder(given)
+            except EventLogError as error:
+                fail(error.code, error.message)
     target = (
         out if out is not None else (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
     )
