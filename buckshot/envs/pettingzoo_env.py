@@ -53,10 +53,14 @@ class BuckshotEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        rules = rules or load_ruleset()
+        lowest, highest = rules.players.min, rules.players.max
+        if not lowest <= players <= highest:
+            raise ValueError(f"players must be {lowest}..{highest} in this ruleset, got {players}")
         roles = tuple(roles) if roles is not None else default_roles(players)
         if len(roles) != players:
             raise ValueError(f"{len(roles)} roles for {players} players")
-        self.setup = Setup.of(rules or load_ruleset(), roles)
+        self.setup = Setup.of(rules, roles)
         self.encoder = Encoder(players)
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{seat}" for seat in range(players)]

@@ -75,3 +75,11 @@ def test_an_illegal_action_is_refused() -> None:
     mask = environment.observe(environment.agent_selection)["action_mask"]
     with pytest.raises(ValueError, match="not legal"):
         environment.step(int(np.flatnonzero(mask == 0)[0]))
+
+
+@pytest.mark.parametrize("players", [0, 1, 9])
+def test_a_table_the_ruleset_does_not_seat_is_refused_when_made(players: int) -> None:
+    """The default ruleset seats 2 to 8 players (players.min, players.max): another count is
+    refused by the constructor, as pyspiel.load_game refuses it, not at the first reset."""
+    with pytest.raises(ValueError, match="players"):
+        env(players=players)
