@@ -88,6 +88,10 @@ Run it through your adapter with the runner of the same version (the reports are
     pip install buckshot-spec=={version}
     buckshot conformance run --cases cases --adapter "node my-adapter.js" \\
         --report cases.jsonl --chance --chance-report chance.json
+
+`--cases` may name this folder itself as well as `cases/` (or a folder under it, to run
+part of the suite): a suite folder, with `features.json`, `schemas/` and `cases/`, stands
+for its `cases/`.
 """
 
 

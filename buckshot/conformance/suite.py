@@ -85,10 +85,25 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
+def is_suite_root(folder: Path) -> bool:
+    """True when ``folder`` is a suite folder: ``features.json`` and ``schemas/`` in it."""
+    return (folder / "features.json").is_file() and (folder / "schemas").is_dir()
+
+
+def cases_folder(folder: Path) -> Path:
+    """The folder whose cases ``--cases folder`` runs: ``folder/cases`` when ``folder`` is a
+    suite folder holding one (the shipped ``data/`` or the root of an export, with its
+    ``manifest.json``), else ``folder`` itself; a suite folder's other JSON files are no
+    cases."""
+    if is_suite_root(folder) and (folder / "cases").is_dir():
+        return folder / "cases"
+    return folder
+
+
 def find_root(cases_dir: Path) -> Path:
     """The suite folder: the nearest of ``cases_dir`` and its parents with ``features.json``."""
     for folder in (cases_dir, *cases_dir.parents):
-        if (folder / "features.json").is_file() and (folder / "schemas").is_dir():
+        if is_suite_root(folder):
             return folder
     raise SuiteError([f"{cases_dir}: no suite folder (with features.json and schemas/) above it"])
 
@@ -260,10 +275,12 @@ class _Checker:
 
 
 def load_suite(cases_dir: Path) -> Suite:
-    """The suite whose cases lie under ``cases_dir``; :class:`SuiteError` lists what is wrong."""
+    """The suite whose cases lie under ``cases_dir`` (or under its ``cases/`` when it is a
+    suite folder, see :func:`cases_folder`); :class:`SuiteError` lists what is wrong."""
     cases_dir = cases_dir.resolve()
     if not cases_dir.is_dir():
         raise SuiteError([f"{cases_dir}: not a folder"])
+    cases_dir = cases_folder(cases_dir)
     root = find_root(cases_dir)
     schemas = SchemaSet(root / "schemas")
     problems: list[str] = []
