@@ -44,9 +44,14 @@ VERIFY_STAGES = ("proofs", "bmc", "vacuity", "engine", "mutants")
 
 PACKAGE = "buckshot-roulette"
 PACKAGE_VERSION = "0.1.1"
-ENGINE_TARGETS = {"full": 1.7, "record=False": 1.0}
-"""Issue 14's targets: the package's decisions per second at most this many times the
-reference engine's, for each mode of the engine."""
+ENGINE_TARGETS = {"record=False": 1.0, "full": 1.7}
+"""Issue 27's targets (part 5), for each mode of the engine (``record=False`` is the fast
+mode): the package's decisions per CPU-second at most this many times the engine's."""
+CLONE_TARGET = 10.0
+"""Issue 27's target (part 5) for ``Game.clone()``: one clone costs at most this many
+decisions of the same configuration."""
+ENGINE_TARGETS_SOURCE = "Issue 27's targets (part 5)"
+"""Where the engine's targets come from, as the engine block names it."""
 VERIFY_AIM = 60.0
 """The aim for the full verification run, in seconds of wall clock on 2 cores."""
 CONFORMANCE_AIM = 10.0
@@ -179,33 +184,84 @@ def _failed(run: dict[str, Any]) -> str:
     return f" and FAILED (exit {run['exit_code']})" if run.get("exit_code") else ""
 
 
-def verify(results: Results) -> str:
-    """The full verification run, stage by stage, and its costliest proofs."""
-    f = entry(results, "verify")
-    proofs = f["proofs"]
-    costly = sorted(proofs.items(), key=lambda kv: -kv[1])[:4]
+BMC_ALL = "bmc_all"
+"""The key, inside the ``verify`` entry, of the last ``--bmc-all`` run's figures (the main
+job's ``buckshot verify --bmc-all``; ``benchmarks/verify.py --bmc-all --update`` keeps them
+beside the default run's)."""
+
+
+def bmc_all_entry(f: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``--bmc-all`` run's figures kept in the ``verify`` entry ``f``; None when there are
+    none, or only a partial run's."""
+    found = f.get(BMC_ALL)
+    if not isinstance(found, dict) or found.get(COMPLETE) is False:
+        return None
+    return found
+
+
+def _verified(f: dict[str, Any]) -> str:
+    """``FAILED`` or ``every check passed``, for one verification run."""
+    return "FAILED" if f["failed"] else "every check passed"
+
+
+def _stages(f: dict[str, Any]) -> str:
+    """A run's stage times, added up over the processes, in :data:`VERIFY_STAGES` order."""
     order = [k for k in VERIFY_STAGES if k in f["stages"]]
     order += sorted(set(f["stages"]) - set(VERIFY_STAGES))
-    stages = ", ".join(f"{k} {f['stages'][k]:.0f} s" for k in order)
+    return ", ".join(f"{k} {f['stages'][k]:.0f} s" for k in order)
+
+
+def _costly(proofs: dict[str, float]) -> str:
+    """The four costliest proofs, and the others' time together."""
+    costly = sorted(proofs.items(), key=lambda kv: -kv[1])[:4]
+    return (
+        ", ".join(f"{pid} {s:.1f} s" for pid, s in costly)
+        + f"; the other {len(proofs) - len(costly)} properties "
+        f"{sum(proofs.values()) - sum(s for _, s in costly):.1f} s together"
+    )
+
+
+def verify(results: Results) -> str:
+    """The full verification run (the default one and the main job's ``--bmc-all``), stage
+    by stage, and its costliest proofs."""
+    f = entry(results, "verify")
     lines = [
         f"Measured on {f['date']} with `benchmarks/verify.py` ({machine_text(f['machine'])}, "
-        f"{f['jobs']} jobs, players {f['players'][0]}-{f['players'][1]}): the full run takes "
-        f"{f['wall_seconds']:.0f} s wall clock "
-        f"({'FAILED' if f['failed'] else 'every check passed'}); stage times added up over "
-        f"the processes: {stages}; {_bmc_text(f.get('bmc'))}. The costliest proofs: "
-        + ", ".join(f"{pid} {s:.1f} s" for pid, s in costly)
-        + f"; the other {len(proofs) - len(costly)} properties "
-        f"{sum(proofs.values()) - sum(s for _, s in costly):.1f} s together. "
+        f"{f['jobs']} jobs, players {f['players'][0]}-{f['players'][1]}): the full run "
+        f"(`buckshot verify`) takes {f['wall_seconds']:.0f} s wall clock ({_verified(f)}); "
+        f"stage times added up over the processes: {_stages(f)}; {_bmc_text(f.get('bmc'))}. "
+        f"The costliest proofs: {_costly(f['proofs'])}. "
         f"The aim is {VERIFY_AIM:.0f} s for the full run: "
         f"{_aim(f['wall_seconds'], VERIFY_AIM)}.",
+        "",
+        _bmc_all_text(f),
     ]
     if f["mutants"]:
+        lines.append("")
         caught = sum(1 for v in f["mutants"].values() if v["verdict"] == "caught")
         lines.append(
             f"With `--mutants`: {caught} of {len(f['mutants'])} deliberate bugs caught with "
             "reachable evidence."
         )
     return "\n".join(lines)
+
+
+def _bmc_all_text(f: dict[str, Any]) -> str:
+    """The main job's ``buckshot verify --bmc-all`` run, kept in the ``verify`` entry ``f``."""
+    b = bmc_all_entry(f)
+    if b is None:
+        return (
+            "The main job's `buckshot verify --bmc-all`: not measured yet: `python "
+            "benchmarks/verify.py --bmc-all --update` measures it and writes it here."
+        )
+    return (
+        f"The main job's `buckshot verify --bmc-all` (bounded model checking of the proved "
+        f"invariants too), measured on {b['date']} ({machine_text(b['machine'])}, "
+        f"{b['jobs']} jobs, players {b['players'][0]}-{b['players'][1]}): "
+        f"{b['wall_seconds']:.0f} s wall clock ({_verified(b)}); stage times added up over "
+        f"the processes: {_stages(b)}; {_bmc_text(b.get('bmc'))}. The costliest proofs: "
+        f"{_costly(b['proofs'])}."
+    )
 
 
 def _bmc_text(bmc: dict[str, Any] | None) -> str:
@@ -222,31 +278,44 @@ def _bmc_text(bmc: dict[str, Any] | None) -> str:
     )
 
 
+ENGINE_PREFIX = "reference engine, "
+"""How an engine configuration's label begins; its clones' label is the rest of it."""
+
+
 def engine(results: Results) -> str:
-    """The reference engine's throughput beside the ``buckshot-roulette`` package, where its
-    time goes, and whether issue 14's targets are met."""
+    """The reference engine's throughput and its clones beside the ``buckshot-roulette``
+    package, where its time goes, and whether issue 27's targets are met."""
     f = entry(results, "engine")
     m = f["machine"]
+    clones = {c["label"]: c for c in f.get("clones") or []}
     lines = [
         f"Measured on {f['date']} with `benchmarks/engine.py` in one run "
-        f"({machine_text(m)}, Python {m['python']}), random legal decisions:",
+        f"({machine_text(m)}, Python {m['python']}), random legal decisions and "
+        "`Game.clone()` of mid-game positions:",
         "",
-        "| | decisions/s | per CPU-second | games/s | package / engine per decision |",
-        "|---|---|---|---|---|",
+        "| | decisions/s | per CPU-second | games/s | package / engine per decision "
+        "| clones/s | a clone in decisions |",
+        "|---|---|---|---|---|---|---|",
     ]
     for config in f["configurations"]:
         ratio = f["ratios"].get(config["label"])
+        cloned = clones.get(config["label"].removeprefix(ENGINE_PREFIX))
         lines.append(
             f"| {config['label']} | {config['decisions_per_s']:,} "
             f"| {config['decisions_per_cpu_s']:,} | {config['games_per_s']:,} "
-            f"| {'-' if ratio is None else f'{ratio:.2f}x'} |"
+            f"| {'-' if ratio is None else f'{ratio:.2f}x'} "
+            + (
+                "| - | - |"
+                if cloned is None
+                else f"| {cloned['clones_per_s']:,} | {cloned['decisions_per_clone']:.2f} |"
+            )
         )
     package = f.get("package")
     if package is not None:
         lines.append(
             f"| `{PACKAGE}` {PACKAGE_VERSION} (two players, original rules) "
             f"| {package['decisions_per_s']:,} moves/s | {package['decisions_per_cpu_s']:,} "
-            f"| {package['games_per_s']:,} | 1x |"
+            f"| {package['games_per_s']:,} | 1x | - | - |"
         )
     profile = f.get("profile")
     if profile:
@@ -265,23 +334,44 @@ def engine(results: Results) -> str:
         for part in parts:
             shares = " | ".join(f"{profile[mode].get(part, 0.0):.1f}%" for mode in modes)
             lines.append(f"| {part} | {shares} |")
-    if f["ratios"]:
-        lines += ["", _targets(f["ratios"])]
+    targets = _targets(f["ratios"], list(clones.values()))
+    if targets:
+        lines += ["", targets]
     return "\n".join(lines)
 
 
-def _targets(ratios: dict[str, float]) -> str:
-    """Issue 14's targets against the ratios of one run."""
+def _spread(found: list[float], unit: str) -> str:
+    """``1.25-1.52x`` (``1.25x`` for one figure) over the configurations of a run."""
+    low, high = min(found), max(found)
+    return f"{low:.2f}{unit}" if len(found) == 1 else f"{low:.2f}-{high:.2f}{unit}"
+
+
+def _met(worst: float, target: float) -> str:
+    return "met" if worst <= target else "missed"
+
+
+def _targets(ratios: dict[str, float], clones: list[dict[str, Any]]) -> str:
+    """Issue 27's targets against the ratios and the clones of one run ('' with neither)."""
     said = []
     for mode, target in ENGINE_TARGETS.items():
         found = [r for label, r in ratios.items() if label.endswith(f", {mode}")]
-        if not found:
-            continue
-        worst = max(found)
-        verdict = "met" if worst <= target else "not met"
-        spread = f"{min(found):.2f}x" if len(found) == 1 else f"{min(found):.2f}-{worst:.2f}x"
-        said.append(f"{mode} at most {target}x: {verdict} ({spread} in this run)")
-    return "Issue 14's targets, package / engine per decision: " + "; ".join(said) + "."
+        if found:
+            said.append(
+                f"{mode} at most {target}x: {_met(max(found), target)} "
+                f"({_spread(found, 'x')} in this run)"
+            )
+    costs = [c["decisions_per_clone"] for c in clones]
+    if costs:
+        said.append(
+            f"a clone within {CLONE_TARGET:g} decisions: {_met(max(costs), CLONE_TARGET)} "
+            f"({_spread(costs, ' decisions')} in this run)"
+        )
+    if not said:
+        return ""
+    return (
+        f"{ENGINE_TARGETS_SOURCE}, package / engine per decision in each mode (record=False "
+        "is the fast mode), and a clone's cost: " + "; ".join(said) + "."
+    )
 
 
 def conformance(results: Results) -> str:
@@ -412,8 +502,23 @@ def summary(results: Results) -> str:
 
 def _summary_verify(results: Results) -> tuple[str, str]:
     f = entry(results, "verify")
-    verdict = "failed" if f["failed"] else "every check passed"
-    return f"{f['wall_seconds']:.0f} s wall clock, {verdict}", f"{f['date']}, {f['jobs']} jobs"
+
+    def run(f: dict[str, Any]) -> str:
+        verdict = "failed" if f["failed"] else "every check passed"
+        return f"{f['wall_seconds']:.0f} s wall clock, {verdict}"
+
+    b = bmc_all_entry(f)
+    if b is None:
+        return (
+            f"default run {run(f)}; `--bmc-all` not measured yet",
+            f"{f['date']}, {f['jobs']} jobs",
+        )
+    later = b["date"].removeprefix(f"{f['date'][:10]} ")  # the time alone on the same day
+    jobs = f"{f['jobs']}" if f["jobs"] == b["jobs"] else f"{f['jobs']} and {b['jobs']}"
+    return (
+        f"default run {run(f)}; `--bmc-all` (the main job's) {run(b)}",
+        f"{f['date']} and {later}, {jobs} jobs",
+    )
 
 
 def _summary_commands(results: Results) -> tuple[str, str]:
@@ -449,7 +554,7 @@ def _summary_engine(results: Results) -> tuple[str, str]:
 
 _SUMMARY: list[tuple[str, Callable[[Results], tuple[str, str]]]] = [
     ("both commands on a fresh clone, with the set-up", _summary_commands),
-    ("the full verification, `buckshot verify`", _summary_verify),
+    ("the full verification, `buckshot verify` and `buckshot verify --bmc-all`", _summary_verify),
     ("the conformance suite through the reference adapter", _summary_conformance),
     ("the conformance suite's mutation score", _summary_mutation),
     ("the reference engine", _summary_engine),

@@ -200,3 +200,36 @@ def publish(args: argparse.Namespace, key: str, figures: dict[str, Any]) -> None
             "figures not stored: --update keeps them in benchmarks/results.json and the "
             "documents, --results FILE in a file of your own"
         )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite the generated blocks of README.md and docs/*.md from ``benchmarks/results.json``
+    without measuring anything (``--check``: only list the documents whose blocks differ, exit
+    1 if any); exit 2 with one line when the results file cannot be read."""
+    parser = argparse.ArgumentParser(
+        prog="python benchmarks/results.py",
+        description="Rewrite every generated block of figures from benchmarks/results.json "
+        "(nothing is measured).",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="only list the documents whose blocks differ"
+    )
+    args = parser.parse_args(argv)
+    try:
+        stored = load()
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        print(f"error [results.unreadable]: {RESULTS}: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        differ = stale(stored)
+        for path in differ:
+            print(f"{path.relative_to(ROOT)}: blocks differ from {RESULTS.relative_to(ROOT)}")
+        return 1 if differ else 0
+    changed = write_documents(stored)
+    rewritten = ", ".join(str(path.relative_to(ROOT)) for path in changed) or "none changed"
+    print(f"generated blocks rewritten from {RESULTS.relative_to(ROOT)}: {rewritten}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

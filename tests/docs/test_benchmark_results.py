@@ -1,14 +1,18 @@
 """Every benchmark refuses a ``--results`` file it could not write its figures to, before
-the work, with one line and exit 2 (``benchmarks/results.py``)."""
+the work, with one line and exit 2 (``benchmarks/results.py``); the blocks show what the
+results file holds (``benchmarks/figures.py``), and ``python benchmarks/results.py``
+rewrites them from it without measuring."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from benchmark_helpers import ROOT, load_benchmark
+from benchmark_helpers import ROOT, load_benchmark, stored_figures
 
 
 def _problem(path: Path) -> str | None:
@@ -103,3 +107,95 @@ def test_each_benchmark_keeps_its_figures_in_one_place_at_most(tmp_path: Path, s
     assert done.returncode == 2, done.stderr
     assert "not allowed with argument" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "x.json").exists()
+
+
+# --- what the blocks show of the stored figures ---------------------------------------------
+
+
+def _verify_run(wall_seconds: float, date: str) -> dict[str, Any]:
+    """A verification run's figures, as ``benchmarks/verify.py`` stores them."""
+    return {
+        "date": date,
+        "failed": False,
+        "jobs": 2,
+        "machine": {"cores": 2},
+        "players": [2, 8],
+        "proofs": {"I1": 1.0},
+        "stages": {"proofs": 1.0},
+        "bmc": {"depth": 12, "properties": ["I1"], "status": "ok"},
+        "mutants": {},
+        "wall_seconds": wall_seconds,
+    }
+
+
+def test_the_verification_shows_the_default_run_and_the_main_job_s() -> None:
+    figures = load_benchmark("figures")
+    results = {"verify": {**_verify_run(78, "2026-12-01 19:36 UTC"), "complete": True}}
+    results["verify"]["bmc_all"] = _verify_run(172, "2026-12-01 19:37 UTC")
+    block, summary = figures.render("verify", results), figures.render("summary", results)
+    assert "takes 78 s wall clock" in block and "`buckshot verify --bmc-all`" in block
+    assert "172 s wall clock" in block and "not measured" not in block
+    assert "default run 78 s" in summary and "`--bmc-all` (the main job's) 172 s" in summary
+
+
+@pytest.mark.parametrize("bmc_all", [None, {"complete": False}])
+def test_a_missing_or_partial_bmc_all_run_shows_as_not_measured(
+    bmc_all: dict[str, Any] | None,
+) -> None:
+    figures = load_benchmark("figures")
+    results = {"verify": {**_verify_run(78, "2026-12-01 19:36 UTC"), "complete": True}}
+    if bmc_all is not None:
+        results["verify"]["bmc_all"] = {**_verify_run(172, "2026-12-01"), **bmc_all}
+    block, summary = figures.render("verify", results), figures.render("summary", results)
+    assert "takes 78 s wall clock" in block and "172 s" not in block + summary
+    assert "`python benchmarks/verify.py --bmc-all --update` measures it" in block
+    assert "`--bmc-all` not measured yet" in summary
+
+
+def _engine(ratios: dict[str, float], clone_costs: list[float]) -> dict[str, Any]:
+    """The engine's figures with the given ratios and clone costs (in decisions)."""
+    engine = dict(stored_figures()["engine"])
+    engine["ratios"] = ratios
+    engine["clones"] = [
+        {**clone, "decisions_per_clone": cost}
+        for clone, cost in zip(engine["clones"], clone_costs, strict=False)
+    ]
+    return engine
+
+
+def test_the_engine_shows_clones_and_judges_issue_27_s_targets() -> None:
+    figures = load_benchmark("figures")
+    fast, full = "reference engine, 4 players, record=False", "reference engine, 4 players, full"
+    # issue 27, part 5: fast within 1.0x, full within 1.7x, a clone within 10 decisions
+    met = figures.render("engine", {"engine": _engine({fast: 0.9, full: 1.7}, [0.5, 10.0])})
+    assert "Issue 27's targets" in met and "Issue 14" not in met
+    assert "record=False at most 1.0x: met (0.90x in this run)" in met
+    assert "full at most 1.7x: met (1.70x in this run)" in met
+    assert "a clone within 10 decisions: met (0.50-10.00 decisions in this run)" in met
+    missed = figures.render("engine", {"engine": _engine({fast: 1.01, full: 1.8}, [10.5])})
+    assert "record=False at most 1.0x: missed" in missed
+    assert "full at most 1.7x: missed" in missed
+    assert "a clone within 10 decisions: missed (10.50 decisions in this run)" in missed
+    clones = stored_figures()["engine"]["clones"]
+    assert f"| {clones[0]['clones_per_s']:,} | 0.50 |" in met  # beside its configuration
+
+
+def test_the_blocks_are_rewritten_from_the_results_file_without_measuring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_benchmark("figures")  # puts benchmarks/ on the import path
+    import results
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "benchmarks").mkdir()
+    stored = {"verify": {**_verify_run(78, "2026-12-01 19:36 UTC"), "complete": True}}
+    (tmp_path / "benchmarks" / "results.json").write_text(json.dumps(stored), encoding="utf-8")
+    (tmp_path / "README.md").write_text(
+        "# x\n<!-- figures:verify -->\nold\n<!-- /figures -->\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    monkeypatch.setattr(results, "RESULTS", tmp_path / "benchmarks" / "results.json")
+    assert results.main(["--check"]) == 1
+    assert results.main([]) == 0
+    assert "takes 78 s wall clock" in (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert results.main(["--check"]) == 0
