@@ -50,7 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from figures import PACKAGE, PACKAGE_VERSION  # benchmarks/figures.py
+from figures import CLONE_TARGET, PACKAGE, PACKAGE_VERSION  # benchmarks/figures.py
 from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
 from buckshot.reference.chance import SeededChance
@@ -164,9 +164,6 @@ copies in turn."""
 ENGINE_MODES = {True: "full", False: "record=False"}
 """The engine's modes by ``record``, as the figures name them: ``record=False`` is the fast
 mode (no event objects, no log)."""
-
-CLONE_TARGET = 10.0
-"""Issue 27's target: a clone costs at most this many decisions of the same game."""
 
 
 @dataclass

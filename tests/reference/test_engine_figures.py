@@ -27,7 +27,7 @@ def test_the_documents_show_the_figures_of_the_results_file() -> None:
 def test_the_targets_are_judged_from_the_ratios() -> None:
     figures = load_benchmark("figures")
     said = figures.engine({"engine": stored_figures()["engine"]})
-    assert "Issue 14's targets" in said
+    assert "Issue 27's targets" in said
     fast = {**stored_figures()["engine"], "ratios": {"reference engine, 4 players, full": 1.5}}
     assert "full at most 1.7x: met (1.50x in this run)" in figures.engine({"engine": fast})
 
