@@ -8,11 +8,17 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.runner import CaseResult, RunResult
+from buckshot.conformance.schemas import SchemaSet
+
+LINE_TYPES = ("header", "case", "summary")
+"""The kinds of line a report holds, each a ``$defs`` entry of ``report.schema.json``."""
 
 
 class ReportError(Exception):
@@ -38,21 +44,50 @@ def jsonl_text(run: RunResult) -> str:
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in report_lines(run))
 
 
+@cache
+def _schemas() -> SchemaSet:
+    return SchemaSet(suite_path("schemas"))
+
+
+def line_problem(line: Any) -> str | None:
+    """How one line of a report (read as JSON) breaks ``report.schema.json``, as
+    ``field: reason``; None when it fits."""
+    if not isinstance(line, dict):
+        return "(top): not a JSON object"
+    kind = line.get("type")
+    if kind not in LINE_TYPES:
+        return f"type: {kind!r} is not one of {', '.join(LINE_TYPES)}"
+    return _schemas().problem("report", line, kind)
+
+
 def read_jsonl(path: Path) -> Report:
-    """The report in ``path``; :class:`ReportError` if it is not one."""
+    """The report in ``path``; :class:`ReportError` naming the line and the field if a line
+    does not fit ``report.schema.json`` (or the file is no report at all)."""
     try:
-        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+        text = path.read_text(encoding="utf-8")
     except (OSError, ValueError) as error:
         raise ReportError(f"{path}: {error}") from None
-    if not all(isinstance(line, dict) for line in lines):
-        raise ReportError(f"{path}: not a {REPORT_FORMAT} report (a line is not a JSON object)")
-    if not lines or lines[0].get("type") != "header" or lines[0].get("format") != REPORT_FORMAT:
+    numbered: list[tuple[int, Any]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            numbered.append((number, json.loads(raw)))
+        except ValueError as error:
+            raise ReportError(f"{path}, line {number}: not JSON ({error})") from None
+    first = numbered[0][1] if numbered else None
+    if not (
+        isinstance(first, dict)
+        and first.get("type") == "header"
+        and first.get("format") == REPORT_FORMAT
+    ):
         raise ReportError(f"{path}: not a {REPORT_FORMAT} report (no header line)")
-    case_lines = [line for line in lines[1:] if line.get("type") == "case"]
-    if not all(isinstance(line.get("id"), str) for line in case_lines):
-        raise ReportError(f"{path}: a case line has no case ID")
-    cases = {line["id"]: line for line in case_lines}
-    summaries = [line for line in lines if line.get("type") == "summary"]
+    for number, line in numbered:
+        if (problem := line_problem(line)) is not None:
+            raise ReportError(f"{path}, line {number}: {problem}")
+    lines = [line for _, line in numbered]
+    cases = {line["id"]: line for line in lines if line["type"] == "case"}
+    summaries = [line for line in lines if line["type"] == "summary"]
     return Report(lines[0], cases, summaries[-1] if summaries else None)
 
 
