@@ -696,3 +696,195 @@ def _no_items_while_shooting_locked() -> None:
         return lambda g, p: not g.state.kill_lock and original(g, p)
 
     seams.wrap_guard("item_usable", wrap)
+
+
+# --- second readings of the rulings (docs/conformance.md, "Plausible wrong readings") ------
+
+
+@engine_fault(
+    "damage-below-zero",
+    "damage beyond the last HP is kept: HP goes below 0",
+    breaks=("R2",),
+    caught_by=("dying.a-failed-pill-keeps-the-player-dying",),
+)
+def _damage_below_zero() -> None:
+    def wrap(original: Helper) -> Helper:
+        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+            below = amount - seat.hp
+            original(g, seat, amount, source, cause)
+            if below > 0:
+                seat.hp = -below
+
+        return lose
+
+    seams.wrap_helper("lose", wrap)
+
+
+@engine_fault(
+    "rage-adds-no-damage",
+    "a live shot that used a rage charge deals only the shot's damage",
+    breaks=("R3", "R9"),
+    caught_by=(
+        "items.rage-adds-one-damage-once-per-shot",
+        "shot.boosted-damage-follows-the-ruleset",
+    ),
+)
+def _rage_adds_no_damage() -> None:
+    def wrap(original: Helper) -> Helper:
+        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+            if cause == "shot":
+                amount = min(amount, g.rules.shot.live_damage)
+            original(g, seat, amount, source, cause)
+
+        return lose
+
+    seams.wrap_helper("lose", wrap)
+
+
+@engine_fault(
+    "no-shot-at-oneself",
+    "the shooter may target only another living player",
+    breaks=("R19", "S4.2.1a"),
+    caught_by=("shot.blank-at-oneself-grants-another-action", "shot.live-at-oneself-ends-the-turn"),
+)
+def _no_shot_at_oneself() -> None:
+    def wrap(original: Guard) -> Guard:
+        return lambda g, p: p.get("target") != g.state.owner and original(g, p)
+
+    seams.wrap_guard("shot_target_valid", wrap)
+
+
+@engine_fault(
+    "turn-limit-one-turn-late",
+    "the turn limit ends the game after one turn more than the limit",
+    breaks=("R21",),
+    caught_by=("turn.turn-limit-ends-in-a-draw", "turn.a-turn-limit-above-256-ends-in-a-draw"),
+)
+def _turn_limit_one_turn_late() -> None:
+    seams.replace_guard("turn_limit_reached", lambda g, p: g.state.turn > g.rules.limits.max_turns)
+
+
+@engine_fault(
+    "pickpocket-from-empty-hands",
+    "the pickpocket may target another living player who holds nothing",
+    breaks=("R23", "S3.7"),
+    caught_by=(
+        "items.pickpocket-on-an-empty-hand-refused",
+        "items.pickpocket-takes-from-another-who-holds-items",
+    ),
+)
+def _pickpocket_from_empty_hands() -> None:
+    def wrap(original: Guard) -> Guard:
+        def item_usable(g: Game, p: Params) -> bool:
+            target = p.get("target")
+            if p.get("item") is Item.PICKPOCKET and isinstance(target, int):
+                seats = g.state.seats
+                return (
+                    _owner(g).count(Item.PICKPOCKET) > 0
+                    and 0 <= target < len(seats)
+                    and seats[target].alive
+                    and target != g.state.owner
+                )
+            return original(g, p)
+
+        return item_usable
+
+    seams.wrap_guard("item_usable", wrap)
+
+
+@engine_fault(
+    "window-skips-players-without-a-skill",
+    "a shot window asks only the shooter and the players holding a response skill",
+    breaks=("R17", "S6.2.2"),
+    caught_by=("poll.n4.owner0.out-none", "poll.n3.owner0.out-1"),
+)
+def _window_skips_players_without_a_skill() -> None:
+    def wrap(original: Action) -> Action:
+        def open_shot_window(g: Game, p: Params) -> None:
+            original(g, p)
+            frame, seats, owner = g.state.stack[-1], g.state.seats, g.state.owner
+            frame.order = tuple(
+                s for s in frame.order if s == owner or seats[s].skilled(Role.MAGICIAN)
+            )
+
+        return open_shot_window
+
+    seams.wrap_action("open_shot_window", wrap)
+
+
+@engine_fault(
+    "traitor-gambler-rolls",
+    "a Gambler who turned traitor still rolls for the Lucky Streak",
+    breaks=("R20", "S5.1"),
+    caught_by=("roles.traitor-gambler-no-roll",),
+)
+def _traitor_gambler_rolls() -> None:
+    def wrap(original: Action) -> Action:
+        def settle_shot(g: Game, p: Params) -> None:
+            shot = g.state.shot
+            assert shot is not None
+            shooter = g.state.seats[shot.shooter]
+            at_self = shot.target == shot.shooter
+            original(g, p)
+            blank = g.state.last_step == "self_blank"
+            if at_self and blank and shooter.role is Role.GAMBLER and shooter.traitor:
+                rules = g.rules.gambler
+                won = g.chance.gambler_bonus(rules.bonus_chance)
+                g.emit(EventType.GAMBLER_ROLLED, player=shooter.seat, won=won)
+                if won:
+                    effects.draw(g, shooter, rules.bonus_items, "lucky_streak")
+
+        return settle_shot
+
+    seams.wrap_action("settle_shot", wrap)
+
+
+@engine_fault(
+    "inverter-flips-the-next-shell-only",
+    "the inverter changes only the next shell, not every shell left",
+    breaks=("R22", "S3.8"),
+    caught_by=(
+        "items.inverter-flips-every-shell",
+        "views.an-inversion-turns-what-the-peeker-knows",
+    ),
+)
+def _inverter_flips_the_next_shell_only() -> None:
+    def wrap(original: Action) -> Action:
+        def apply_item(g: Game, p: Params) -> None:
+            rest = list(g.state.shells[1:])
+            original(g, p)
+            if p["item"] is Item.INVERTER:
+                g.state.shells[1:] = rest
+
+        return apply_item
+
+    seams.wrap_action("apply_item", wrap)
+
+
+_RESCUED_ONCE: WeakKeyDictionary[Game, set[int]] = WeakKeyDictionary()
+"""Dying frames (by id) whose player already used a rescue item (one-rescue-while-dying)."""
+
+
+@engine_fault(
+    "one-rescue-while-dying",
+    "a dying player may use one rescue item only, and is eliminated if still at 0",
+    breaks=("R10", "S4.3.1"),
+    caught_by=("dying.a-failed-pill-keeps-the-player-dying",),
+)
+def _one_rescue_while_dying() -> None:
+    def wrap_rescue(original: Action) -> Action:
+        def apply_rescue_item(g: Game, p: Params) -> None:
+            _RESCUED_ONCE.setdefault(g, set()).add(g.state.stack[-1].id)
+            original(g, p)
+
+        return apply_rescue_item
+
+    def wrap_holds(original: Guard) -> Guard:
+        def holds_rescue_item(g: Game, p: Params) -> bool:
+            used = g.state.stack[-1].id in _RESCUED_ONCE.get(g, set())
+            return not used and original(g, p)
+
+        return holds_rescue_item
+
+    seams.wrap_action("apply_rescue_item", wrap_rescue)
+    seams.wrap_guard("holds_rescue_item", wrap_holds)
