@@ -322,13 +322,18 @@ class SetupCondition:
     case: str
     """The ID of the case that checks it."""
     cites: tuple[str, ...]
+    situation: str | None = None
+    """What the generated case's setup is, as a clause (``an eliminated seat holds items``);
+    None when a hand-written case checks it."""
 
 
 _TWO = [{"role": "medic"}, {"role": "mercenary"}]
 
 
-def _setup(slug: str, quote: str, setup: dict[str, Any], *cites: str) -> SetupCondition:
-    return SetupCondition(slug, quote, setup, f"invalid.setup.{slug}", cites)
+def _setup(
+    slug: str, situation: str, quote: str, setup: dict[str, Any], *cites: str
+) -> SetupCondition:
+    return SetupCondition(slug, quote, setup, f"invalid.setup.{slug}", cites, situation)
 
 
 def _written(slug: str, quote: str, case: str) -> SetupCondition:
@@ -338,6 +343,7 @@ def _written(slug: str, quote: str, case: str) -> SetupCondition:
 SETUP_CONDITIONS: tuple[SetupCondition, ...] = (
     _setup(
         "fewer-seats-than-players-min",
+        "it has fewer seats than players.min",
         "the number of seats lies outside `players.min..players.max`",
         {"seats": _TWO, "ruleset": {"players": {"min": 3}}},
         "S1.1",
@@ -362,6 +368,7 @@ SETUP_CONDITIONS: tuple[SetupCondition, ...] = (
     _written("negative-shield", "a count is negative", "setup.negative-shield-refused"),
     _setup(
         "negative-rage",
+        "a seat's rage count is negative",
         "a count is negative",
         {"seats": [{"role": "mercenary", "rage": -1}, {"role": "medic"}]},
         "S3.3",
@@ -393,6 +400,7 @@ SETUP_CONDITIONS: tuple[SetupCondition, ...] = (
     ),
     _setup(
         "eliminated-seat-with-items",
+        "an eliminated seat holds an item",
         "items",
         {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "items": {"amulet": 1}}]},
         "S5.2",
@@ -400,6 +408,7 @@ SETUP_CONDITIONS: tuple[SetupCondition, ...] = (
     ),
     _setup(
         "eliminated-seat-with-shield",
+        "an eliminated seat holds a shield block",
         "shield blocks",
         {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "shield": 1}]},
         "S5.2",
@@ -407,6 +416,7 @@ SETUP_CONDITIONS: tuple[SetupCondition, ...] = (
     ),
     _setup(
         "eliminated-seat-with-rage",
+        "an eliminated seat holds a rage charge",
         "rage charges",
         {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "rage": 1}]},
         "S5.2",
@@ -640,7 +650,7 @@ def consistency_case(rule: Consistency) -> dict[str, Any]:
 
 def setup_case(condition: SetupCondition) -> dict[str, Any]:
     """The generated case of a setup condition of M3.1a."""
-    assert condition.setup is not None
+    assert condition.setup is not None and condition.situation is not None
     features = ["negative.setup"]
     if any(not seat.get("alive", True) for seat in condition.setup["seats"]):
         features.append("setup.eliminated")
@@ -648,7 +658,7 @@ def setup_case(condition: SetupCondition) -> dict[str, Any]:
         features.append("ruleset.patch")
     return _document(
         condition.case,
-        f"A setup in which {condition.slug.replace('-', ' ')} is refused with setup.invalid "
+        f"A setup is refused with setup.invalid when {condition.situation} "
         f"(M3.1a: '{condition.quote}')",
         list(condition.cites),
         features,

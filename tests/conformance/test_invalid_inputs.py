@@ -244,6 +244,26 @@ def test_every_condition_of_m31a_has_a_case_refused_as_invalid(
     assert uncovered == []
 
 
+def test_each_generated_setup_case_says_in_words_what_its_setup_breaks(
+    cases: dict[str, dict[str, Any]],
+) -> None:
+    """A generated setup case's description states its condition as a clause with a subject
+    ('an eliminated seat holds an item'), not the case ID's words ('eliminated seat with
+    items'), and names an eliminated seat exactly when its setup has one (M3.1a)."""
+    lead = "A setup is refused with setup.invalid when "
+    generated = [condition for condition in SETUP_CONDITIONS if condition.setup is not None]
+    assert generated
+    for condition in generated:
+        assert condition.setup is not None
+        description = cases[condition.case]["description"]
+        assert description.startswith(lead), description
+        situation = description.removeprefix(lead).split(" (M3.1a: ")[0]
+        assert situation.split()[0] in ("a", "an", "it", "the"), description
+        assert condition.slug.replace("-", " ") not in description
+        eliminated = any(not seat.get("alive", True) for seat in condition.setup["seats"])
+        assert ("an eliminated seat" in situation) == eliminated, description
+
+
 def test_every_clause_of_the_option_syntax_and_of_malformed_has_a_case(
     cases: dict[str, dict[str, Any]],
 ) -> None:
