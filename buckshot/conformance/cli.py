@@ -25,6 +25,12 @@ from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.tables import FormatOption, TableFormat
 
+CASES_HELP = (
+    "The folder of cases, or a suite folder holding cases/ (an export's root); "
+    "default: the shipped suite."
+)
+"""The help of every command's --cases option."""
+
 app = typer.Typer(
     cls=OneLineErrors,
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
@@ -71,9 +77,7 @@ def run_command(
     timeout: Annotated[
         float, typer.Option("--timeout", min=0.1, help="Seconds the adapter has for one case.")
     ] = 10.0,
-    cases: Annotated[
-        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
-    ] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
     tables: Annotated[
         bool, typer.Option("--tables/--no-tables", help="Print counts by clause and feature.")
     ] = True,
@@ -257,9 +261,7 @@ def diff_command(
 
 @app.command("check")
 def check_command(
-    cases: Annotated[
-        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
-    ] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
 ) -> None:
     """Check every case against the schemas and registries, without running anything."""
     from buckshot.conformance.suite import SuiteError, load_suite
@@ -278,9 +280,7 @@ def check_command(
 
 @app.command("coverage")
 def coverage_command(
-    cases: Annotated[
-        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
-    ] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
     """Replay every case on the executable spec; print which chart transitions the suite
@@ -361,9 +361,7 @@ def chance_command(
 @app.command("export")
 def export_command(
     folder: Annotated[Path, typer.Argument(help="The folder to write (empty, or an export).")],
-    cases: Annotated[
-        Path, typer.Option("--cases", help="The folder of cases (default: the shipped suite).")
-    ] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
 ) -> None:
     """Write a copy of the suite to vendor: cases, fixtures, schemas, INTERPRETING.md, the
     chance experiments and a manifest (versions, counts, the SHA-256 of every file)."""
