@@ -888,3 +888,67 @@ def _one_rescue_while_dying() -> None:
 
     seams.wrap_action("apply_rescue_item", wrap_rescue)
     seams.wrap_guard("holds_rescue_item", wrap_holds)
+
+
+@engine_fault(
+    "a-kill-ends-the-main-phase",
+    "a shot that kills ends the main phase like any other shot",
+    breaks=("R4", "S4.2.3"),
+    caught_by=("shot.a-kill-locks-shooting", "shot.shooting-while-locked-not-offered"),
+)
+def _a_kill_ends_the_main_phase() -> None:
+    seams.replace_guard("kill_locked", lambda g, p: False)
+
+
+@engine_fault(
+    "turn-draw-after-the-preview",
+    "the turn owner draws their items after the Dealer's preview",
+    breaks=("R15", "S4.1.1"),
+    caught_by=("views.a-dealer-owner-is-shown-the-first-shell-at-their-turn-start",),
+)
+def _turn_draw_after_the_preview() -> None:
+    def wrap_draw(original: Action) -> Action:
+        return lambda g, p: None
+
+    def wrap_preview(original: Action) -> Action:
+        def prophet_preview(g: Game, p: Params) -> None:
+            original(g, p)
+            effects.draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
+
+        return prophet_preview
+
+    seams.wrap_action("draw_turn_items", wrap_draw)
+    seams.wrap_action("prophet_preview", wrap_preview)
+
+
+@engine_fault(
+    "dying-uses-any-item",
+    "a dying player may use any item they hold on themself, not only rescue items",
+    breaks=("R24", "R10"),
+    caught_by=("dying.only-rescue-items-are-offered",),
+)
+def _dying_uses_any_item() -> None:
+    def wrap(original: Guard) -> Guard:
+        def rescue_usable(g: Game, p: Params) -> bool:
+            item = p.get("item")
+            return isinstance(item, Item) and effects.frame_player(g).count(item) > 0
+
+        return rescue_usable
+
+    seams.wrap_guard("rescue_usable", wrap)
+
+
+@engine_fault(
+    "dying-checked-only-after-shots",
+    "HP of 0 is checked only when a shot settles, not at once after an item",
+    breaks=("R5", "S4.3.1"),
+    caught_by=(
+        "items.pills-given-to-another-credit-the-kill",
+        "dying.eliminated-seat-loses-rage-at-once",
+    ),
+)
+def _dying_checked_only_after_shots() -> None:
+    def wrap(original: Guard) -> Guard:
+        return lambda g, p: g.state.last_step != "item" and original(g, p)
+
+    seams.wrap_guard("someone_dying", wrap)
