@@ -1404,3 +1404,130 @@ def _view_deduces_the_first_shell() -> type[Run]:
             return view
 
     return Deducing
+
+
+# --- second readings of MUST sentences (docs/conformance.md, "Plausible wrong readings") ---
+
+
+@contract_fault(
+    "state-before-only-for-the-refused-code",
+    "state_before and events_before are filled only for the code decision.refused",
+    breaks=("M2.2c",),
+    caught_by=(
+        "decision.a-seat-not-at-the-table-is-wrong-player",
+        "decision.target-not-a-numeral-malformed",
+    ),
+)
+def _state_before_only_for_the_refused_code() -> type[Run]:
+    """A "refused decision" read as the code decision.refused alone (section 2.2: any
+    decision the engine refused, whatever its code)."""
+
+    class OnlyRefusedCode(Run):
+        def rejected(
+            self,
+            step: int | None,
+            error: GameError,
+            before: dict[str, Any] | None = None,
+            events_before: int | None = None,
+        ) -> dict[str, Any]:
+            if error.code is not Code.REFUSED:
+                before, events_before = None, None
+            return super().rejected(step, error, before, events_before)
+
+    return OnlyRefusedCode
+
+
+@contract_fault(
+    "consumed-counts-decisions-only",
+    "a result's consumed counts the decisions played, not the chance entries with them",
+    breaks=("M3.3a",),
+    caught_by=("dying.a-failed-pill-keeps-the-player-dying", "conversion.a-fall-to-one-converts"),
+)
+def _consumed_counts_decisions_only() -> type[Run]:
+    """consumed read as the decisions played (section 3.3: the cursor, chance entries
+    included)."""
+
+    class DecisionsOnly(Run):
+        def result(self, halt: dict[str, Any] | None) -> dict[str, Any]:
+            reply = super().result(halt)
+            played = self.script[: reply["consumed"]]
+            reply["consumed"] = sum(1 for entry in played if "chance" not in entry)
+            return reply
+
+    return DecisionsOnly
+
+
+@contract_fault(
+    "refused-item-still-spent",
+    "an item use refused for its target still spends the item",
+    breaks=("M3.3b",),
+    caught_by=(
+        "items.pickpocket-on-an-empty-hand-refused",
+        "items.item-at-an-eliminated-seat-refused",
+    ),
+)
+def _refused_item_still_spent() -> type[Run]:
+    """The item leaves the hand before the target is checked (section 3.3: a refused
+    decision leaves the game exactly as it was)."""
+
+    class SpendsFirst(Game):
+        def decide(self, player: int, option: str | Option) -> None:
+            try:
+                super().decide(player, option)
+            except GameError as error:
+                chosen = option if isinstance(option, Option) else _parsed(option)
+                if error.code is Code.REFUSED and chosen is not None:
+                    item = dict(chosen.params).get("item")
+                    seat = self.state.seats[self.state.owner]
+                    if chosen.event == "use_item" and isinstance(item, Item) and seat.count(item):
+                        seat.remove(item)
+                raise
+
+    return _playing(SpendsFirst)
+
+
+_SIGNED_SEAT = re.compile(r"(?<=target=)[+ ](?=\d)")
+"""A sign or a space before a target's digits."""
+
+
+@contract_fault(
+    "seat-numeral-with-a-sign-read",
+    "a target written with a plus sign or a leading space is read as the seat",
+    breaks=("M4b",),
+    caught_by=("invalid.decision.seat-with-a-plus-sign", "invalid.decision.seat-with-a-space"),
+)
+def _seat_numeral_with_a_sign_read() -> type[Run]:
+    """``+1`` and `` 1`` read as seat 1, as a lenient integer parser does (section 4:
+    malformed)."""
+
+    class Lenient(Game):
+        def decide(self, player: int, option: str | Option) -> None:
+            if isinstance(option, str):
+                option = _SIGNED_SEAT.sub("", option)
+            super().decide(player, option)
+
+    return _playing(Lenient)
+
+
+@contract_fault(
+    "conversion-used-only-by-converting",
+    "the state's conversion_used is set only for a player who converted",
+    breaks=("M5a", "R6"),
+    caught_by=(
+        "conversion.keeping-the-role-uses-the-chance",
+        "conversion.a-boosted-fall-from-three-to-one-converts",
+    ),
+)
+def _conversion_used_only_by_converting() -> type[Run]:
+    """conversion_used read as "turned traitor" (section 5: the chance is gone as soon as
+    the choice is offered)."""
+
+    class OnlyConverted(Run):
+        def state(self) -> dict[str, Any] | None:
+            state = super().state()
+            if state is not None:
+                for seat in state["seats"]:
+                    seat["conversion_used"] = bool(seat["traitor"])
+            return state
+
+    return OnlyConverted

@@ -45,8 +45,8 @@ def runs() -> dict[str, RunResult]:
 
 
 @pytest.mark.slow
-def test_there_are_one_hundred_and_seven_faults_each_with_cases_to_catch_it() -> None:
-    assert len(FAULTS) == 107
+def test_there_are_one_hundred_and_twelve_faults_each_with_cases_to_catch_it() -> None:
+    assert len(FAULTS) == 112
     assert {fault.room for fault in FAULTS.values()} == {Room.ENGINE, Room.CONTRACT}
     ids = {case.id for case in load_suite(CASES).cases}
     for fault in FAULTS.values():
