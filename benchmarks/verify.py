@@ -67,16 +67,23 @@ def figures(
     }
 
 
-def kept(args: argparse.Namespace, measured: dict[str, Any]) -> dict[str, Any]:
-    """What to store under ``"verify"``: a default run's figures with the last ``--bmc-all``
-    run's kept under ``"bmc_all"``, or a ``--bmc-all`` run's under ``"bmc_all"`` of the last
-    default run's (the whole entry when there is none yet)."""
+def stored_run(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``verify`` entry already kept where this run's figures would go, if any."""
     path = args.results if args.results is not None and args.results.exists() else RESULTS
     try:
         stored = load(path).get("verify")
     except (OSError, ValueError):
-        stored = None
-    if not isinstance(stored, dict):
+        return None
+    return stored if isinstance(stored, dict) else None
+
+
+def kept(args: argparse.Namespace, measured: dict[str, Any]) -> dict[str, Any]:
+    """What to store under ``"verify"``: a default run's figures with the last ``--bmc-all``
+    run's kept under ``"bmc_all"``, or a ``--bmc-all`` run's under ``"bmc_all"`` of the last
+    default run's (a ``--bmc-all`` run with no default run kept is refused before the work,
+    so that it is never shown as the default run)."""
+    stored = stored_run(args)
+    if stored is None:
         return measured
     if args.bmc_all:
         default = {k: v for k, v in stored.items() if k != "bmc_all"}
@@ -121,6 +128,11 @@ def main() -> None:
     add_arguments(parser)
     args = parser.parse_args()
     check_arguments(parser, args)
+    if args.bmc_all and (args.update or args.results is not None) and stored_run(args) is None:
+        parser.error(
+            "--bmc-all: no default run is kept yet, beside which this one is stored: "
+            "run benchmarks/verify.py without --bmc-all first"
+        )
     begun = datetime.datetime.now(datetime.UTC)
     host = machine()
     cfg = make_config(load_ruleset(), parse_players(args.players))

@@ -90,6 +90,28 @@ def test_each_benchmark_refuses_it_before_the_work(tmp_path: Path, script: str) 
     assert "Traceback" not in done.stderr
 
 
+def test_a_bmc_all_run_is_not_kept_as_the_default_run(tmp_path: Path) -> None:
+    """With no default run kept, a --bmc-all run would become the whole verify entry and be
+    shown as the default run: it is refused before the work."""
+    results = tmp_path / "results.json"
+    results.write_text("{}", encoding="utf-8")
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks/verify.py"),
+            "--bmc-all",
+            "--results",
+            str(results),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "no default run is kept yet" in done.stderr and "Traceback" not in done.stderr
+    assert results.read_text(encoding="utf-8") == "{}"
+
+
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_each_benchmark_keeps_its_figures_in_one_place_at_most(tmp_path: Path, script: str) -> None:
     done = subprocess.run(
