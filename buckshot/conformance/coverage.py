@@ -10,6 +10,11 @@ names what it breaks; the faults room checks those IDs when it declares one
 named for it. A few sentences govern the transport itself, where a violation makes the
 runner report the case ``errored`` rather than a case fail; they are listed in
 :data:`NOT_TESTABLE` with the reason.
+
+The stronger statement: each sentence lists its plausible wrong readings, one fault each,
+every one caught. A sentence asks for :data:`MIN_READINGS` caught faults, or one when it is
+listed in :data:`ONE_READING` with the reason a second reading is not plausible
+(:func:`short_of_readings`; docs/conformance.md, "Plausible wrong readings").
 """
 
 from __future__ import annotations
@@ -42,6 +47,17 @@ NOT_TESTABLE: dict[str, str] = {
     "fault of buckshot/faults/chance.py fails the experiments named for it",
 }
 """MUST tags that no case can check, with the reason."""
+
+
+MIN_READINGS = 2
+"""Caught faults a ruling or a MUST sentence needs: two distinct wrong readings at least."""
+
+ONE_READING: dict[str, str] = {
+    "R18": "no role of S2 has a counter skill, so under these rules the only reading a case "
+    "can see is a counter frame pushed when nobody can counter; the depth bound cannot be "
+    "reached without such a frame",
+}
+"""Sentences narrow enough that one wrong reading is all that is plausible, with the reason."""
 
 
 @cache
@@ -78,10 +94,39 @@ def gaps(breaks: Mapping[str, Iterable[str]], caught: Mapping[str, bool]) -> lis
     return [s for s in rule_sentences() if s not in covered and s not in NOT_TESTABLE]
 
 
+def readings_wanted(sentence: str) -> int:
+    """How many caught wrong readings ``sentence`` needs (none for :data:`NOT_TESTABLE`)."""
+    if sentence in NOT_TESTABLE:
+        return 0
+    return 1 if sentence in ONE_READING else MIN_READINGS
+
+
+def readings(
+    breaks: Mapping[str, Iterable[str]], caught: Mapping[str, bool]
+) -> dict[str, list[str]]:
+    """Each sentence's wrong readings: the caught faults that break it, in declaration order."""
+    found: dict[str, list[str]] = {sentence: [] for sentence in rule_sentences()}
+    for name, ids in breaks.items():
+        if caught.get(name, False):
+            for ident in ids:
+                if ident in found:
+                    found[ident].append(name)
+    return found
+
+
+def short_of_readings(breaks: Mapping[str, Iterable[str]], caught: Mapping[str, bool]) -> list[str]:
+    """The sentences with fewer caught wrong readings than :func:`readings_wanted` asks."""
+    found = readings(breaks, caught)
+    return [s for s, names in found.items() if len(names) < readings_wanted(s)]
+
+
 def _check_not_testable() -> None:
     stray = sorted(set(NOT_TESTABLE) - set(must_tags()))
     if stray:
         raise ValueError(f"NOT_TESTABLE names no MUST tag of INTERPRETING.md: {stray}")
+    unknown = sorted(set(ONE_READING) - set(rule_sentences()))
+    if unknown:
+        raise ValueError(f"ONE_READING names no ruling or MUST tag: {unknown}")
 
 
 _check_not_testable()

@@ -111,6 +111,17 @@ def test_every_ruling_and_must_sentence_is_broken_by_a_caught_fault(
     assert gaps == [], "no fault whose cases fail breaks: " + ", ".join(gaps)
 
 
+@pytest.mark.slow
+def test_every_sentence_has_the_caught_wrong_readings_the_rule_asks(
+    runs: dict[str, RunResult],
+) -> None:
+    """docs/conformance.md, "Plausible wrong readings": two caught faults per sentence, one
+    for those of coverage.ONE_READING."""
+    caught = {name: _caught(run, name) for name, run in runs.items()}
+    short = coverage.short_of_readings(_breaks(), caught)
+    assert short == [], "fewer caught wrong readings than the rule asks: " + ", ".join(short)
+
+
 @pytest.mark.parametrize("sentence", ["R18", "R3", "M3.3a", "M7a"])
 def test_a_sentence_without_a_caught_fault_is_a_gap(sentence: str) -> None:
     """The coverage check fails on a gap: drop the sentence's faults, or let them survive."""

@@ -1,0 +1,76 @@
+"""The table of plausible wrong readings: each ruling and MUST sentence, the faults that read
+it otherwise, and the cases that catch each, generated from the faults' declarations.
+
+docs/conformance.md holds it between ``<!-- readings -->`` and ``<!-- /readings -->``;
+``python -m buckshot.faults.readings`` rewrites that block, and a test fails when the block
+differs from :func:`readings_table` (tests/conformance/test_wrong_readings.py).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+
+from buckshot.command import one_line, write_atomic
+from buckshot.conformance import coverage
+from buckshot.faults.adapter import CATALOGUE
+from buckshot.paths import checkout_root
+
+BLOCK = re.compile(r"<!-- readings -->\n.*?<!-- /readings -->", re.S)
+"""The generated block of docs/conformance.md."""
+
+
+def _cell(items: Sequence[str]) -> str:
+    return "<br>".join(f"`{item}`" for item in items) if items else "—"
+
+
+def readings_table() -> str:
+    """The Markdown table: sentence, readings wanted, each fault (a wrong reading) with the
+    cases named to catch it."""
+    faults = {name: served.fault for name, served in CATALOGUE.items()}
+    declared = coverage.readings(
+        {name: fault.breaks for name, fault in faults.items()}, dict.fromkeys(faults, True)
+    )
+    lines = [
+        "| Sentence | Wanted | Wrong readings (faults) | Cases that catch them |",
+        "|---|---|---|---|",
+    ]
+    for sentence, names in declared.items():
+        wanted = coverage.readings_wanted(sentence)
+        if sentence in coverage.NOT_TESTABLE:
+            lines.append(f"| {sentence} | 0 | not testable by a case | — |")
+            continue
+        cases = sorted({case for name in names for case in faults[name].caught_by})
+        lines.append(f"| {sentence} | {wanted} | {_cell(names)} | {_cell(cases)} |")
+    return "\n".join(lines) + "\n"
+
+
+def render_block() -> str:
+    """The whole generated block, markers included."""
+    return f"<!-- readings -->\n{readings_table()}<!-- /readings -->"
+
+
+def _error(code: str, message: str) -> int:
+    print(f"error [{code}]: {one_line(message)}", file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Rewrite the block of docs/conformance.md in this checkout; 2 with a one-line error when
+    there is no checkout, no block or an argument."""
+    if list(sys.argv[1:] if argv is None else argv):
+        return _error("usage", "python -m buckshot.faults.readings takes no arguments")
+    root = checkout_root()
+    if root is None:
+        return _error("no-checkout", "not run from a checkout: docs/conformance.md is not here")
+    page = root / "docs" / "conformance.md"
+    text = page.read_text(encoding="utf-8")
+    if not BLOCK.search(text):
+        return _error("no-block", f"{page} has no <!-- readings --> block")
+    write_atomic(page, BLOCK.sub(lambda _: render_block(), text, count=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""Each ruling and MUST sentence lists its plausible wrong readings (docs/conformance.md,
+"Plausible wrong readings"): at least two declared faults break each, or one for a sentence
+listed with its reason; the page's table is the one the declarations give. That each reading
+is caught is checked by the slow tests of test_conformance_mutants.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from buckshot.conformance import coverage
+from buckshot.faults.adapter import CATALOGUE
+from buckshot.faults.readings import BLOCK, main, render_block
+
+ROOT = Path(__file__).resolve().parents[2]
+BREAKS = {name: served.fault.breaks for name, served in CATALOGUE.items()}
+EVERY_FAULT_CAUGHT = dict.fromkeys(BREAKS, True)
+
+
+def test_every_ruling_and_must_has_the_readings_the_rule_asks() -> None:
+    short = coverage.short_of_readings(BREAKS, EVERY_FAULT_CAUGHT)
+    found = coverage.readings(BREAKS, EVERY_FAULT_CAUGHT)
+    assert short == [], {sentence: found[sentence] for sentence in short}
+
+
+def test_a_ruling_asks_two_readings_a_narrow_one_one_a_transport_must_none() -> None:
+    assert coverage.readings_wanted("R3") == coverage.MIN_READINGS == 2
+    assert coverage.readings_wanted("R18") == 1
+    assert coverage.readings_wanted("M2.1a") == 0
+
+
+@pytest.mark.parametrize("sentence", ["R19", "R23", "M4b", "M3.3b"])
+def test_a_sentence_left_with_one_reading_is_short(sentence: str) -> None:
+    """Drop all but the first fault that reads the sentence otherwise, or let the others
+    survive: the sentence is short of readings."""
+    readers = [name for name, ids in BREAKS.items() if sentence in ids]
+    assert len(readers) >= 2
+    fewer = {name: ids for name, ids in BREAKS.items() if name not in readers[1:]}
+    assert sentence in coverage.short_of_readings(fewer, EVERY_FAULT_CAUGHT)
+    survived = {**EVERY_FAULT_CAUGHT, **dict.fromkeys(readers[1:], False)}
+    assert sentence in coverage.short_of_readings(BREAKS, survived)
+
+
+def test_a_narrow_sentence_has_a_reason_and_is_not_also_untestable() -> None:
+    for sentence, reason in coverage.ONE_READING.items():
+        assert sentence in coverage.rule_sentences() and reason.strip(), sentence
+        assert sentence not in coverage.NOT_TESTABLE, sentence
+
+
+def test_the_page_holds_the_table_the_declarations_give() -> None:
+    page = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    found = BLOCK.search(page)
+    assert found is not None, "docs/conformance.md has no <!-- readings --> block"
+    assert found.group(0) == render_block(), "run: python -m buckshot.faults.readings"
+
+
+def test_the_table_names_each_sentence_once_with_its_faults_and_cases() -> None:
+    rows = [line for line in render_block().splitlines() if line.startswith("| R") or "| M" in line]
+    named = [row.split("|")[1].strip() for row in rows]
+    assert named == list(coverage.rule_sentences())
+    r23 = next(row for row in rows if row.startswith("| R23 |"))
+    assert "`pickpocket-from-empty-hands`" in r23
+    assert "`items.pickpocket-on-an-empty-hand-refused`" in r23
+
+
+def test_the_writer_refuses_an_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--output", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error [usage]: ") and err.count("\n") == 1
