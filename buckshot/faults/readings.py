@@ -27,7 +27,7 @@ def _cell(items: Sequence[str]) -> str:
 
 def readings_table() -> str:
     """The Markdown table: sentence, readings wanted, each fault (a wrong reading) with the
-    cases named to catch it."""
+    cases named to catch it; then the sentences that ask one reading only, with the reason."""
     faults = {name: served.fault for name, served in CATALOGUE.items()}
     declared = coverage.readings(
         {name: fault.breaks for name, fault in faults.items()}, dict.fromkeys(faults, True)
@@ -43,6 +43,10 @@ def readings_table() -> str:
             continue
         cases = sorted({case for name in names for case in faults[name].caught_by})
         lines.append(f"| {sentence} | {wanted} | {_cell(names)} | {_cell(cases)} |")
+    lines.append("")
+    lines.append("One reading only, with the reason:")
+    lines.append("")
+    lines.extend(f"- {sentence}: {why}." for sentence, why in coverage.ONE_READING.items())
     return "\n".join(lines) + "\n"
 
 
