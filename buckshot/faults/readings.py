@@ -21,28 +21,29 @@ BLOCK = re.compile(r"<!-- readings -->\n.*?<!-- /readings -->", re.S)
 """The generated block of docs/conformance.md."""
 
 
-def _cell(items: Sequence[str]) -> str:
-    return "<br>".join(f"`{item}`" for item in items) if items else "—"
+def _reading(name: str, cases: Sequence[str]) -> str:
+    return f"`{name}` ← " + ", ".join(f"`{case}`" for case in cases)
 
 
 def readings_table() -> str:
-    """The Markdown table: sentence, readings wanted, each fault (a wrong reading) with the
-    cases named to catch it; then the sentences that ask one reading only, with the reason."""
+    """The Markdown table: each sentence, the readings it asks, and each fault that reads it
+    otherwise with the cases named to catch it; then the sentences that ask one reading only,
+    with the reason."""
     faults = {name: served.fault for name, served in CATALOGUE.items()}
     declared = coverage.readings(
         {name: fault.breaks for name, fault in faults.items()}, dict.fromkeys(faults, True)
     )
     lines = [
-        "| Sentence | Wanted | Wrong readings (faults) | Cases that catch them |",
-        "|---|---|---|---|",
+        "| Sentence | Wanted | Wrong readings (fault ← the cases that catch it) |",
+        "|---|---|---|",
     ]
     for sentence, names in declared.items():
         wanted = coverage.readings_wanted(sentence)
         if sentence in coverage.NOT_TESTABLE:
-            lines.append(f"| {sentence} | 0 | not testable by a case | — |")
+            lines.append(f"| {sentence} | 0 | not testable by a case |")
             continue
-        cases = sorted({case for name in names for case in faults[name].caught_by})
-        lines.append(f"| {sentence} | {wanted} | {_cell(names)} | {_cell(cases)} |")
+        cell = "<br>".join(_reading(name, faults[name].caught_by) for name in names)
+        lines.append(f"| {sentence} | {wanted} | {cell or '—'} |")
     lines.append("")
     lines.append("One reading only, with the reason:")
     lines.append("")
