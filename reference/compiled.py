@@ -22,7 +22,7 @@ from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from buckshot.reference.effects import NEEDS, READS
-from buckshot.reference.events import EventType
+from buckshot.reference.events import FIELDS, EventType
 from buckshot.reference.options import (
     PARAMS_OF,
     Prompt,
@@ -112,6 +112,17 @@ def _conditions(w: _Writer, guards: tuple[tuple[str, Any, bool], ...], params: s
     return " and ".join(tests) or "True"
 
 
+def _write_event(event: EventType, values: dict[str, str]) -> str:
+    """The line appending an event of type ``event`` (a name the program binds) to the log,
+    its values the expressions given for its fields, in the fields' order
+    (:data:`FIELDS`); what :meth:`Game.write` does, written in place."""
+    fields = FIELDS[event]
+    if set(values) != set(fields):
+        raise AssertionError(f"{event.value} has the fields {fields}, not {sorted(values)}")
+    written = "".join(values[field] + ", " for field in fields)
+    return f"g._pending.append((g.state.turn, {event.name}, None, ({written})))"
+
+
 def _take_edge(w: _Writer, indent: int, kind: FrameKind, edge: Edge, index: str) -> None:
     """The lines taking ``edge`` from ``frame`` with parameters ``p``, then returning.
 
@@ -131,7 +142,10 @@ def _take_edge(w: _Writer, indent: int, kind: FrameKind, edge: Edge, index: str)
         w.line(indent + 1, f"g._phase_of_turn = {phase!r}")
         if phase in PHASE_IDS:  # what Game._enter_phase does, written in place
             w.line(indent + 1, "if g.record:")
-            w.line(indent + 2, f"g.emit(PHASE, owner=g.state.owner, phase={phase!r})")
+            w.line(
+                indent + 2,
+                _write_event(EventType.PHASE, {"owner": "g.state.owner", "phase": repr(phase)}),
+            )
     if TABLES[kind].states[edge.entry].kind is not StateKind.SUSPENDED:
         w.line(indent, "if g.state.winners is None:")
         _run_state(w, indent + 1, kind, TABLES[kind].states[edge.entry])
@@ -181,11 +195,16 @@ def _write_step(w: _Writer, kind: FrameKind, row: StateRow, resume: dict[FrameKi
         w.line(1, "stack = g.state.stack")
         w.line(1, "stack.pop()")
         w.line(1, "if g.record:")
-        w.line(
-            2,
-            f"g.emit(FRAME_POPPED, frame_id=frame.id, kind={kind.value!r}, "
-            f"depth=len(stack) + 1, outcome={row.id!r})",
+        popped = _write_event(
+            EventType.FRAME_POPPED,
+            {
+                "frame_id": "frame.id",
+                "kind": repr(kind.value),
+                "depth": "len(stack) + 1",
+                "outcome": repr(row.id),
+            },
         )
+        w.line(2, popped)
         w.line(1, "below = stack[-1]")
         w.line(1, f"return RESUME[below.kind][below.state][{resume[kind]!r}](g, below, {{}})")
     elif row.kind is StateKind.DECISION:

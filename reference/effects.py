@@ -22,6 +22,17 @@ if TYPE_CHECKING:
     from buckshot.reference.game import Game
 
 Params = dict[str, Any]
+
+# the most frequent events' types as module names (an enum's attribute is a slower read);
+# each event's values follow its fields, buckshot.reference.events.FIELDS
+HP_CHANGED, ITEMS_DRAWN, ITEM_USED = (
+    EventType.HP_CHANGED,
+    EventType.ITEMS_DRAWN,
+    EventType.ITEM_USED,
+)
+SHOT_DECLARED, SHOT_FIRED, TALLY = EventType.SHOT_DECLARED, EventType.SHOT_FIRED, EventType.TALLY
+TURN_STARTED, TURN_ENDED = EventType.TURN_STARTED, EventType.TURN_ENDED
+DISCARDED = EventType.DISCARDED
 Guard = Callable[["Game", Params], bool]
 Action = Callable[["Game", Params], None]
 Selector = Callable[["Game"], int]
@@ -77,7 +88,7 @@ def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
     if new != seat.hp:
         delta, seat.hp = new - seat.hp, new
         if g.record:
-            g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=delta, cause=cause)
+            g.write(HP_CHANGED, seat.seat, seat.hp, delta, cause)
 
 
 def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
@@ -88,9 +99,7 @@ def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
         return
     g.state.damage_source[seat.seat] = source
     if g.record:
-        g.emit(
-            EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=seat.hp - before, cause=cause
-        )
+        g.write(HP_CHANGED, seat.seat, seat.hp, seat.hp - before, cause)
     if before > 1 and seat.hp == 1 and not seat.conversion_used:
         g.state.fell_to_one.append(seat.seat)
 
@@ -102,13 +111,13 @@ def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
     for item in drawn:
         seat.add(item)
     if drawn and g.record:
-        g.emit(EventType.ITEMS_DRAWN, player=seat.seat, items=[i.value for i in drawn], cause=cause)
+        g.write(ITEMS_DRAWN, seat.seat, [i.value for i in drawn], cause)
 
 
 def preview(g: Game, seat: Seat) -> None:
     """``seat`` alone sees the chamber's first shell (S2.3, R11, R14)."""
     shell = g.state.shells[0].value
-    g.emit(EventType.PREVIEW, visibility=(seat.seat,), player=seat.seat, shell=shell)
+    g.write(EventType.PREVIEW, seat.seat, shell, visibility=(seat.seat,))
 
 
 def _flip_shot(g: Game) -> None:
@@ -131,7 +140,7 @@ def pills(g: Game, user: Seat, target: Seat) -> None:
         heal(g, target, rules.doctor_heal, "expired_pills")
         return
     heals = g.chance.pill_heals(rules.heal_chance)
-    g.emit(EventType.PILL_ROLLED, player=target.seat, heals=heals)
+    g.write(EventType.PILL_ROLLED, target.seat, heals)
     if heals:
         heal(g, target, rules.heal, "expired_pills")
     else:
@@ -377,7 +386,7 @@ def load_chamber(g: Game, p: Params) -> None:
     load = g.chance.load(g.rules.loads_for(living))
     g.state.shells = list(g.chance.order(load.live, load.blank))
     g.state.fresh_load = True
-    g.emit(EventType.CHAMBER_LOADED, live=load.live, blank=load.blank)
+    g.write(EventType.CHAMBER_LOADED, load.live, load.blank)
     for seat in g.state.seats:
         if seat.alive and seat.skilled(Role.DEALER):
             preview(g, seat)
@@ -403,7 +412,7 @@ def declare_shot(g: Game, p: Params) -> None:
     head = g.state.shells[0]
     g.state.shot = Shot(shooter=g.state.owner, target=p["target"], initial=head, shell=head)
     if g.record:
-        g.emit(EventType.SHOT_DECLARED, shooter=g.state.owner, target=p["target"])
+        g.write(SHOT_DECLARED, g.state.owner, p["target"])
 
 
 @implements("open_shot_window")
@@ -425,7 +434,7 @@ def apply_item(g: Game, p: Params) -> None:
     g.state.last_step = "item"
     g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
     if g.record:
-        g.emit(EventType.ITEM_USED, player=owner.seat, item=item.value, target=p.get("target"))
+        g.write(ITEM_USED, owner.seat, item.value, p.get("target"))
     ITEM_EFFECTS[item](g, owner, g.state.seats[target])
 
 
@@ -452,14 +461,14 @@ def item_effect(item: Item) -> Callable[[ItemEffect], ItemEffect]:
 @item_effect(Item.PEEKING_GLASS)
 def peek(g: Game, user: Seat, target: Seat) -> None:
     """The user alone sees the head shell (S3.1, R14, R22)."""
-    g.emit(EventType.PEEK, visibility=(user.seat,), player=user.seat, shell=g.state.shells[0].value)
+    g.write(EventType.PEEK, user.seat, g.state.shells[0].value, visibility=(user.seat,))
 
 
 @item_effect(Item.EJECTING_DRINK)
 def eject(g: Game, user: Seat, target: Seat) -> None:
     """The head shell leaves the chamber unfired, its type shown to all (S3.2, R22)."""
     shell = g.state.shells.pop(0)
-    g.emit(EventType.SHELL_EJECTED, shell=shell.value)
+    g.write(EventType.SHELL_EJECTED, shell.value)
 
 
 @item_effect(Item.RAGE_POTION)
@@ -468,7 +477,7 @@ def rage_potion(g: Game, user: Seat, target: Seat) -> None:
     rage = g.rules.rage
     gained = rage.mercenary_charges if user.skilled(Role.MERCENARY) else rage.charges
     user.rage += gained
-    g.emit(EventType.RAGE_GAINED, player=user.seat, charges=gained, rage=user.rage)
+    g.write(EventType.RAGE_GAINED, user.seat, gained, user.rage)
 
 
 @item_effect(Item.AMULET)
@@ -477,7 +486,7 @@ def amulet(g: Game, user: Seat, target: Seat) -> None:
     shield = g.rules.shield
     gained = shield.medic_blocks if user.skilled(Role.MEDIC) else shield.blocks
     user.shield += gained
-    g.emit(EventType.SHIELD_GAINED, player=user.seat, blocks=gained, shield=user.shield)
+    g.write(EventType.SHIELD_GAINED, user.seat, gained, user.shield)
 
 
 @item_effect(Item.MILK_TEA)
@@ -498,14 +507,14 @@ def pickpocket(g: Game, user: Seat, target: Seat) -> None:
     stolen = g.chance.pick(target.held())
     target.remove(stolen)
     user.add(stolen)
-    g.emit(EventType.ITEM_STOLEN, player=user.seat, victim=target.seat, item=stolen.value)
+    g.write(EventType.ITEM_STOLEN, user.seat, target.seat, stolen.value)
 
 
 @item_effect(Item.INVERTER)
 def inverter(g: Game, user: Seat, target: Seat) -> None:
     """Every shell in the chamber changes type, live <-> blank (S3.8, R22)."""
     g.state.shells = [Shell.BLANK if s is Shell.LIVE else Shell.LIVE for s in g.state.shells]
-    g.emit(EventType.CHAMBER_INVERTED, player=user.seat)
+    g.write(EventType.CHAMBER_INVERTED, user.seat)
 
 
 def _check_item_effects() -> None:
@@ -533,28 +542,22 @@ def settle_shot(g: Game, p: Params) -> None:
     boosted = shooter.rage > 0
     if boosted:
         shooter.rage -= 1  # a blank uses a charge too (S2.4, S3.3, R9)
-        g.emit(EventType.RAGE_USED, player=shooter.seat, rage=shooter.rage)
+        g.write(EventType.RAGE_USED, shooter.seat, shooter.rage)
     live = shot.shell is Shell.LIVE
     damage = rules.shot.live_damage + (rules.rage.bonus_damage if boosted else 0) if live else 0
     if g.record:
-        g.emit(
-            EventType.SHOT_FIRED,
-            shooter=shooter.seat,
-            target=target.seat,
-            shell=shot.shell.value,
-            damage=damage,
-        )
+        g.write(SHOT_FIRED, shooter.seat, target.seat, shot.shell.value, damage)
     if live:
         if target.shield > 0:  # a passive block: no window, no handover (S3.4)
             target.shield -= 1
-            g.emit(EventType.SHOT_BLOCKED, player=target.seat, shield=target.shield)
+            g.write(EventType.SHOT_BLOCKED, target.seat, target.shield)
         else:
             lose(g, target, damage, shooter.seat, "shot")
     self_blank = not live and target is shooter
     state.last_step = "self_blank" if self_blank else "shot"
     if self_blank and shooter.skilled(Role.GAMBLER):
         won = g.chance.gambler_bonus(rules.gambler.bonus_chance)
-        g.emit(EventType.GAMBLER_ROLLED, player=shooter.seat, won=won)
+        g.write(EventType.GAMBLER_ROLLED, shooter.seat, won)
         if won:
             draw(g, shooter, rules.gambler.bonus_items, "lucky_streak")
 
@@ -588,7 +591,7 @@ def declare_winner(g: Game, p: Params) -> None:
         state.winners, state.end_reason = traitors[:1], "traitor_kills"
     else:
         state.winners, state.end_reason = [s.seat for s in state.seats if s.alive], "last_standing"
-    g.emit(EventType.GAME_OVER, winners=state.winners, reason=state.end_reason)
+    g.write(EventType.GAME_OVER, state.winners, state.end_reason)
 
 
 @implements("report_tally")
@@ -596,13 +599,13 @@ def report_tally(g: Game, p: Params) -> None:
     """Report the turn's shots, items used and kills (S4.3.0, R5)."""
     tally = g.state.tally
     if g.record:
-        g.emit(
-            EventType.TALLY,
-            owner=g.state.owner,
-            shots=tally.get("shots", 0),
-            items_used=tally.get("items_used", 0),
-            kills=tally.get("kills", 0),
-            hp=[seat.hp for seat in g.state.seats],
+        g.write(
+            TALLY,
+            g.state.owner,
+            tally.get("shots", 0),
+            tally.get("items_used", 0),
+            tally.get("kills", 0),
+            [seat.hp for seat in g.state.seats],
         )
 
 
@@ -627,14 +630,14 @@ def clear_turn_effects(g: Game, p: Params) -> None:
     state.fell_to_one.clear()
     state.tally.clear()
     if g.record:
-        g.emit(EventType.TURN_ENDED, owner=state.owner)
+        g.write(TURN_ENDED, state.owner)
 
 
 @implements("declare_draw")
 def declare_draw(g: Game, p: Params) -> None:
     """The turn limit is reached: a draw among the living (R21)."""
     g.state.winners, g.state.end_reason = [], "turn_limit"
-    g.emit(EventType.GAME_OVER, winners=[], reason="turn_limit")
+    g.write(EventType.GAME_OVER, [], "turn_limit")
 
 
 @implements("pass_to_next_seat")
@@ -646,7 +649,7 @@ def pass_to_next_seat(g: Game, p: Params) -> None:
     state.owner = following
     state.turn += 1
     if g.record:
-        g.emit(EventType.TURN_STARTED, owner=following)
+        g.write(TURN_STARTED, following)
 
 
 @implements("advance_poll")
@@ -667,12 +670,7 @@ def pay_flip_cost(g: Game, p: Params) -> None:
 def flip_shot_shell(g: Game, p: Params) -> None:
     """The shot's shell changes type; the fact is public, the type is not (S2.6, R8, R14)."""
     _flip_shot(g)
-    g.emit(
-        EventType.SHELL_FLIPPED,
-        by=poll_cursor(g),
-        frame_id=_top(g).id,
-        items=[i.value for i in p["items"]],
-    )
+    g.write(EventType.SHELL_FLIPPED, poll_cursor(g), _top(g).id, [i.value for i in p["items"]])
 
 
 @implements("open_counter_response")
@@ -699,13 +697,13 @@ def eliminate_dying(g: Game, p: Params) -> None:
     seat.shield = seat.rage = 0
     source = state.damage_source.get(seat.seat)
     credited = source if source is not None and source != seat.seat else None
-    g.emit(EventType.ELIMINATED, player=seat.seat, by=credited)
+    g.write(EventType.ELIMINATED, seat.seat, credited)
     if credited is not None:
         state.seats[credited].kills += 1
         state.tally["kills"] = state.tally.get("kills", 0) + 1
         if credited == state.owner and not state.kill_lock:
             state.kill_lock = True
-            g.emit(EventType.SHOOTING_LOCKED, player=credited)
+            g.write(EventType.SHOOTING_LOCKED, credited)
 
 
 @implements("apply_rescue_item")
@@ -713,7 +711,7 @@ def apply_rescue_item(g: Game, p: Params) -> None:
     """The dying player uses milk tea or pills on themself (S4.3.1, S3.5, S3.6, R10)."""
     seat, item = frame_player(g), p["item"]
     seat.remove(item)
-    g.emit(EventType.ITEM_USED, player=seat.seat, item=item.value, target=None)
+    g.write(ITEM_USED, seat.seat, item.value, None)
     ITEM_EFFECTS[item](g, seat, seat)
 
 
@@ -722,7 +720,7 @@ def make_traitor(g: Game, p: Params) -> None:
     """The player becomes a traitor: skills lost, cap + traitor.cap_bonus (S4.3.2, S5.1, R6)."""
     seat = frame_player(g)
     seat.traitor = True
-    g.emit(EventType.CONVERTED, player=seat.seat)
+    g.write(EventType.CONVERTED, seat.seat)
 
 
 @implements("discard_one")
@@ -730,7 +728,7 @@ def discard_one(g: Game, p: Params) -> None:
     """The owner discards the chosen item (S4.4.3, R12)."""
     _owner(g).remove(p["item"])
     if g.record:
-        g.emit(EventType.DISCARDED, player=g.state.owner, item=p["item"].value)
+        g.write(DISCARDED, g.state.owner, p["item"].value)
 
 
 ENGINE.check()

@@ -61,7 +61,63 @@ def check_vocabulary() -> None:
         )
 
 
+FIELDS: dict[EventType, tuple[str, ...]] = {
+    EventType.GAME_STARTED: ("seats",),
+    EventType.TURN_STARTED: ("owner",),
+    EventType.PHASE: ("owner", "phase"),
+    EventType.CHAMBER_LOADED: ("live", "blank"),
+    EventType.PREVIEW: ("player", "shell"),
+    EventType.ITEMS_DRAWN: ("player", "items", "cause"),
+    EventType.FRAME_PUSHED: ("frame_id", "kind", "depth", "player"),
+    EventType.FRAME_POPPED: ("frame_id", "kind", "depth", "outcome"),
+    EventType.ASKED: ("player", "frame_id", "prompt", "options"),
+    EventType.DECIDED: ("player", "frame_id", "option"),
+    EventType.SHOT_DECLARED: ("shooter", "target"),
+    EventType.SHELL_FLIPPED: ("by", "frame_id", "items"),
+    EventType.SHOT_FIRED: ("shooter", "target", "shell", "damage"),
+    EventType.SHOT_BLOCKED: ("player", "shield"),
+    EventType.ITEM_USED: ("player", "item", "target"),
+    EventType.PEEK: ("player", "shell"),
+    EventType.SHELL_EJECTED: ("shell",),
+    EventType.CHAMBER_INVERTED: ("player",),
+    EventType.ITEM_STOLEN: ("player", "victim", "item"),
+    EventType.SHIELD_GAINED: ("player", "blocks", "shield"),
+    EventType.RAGE_GAINED: ("player", "charges", "rage"),
+    EventType.RAGE_USED: ("player", "rage"),
+    EventType.HP_CHANGED: ("player", "hp", "delta", "cause"),
+    EventType.PILL_ROLLED: ("player", "heals"),
+    EventType.GAMBLER_ROLLED: ("player", "won"),
+    EventType.CONVERTED: ("player",),
+    EventType.ELIMINATED: ("player", "by"),
+    EventType.SHOOTING_LOCKED: ("player",),
+    EventType.DISCARDED: ("player", "item"),
+    EventType.TALLY: ("owner", "shots", "items_used", "kills", "hp"),
+    EventType.TURN_ENDED: ("owner",),
+    EventType.GAME_OVER: ("winners", "reason"),
+}
+"""The data fields the engine writes for each event type, in the order of its data: the
+vocabulary's and the engine's own besides (a frame's id, a change's cause, the tally's
+counts). The engine writes an event as its values alone, paired with these when the log
+is read (:func:`data_of`)."""
+
+
+def check_fields() -> None:
+    """Every event type has its data fields, the vocabulary's among them, none twice."""
+    for kind in EventType:
+        fields = FIELDS.get(kind)
+        if fields is None or len(set(fields)) != len(fields):
+            raise ValueError(f"FIELDS[{kind.value}]: missing or a field twice")
+        if not EVENT_FIELDS[kind.value].keys() <= set(fields):
+            raise ValueError(f"FIELDS[{kind.value}] lacks fields of the vocabulary")
+
+
 check_vocabulary()
+check_fields()
+
+
+def data_of(kind: EventType, values: tuple[Any, ...]) -> dict[str, Any]:
+    """The data of an event of ``kind`` written as ``values`` (one for each of its fields)."""
+    return dict(zip(FIELDS[kind], values, strict=True))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from buckshot.reference.chance import (
 )
 from buckshot.reference.compiled import PHASE_IDS, program
 from buckshot.reference.errors import Code, GameError
-from buckshot.reference.events import Event, EventType
+from buckshot.reference.events import Event, EventType, data_of
 from buckshot.reference.observe import GameObserver
 from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
@@ -34,18 +34,22 @@ __all__ = ["SNAPSHOT_FORMAT", "Game", "GameObserver", "Prompt"]
 
 _TEXT_OR_OPTION = (str, Option)
 
-_Data = dict[str, Any] | Prompt
-"""A written event's data, or the prompt an ``asked`` event's data is made from."""
+_Data = tuple[Any, ...] | dict[str, Any] | Prompt
+"""A written event's values (one for each of its fields, :data:`events.FIELDS`), its data
+by name (:meth:`Game.emit`), or the prompt an ``asked`` event's data is made from."""
+
+_ASKED, _DECIDED, _FRAME_PUSHED = EventType.ASKED, EventType.DECIDED, EventType.FRAME_PUSHED
 
 
-def _asked(prompt: Prompt) -> dict[str, Any]:
-    """The data of the ``asked`` event announcing ``prompt``."""
-    return {
-        "player": prompt.player,
-        "frame_id": prompt.frame_id,
-        "prompt": prompt.kind,
-        "options": prompt.option_ids(),
-    }
+def _data(kind: EventType, written: _Data) -> dict[str, Any]:
+    """The data of an event of ``kind`` written as ``written``."""
+    if type(written) is tuple:
+        return data_of(kind, written)
+    if isinstance(written, dict):
+        return written
+    assert isinstance(written, Prompt), "only an asked event is written as its prompt"
+    prompt = written
+    return data_of(kind, (prompt.player, prompt.frame_id, prompt.kind, prompt.option_ids()))
 
 
 class Game:
@@ -81,7 +85,8 @@ class Game:
         self.record = record
         self._events: list[Event] = []
         self._pending: list[tuple[int, EventType, tuple[int, ...] | None, _Data]] = []
-        """Events written and not yet built; an ``asked`` event's data is its prompt."""
+        """Events written and not yet built (their data as values; an ``asked`` event's as its
+        prompt)."""
         self.state = GameState(
             seats=[
                 Seat(seat=i, name=names[i], role=Role(role), hp=rules.hp.start)
@@ -104,11 +109,9 @@ class Game:
         """The event log, oldest first (empty when the game records no events)."""
         if self._pending:
             events, seq = self._events, len(self._events)
-            for turn, type_, visibility, data in self._pending:
+            for turn, type_, visibility, written in self._pending:
                 seq += 1
-                if not isinstance(data, dict):
-                    data = _asked(data)
-                events.append(Event(seq, turn, type_, data, visibility))
+                events.append(Event(seq, turn, type_, _data(type_, written), visibility))
             self._pending.clear()
         return self._events
 
@@ -164,14 +167,14 @@ class Game:
         """Announce the table, push the turn (the stack's bottom) and run to the first prompt."""
         if self.state.stack:
             raise GameError(Code.BAD_SETUP, "the game has already started")
-        self.emit(
+        self.write(
             EventType.GAME_STARTED,
-            seats=[
+            [
                 {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
                 for s in self.state.seats
             ],
         )
-        self.emit(EventType.TURN_STARTED, owner=self.state.owner)
+        self.write(EventType.TURN_STARTED, self.state.owner)
         self.push_frame(FrameKind.TURN)
         self._enter_turn_state(self.state.stack[0].state)
         self._advance()
@@ -207,12 +210,21 @@ class Game:
     # --- the pieces effects use -------------------------------------------------------------
 
     def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
-        """Append an event to the log (built into an :class:`Event` when the log is read).
-
-        A game that records no events ignores it.
+        """Append an event to the log with its data by name (the engine itself writes its
+        events by :meth:`write`). A game that records no events ignores it.
         """
         if self.record:
             self._pending.append((self.state.turn, type, visibility, data))
+
+    def write(
+        self, type: EventType, *values: Any, visibility: tuple[int, ...] | None = None
+    ) -> None:
+        """Append an event of ``type`` to the log, its data given as ``values``, one for each
+        of its fields (:data:`buckshot.reference.events.FIELDS`) in order; it is built into
+        an :class:`Event` when the log is read. A game that records no events ignores it.
+        """
+        if self.record:
+            self._pending.append((self.state.turn, type, visibility, values))
 
     def push_frame(
         self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
@@ -227,12 +239,8 @@ class Game:
         if len(state.stack) > self.deepest_stack:
             self.deepest_stack = len(state.stack)
         if self.record:
-            self.emit(
-                EventType.FRAME_PUSHED,
-                frame_id=frame.id,
-                kind=kind.value,
-                depth=len(state.stack),
-                player=player,
+            self._pending.append(
+                (state.turn, _FRAME_PUSHED, None, (frame.id, kind.value, len(state.stack), player))
             )
 
     # --- running ----------------------------------------------------------------------------
@@ -283,7 +291,7 @@ class Game:
     def _enter_phase(self, phase: str, announce: bool) -> None:
         self._phase_of_turn = phase
         if announce and self.record:
-            self.emit(EventType.PHASE, owner=self.state.owner, phase=phase)
+            self.write(EventType.PHASE, self.state.owner, phase)
 
     def _advance(self) -> None:
         """Run automatic steps, pushes and pops until a prompt is due or the game is over.
@@ -311,7 +319,7 @@ class Game:
 
     def _note_asked(self, prompt: Prompt) -> None:
         """Write the ``asked`` event of ``prompt`` (its data built when the log is read)."""
-        self._pending.append((self.state.turn, EventType.ASKED, None, prompt))
+        self._pending.append((self.state.turn, _ASKED, None, prompt))
 
     def _compute_prompt(self) -> Prompt:
         frame = self.state.stack[-1]
@@ -361,7 +369,9 @@ class Game:
         saved = self._save() if isinstance(self.chance, ScriptedChance) else None
         try:
             if self.record:
-                self.emit(EventType.DECIDED, player=player, frame_id=frame.id, option=chosen._id)
+                self._pending.append(
+                    (self.state.turn, _DECIDED, None, (player, frame.id, chosen._id))
+                )
             take = self._program.takes[frame.kind][frame.state][chosen.event]
             if not take(self, frame, chosen._kwargs):
                 self._advance()
