@@ -86,6 +86,7 @@ class _Writer:
             "new_tuple": tuple.__new__,
             "FRAME_POPPED": EventType.FRAME_POPPED,
             "PHASE": EventType.PHASE,
+            "ASKED": EventType.ASKED,
             "remember": _remember,
             "NO_PARAMS": {},
         }
@@ -160,8 +161,8 @@ def _run_state(w: _Writer, indent: int, kind: FrameKind, row: StateRow) -> None:
         w.line(indent, f"return {_function(kind, row.id, 'take__' + event)}(g, frame, NO_PARAMS)")
     elif row.kind is StateKind.DECISION:
         w.line(indent, f"g._prompt = prompt = {_function(kind, row.id, 'ask')}(g, frame)")
-        w.line(indent, "if g.record:")
-        w.line(indent + 1, "g._note_asked(prompt)")
+        w.line(indent, "if g.record:")  # what Game._note_asked does, written in place
+        w.line(indent + 1, "g._pending.append((g.state.turn, ASKED, None, prompt))")
         w.line(indent, "return True")
     else:
         w.line(indent, f"return {_function(kind, row.id, 'step')}(g, frame)")
