@@ -35,6 +35,7 @@ SCRIPTS = {
     "lockstep": "lockstep",
     "log_reader": "log_reader",
     "mutation": "mutation",
+    "stranger_mutants": "stranger_mutants",
     "verify": "verify",
 }
 """The script (``benchmarks/<script>.py``) that measures the figures of each key."""

@@ -61,6 +61,7 @@ SCRIPTS = [
     "lockstep",
     "log_reader",
     "mutation",
+    "stranger_mutants",
     "verify",
 ]
 """Every benchmark that keeps figures."""
