@@ -81,8 +81,10 @@ def test_compare_refuses_a_silent_scheduler_in_one_line_and_exits(
     (Dask's client, left half-open, used to print one after a 10-second hang)."""
     address = f"tcp://127.0.0.1:{silent_listener}"
     done = subprocess.run(
-        [sys.executable, "-m", "buckshot", "compare", "default", "default"]
-        + ["--scheduler", address, "--games", "10", "--no-verify"],
+        [
+            *(sys.executable, "-m", "buckshot", "compare", "default", "default"),
+            *("--scheduler", address, "--games", "10", "--no-verify"),
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
