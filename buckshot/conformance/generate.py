@@ -29,6 +29,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
+from buckshot.conformance.case_document import case_document
 from buckshot.conformance.invalid import invalid_cases
 from buckshot.spec import rulebook
 from buckshot.spec.clauses import clause, clause_sort_key
@@ -46,12 +47,9 @@ from buckshot.spec.rulebook import (
     role_spec,
 )
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.spec.rulings import ruling_ids
 
 HERE = Path(__file__).resolve().parent / "data"
 OUT = HERE / "cases" / "generated"
-GENERATOR = "buckshot/conformance/generate.py"
-SPEC_MIN = "0.1.0"
 
 # --- the rules, as far as these families need them ------------------------------------------
 # Numbers come from the default ruleset (spec/rulesets/default.toml), the items' targets and
@@ -98,7 +96,6 @@ def cites(home: Home, *chosen: str) -> list[str]:
     return list(chosen) if chosen else every
 
 
-RULING_IDS = frozenset(ruling_ids())
 """Every ruling's ID (a citation that is none of them is a clause)."""
 
 NO_KILL = {"R7"}
@@ -216,32 +213,6 @@ def draws(*items: str) -> list[dict[str, Any]]:
     return [{"chance": "item", "value": item} for item in items]
 
 
-def case(
-    case_id: str,
-    description: str,
-    citations: list[str],
-    features: list[str],
-    setup: dict[str, Any],
-    script: list[dict[str, Any]],
-    expect: dict[str, Any],
-) -> dict[str, Any]:
-    """A case document with its keys in the suite's order: ``citations`` gives its clauses
-    (in their first order) and its rulings (by number), each once."""
-    rulings = {cite for cite in citations if cite in RULING_IDS}
-    return {
-        "id": case_id,
-        "description": description,
-        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in rulings)),
-        "rulings": sorted(rulings, key=lambda r: int(r[1:])),
-        "features": list(dict.fromkeys(features)),
-        "spec_version": {"min": SPEC_MIN},
-        "generated_by": GENERATOR,
-        "setup": setup,
-        "script": script,
-        "expect": expect,
-    }
-
-
 def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
     """The owner (HP 2) uses ``item`` once; the effect follows the role unless a traitor."""
     skilled = not traitor
@@ -350,7 +321,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         citations += TRAITOR
         features += ["traitor", "setup.effects"]
     who = "a traitor " if traitor else "a "
-    return case(
+    return case_document(
         f"roleitem.{'traitor-' if traitor else ''}{role}.{item}",
         f"{who}{role} (HP 2) uses {item} in the main phase: the effect settles at once, opens no "
         f"window, and the main phase goes on"
@@ -455,7 +426,7 @@ def poll_case(seats: int, owner: int, out: tuple[int, ...]) -> dict[str, Any]:
         str(seat): {"alive": alive[seat], "items": hands[seat]} for seat in range(seats)
     }
     expected_seats[str(following)] = {"alive": True, "items": hand_add({}, *following_draws)}
-    return case(
+    return case_document(
         f"poll.n{seats}.owner{owner}.out-{out_text}",
         f"{seats} seats, seat {owner} owns the turn, eliminated: {out_text}. A blank at seat "
         f"{target} is polled {order} (clockwise from the owner's next living seat, the owner "
@@ -562,7 +533,7 @@ def cap_case(hp: int, traitor: bool, held: int) -> dict[str, Any]:
         citations += TRAITOR
         features += ["traitor", "setup.effects"]
     who = "a traitor" if traitor else "a player"
-    return case(
+    return case_document(
         f"cap.hp{hp}{'-traitor' if traitor else ''}.holds{total}",
         f"{who} at HP {hp} ends the turn holding {total} items; the cap is {cap}, so phase 4 "
         f"asks for {discards} discards, one item at a time, and nobody else",

@@ -30,12 +30,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from buckshot.conformance.case_document import case_document
 from buckshot.spec.ruleset import load_ruleset, ruleset_schema
 
-GENERATOR = "buckshot/conformance/generate.py"
 DEFAULT: dict[str, Any] = dict(load_ruleset().to_dict())
 """The default ruleset, every case's base."""
-SPEC_MIN = "0.1.0"
 
 KeyPath = tuple[str | int, ...]
 """Where a value lies in a ruleset: table and key names, list indexes (the first entry)."""
@@ -588,30 +587,6 @@ def _citations(path: KeyPath) -> list[str]:
     return [*clauses, *(cite for cite in found if cite.startswith("R"))]
 
 
-def _document(
-    case_id: str,
-    description: str,
-    citations: list[str],
-    features: list[str],
-    setup: dict[str, Any],
-    script: list[dict[str, Any]],
-    expect: dict[str, Any],
-) -> dict[str, Any]:
-    rulings = [cite for cite in citations if cite.startswith("R")]
-    return {
-        "id": case_id,
-        "description": description,
-        "clauses": list(dict.fromkeys(cite for cite in citations if cite.startswith("S"))),
-        "rulings": sorted(set(rulings), key=lambda r: int(r[1:])),
-        "features": features,
-        "spec_version": {"min": SPEC_MIN},
-        "generated_by": GENERATOR,
-        "setup": setup,
-        "script": script,
-        "expect": expect,
-    }
-
-
 _REFUSED = {"rejection": {"code": "setup.invalid"}}
 _SEATS_AT_FULL_HP = [{"role": "medic", "hp": 4}, {"role": "mercenary", "hp": 4}]
 """Seats with their HP written, so that a ruleset without a valid ``hp.start`` still lays
@@ -621,7 +596,7 @@ them out."""
 def constraint_case(constraint: Constraint) -> dict[str, Any]:
     """The case whose ruleset breaks ``constraint`` of the schema."""
     patch = patch_between(DEFAULT, broken_ruleset(constraint))
-    return _document(
+    return case_document(
         f"invalid.ruleset.{constraint.slug}",
         f"A setup whose ruleset breaks its schema ({constraint.describe()}) is refused with "
         "setup.invalid",
@@ -636,7 +611,7 @@ def constraint_case(constraint: Constraint) -> dict[str, Any]:
 def consistency_case(rule: Consistency) -> dict[str, Any]:
     """The case whose ruleset breaks the consistency rule ``rule``."""
     table = next(iter(rule.patch))
-    return _document(
+    return case_document(
         f"invalid.ruleset.{rule.slug}",
         f"A setup whose ruleset breaks a rule between its values ({rule.rule}) is refused "
         "with setup.invalid",
@@ -656,7 +631,7 @@ def setup_case(condition: SetupCondition) -> dict[str, Any]:
         features.append("setup.eliminated")
     if "ruleset" in condition.setup:
         features.append("ruleset.patch")
-    return _document(
+    return case_document(
         condition.case,
         f"A setup is refused with setup.invalid when {condition.situation} "
         f"(M3.1a: '{condition.quote}')",
@@ -696,7 +671,7 @@ def decision_case(clause: DecisionClause) -> dict[str, Any]:
         expect = {"rejection": {"code": clause.code}}
         what = f"is {clause.code}"
         script = [*_OPENING, step]
-    return _document(
+    return case_document(
         f"invalid.decision.{clause.slug}",
         f"The option text {clause.option!r} {what} (INTERPRETING.md: '{clause.quote}')",
         ["S4.2.1a", "R19"],

@@ -15,7 +15,8 @@ from functools import cache
 from pathlib import Path as FilePath
 from typing import Any
 
-from buckshot.conformance.generate import HERE, SPEC_MIN, to_text, write_or_check
+from buckshot.conformance.case_document import SPEC_MIN
+from buckshot.conformance.generate import HERE, to_text, write_or_check
 from buckshot.conformance.generate import differences as rule_differences
 from buckshot.conformance.modelcases.expect import expectations
 from buckshot.conformance.modelcases.goals import SEAT_COUNTS, gaps
