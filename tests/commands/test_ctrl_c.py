@@ -245,7 +245,9 @@ def test_verify_trace_stops_without_a_verdict_and_exits_130(tmp_path: Path) -> N
     log = tmp_path / "long.jsonl"
     _long_log(log, 20_000)
     args = ["verify-trace", str(log), "--json", str(tmp_path / "result.json")]
-    code, out, err, took = _interrupt(args, tmp_path, cpu=5.0)
+    # the check ends (the log's game is over at about its 5,000th event) some 7 s of processor
+    # time after the start, of which 2-2.5 s are imports: Ctrl-C at 3 s leaves it working
+    code, out, err, took = _interrupt(args, tmp_path, cpu=3.0)
     assert code == 130, err
     assert took < STOPPED_WITHIN
     assert "Traceback" not in err + out
