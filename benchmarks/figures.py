@@ -353,6 +353,17 @@ def _met(worst: float, target: float) -> str:
 
 def _targets(ratios: dict[str, float], clones: list[dict[str, Any]]) -> str:
     """Issue 27's targets against the ratios and the clones of one run ('' with neither)."""
+    said = _target_verdicts(ratios, clones)
+    if not said:
+        return ""
+    return (
+        f"{ENGINE_TARGETS_SOURCE}, package / engine per decision in each mode (record=False "
+        "is the fast mode), and a clone's cost: " + "; ".join(said) + "."
+    )
+
+
+def _target_verdicts(ratios: dict[str, float], clones: list[dict[str, Any]]) -> list[str]:
+    """Each of issue 27's targets, met or missed by the ratios and the clones of one run."""
     said = []
     for mode, target in ENGINE_TARGETS.items():
         found = [r for label, r in ratios.items() if label.endswith(f", {mode}")]
@@ -367,12 +378,7 @@ def _targets(ratios: dict[str, float], clones: list[dict[str, Any]]) -> str:
             f"a clone within {CLONE_TARGET:g} decisions: {_met(max(costs), CLONE_TARGET)} "
             f"({_spread(costs, ' decisions')} in this run)"
         )
-    if not said:
-        return ""
-    return (
-        f"{ENGINE_TARGETS_SOURCE}, package / engine per decision in each mode (record=False "
-        "is the fast mode), and a clone's cost: " + "; ".join(said) + "."
-    )
+    return said
 
 
 def conformance(results: Results) -> str:
@@ -545,8 +551,15 @@ def _summary_engine(results: Results) -> tuple[str, str]:
     f = entry(results, "engine")
     first = f["configurations"][0]
     label = first["label"].removeprefix("reference engine, ")
+    verdicts = _target_verdicts(f["ratios"], list(f.get("clones") or []))
+    against = (
+        f"; against {PACKAGE}: " + "; ".join(verdicts) + " ([where the time goes and what "
+        "was tried](docs/engine.md#speed-for-search-issue-27))"
+        if verdicts
+        else ""
+    )
     return (
-        f"{first['decisions_per_s']:,} decisions/s ({label})",
+        f"{first['decisions_per_s']:,} decisions/s ({label}){against}",
         f"{f['date']}, load average {f['machine']['load_average'][0]:.1f}"
         if f["machine"].get("load_average")
         else f["date"],
