@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from buckshot.faults import contract, engine
+from buckshot.faults.declare import Fault
 from buckshot.faults.served import ServedFault
 from buckshot.reference.adapter import IMPLEMENTATION, Run, serve
 
@@ -34,25 +35,41 @@ def apply(name: str) -> type[Run]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The entry point: serve the reference adapter with one fault, or list the faults."""
-    parser = argparse.ArgumentParser(
-        prog="python -m buckshot.faults.adapter", description=__doc__.splitlines()[0]
+    return serve_a_fault(
+        "python -m buckshot.faults.adapter",
+        __doc__.splitlines()[0],
+        CATALOGUE,
+        lambda fault: f"{fault.room}; breaks {', '.join(fault.breaks)}",
+        argv,
     )
+
+
+def serve_a_fault(
+    prog: str,
+    description: str,
+    catalogue: Mapping[str, ServedFault],
+    describe: Callable[[Fault], str],
+    argv: Sequence[str] | None = None,
+) -> int:
+    """The command line of an adapter serving one fault of ``catalogue`` (``--fault NAME``)
+    or listing them (``--list``, each with ``describe``'s words), ``description`` its help's
+    first line; its exit status."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--fault", metavar="NAME", help="serve the adapter with this fault")
     which.add_argument("--list", action="store_true", help="list the faults and exit")
     args = parser.parse_args(argv)
     if args.list:
-        for name, served in CATALOGUE.items():
-            fault = served.fault
-            print(f"{name}: {fault.summary} ({fault.room}; breaks {', '.join(fault.breaks)})")
+        for name, served in catalogue.items():
+            print(f"{name}: {served.fault.summary} ({describe(served.fault)})")
         return 0
-    if args.fault not in CATALOGUE:
+    if args.fault not in catalogue:
         print(
             f"error [usage]: {parser.prog}: unknown fault {args.fault!r} (see --list)",
             file=sys.stderr,
         )
         return 2
-    run = apply(args.fault)
+    run = catalogue[args.fault].apply()
     implementation = {**IMPLEMENTATION, "name": f"{IMPLEMENTATION['name']}+fault:{args.fault}"}
     return serve(sys.stdin, sys.stdout, implementation, run)
 
