@@ -140,7 +140,18 @@ def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
     """Print ``error [code]: message`` on standard error, on one line, and exit with
     ``exit_code``."""
     typer.echo(f"error [{code}]: {one_line(message)}", err=True)
+    if exit_code == INTERRUPTED:
+        _quiet_finalisers()
     raise typer.Exit(exit_code)
+
+
+def _quiet_finalisers() -> None:
+    """After a Ctrl-C, let no finaliser print a traceback on the way out: an object the
+    interruption left half-built (a solver's model, say) may fail in its ``__del__``, which
+    Python reports as "Exception ignored in ..." with a traceback. Not a finding; it is shown
+    only when :data:`TRACEBACK_VARIABLE` is set."""
+    if not os.environ.get(TRACEBACK_VARIABLE):
+        sys.unraisablehook = lambda _unraisable: None
 
 
 def write_atomic(path: Path, text: str) -> None:
