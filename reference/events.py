@@ -183,3 +183,19 @@ def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
     from buckshot.spec.eventlog import parse_log
 
     return [Event.from_log(event) for event in parse_log(text, source)]
+
+
+def log_event(event: Event) -> LogEvent:
+    """The engine's event as the log reader (:mod:`buckshot.spec.eventlog`) gives it, for
+    the spec's folds and monitor: its place in the log is its ``seq``."""
+    from buckshot.spec.eventlog import LogEvent
+
+    return LogEvent(
+        index=event.seq - 1,
+        line=event.seq,
+        seq=event.seq,
+        turn=event.turn,
+        type=event.type.value,
+        visibility=event.visibility,
+        data=event.data,
+    )

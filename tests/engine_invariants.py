@@ -19,25 +19,11 @@ import json
 import random
 from typing import Any
 
-from buckshot.reference.events import Event
+from buckshot.reference.events import log_event
 from buckshot.reference.game import Game
-from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.monitor import Monitor, require
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset
-
-
-def log_event(event: Event) -> LogEvent:
-    """The engine's event as the log reader gives it (its place in the log is its ``seq``)."""
-    return LogEvent(
-        index=event.seq - 1,
-        line=event.seq,
-        seq=event.seq,
-        turn=event.turn,
-        type=event.type.value,
-        visibility=event.visibility,
-        data=event.data,
-    )
 
 
 class GameMonitor:

@@ -24,8 +24,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from buckshot.envs.observation import Encoder, known_shell, observation_text
-from buckshot.envs.table import Setup, default_roles, log_event, payoff
+from buckshot.envs.table import Setup, default_roles, payoff
 from buckshot.reference.chance import SeededChance
+from buckshot.reference.events import log_event
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from buckshot.envs.actions import ActionSpace
 from buckshot.envs.chance import ChanceCodes, ChanceNeeded, Draw, DrawnChance
-from buckshot.reference.events import Event
+from buckshot.reference.events import Event, log_event
 from buckshot.reference.game import Game
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import Role
@@ -85,19 +85,6 @@ def payoff(winners: Sequence[int] | None, alive: Sequence[bool]) -> list[float]:
         return [0.0] * seats
     share = seats / len(sharing) - 1
     return [share if seat in sharing else -1.0 for seat in range(seats)]
-
-
-def log_event(event: Event) -> LogEvent:
-    """The engine's event as the log reader gives it, for the spec's fold."""
-    return LogEvent(
-        index=event.seq - 1,
-        line=event.seq,
-        seq=event.seq,
-        turn=event.turn,
-        type=event.type.value,
-        visibility=event.visibility,
-        data=event.data,
-    )
 
 
 def _token(event: LogEvent) -> str:

@@ -14,10 +14,10 @@ from functools import partial
 from typing import Any
 
 import pytest
-from engine_invariants import log_event
 
 from buckshot.reference.agents import HeuristicAgent
 from buckshot.reference.chance import SeededChance
+from buckshot.reference.events import log_event
 from buckshot.reference.game import Game
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import Role
