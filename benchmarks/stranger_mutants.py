@@ -1,8 +1,11 @@
 """The proofs judged by bugs a stranger wrote: each bug of ``stranger_model_bugs.BUGS`` run
 through the whole default property set, every player count, as ``buckshot verify`` runs it.
 
-    python benchmarks/stranger_mutants.py [--jobs J] [--only NAME]... [--depth D]
+    python benchmarks/stranger_mutants.py [--batch 1|2] [--jobs J] [--only NAME]... [--depth D]
                                           [--update | --results FILE]
+
+``--batch 2`` runs the second catalogue instead (``stranger_model_bugs_2.BUGS``, written by
+another stranger, later), the first being the default.
 
 For each bug the model is patched and every property is proved at every player count of the
 ruleset (the solver bounded by its resource limit, :mod:`buckshot.verification.proofs.limits`;
@@ -15,7 +18,8 @@ step that breaks one of the failed properties (the search of
 no path shows is ``cti only``, counted apart; a bug no proof fails is ``missed``.
 
 Prints one line per bug (its rule, its verdict, the properties that failed) and the score.
-The score of a run of the whole catalogue is kept under ``stranger_mutants``: ``--update``
+The score of a run of the whole catalogue is kept under ``stranger_mutants`` (the second
+batch's under ``stranger_mutants_2``): ``--update``
 stores it in ``benchmarks/results.json``, ``--results FILE`` in FILE; without either nothing
 is written, and a run of part of the catalogue (``--only``) is never published as whole.
 Exit 1 when a bug is missed.
@@ -30,8 +34,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import stranger_model_bugs  # benchmarks/stranger_model_bugs.py
+import stranger_model_bugs_2  # benchmarks/stranger_model_bugs_2.py
 from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
-from stranger_model_bugs import BUGS, StrangerBug  # benchmarks/stranger_model_bugs.py
+from stranger_model_bugs import StrangerBug
 
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
@@ -39,7 +45,11 @@ from buckshot.verification.proofs.induction import VIOLATED
 from buckshot.verification.proofs.mutants import Mutant, mutant_evidence
 from buckshot.verification.run import verify
 
-KEY = "stranger_mutants"
+BATCHES: dict[int, tuple[str, tuple[StrangerBug, ...]]] = {
+    1: ("stranger_mutants", stranger_model_bugs.BUGS),
+    2: ("stranger_mutants_2", stranger_model_bugs_2.BUGS),
+}
+"""Each batch of bugs: the results key its whole run is kept under, and its catalogue."""
 CAUGHT, CTI_ONLY, MISSED = "caught", "cti only", "missed"
 
 
@@ -99,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python benchmarks/stranger_mutants.py", description=__doc__.split("\n\n")[0]
     )
+    parser.add_argument(
+        "--batch", type=int, choices=sorted(BATCHES), default=1, help="catalogue (default 1)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--only", action="append", default=[], help="run only this bug")
     parser.add_argument(
@@ -106,14 +119,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_arguments(parser)
     args = parser.parse_args(argv)
-    names = {bug.name for bug in BUGS}
+    key, bugs = BATCHES[args.batch]
+    names = {bug.name for bug in bugs}
     unknown = [name for name in args.only if name not in names]
     if unknown:
-        parser.error(f"--only: no bug {', '.join(unknown)} in stranger_model_bugs.BUGS")
+        parser.error(f"--only: no bug {', '.join(unknown)} in batch {args.batch}")
     if args.jobs < 1 or args.depth < 0:
         parser.error("--jobs must be 1 or more and --depth 0 or more")
     check_arguments(parser, args)
-    chosen = [bug for bug in BUGS if not args.only or bug.name in args.only]
+    chosen = [bug for bug in bugs if not args.only or bug.name in args.only]
     cfg = make_config(load_ruleset())
     began = datetime.now(UTC)
     where = machine()
@@ -141,10 +155,10 @@ def main(argv: list[str] | None = None) -> int:
             o.bug.name: {"rule": o.bug.rule, "verdict": o.verdict, "failed": list(o.failed)}
             for o in outcomes
         },
-        "complete": len(outcomes) == len(BUGS),
-        "incomplete": "" if len(outcomes) == len(BUGS) else "--only ran part of the catalogue",
+        "complete": len(outcomes) == len(bugs),
+        "incomplete": "" if len(outcomes) == len(bugs) else "--only ran part of the catalogue",
     }
-    publish(args, KEY, figures)
+    publish(args, key, figures)
     return 1 if any(o.verdict == MISSED for o in outcomes) else 0
 
 
