@@ -13,6 +13,8 @@ the command-line library's framed box, which crops a long path to the width of t
 So does what no command foresaw: a file or device that fails under it is ``error [os]``, any
 other exception ``error [internal]`` (a bug: ``BUCKSHOT_TRACEBACK=1`` shows its traceback);
 never a traceback. (A Ctrl-C no command caught ends with 130 by the library's own rule.)
+Standard output closed by its reader (``| head -1``) is no error: the command ends quietly
+with exit 1 (:mod:`buckshot.closed_output`).
 
 A leaf module (it imports no other command), so that each subcommand's module can use it.
 """
@@ -28,6 +30,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 import typer.core
+
+from buckshot.closed_output import closed_output_ends_quietly
 
 if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
@@ -73,6 +77,19 @@ class OneLineErrors(typer.core.TyperGroup):
         """Run the command; in standalone mode, end the process with its exit status."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        with closed_output_ends_quietly():  # `buckshot ... | head -1`: exit 1, no traceback
+            self._standalone(args, prog_name, complete_var, windows_expand_args, **extra)
+
+    def _standalone(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        windows_expand_args: bool,
+        **extra: Any,
+    ) -> NoReturn:
+        """Run the command and end the process with its exit status, every error in one
+        line."""
         if sys.stdout is None:  # started with standard output closed (>&-)
             _unforeseen(OSError("standard output is closed"), "os", "standard output is closed")
         try:
@@ -95,6 +112,8 @@ class OneLineErrors(typer.core.TyperGroup):
         except typer.Abort:
             typer.echo("error [aborted]: no input", err=True)
             sys.exit(1)
+        except BrokenPipeError:  # standard output closed by its reader: no error (main)
+            raise
         except OSError as error:
             _unforeseen(error, "os", _os_message(error))
         except Exception as error:  # the last guard: one line, never a traceback

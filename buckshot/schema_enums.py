@@ -19,6 +19,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, get_args
 
+from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.command import write_atomic
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.runner import STATUSES
@@ -194,4 +195,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with closed_output_ends_quietly():
+        sys.exit(main())

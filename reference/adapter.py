@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import IO, Any, TypeVar
 
 from buckshot import __version__
+from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.reference.chance import Chance, Outcome, ScriptedChance, SeededChance
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.game import Game, Prompt
@@ -461,4 +462,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with closed_output_ends_quietly():
+        sys.exit(main())

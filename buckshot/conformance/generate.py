@@ -29,6 +29,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
+from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.conformance.case_document import case_document
 from buckshot.conformance.invalid import invalid_cases
 from buckshot.spec import rulebook
@@ -680,4 +681,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with closed_output_ends_quietly():
+        sys.exit(main())

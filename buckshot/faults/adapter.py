@@ -14,6 +14,7 @@ import argparse
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
+from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.faults import contract, engine
 from buckshot.faults.declare import Fault
 from buckshot.faults.served import ServedFault
@@ -78,4 +79,5 @@ if __name__ == "__main__":
     # Serve from the importable module (the faults are declared once, by its imports).
     from buckshot.faults import adapter as importable
 
-    sys.exit(importable.main())
+    with closed_output_ends_quietly():
+        sys.exit(importable.main())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.faults.adapter import serve_a_fault
 from buckshot.faults.chance import FAULTS
 
@@ -25,4 +26,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with closed_output_ends_quietly():
+        sys.exit(main())

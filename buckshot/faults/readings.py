@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Sequence
 
+from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.command import one_line, write_atomic
 from buckshot.conformance import coverage
 from buckshot.faults.adapter import CATALOGUE
@@ -78,4 +79,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with closed_output_ends_quietly():
+        raise SystemExit(main())

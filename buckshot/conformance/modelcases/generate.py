@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path as FilePath
 from typing import Any
 
+from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.conformance.case_document import SPEC_MIN
 from buckshot.conformance.generate import HERE, to_text, write_or_check
 from buckshot.conformance.generate import differences as rule_differences
@@ -150,4 +151,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with closed_output_ends_quietly():
+        sys.exit(main())
