@@ -215,9 +215,11 @@ class Report:
 
 
 def _kind(prop: Property) -> str:
-    """``invariant``, ``lemma`` or ``progress``."""
+    """``invariant``, ``lemma``, ``progress`` or ``enabledness``."""
     if prop.progress:
         return "progress"
+    if prop.offer is not None:
+        return "enabledness"
     return "lemma" if prop.lemma else "invariant"
 
 
@@ -269,6 +271,8 @@ def cex_json(spec: ExecutableSpec, cex: ProofCounterexample | None) -> dict[str,
         out["before_text"] = state(cex.before)
     if cex.input is not None:
         out["input"] = to_json(spec.cfg, cex.input)
+    if cex.refused is not None:
+        out["refused"] = to_json(spec.cfg, cex.refused)
     out["after"] = to_json(spec.cfg, cex.after)
     out["after_text"] = state(cex.after)
     return out
@@ -284,6 +288,8 @@ def cex_text(cex: ProofCounterexample) -> str:
     label = "after the step:" if cex.before is not None else "initial state:"
     if cex.stuck:
         label = "stuck state (satisfies every invariant and lemma, not over, no legal input):"
+    if cex.refused is not None:
+        label = "state (satisfies every invariant and lemma) refusing what the rules offer:"
     parts += [label, state(cex.after)]
     parts.append(
         f"[{'confirmed' if cex.confirmed else 'NOT confirmed'} on the executable spec: {cex.note}]"

@@ -21,7 +21,7 @@ from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
 from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
-from buckshot.verification.proofs import crosscheck
+from buckshot.verification.proofs import crosscheck, enabled
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.lemmas import LEMMAS
 from buckshot.verification.proofs.limits import Budget, one_shot, why_unknown
@@ -29,6 +29,7 @@ from buckshot.verification.proofs.progress import PROGRESS_PROPERTIES, stuck
 from buckshot.verification.proofs.properties import Opaque, Property
 from buckshot.verification.proofs.rules_chance import RULES_CHANCE
 from buckshot.verification.proofs.rules_counters import RULES_COUNTERS
+from buckshot.verification.proofs.rules_enabled import RULES_ENABLED
 from buckshot.verification.proofs.rules_end import RULES_END
 from buckshot.verification.proofs.rules_items import RULES_ITEMS
 from buckshot.verification.proofs.rules_pauses import RULES_PAUSES
@@ -53,6 +54,9 @@ class ProofCounterexample:
     note: str
     stuck: bool = False
     """A stuck state (progress): ``after`` is a state in which no input is legal."""
+    refused: ConcreteInput | None = None
+    """For an enabledness property: the decision the rules allow in ``after`` and the model
+    refuses there (``after`` is then the state, ``before`` and ``input`` None)."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +116,9 @@ text (:mod:`.rules_turn`, :mod:`.rules_counters`, :mod:`.rules_items`, :mod:`.ru
 
 
 def all_properties() -> tuple[Property, ...]:
-    """The invariants, the rule properties, the lemmas, then the progress properties."""
-    return INVARIANTS + RULES + LEMMAS + PROGRESS_PROPERTIES
+    """The invariants, the rule properties, the lemmas, the progress properties, then the
+    enabledness properties."""
+    return INVARIANTS + RULES + LEMMAS + PROGRESS_PROPERTIES + RULES_ENABLED
 
 
 def property_by_id(pid: str) -> Property:
@@ -391,9 +396,10 @@ def prove_property(
     cfg, sem, spec = model.cfg, model.sem, model.spec
     tally = _Tally(model)
     budget = Budget.nominal(prop.budget_ms, timeout_ms)
-    if prop.progress:
+    if prop.progress or prop.offer is not None:
         if chunk is None or chunk[0] == 0:
-            _prove_progress(model, prop, tally, budget)
+            prove_state = _prove_progress if prop.progress else _prove_offer
+            prove_state(model, prop, tally, budget)
         return tally.result(prop, players_label(cfg), time.perf_counter() - started)
     cases = model.cases
     if chunk is not None:
@@ -532,6 +538,43 @@ def _prove_progress(model: ProofModel, prop: Property, tally: _Tally, budget: Bu
     goal = stuck(model)
     if tally.sweep(model.facts, goal, s.n, "state", budget, read_stuck, logic=None) != PROVED:
         tally.mark_unknown("state")
+
+
+def _prove_offer(model: ProofModel, prop: Property, tally: _Tally, budget: Budget) -> None:
+    """Ask for a state satisfying the assumptions in which the rules offer a decision the
+    model refuses for every chance outcome (:func:`.enabled.refused`), for every count; each
+    counterexample re-checked on the executable spec (no chance variant of the decision is
+    legal there)."""
+    cfg, spec, s = model.cfg, model.spec, model.s
+    offer = prop.offer
+    assert offer is not None, prop.id
+    chosen = enabled.chosen_input(model, prop)
+
+    def read_refusal(m: Any) -> ProofCounterexample:
+        state = read_state(cfg, m, s)
+        decision = enabled.decision(spec, offer, read_input(cfg, m, chosen))
+        top = spec.top(state)
+        allowed = bool(offer.when(spec.sem, state, decision))
+        confirmed = allowed and not enabled.offered(spec, offer, state, decision)
+        note = f"refused: {_describe(spec, offer, decision)} in {top.frame}:{top.id}"
+        return ProofCounterexample(None, None, state, confirmed, note, refused=decision)
+
+    goal = enabled.refused(model, prop, chosen)
+    if tally.sweep(model.facts, goal, s.n, "state", budget, read_refusal, logic=None) != PROVED:
+        tally.mark_unknown("state")
+
+
+def _describe(spec: ExecutableSpec, offer: Any, decision: ConcreteInput) -> str:
+    """The refused decision in words: its event and the parameters it names."""
+    event = spec.layout.edge_by_id(offer.edges[0]).edge.event
+    named = []
+    if "target" in offer.params:
+        named.append(f"target P{decision.target}")
+    if "item" in offer.params:
+        named.append(f"item {decision.item}")
+    if "pay" in offer.params:
+        named.append(f"pay {list(decision.pay)}")
+    return event + (f" ({', '.join(named)})" if named else "")
 
 
 def _goal(sem: Any, prop: Property, s: Any, inp: Any, case: Branch) -> Any:

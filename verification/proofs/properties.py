@@ -47,6 +47,26 @@ class Opaque:
 OpaquePred = Callable[[Sem, S], Sequence[Opaque]]
 
 
+StepCondition = Callable[[Sem, S, In], Any]
+"""A condition over a state and the parameters of a decision taken in it."""
+
+PARAMS = ("target", "item", "pay")
+"""The fields of a step's input that a player chooses (the others are chance outcomes, and
+the decision's edge)."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What an enabledness property says must be offered: in a state where ``when`` holds
+    for the decision's parameters (``target``, ``item``, ``pay`` of the input, those named
+    in ``params``), the player may take one of the chart transitions ``edges`` (their ids,
+    spec data) with those parameters, for some chance outcome the rules allow."""
+
+    edges: tuple[str, ...]
+    params: tuple[str, ...]
+    when: StepCondition
+
+
 @dataclass(frozen=True)
 class Property:
     """An invariant (``I..``) or a strengthening lemma (``L..``) with what it checks."""
@@ -71,6 +91,10 @@ class Property:
     """A progress property (no state and no step part): every state that satisfies the
     assumptions and is not over has an enabled input, checked with the input quantified
     (:mod:`buckshot.verification.proofs.progress`)."""
+    offer: Offer | None = None
+    """An enabledness property (no state and no step part): in every state that satisfies
+    the assumptions and the offer's condition, the offered decision is legal for some chance
+    outcome (:mod:`buckshot.verification.proofs.rules_enabled`)."""
 
     @property
     def lemma(self) -> bool:

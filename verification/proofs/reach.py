@@ -24,6 +24,7 @@ from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Stuck
 from buckshot.verification.model.layout import role_code
 from buckshot.verification.model.patch import Patch
+from buckshot.verification.proofs.enabled import refused_at
 from buckshot.verification.proofs.properties import Property
 
 WALK_STEPS = 6_000
@@ -64,9 +65,12 @@ class Evidence:
 
 
 def _broken(spec: ExecutableSpec, props: Sequence[Property], s: Concrete) -> str | None:
-    """The first property whose state part ``s`` breaks."""
+    """The first property whose state part ``s`` breaks, or that says ``s`` must offer a
+    decision the model refuses there (enabledness)."""
     for prop in props:
         if prop.state is not None and not prop.state(spec.sem, s):
+            return prop.id
+        if prop.offer is not None and refused_at(spec, prop, s) is not None:
             return prop.id
     return None
 
