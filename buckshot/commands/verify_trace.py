@@ -4,7 +4,8 @@ Exit codes: 0 when every event is matched by model steps, 1 at the first event n
 match (printed with its reason), 2 when the log (read by :mod:`buckshot.spec.eventlog`) or
 the ruleset cannot be used (an error line ``error [code]: message`` with a stable code,
 never a traceback), 130 when Ctrl-C stops it (nothing written: an interrupted check is no
-verdict).
+verdict). While it checks, how many of the log's events it has reached is shown on standard
+error, as every long command shows its progress (:mod:`buckshot.progress`; ``--quiet``: none).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from buckshot.progress import QUIET_HELP, CommandProgress
 
 
 def verify_trace_command(
@@ -31,6 +34,7 @@ def verify_trace_command(
             "--skip-options", help="Do not compare each prompt's options with the model's."
         ),
     ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
     """Check that model steps match a saved event log, or name the first event none can."""
     import z3  # type: ignore[import-untyped]
@@ -49,7 +53,13 @@ def verify_trace_command(
     # returns unknown, and the check would report a mismatch Ctrl-C made up
     z3.set_param("ctrl_c", False)
     try:
-        result = validate_log(events, ruleset, check_options=not skip_options)
+        with CommandProgress("verify-trace", quiet) as progress:
+            result = validate_log(
+                events,
+                ruleset,
+                check_options=not skip_options,
+                progress=lambda done, total: progress.update(done, total, "events"),
+            )
     except EventLogError as error:
         fail(error.code, f"{log}, {error.message}")
     except KeyboardInterrupt:

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 from buckshot.progress import CommandProgress
+from buckshot.reference.agents import HeuristicAgent, play_out
+from buckshot.reference.chance import SeededChance
+from buckshot.reference.events import to_jsonl
+from buckshot.reference.game import Game
+from buckshot.spec.rulebook import Role
 
 STAMP = r"\[\d\d:\d\d:\d\d \+\d+s\]"
 
@@ -33,3 +43,25 @@ def test_quiet_prints_nothing() -> None:
         progress.update(1, 2, "games")
         progress.say("a step")
     assert stream.getvalue() == ""
+
+
+@pytest.mark.slow
+def test_verify_trace_shows_its_progress_on_a_pipe(tmp_path: Path) -> None:
+    """verify-trace runs long on a long log, so, like every long command, it shows how far it
+    has got on standard error when that is a pipe, not a terminal: the events reached of the
+    log's, at the start and the end; the verdict alone on standard output."""
+    game = Game.new(list(Role), chance=SeededChance(0))
+    play_out(game, [HeuristicAgent(seat) for seat in range(len(Role))])
+    log = tmp_path / "game.jsonl"
+    log.write_text(to_jsonl(game.events), encoding="utf-8")
+    total = len(game.events)
+    assert total > 1000  # a six-seat game: seconds of solver checks
+    command = [sys.executable, "-m", "buckshot", "verify-trace", str(log)]
+    run = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert run.returncode == 0, run.stderr
+    lines = [re.sub(STAMP, "T", line) for line in run.stderr.splitlines()]
+    assert lines[0] == f"T verify-trace events: 0/{total}"
+    assert lines[-1] == f"T verify-trace events: {total}/{total}"
+    assert run.stdout.startswith(f"matched to the end of the game: {total}/{total} events")
+    quiet = subprocess.run([*command, "--quiet"], capture_output=True, text=True, check=False)
+    assert (quiet.returncode, quiet.stderr) == (0, "")

@@ -34,7 +34,7 @@ along the log; the parts it drives are
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,6 +128,7 @@ def validate_log(
     log: LogInput | Sequence[LogEvent],
     ruleset: Ruleset | None = None,
     check_options: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> TraceResult:
     """Check a saved event log against the model: matched, or the first event no step can match.
 
@@ -136,7 +137,8 @@ def validate_log(
     by (the default ruleset when None). With ``check_options`` each ``asked`` event's option
     list must be exactly the decisions the model allows there. Raises
     :class:`~buckshot.spec.eventlog.EventLogError` when the log is not a
-    well-formed event log.
+    well-formed event log. ``progress`` is told, as the walk goes, how many of the log's
+    events it has reached and how many there are.
     """
     started = time.perf_counter()
     if isinstance(log, list) and log and isinstance(log[0], LogEvent):
@@ -150,7 +152,7 @@ def validate_log(
     failure: TraceFailure | None = None
     complete = False
     try:
-        complete = _run(walk, decisions, steps)
+        complete = _run(walk, decisions, steps, progress or _no_progress)
     except Mismatch as mismatch:
         event = events[mismatch.index] if mismatch.index < len(events) else None
         failure = TraceFailure(
@@ -172,8 +174,19 @@ def validate_log(
     )
 
 
-def _run(walk: Walk, decisions: DecisionMatcher, steps: StepMatcher) -> bool:
-    """Match every event; True when the log reaches the end of the game."""
+def _no_progress(_done: int, _total: int) -> None:
+    """Told nothing: a check run without a progress display."""
+
+
+def _run(
+    walk: Walk,
+    decisions: DecisionMatcher,
+    steps: StepMatcher,
+    progress: Callable[[int, int], None],
+) -> bool:
+    """Match every event, telling ``progress`` how far the walk has got; True when the log
+    reaches the end of the game."""
+    progress(0, len(walk.events))
     rules, n = walk.rules, walk.n
     if not rules.players.min <= n <= rules.players.max:
         raise Mismatch(0, f"{n} seats; the ruleset allows {rules.players.min}..{rules.players.max}")
@@ -185,6 +198,7 @@ def _run(walk: Walk, decisions: DecisionMatcher, steps: StepMatcher) -> bool:
             )
     steps.match_start()
     for _ in range(MAX_STEPS):
+        progress(walk.pos, len(walk.events))
         s = walk.state
         top = walk.top(s)
         if top.kind is StateKind.FINAL and walk.num(s.depth) == 1:
@@ -201,6 +215,7 @@ def _run(walk: Walk, decisions: DecisionMatcher, steps: StepMatcher) -> bool:
         if top.kind is StateKind.DECISION:
             decisions.expect_asked(s, top)
             if walk.pos >= len(walk.events):
+                progress(walk.pos, len(walk.events))
                 return False
             decided = walk.events[walk.pos]
             inp, edges = decisions.read_decided(s, top, decided)
