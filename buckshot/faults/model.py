@@ -1127,6 +1127,137 @@ def _item_unheld(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return b.or_(original(s, inp), original(in_hand, inp))
 
 
+# Choices the rules allow, removed: each breaks no step property (what a step does stays
+# right), only the enabledness property (verification/proofs/rules_enabled.py) that says the
+# choice is offered, named first in ``caught_by``; progress after it when the removal can leave
+# a player with no choice at all.
+
+PILLS = item_code(Item.EXPIRED_PILLS)
+
+
+def _next_living(m: Any, s: Any, p: Any) -> Any:
+    return _living_seat_after(m, s, p, lambda seat: m.b.false())
+
+
+@model_fault(
+    "no_shot_at_the_next_seat",
+    "a shot may not aim at the next living seat (the one the window asks first)",
+    breaks=("S4.2.1a", "R19"),
+    caught_by=("A1",),
+    piece=("guard", "shot_target_valid"),
+)
+def _no_shot_at_the_next_seat(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    return m.b.and_(original(s, inp), m.b.ne(inp.target, _next_living(m, s, s.owner)))
+
+
+@model_fault(
+    "pills_only_for_oneself",
+    "expired pills may be used only on oneself, like milk tea",
+    breaks=("S3.6", "R10"),
+    caught_by=("A2",),
+    piece=("guard", "item_usable"),
+)
+def _pills_only_for_oneself(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    return b.and_(original(s, inp), b.or_(b.ne(inp.item, b.num(PILLS)), b.eq(inp.target, s.owner)))
+
+
+chart_fault(
+    "no_end_on_empty_chamber",
+    "awaiting_action loses its end_main edge: a main phase whose chamber ran empty cannot end",
+    breaks=("R1", "R4"),
+    caught_by=("A3", "P1"),
+    removed=frozenset({"turn:awaiting_action:end_main:0"}),
+)
+
+
+def _can_flip(m: Any, s: Any, who: Any) -> Any:
+    """``who`` is a Magician who is not a traitor and holds at least magician.cost items."""
+    b = m.b
+    magician = m.with_role(s, who, role_code(Role.MAGICIAN))
+    return b.and_(magician, b.ge(m.total(s, who), b.num(m.rules.magician.cost)))
+
+
+@model_fault(
+    "magician_must_flip",
+    "a Magician asked in a shot window who can pay must flip: passing is refused",
+    breaks=("S4.2.1b", "S6.2.3", "R17"),
+    caught_by=("A4",),
+    piece=("action", "advance_poll"),
+)
+def _magician_must_flip(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    fx.require(m.b.not_(_can_flip(m, s, m.top_cursor(s))))
+    return original(s, inp, fx)
+
+
+@model_fault(
+    "flip_needs_two_kinds",
+    "a Magician's payment must be items of different kinds",
+    breaks=("S2.6", "R8"),
+    caught_by=("A5",),
+    piece=("guard", "can_flip"),
+    table=Table(3, Role.MAGICIAN),
+)
+def _flip_needs_two_kinds(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    return b.and_(original(s, inp), *(b.le(count, b.num(1)) for count in inp.pay))
+
+
+@model_fault(
+    "pills_no_rescue",
+    "expired pills are refused as a rescue: only milk tea saves a dying player",
+    breaks=("S3.6", "S4.3.1", "R10"),
+    caught_by=("A6",),
+    piece=("guard", "rescue_usable"),
+    table=Table(2, prefer=frozenset({"give_up"})),
+)
+def _pills_no_rescue(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    return m.b.and_(original(s, inp), m.b.ne(inp.item, m.b.num(PILLS)))
+
+
+@model_fault(
+    "no_giving_up_with_rescue",
+    "a dying player who holds a rescue item must use it: giving up is refused",
+    breaks=("S4.3.1", "R10"),
+    caught_by=("A7",),
+    piece=("action", "eliminate_dying"),
+)
+def _no_giving_up_with_rescue(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
+    b = m.b
+    who = m.top_who(s)
+    fx.require(b.and_(*(b.eqn(m.held_n(s, who, k), 0) for k in RESCUE_CODES)))
+    return original(s, inp, fx)
+
+
+chart_fault(
+    "conversion_never_taken",
+    "the conversion choice loses its convert edge: the player always keeps their role",
+    breaks=("S4.3.2", "R6"),
+    caught_by=("A8",),
+    removed=frozenset({"conversion:choosing:convert:0"}),
+)
+
+chart_fault(
+    "conversion_always_taken",
+    "the conversion choice loses its keep_role edge: the first fall to 1 HP converts",
+    breaks=("S4.3.2", "R6"),
+    caught_by=("A9",),
+    removed=frozenset({"conversion:choosing:keep_role:0"}),
+)
+
+
+@model_fault(
+    "rescue_items_kept_at_discard",
+    "a discard may not throw away a rescue item",
+    breaks=("S4.4.3", "R12"),
+    caught_by=("A10",),
+    piece=("guard", "item_held"),
+)
+def _rescue_items_kept_at_discard(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    b = m.b
+    return b.and_(original(s, inp), *(b.ne(inp.item, b.num(k)) for k in RESCUE_CODES))
+
+
 def patch_of(*names: str) -> Patch:
     """The model with the faults ``names`` at once (``KeyError`` naming an unknown one)."""
     by_name = {mutant.name: mutant for mutant in MUTANTS}
