@@ -97,8 +97,9 @@ class Report:
                 if v.verdict != PROVED:
                     out.append(f"{proof.id} N={v.n}: {v.verdict} ({v.part})")
         for violation in self.violations:
+            found = "on a path of" if violation.witness.note.startswith("a seeded") else "at BMC"
             out.append(
-                f"{violation.property_id} N={violation.n}: violated at BMC depth {violation.depth}"
+                f"{violation.property_id} N={violation.n}: violated {found} depth {violation.depth}"
             )
         if self.bmc_status == "unknown":
             out.append("BMC: unknown (a query ran out of its budget)")

@@ -40,6 +40,7 @@ from buckshot.verification.proofs.induction import (
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.mutants import Mutant, MutantResult, judge
 from buckshot.verification.proofs.properties import Property
+from buckshot.verification.proofs.reach import refusal_paths
 from buckshot.verification.proofs.vacuity import VacuityTarget
 from buckshot.verification.report import Report
 
@@ -201,6 +202,7 @@ def verify(
         ]
     if cross_check:
         report.cross_check = {pid: tuple(found) for pid, found in checks.items()}
+    report.violations += refusal_paths(cfg, patch, _refusals(props, report.proofs))
     for mutant in catalogue:
         if _mutant_done(mutant, caught):
             report.mutants.append(_mutant_result(mutant, caught))
@@ -212,6 +214,20 @@ def verify(
     if failed is not None:
         raise RunFailed(report, failed.failures)
     return report
+
+
+def _refusals(
+    props: Sequence[Property], proofs: Sequence[ProofResult]
+) -> list[tuple[Property, int]]:
+    """Each enabledness property and player count whose proof found a confirmed refusal."""
+    by_id = {p.id: p for p in props}
+    return [
+        (by_id[proof.id], verdict.n)
+        for proof in proofs
+        if by_id[proof.id].offer is not None
+        for verdict in proof.per_n
+        if verdict.counterexample is not None and verdict.counterexample.confirmed
+    ]
 
 
 def bmc_scope(

@@ -63,6 +63,7 @@ from buckshot.verification.model.state import (
     to_json,
 )
 from buckshot.verification.proofs.bmc import Violation
+from buckshot.verification.proofs.rules_enabled import RULES_ENABLED
 from buckshot.verification.render import action
 
 FORMAT = "buckshot-counterexample/1"
@@ -397,6 +398,9 @@ class ReplayResult:
     initial_only: bool = False
     """The path is the initial state alone (a violation at the start), which the engine
     started from and matched."""
+    end_details: tuple[str, ...] = ()
+    """For a path the engine followed to its end: what the engine does there (every option
+    of the decision it asks)."""
 
     @property
     def followed(self) -> bool:
@@ -415,6 +419,14 @@ class ReplayResult:
                 f"The path is the initial state alone, which breaks {cex.property_id}; the "
                 "reference engine starts in the same state, so the bug is in the spec or its "
                 "rulings."
+            )
+        if self.followed and cex.property_id in ENABLEDNESS:
+            engine = "; ".join(self.end_details) or "nothing is known of the engine there"
+            return (
+                f"The reference engine takes all {len(cex.steps)} steps and reaches the same "
+                f"states. There {engine}. {cex.property_id} says the rules offer there: "
+                f"{ENABLEDNESS[cex.property_id]} The model refused such a decision at the "
+                "path's end: where the engine offers it, the bug is in the model."
             )
         if self.followed:
             return (
@@ -542,12 +554,20 @@ class _PathFollower(GameObserver):
             raise _Stop
 
 
-def _what_the_engine_does(game: Game) -> str:
-    """What a resumed engine game does next, in words: the decision it asks, or its end."""
+ENABLEDNESS = {prop.id: prop.statement for prop in RULES_ENABLED}
+"""The enabledness properties' statements, by ID: a path that breaks one ends where the model
+refuses a decision the rules offer, so its replay says what the engine offers there."""
+
+
+def _what_the_engine_does(game: Game, every: bool = False) -> str:
+    """What a resumed engine game does next, in words: the decision it asks (its first six
+    options, or ``every`` one), or its end."""
     prompt = game.prompt
     if prompt is None:
         return "the engine's game is over" if game.over else "the engine asks nothing"
     ids = prompt.option_ids()
+    if every:
+        return f"the engine asks P{prompt.player} to choose among {', '.join(ids)}"
     shown = ", ".join(ids[:6]) + (f" and {len(ids) - 6} more" if len(ids) > 6 else "")
     return f"the engine asks P{prompt.player} to choose among {len(ids)} options ({shown})"
 
@@ -614,6 +634,7 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
                 )
                 break
             game.decide(prompt.player, option)
+        result.end_details = (_what_the_engine_does(game, every=True),)
     except _Stop:
         pass
     except GameError as error:

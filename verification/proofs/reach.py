@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from buckshot.spec.rulebook import Role
 from buckshot.verification.model.config import Config, make_config
-from buckshot.verification.model.executable import Concrete, ExecutableSpec, Stuck
+from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step, Stuck
 from buckshot.verification.model.layout import role_code
 from buckshot.verification.model.patch import Patch
+from buckshot.verification.proofs.bmc import Violation, Witness
 from buckshot.verification.proofs.enabled import refused_at
 from buckshot.verification.proofs.properties import Property
 
@@ -54,6 +55,10 @@ class Evidence:
     """The chart state where the failure shows (``frame:state``)."""
     variant: str = ""
     """The ruleset change under which the path was found ("" for the ruleset itself)."""
+    start: Concrete | None = field(default=None, compare=False, repr=False)
+    """The path's initial state."""
+    path: tuple[Step, ...] = field(default=(), compare=False, repr=False)
+    """The path's steps, the last one reaching (or taking) the failure."""
 
     def text(self) -> str:
         """One line saying what was reached."""
@@ -107,9 +112,11 @@ def find_reachable(
             roles = [role_code(table.role)] * n
         game += 1
         s = spec.initial(n, roles)
+        start = s
+        path: list[Step] = []
         bad = _broken(spec, props, s)
         if bad is not None:
-            return Evidence(bad, n, game_seed, 0, _where(spec, s))
+            return Evidence(bad, n, game_seed, 0, _where(spec, s), "", start)
         prefer = PREFERRED if game % 2 == 0 else frozenset()
         if table is not None and table.prefer:
             prefer = PREFERRED | table.prefer
@@ -118,18 +125,22 @@ def find_reachable(
                 step = spec.random_step(s, play, prefer, refused)
             except Stuck:
                 if progress:
-                    return Evidence("P1", n, game_seed, index - 1, _where(spec, s))
+                    where = _where(spec, s)
+                    return Evidence("P1", n, game_seed, index - 1, where, "", start, tuple(path))
                 break
             if step is None:
                 break
             taken += 1
+            path.append(step)
             res = spec.result(step.before, step.input)
             for prop in props:
                 if prop.step is not None and not prop.step(spec.sem, step.before, step.input, res):
-                    return Evidence(prop.id, n, game_seed, index, _where(spec, step.before))
+                    where = _where(spec, step.before)
+                    return Evidence(prop.id, n, game_seed, index, where, "", start, tuple(path))
             bad = _broken(spec, props, step.after)
             if bad is not None:
-                return Evidence(bad, n, game_seed, index, _where(spec, step.after))
+                where = _where(spec, step.after)
+                return Evidence(bad, n, game_seed, index, where, "", start, tuple(path))
             s = step.after
             if taken >= steps:
                 break
@@ -161,3 +172,21 @@ def short_game(cfg: Config) -> Config | None:
         return None
     short = cfg.ruleset.with_changes({"limits.max_turns": SHORT_GAME_TURNS})
     return make_config(short, (cfg.players_lo, cfg.players_hi))
+
+
+def refusal_paths(
+    cfg: Config, patch: Patch, failed: Sequence[tuple[Property, int]]
+) -> list[Violation]:
+    """For each enabledness property shown violated at a player count (``failed``), a path
+    from an initial state of that count to a state that refuses what the property offers, as
+    a seeded walk finds it (the proofs' counterexample state need not be reachable); those no
+    walk reaches are left out."""
+    out = []
+    for prop, n in failed:
+        found = find_reachable(cfg, patch, [prop], table=Table(n))
+        if found is None or found.start is None or found.players != n:
+            continue
+        note = f"a seeded random game of the executable spec (seed {found.seed})"
+        witness = Witness(found.start, found.path, True, note)
+        out.append(Violation(prop.id, found.steps, witness))
+    return out
