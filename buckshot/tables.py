@@ -3,13 +3,16 @@
 On a terminal a table is drawn to the terminal's width; anywhere else (a file, a pipe, CI) the
 console has no width to crop to, so every column is printed whole (``sweep > out.txt`` keeps
 the columns a screen of 80 would have dropped). ``--format csv`` or ``--format markdown``
-prints the same cells as CSV (each table after a ``# title`` line) or as Markdown tables.
+prints the same cells as CSV (each table after a ``# title`` line, a blank line between two)
+or as Markdown tables, and then standard output holds the tables alone: a command's other
+lines go to standard error (:func:`notes_console`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import sys
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import IO, Annotated
@@ -52,6 +55,15 @@ def output_console(file: IO[str] | None = None) -> Console:
     return Console(file=file, width=UNBOUNDED_WIDTH)
 
 
+def notes_console(fmt: TableFormat, tables: Console) -> Console:
+    """Where a command prints its lines other than tables (notes, findings, totals): beside
+    the tables on ``tables`` when they are drawn; on standard error when they are CSV or
+    Markdown, so that standard output is the tables alone, one document a program can read."""
+    if fmt is TableFormat.TABLE:
+        return tables
+    return output_console(sys.stderr)
+
+
 def plain(cell: RenderableType) -> str:
     """A cell's text without its styles: a :class:`Text`'s characters, a string's markup read."""
     if isinstance(cell, Text):
@@ -73,14 +85,14 @@ def _title(table: Table) -> str:
 
 
 def as_csv(tables: Sequence[Table]) -> str:
-    """The tables as CSV: each its ``# title`` line, its headings and rows; a blank line
-    between two."""
+    """The tables as one CSV document: each its ``# title`` row (one cell, quoted like any
+    cell when it holds a comma or a quote), its headings and rows; a blank line between two."""
     blocks = []
     for table in tables:
         stream = io.StringIO()
-        if _title(table):
-            stream.write(f"# {_title(table)}\n")
         writer = csv.writer(stream, lineterminator="\n")
+        if _title(table):
+            writer.writerow([f"# {_title(table)}"])
         headings, rows = cells(table)
         writer.writerow(headings)
         writer.writerows(rows)

@@ -23,7 +23,13 @@ from buckshot.command import (
 from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
-from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
+from buckshot.tables import (
+    FormatOption,
+    TableFormat,
+    notes_console,
+    output_console,
+    print_tables,
+)
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
@@ -316,9 +322,26 @@ def show(
     finished: bool = True,
     table_format: TableFormat = TableFormat.TABLE,
 ) -> None:
-    """Print the tables (property x player count, with times; in ``table_format``) and every
-    counterexample; with ``finished`` False (a run some of whose tasks failed), no verdict on
-    the whole run."""
+    """Print the tables (property x player count, with times; the deliberate bugs) in
+    ``table_format`` on ``console``, and every counterexample and finding: beside the tables
+    when they are drawn, on standard error when they are CSV or Markdown (so that standard
+    output is the tables alone, :func:`notes_console`). With ``finished`` False (a run some of
+    whose tasks failed), no verdict on the whole run."""
+    notes = notes_console(table_format, console)
+    proofs, bugs = proof_table(report), mutant_tables(report)
+    if table_format is TableFormat.TABLE:  # drawn: each table before the lines about it
+        print_tables([proofs], table_format, console)
+        show_findings(report, spec, notes)
+        print_tables(bugs, table_format, console)
+    else:  # data: the tables alone, one document
+        print_tables([proofs, *bugs], table_format, console)
+        show_findings(report, spec, notes)
+    show_ending(report, notes, finished)
+
+
+def proof_table(report: Report) -> Table:
+    """The table of the proofs: property x player count, each cell its verdict (with its
+    part and time when not proved), and the bounded model checking's row."""
     meta = {p.id: p for p in all_properties()}
     counts = report.counts()
     label = report.proofs[0].players if report.proofs else ""
@@ -352,7 +375,32 @@ def show(
             row.append(f"[{STYLE[kind]}]{bmc.status} d{bmc.depth}[/]\n{bmc.seconds:.1f}s")
         bmc_seconds = f"{report.seconds.get('bmc', 0.0):.2f}"
         table.add_row(f"BMC<={report.bmc_depth}", "invariants", *row, bmc_seconds)
-    print_tables([table], table_format, console)
+    return table
+
+
+def mutant_tables(report: Report) -> list[Table]:
+    """The table of the deliberate bugs run (``--mutants``) and what caught each; none when
+    none was run."""
+    if not report.mutants:
+        return []
+    table = Table(title="Deliberate bugs")
+    for column in ("mutant", "bug", "expected", "caught by", "reachable evidence", "seconds"):
+        table.add_column(column)
+    for result in report.mutants:
+        table.add_row(
+            result.mutant.name,
+            result.mutant.bug,
+            ", ".join(result.mutant.caught_by),
+            result.caught_by if result.caught else f"[bold red]{result.verdict.upper()}[/]",
+            result.evidence.text() if result.evidence is not None else "-",
+            f"{result.seconds:.2f}",
+        )
+    return [table]
+
+
+def show_findings(report: Report, spec: ExecutableSpec, console: Console) -> None:
+    """Print what the proofs' table does not hold: assumptions, saturations, counterexamples,
+    the cross-check, the bounded model checking, vacuity and the engine's walks."""
     if report.assumed:
         console.print(
             "[yellow]assumed by every proof above but not proved in this run (--only): "
@@ -406,20 +454,10 @@ def show(
                 style = "bold red" if target.status == NOT_SHOWN else "yellow"
                 console.print(f"  [{style}]{target.kind} {target.name}: {target.status}{note}[/]")
     show_walks(report, console)
-    if report.mutants:
-        mtable = Table(title="Deliberate bugs")
-        for column in ("mutant", "bug", "expected", "caught by", "reachable evidence", "seconds"):
-            mtable.add_column(column)
-        for result in report.mutants:
-            mtable.add_row(
-                result.mutant.name,
-                result.mutant.bug,
-                ", ".join(result.mutant.caught_by),
-                result.caught_by if result.caught else f"[bold red]{result.verdict.upper()}[/]",
-                result.evidence.text() if result.evidence is not None else "-",
-                f"{result.seconds:.2f}",
-            )
-        print_tables([mtable], table_format, console)
+
+
+def show_ending(report: Report, console: Console, finished: bool = True) -> None:
+    """Print the times, every failure, and (when ``finished``) the verdict on the whole run."""
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in report.seconds.items() if k != "total")
     console.print(
         f"times: {stages} (added up over {report.jobs} process"

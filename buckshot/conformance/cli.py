@@ -23,7 +23,7 @@ from buckshot.command import (
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
 from buckshot.progress import QUIET_HELP, CommandProgress
-from buckshot.tables import FormatOption, TableFormat
+from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
 
 CASES_HELP = (
     "The folder of cases, or a suite folder holding cases/ (an export's root); "
@@ -123,7 +123,7 @@ def run_command(
     from buckshot.conformance.known import KnownFailuresError, load_known_failures
     from buckshot.conformance.report import jsonl_text, junit_xml
     from buckshot.conformance.suite import SuiteError, load_suite, select
-    from buckshot.conformance.summary import render
+    from buckshot.conformance.summary import count_tables, render
 
     check_output(report, "--report")
     check_output(junit, "--junit")
@@ -166,7 +166,11 @@ def run_command(
             run = run_suite(options, suite, on_result=tick)
         except ValueError as error:
             fail("adapter.invalid", str(error))
-    sys.stdout.write(render(run, tables, table_format))
+    if table_format is TableFormat.TABLE:
+        sys.stdout.write(render(run, tables))
+    else:  # standard output: the tables alone (notes_console), the rest on standard error
+        print_tables(count_tables(run) if tables else [], table_format, output_console())
+        sys.stderr.write(render(run, tables=False))
     if run.interrupted:
         typer.echo(
             f"conformance run: interrupted after {len(run.results)} of {total} cases; "

@@ -11,7 +11,6 @@ from rich.text import Text
 
 from buckshot.conformance.runner import STATUSES, CaseResult, RunResult
 from buckshot.spec.clauses import clause_sort_key
-from buckshot.tables import TableFormat, as_csv, as_markdown
 
 COLUMNS = ("passed", "failed", "errored", "skipped", "xfail", "xpass")
 
@@ -126,21 +125,20 @@ def totals(run: RunResult) -> str:
     )
 
 
-def render(
-    run: RunResult, tables: bool = True, table_format: TableFormat = TableFormat.TABLE
-) -> str:
-    """The whole summary: problems, the tables (unless ``tables`` is False; in CSV or
-    Markdown when ``table_format`` says), stale marks, totals."""
+def count_tables(run: RunResult) -> list[Table]:
+    """The counts of the text's tables (by clause, ruling and feature) as tables, for
+    ``--format csv`` or ``markdown``; none when no case was run."""
+    if not run.results:
+        return []
+    return [_data_table(*_grouped(run, title)) for title in GROUPINGS]
+
+
+def render(run: RunResult, tables: bool = True) -> str:
+    """The whole summary as text: problems, the tables (unless ``tables`` is False), stale
+    marks, totals."""
     sections = [problems(run)]
     if tables and run.results:
-        groups = [_grouped(run, title) for title in GROUPINGS]
-        if table_format is TableFormat.TABLE:
-            sections += [_table(*group) for group in groups]
-        else:
-            data = [_data_table(*group) for group in groups]
-            sections.append(
-                (as_csv(data) if table_format is TableFormat.CSV else as_markdown(data)).rstrip()
-            )
+        sections += [_table(*_grouped(run, title)) for title in GROUPINGS]
     stale = run.stale_known_failures()
     if stale:
         sections.append("known failures naming no case: " + ", ".join(stale))

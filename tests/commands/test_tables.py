@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
+from types import SimpleNamespace
+from unittest.mock import patch
 
 import pytest
 from rich.console import Console
@@ -12,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.testing import CliRunner
 
+from buckshot.commands import verify
 from buckshot.commands.main import app
 from buckshot.tables import TableFormat, as_csv, as_markdown, cells, output_console, print_tables
 from buckshot.workbench.report import Report, TableSection, print_report
@@ -105,16 +109,85 @@ def test_simulate_prints_its_tables_as_csv_and_markdown() -> None:
     assert refused.exit_code == 2 and refused.stderr.startswith("error [usage]")
 
 
+def csv_document(text: str) -> dict[str, list[list[str]]]:
+    """A command's standard output under ``--format csv``, read with the csv module as one
+    document: tables alone, each a ``# title`` row, its headings and rows as long as the
+    headings, one empty row between two; each table's rows by its title."""
+    tables: dict[str, list[list[str]]] = {}
+    block: list[list[str]] = []
+    for row in [*csv.reader(io.StringIO(text)), []]:
+        if row:
+            block.append(row)
+            continue
+        assert block, "two empty rows in a row, or one at the start"
+        (title, *more), headings, *rows = block
+        assert title.startswith("# ") and not more, title
+        assert all(len(row) == len(headings) for row in rows), block
+        tables[title[2:]] = [headings, *rows]
+        block = []
+    return tables
+
+
+def markdown_document(text: str) -> list[str]:
+    """A command's standard output under ``--format markdown``: tables alone, each its title
+    in bold, a blank line and its pipe rows; the titles."""
+    titles = []
+    for block in text.rstrip("\n").split("\n\n"):
+        lines = block.splitlines()
+        if lines[0].startswith("**"):
+            titles.append(lines[0].strip("*"))
+            continue
+        assert all(line.startswith("| ") or line.startswith("|---") for line in lines), block
+    return titles
+
+
+def test_a_csv_document_is_read_table_by_table() -> None:
+    tables = csv_document(as_csv([_wide(), Table("one", title="two")]))
+    assert tables == {"wide": [list(HEADINGS), list(ROW)], "two": [["one"]]}
+
+
+def test_verify_with_a_table_format_prints_the_tables_alone() -> None:
+    """Issue 26: with --format csv the notes (vacuity, times, the verdict...) stood among the
+    tables; now standard output is the tables alone, the notes on standard error."""
+    proofs = Table("ID", "N=2", title="Inductive proofs")
+    proofs.add_row("I1", "[green]proved[/]")
+    report = SimpleNamespace(
+        assumed=["I2"], cfg=None, proofs=[], bmc_status="", bmc_depth=0, vacuity=[], walks=None,
+        cross_check=None, cross_check_figures=lambda: None, seconds={"total": 1.0}, jobs=1,
+        failures=lambda: [], failed=False, mutants=[],
+    )  # fmt: skip
+    for fmt in TableFormat:
+        out, err = io.StringIO(), io.StringIO()
+        with (
+            patch.object(verify, "proof_table", return_value=proofs),
+            patch.object(verify, "saturations", return_value=["a saturation"]),
+            patch.object(sys, "stderr", err),
+        ):
+            verify.show(report, None, output_console(out), table_format=fmt)  # type: ignore[arg-type]
+        notes = out.getvalue() if fmt is TableFormat.TABLE else err.getvalue()
+        for line in ("assumed by every proof", "saturation", "times:", "all checks passed"):
+            assert line in notes, fmt
+        if fmt is TableFormat.CSV:
+            assert csv_document(out.getvalue()) == {
+                "Inductive proofs": [["ID", "N=2"], ["I1", "proved"]]
+            }
+        if fmt is TableFormat.MARKDOWN:
+            assert markdown_document(out.getvalue()) == ["Inductive proofs"]
+        if fmt is TableFormat.TABLE:
+            assert err.getvalue() == "" and "│ I1 │ proved │" in out.getvalue()
+
+
 @pytest.mark.slow
 def test_verify_prints_its_proof_table_as_csv() -> None:
     args = ["verify", "--players", "2", "--depth", "0", "--no-vacuity", "--only", "I1", "--quiet"]
     result = CliRunner().invoke(app, [*args, "--format", "csv"])
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("# Inductive proofs"))
-    rows = list(csv.reader(lines[start + 1 : start + 3]))
+    tables = csv_document(result.stdout)
+    [(title, rows)] = tables.items()
+    assert title.startswith("Inductive proofs")
     assert rows[0] == ["ID", "clauses", "N=2", "seconds"]
     assert rows[1][0] == "I1" and rows[1][2] == "proved"
+    assert "all checks passed" in result.stderr
 
 
 @pytest.mark.slow
@@ -122,13 +195,12 @@ def test_conformance_run_prints_its_counts_as_csv_that_add_up() -> None:
     args = ["conformance", "run", "--adapter", "reference", "--filter", "turn.*", "--quiet"]
     result = CliRunner().invoke(app, [*args, "--format", "csv"])
     assert result.exit_code == 0, result.output
-    blocks = [b for b in result.stdout.split("\n\n") if b.startswith("# cases by ")]
-    assert [b.splitlines()[0] for b in blocks] == [
-        "# cases by clause",
-        "# cases by ruling",
-        "# cases by feature",
-    ]
-    for block in blocks:
-        rows = list(csv.reader(block.splitlines()[1:]))
+    tables = csv_document(result.stdout)
+    assert list(tables) == ["cases by clause", "cases by ruling", "cases by feature"]
+    for rows in tables.values():
         assert rows[0][1:] == ["cases", "passed", "failed", "errored", "skipped", "xfail", "xpass"]
         assert all(int(row[1]) == sum(int(n) for n in row[2:]) for row in rows[1:])
+    assert result.stderr.startswith("OK: ")  # the totals, off standard output
+    markdown = CliRunner().invoke(app, [*args, "--format", "markdown"])
+    assert markdown.exit_code == 0, markdown.output
+    assert markdown_document(markdown.stdout) == list(tables)
