@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -55,12 +55,21 @@ _RandomState = tuple[Any, ...]
 """What ``random.Random.getstate()`` returns."""
 
 
+def _below_of(rng: random.Random) -> Callable[[int], int]:
+    """``rng.randrange`` for a bound known to be a positive int, without its argument checks:
+    the generator's own draw below ``n`` (what ``randrange(n)`` returns then, the same numbers
+    from the same state; it never returns for ``n <= 0``, so the callers check ``n`` first)."""
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    return below
+
+
 class SeededChance:
     """Outcomes drawn from a private ``random.Random`` seeded with ``seed``."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
+        self._below = _below_of(self._rng)
         self._state: _RandomState | None = None
         """The generator's state while no draw has changed it (kept for clones)."""
         self._weights: tuple[tuple[Item, int], ...] = ()
@@ -86,9 +95,11 @@ class SeededChance:
             total = self._total
         else:
             total = sum(weight for _, weight in weights)
+            if total <= 0:
+                self._rng.randrange(total)  # raises randrange's error for an empty range
             if isinstance(weights, tuple):  # immutable (a ruleset's table): its sum is kept
                 self._weights, self._total = weights, total
-        roll = self._rng.randrange(total)
+        roll = self._below(total)
         for item, weight in weights:
             if roll < weight:
                 return item
@@ -97,7 +108,7 @@ class SeededChance:
 
     def _bernoulli(self, chance: Fraction) -> bool:
         self._state = None
-        return self._rng.randrange(chance.denominator) < chance.numerator
+        return self._below(chance.denominator) < chance.numerator
 
     def pill_heals(self, chance: Fraction) -> bool:
         """True with probability ``chance``, exactly."""
@@ -127,6 +138,7 @@ class SeededChance:
         twin._weights, twin._total = self._weights, self._total
         twin._rng = random.Random.__new__(random.Random)
         twin._rng.setstate(state)
+        twin._below = _below_of(twin._rng)
         return twin
 
     @classmethod

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
-from buckshot.reference.effects import NEEDS, READS
+from buckshot.reference.effects import NEEDS, PASSING, READS
 from buckshot.reference.events import FIELDS, EventType
 from buckshot.reference.options import (
     PARAMS_OF,
+    OptionsByValues,
     Prompt,
     enumerator,
     enumerator_reads,
@@ -52,6 +53,10 @@ _enumerators = {event: enumerator(event) for event in PARAMS_OF}
 
 _enumerator_reads = {event: enumerator_reads(event) for event in PARAMS_OF}
 """What each enumerator reads: with its guards' reads, the key of a memo of legal options."""
+
+_by_values = {event: OptionsByValues(event) for event in PARAMS_OF}
+"""Each decision event's options by their parameter values, for the guards of
+:data:`~buckshot.reference.effects.PASSING`."""
 
 MEMO_LIMIT = 1 << 12
 """The most option lists one memo keeps; a full memo starts afresh."""
@@ -160,7 +165,7 @@ def _run_state(w: _Writer, indent: int, kind: FrameKind, row: StateRow) -> None:
         ((event, _),) = row.edges.items()
         w.line(indent, f"return {_function(kind, row.id, 'take__' + event)}(g, frame, NO_PARAMS)")
     elif row.kind is StateKind.DECISION:
-        w.line(indent, f"g._prompt = prompt = {_function(kind, row.id, 'ask')}(g, frame)")
+        w.line(indent, f"g.prompt = prompt = {_function(kind, row.id, 'ask')}(g, frame)")
         w.line(indent, "if g.record:")  # what Game._note_asked does, written in place
         w.line(indent + 1, "g._pending.append((g.state.turn, ASKED, None, prompt))")
         w.line(indent, "return True")
@@ -250,6 +255,9 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
             if not edge.param_guards:
                 w.line(2, f"options.extend({found})")
                 continue
+            if _passing(edge) is not None:
+                _write_passing(w, event, edge)
+                continue
             if all(fn in READS for _, fn, _ in edge.param_guards):
                 _write_memo(w, kind, row, event, edge, cost)
                 continue
@@ -275,6 +283,25 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
         f"{row.id!r}, {row.prompt_kind!r}, tuple(options)))",
     )
     w.line(0, "")
+
+
+def _passing(edge: Edge) -> Any:
+    """The lister of :data:`~buckshot.reference.effects.PASSING` of ``edge``'s one parameter
+    guard, expected True; None when it has none such."""
+    if len(edge.param_guards) != 1:
+        return None
+    ((_, fn, expected),) = edge.param_guards
+    return PASSING.get(fn) if expected is True else None
+
+
+def _write_passing(w: _Writer, event: str, edge: Edge) -> None:
+    """An ask's legal options of ``event`` listed by its one parameter guard's lister
+    (:data:`~buckshot.reference.effects.PASSING`) instead of tried candidate by candidate."""
+    ((name, _, _),) = edge.param_guards
+    lister = w.bind("P_" + name, _passing(edge))
+    by_values = w.bind("V__" + event, _by_values[event])
+    w.line(2, f"for values in {lister}(g):")
+    w.line(3, f"options.append({by_values}[values])")
 
 
 def _write_memo(

@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, cast
 
 from buckshot.reference.events import EventType
-from buckshot.reference.state import Frame, Seat, Shot
+from buckshot.reference.state import ITEM_ORDER, Frame, Seat, Shot
 from buckshot.spec.bindings import Bindings, check_role_skills
 from buckshot.spec.polling import next_living_seat, poll_order
 from buckshot.spec.registry import Kind
@@ -50,6 +50,12 @@ seldom."""
 NEEDS: dict[Guard, Callable[[Game], bool]] = {}
 """For a guard of decision parameters: a condition on the game alone without which it is
 False for every parameter value, so a prompt need not try its candidates one by one."""
+
+PASSING: dict[Guard, Callable[[Game], list[tuple[Any, ...]]]] = {}
+"""For a guard of decision parameters: the parameter values it passes among its decision's
+candidates (each a tuple in the decision's parameter order, None for an optional one left
+out), listed in the candidates' order without trying them one by one. Given for the guard
+the main phase's prompt tries most often."""
 
 RESCUE_ITEMS = (Item.MILK_TEA, Item.EXPIRED_PILLS)
 _UNTARGETED = (Target.NONE, Target.SELF)
@@ -249,6 +255,34 @@ def item_usable(g: Game, p: Params) -> bool:
     return True
 
 
+def usable_items(g: Game) -> list[tuple[Any, ...]]:
+    """The ``(item, target)`` values :func:`item_usable` passes among the owner's held items
+    (S4.2.2, R22, R23): held item kinds in canonical order, each with no target, or with each
+    seat it may be used on, by seat number."""
+    state = g.state
+    seats = state.seats
+    owner = seats[state.owner]
+    held = owner.items
+    loaded = bool(state.shells)
+    found: list[tuple[Any, ...]] = []
+    for item in ITEM_ORDER:
+        if not held.get(item):
+            continue
+        spec = _SPEC_OF[item]
+        if spec.needs_shell and not loaded:
+            continue  # R22
+        if spec.target in _UNTARGETED:
+            found.append((item, None))
+            continue
+        others_only = spec.target is Target.OTHER_LIVING
+        for number, chosen in enumerate(seats):
+            if chosen.alive and (
+                not others_only or (chosen is not owner and chosen.total_items() > 0)  # R23
+            ):
+                found.append((item, number))
+    return found
+
+
 @implements("someone_dying")
 def someone_dying(g: Game, p: Params) -> bool:
     """Some living player has HP 0 (S4.3.1, R5)."""
@@ -277,7 +311,8 @@ def game_is_over(g: Game, p: Params) -> bool:
 @implements("owner_eliminated")
 def owner_eliminated(g: Game, p: Params) -> bool:
     """The turn owner was eliminated during this turn (S5.2, R13)."""
-    return not _owner(g).alive
+    state = g.state
+    return not state.seats[state.owner].alive
 
 
 @implements("kill_locked")
@@ -299,8 +334,9 @@ def main_continues(g: Game, p: Params) -> bool:
 @implements("over_cap")
 def over_cap(g: Game, p: Params) -> bool:
     """The owner holds more items than the cap (S4.4.1, S4.4.2, R12)."""
-    owner = _owner(g)
-    return owner.total_items() > item_cap(g, owner)
+    state = g.state
+    owner = state.seats[state.owner]
+    return sum(owner.items.values()) > item_cap(g, owner)
 
 
 @implements("turn_limit_reached")
@@ -754,4 +790,5 @@ SKILL_HOMES: dict[Role, tuple[Callable[..., Any], ...]] = {
 check_role_skills("the reference engine", SKILL_HOMES)
 
 NEEDS[can_flip] = asked_magician
+PASSING[item_usable] = usable_items
 READS[shot_target_valid] = seats_living

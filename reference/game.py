@@ -95,7 +95,8 @@ class Game:
         )
         self.deepest_stack = 0
         """The most frames the stack has held at once."""
-        self._prompt: Prompt | None = None
+        self.prompt: Prompt | None = None
+        """The pending prompt; None once the game is over (read it, never set it)."""
         self._phase_of_turn = ""
         self._observer = observer
         self._reported = 0
@@ -204,7 +205,7 @@ class Game:
         self.deepest_stack = len(state.stack)
         turn = TABLES[FrameKind.TURN].states[state.stack[0].state]
         self._phase_of_turn = turn.parent or turn.id
-        self._prompt = None
+        self.prompt = None
         self._advance()
 
     # --- the pieces effects use -------------------------------------------------------------
@@ -309,11 +310,11 @@ class Game:
             frame = stack[-1]
             if steps[frame.kind][frame.state](self, frame):
                 return
-        self._prompt = None
+        self.prompt = None
 
     def _ask(self, prompt: Prompt) -> None:
         """Make ``prompt`` the pending one and announce it."""
-        self._prompt = prompt
+        self.prompt = prompt
         if self.record:
             self._note_asked(prompt)
 
@@ -326,11 +327,6 @@ class Game:
         return self._program.prompts[frame.kind][frame.state](self, frame)
 
     # --- the public interface ---------------------------------------------------------------
-
-    @property
-    def prompt(self) -> Prompt | None:
-        """The pending prompt; None once the game is over."""
-        return self._prompt
 
     @property
     def over(self) -> bool:
@@ -347,7 +343,7 @@ class Game:
             raise GameError(Code.MALFORMED, f"a player is a seat number, got {player!r}")
         if not isinstance(option, _TEXT_OR_OPTION):
             raise GameError(Code.MALFORMED, f"an option is its text or an Option, got {option!r}")
-        prompt = self._prompt
+        prompt = self.prompt
         if prompt is None:
             raise GameError(
                 Code.GAME_OVER,
@@ -417,7 +413,7 @@ class Game:
     def view(self, player: int, with_events: bool = True) -> dict[str, Any]:
         """What ``player`` may know and nothing more (R14): no chamber order, no other's peek."""
         state = self.state
-        prompt = self._prompt
+        prompt = self.prompt
         return {
             "you": player,
             "turn": state.turn,
@@ -467,7 +463,7 @@ class Game:
             game._events, game._pending = [], []
         game.state = self.state.copy()
         game.deepest_stack = self.deepest_stack
-        game._prompt = self._prompt  # immutable
+        game.prompt = self.prompt  # immutable
         game._phase_of_turn = self._phase_of_turn
         game._observer = observer
         game._reported = len(game._events) + len(game._pending)
@@ -481,7 +477,7 @@ class Game:
             "state": self.state.copy(),
             "events": len(self.events),
             "chance": self.chance.snapshot(),
-            "prompt": self._prompt,
+            "prompt": self.prompt,
             "phase": self._phase_of_turn,
         }
 
@@ -490,7 +486,7 @@ class Game:
         del self.events[saved["events"] :]
         self._reported = min(self._reported, saved["events"])
         self.chance = restore_chance(saved["chance"])
-        self._prompt = saved["prompt"]
+        self.prompt = saved["prompt"]
         self._phase_of_turn = saved["phase"]
 
     def snapshot(self) -> dict[str, Any]:
@@ -532,7 +528,7 @@ class Game:
             game.events = [Event.from_json(event) for event in data["events"]]
             game._phase_of_turn = data["phase"]
             game._check_restored()
-            game._prompt = None if state.over else game._compute_prompt()
+            game.prompt = None if state.over else game._compute_prompt()
         except GameError as error:
             raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused: {error.message}") from None
         except (RulesetError, KeyError, TypeError, ValueError, IndexError) as error:

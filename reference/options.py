@@ -184,6 +184,26 @@ def enumerator_reads(event: str) -> Callable[[list[Seat], Seat, int], Hashable]:
     raise ValueError(f"no enumerator for {event} with parameters {shape}")
 
 
+class OptionsByValues(dict[tuple[Any, ...], Option]):
+    """The options of one decision by their parameter values: a tuple in the decision's
+    parameter order, None for an optional parameter left out. Each is the shared option the
+    enumerators list, made on first use."""
+
+    def __init__(self, event: str) -> None:
+        super().__init__()
+        self.event = event
+
+    def __missing__(self, values: tuple[Any, ...]) -> Option:
+        event = self.event
+        params = tuple(
+            (name, value)
+            for name, value in zip(PARAMS_OF[event], values, strict=True)
+            if value is not None or (event, name) not in OPTIONAL
+        )
+        option = self[values] = _option(event, params)
+        return option
+
+
 def sole_option(event: str) -> Option | None:
     """The one option of a decision that takes no parameters; None for one that takes any."""
     return _option(event) if PARAMS_OF[event] == () else None
