@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 Params = dict[str, Any]
 
 # the most frequent events' types as module names (an enum's attribute is a slower read);
-# each event's values follow its fields, buckshot.reference.events.FIELDS
+# each event's values follow its fields, buckshot.reference.events.FIELDS; the most frequent
+# write an enum member's value as its _value_ (the attribute .value, a property, returns)
 HP_CHANGED, ITEMS_DRAWN, ITEM_USED = (
     EventType.HP_CHANGED,
     EventType.ITEMS_DRAWN,
@@ -117,7 +118,7 @@ def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
     for item in drawn:
         seat.add(item)
     if drawn and g.record:
-        g.write(ITEMS_DRAWN, seat.seat, [i.value for i in drawn], cause)
+        g.write(ITEMS_DRAWN, seat.seat, [i._value_ for i in drawn], cause)
 
 
 def preview(g: Game, seat: Seat) -> None:
@@ -305,7 +306,10 @@ def game_is_over(g: Game, p: Params) -> bool:
     if living <= 1:
         return True
     kills_to_win = g.rules.traitor.kills_to_win
-    return any(seat.traitor and seat.kills >= kills_to_win for seat in seats)
+    for seat in seats:  # noqa: SIM110 - a loop: any() of a generator resumes it for each seat
+        if seat.traitor and seat.kills >= kills_to_win:
+            return True
+    return False
 
 
 @implements("owner_eliminated")
@@ -412,6 +416,13 @@ def item_held(g: Game, p: Params) -> bool:
     return isinstance(item, Item) and _owner(g).count(item) > 0
 
 
+def held_items(g: Game) -> list[tuple[Any, ...]]:
+    """The ``(item,)`` values :func:`item_held` passes: each item kind the owner holds, in
+    canonical order (S4.4.3)."""
+    held = _owner(g).items
+    return [(item,) for item in ITEM_ORDER if held.get(item, 0) > 0]
+
+
 # --- actions -------------------------------------------------------------------------------
 
 
@@ -454,7 +465,19 @@ def declare_shot(g: Game, p: Params) -> None:
 @implements("open_shot_window")
 def open_shot_window(g: Game, p: Params) -> None:
     """Push a window polling every living seat from the owner's next, owner last (S4.2.1b)."""
-    _push(g, FrameKind.SHOT_WINDOW, order=poll_order(g.state.alive(), g.state.owner))
+    state = g.state
+    key = (poll_order, seats_living(g), state.owner)
+    order = _POLL_ORDERS.get(key)
+    if order is None:
+        order = _POLL_ORDERS[key] = poll_order(state.alive(), state.owner)
+    _push(g, FrameKind.SHOT_WINDOW, order=order)
+
+
+_POLL_ORDERS: dict[
+    tuple[Callable[..., tuple[int, ...]], tuple[bool, ...], int], tuple[int, ...]
+] = {}
+"""The shot windows' poll orders worked out so far, by the ``poll_order`` helper that worked
+each out (a function of its arguments alone), the living seats and the owner."""
 
 
 @implements("apply_item")
@@ -470,7 +493,7 @@ def apply_item(g: Game, p: Params) -> None:
     g.state.last_step = "item"
     g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
     if g.record:
-        g.write(ITEM_USED, owner.seat, item.value, p.get("target"))
+        g.write(ITEM_USED, owner.seat, item._value_, p.get("target"))
     ITEM_EFFECTS[item](g, owner, g.state.seats[target])
 
 
@@ -582,7 +605,7 @@ def settle_shot(g: Game, p: Params) -> None:
     live = shot.shell is Shell.LIVE
     damage = rules.shot.live_damage + (rules.rage.bonus_damage if boosted else 0) if live else 0
     if g.record:
-        g.write(SHOT_FIRED, shooter.seat, target.seat, shot.shell.value, damage)
+        g.write(SHOT_FIRED, shooter.seat, target.seat, shot.shell._value_, damage)
     if live:
         if target.shield > 0:  # a passive block: no window, no handover (S3.4)
             target.shield -= 1
@@ -764,7 +787,7 @@ def discard_one(g: Game, p: Params) -> None:
     """The owner discards the chosen item (S4.4.3, R12)."""
     _owner(g).remove(p["item"])
     if g.record:
-        g.write(DISCARDED, g.state.owner, p["item"].value)
+        g.write(DISCARDED, g.state.owner, p["item"]._value_)
 
 
 ENGINE.check()
@@ -791,4 +814,5 @@ check_role_skills("the reference engine", SKILL_HOMES)
 
 NEEDS[can_flip] = asked_magician
 PASSING[item_usable] = usable_items
+PASSING[item_held] = held_items
 READS[shot_target_valid] = seats_living

@@ -241,7 +241,12 @@ class Game:
             self.deepest_stack = len(state.stack)
         if self.record:
             self._pending.append(
-                (state.turn, _FRAME_PUSHED, None, (frame.id, kind.value, len(state.stack), player))
+                (
+                    state.turn,
+                    _FRAME_PUSHED,
+                    None,
+                    (frame.id, kind._value_, len(state.stack), player),
+                )
             )
 
     # --- running ----------------------------------------------------------------------------
