@@ -83,7 +83,8 @@ def judge_bug(cfg: Config, bug: StrangerBug, jobs: int, depth: int) -> Outcome:
     evidence = ""
     if report.violations:
         first = report.violations[0]
-        evidence = f"bmc: {first.property_id} broken at depth {first.depth} (N={first.n})"
+        how = "walk" if first.witness.note.startswith("a seeded") else "bmc"
+        evidence = f"{how}: {first.property_id} broken at depth {first.depth} (N={first.n})"
     elif failed:
         mutant = Mutant(bug.name, bug.sentence, failed, bug.patch)
         found = mutant_evidence(cfg, mutant)

@@ -174,10 +174,13 @@ class ExecutableSpec:
         """Inputs of a pending decision that the rules refuse, for a search to try: a shot at
         a seat with no living player, eliminated or never seated (S4.2.1a, S1.2; R19); an item
         the owner does not hold, or aimed at a seat with no living player (S4.2.2; R23, R24); a
-        rescue with an item that is no rescue item (S4.3.1; R10); a decision of another chart
-        state than the one on top (out of turn: the input names no player, the state says who
-        is asked). None is ever legal in the model; a guard that lets one through is a bug,
-        which a walk that tries them reaches (one chance variant each: no guard reads chance).
+        rescue with an item that is no rescue item, or one the dying player does not hold
+        (S4.3.1; R10); a Magician's payment of one item fewer or one more than
+        ``magician.cost`` (S2.6; R8); a discard of an item not held (S4.4.3; R12); a decision
+        of another chart state than the one on top (out of turn: the input names no player,
+        the state says who is asked). None is ever legal in the model; a guard that lets one
+        through is a bug, which a walk that tries them reaches (one chance variant each: no
+        guard reads chance).
         """
         top = self.top(s)
         if top.kind is not StateKind.DECISION:
@@ -215,6 +218,29 @@ class ExecutableSpec:
             for item in range(KINDS):
                 if item not in RESCUE_CODES:
                     yield replace(base, item=item)
+            dying = s.fwho[s.depth - 1]
+            for item in RESCUE_CODES:
+                if not (0 <= dying < SEATS and s.items[dying][item] > 0):
+                    yield replace(base, item=item)
+        elif event == "flip_shell":
+            yield from self._wrong_payments(s, base)
+        elif event == "discard_item":
+            for item in range(KINDS):
+                if not (0 <= s.owner < SEATS and s.items[s.owner][item] > 0):
+                    yield replace(base, item=item)
+
+    def _wrong_payments(self, s: Concrete, base: ConcreteInput) -> Iterator[ConcreteInput]:
+        """Payments of one item fewer and one more than ``magician.cost`` out of what the
+        asked player holds (S2.6; R8): only the size is wrong, so a guard that misreads the
+        cost lets one through."""
+        asked = self.asked(s)
+        if not 0 <= asked < SEATS:
+            return
+        held = list(s.items[asked])
+        cost = self.cfg.ruleset.magician.cost
+        for size in (cost - 1, cost + 1):
+            if size >= 0:
+                yield from (replace(base, pay=pay) for pay in payments(held, size))
 
     def legal_inputs(self, s: Concrete) -> list[ConcreteInput]:
         """Every legal input of ``s`` among :meth:`candidates`."""

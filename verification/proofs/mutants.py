@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
+from buckshot.spec.rulebook import Role
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.patch import Patch
 from buckshot.verification.proofs.induction import (
@@ -116,10 +117,16 @@ def run_mutant(cfg: Config, mutant: Mutant, timeout_ms: int = 60_000) -> MutantR
     return judge(mutant, proofs, evidence, time.perf_counter() - started)
 
 
+ONE_ROLE_PLAYERS = 3
+"""The player count of the one-role tables the evidence search tries last."""
+
+
 def mutant_evidence(cfg: Config, mutant: Mutant) -> Evidence | None:
     """Reachable evidence of a deliberate bug (:mod:`.reach`): a path under the ruleset
-    itself, else under its short-game variant (labelled as such); None when neither shows
-    one."""
+    itself, else under its short-game variant (labelled as such), else (for a bug declared
+    with no table of its own) at a table of three with one role at every seat, each role in
+    turn (where a role's skill, and with conversions preferred its loss, shows far more
+    often than at a mixed table); None when none shows one."""
     expected = [property_by_id(pid) for pid in mutant.caught_by]
     found = find_reachable(cfg, mutant.patch, expected, table=mutant.table)
     if found is not None:
@@ -135,4 +142,10 @@ def mutant_evidence(cfg: Config, mutant: Mutant) -> Evidence | None:
         found = find_reachable(other, mutant.patch, expected, table=mutant.table)
         if found is not None:
             return replace(found, variant=label)
+    if mutant.table is None and cfg.players_lo <= ONE_ROLE_PLAYERS <= cfg.players_hi:
+        for role in Role:
+            table = Table(ONE_ROLE_PLAYERS, role)
+            found = find_reachable(cfg, mutant.patch, expected, table=table)
+            if found is not None:
+                return found
     return None
