@@ -1,10 +1,12 @@
 """The searches try what a player may not do (issue 24, part 5).
 
 The rules refuse a shot at a seat with no living player (S4.2.1a, S1.2; R19), an item the
-owner does not hold (S4.2.2; R24), a rescue with an item that is no rescue item (S4.3.1; R10)
-and a decision out of turn. The executable spec's random walks try such inputs among the
-legal ones, and bounded model checking leaves every input free, so a guard that wrongly lets
-one through is reached by a path from an initial state, not only shown by a proof.
+owner does not hold (S4.2.2; R24), a rescue with an item that is no rescue item or one not
+held (S4.3.1; R10), a Magician's payment of the wrong size (S2.6; R8), a discard of an item
+not held (S4.4.3; R12) and a decision out of turn. The executable spec's random walks try
+such inputs among the legal ones, and bounded model checking leaves every input free, so a
+guard that wrongly lets one through is reached by a path from an initial state, not only
+shown by a proof.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ def test_no_refused_input_is_legal_and_each_kind_is_tried() -> None:
     shoot = {e.code for e in spec.layout.edges if e.edge.event == "shoot"}
     use = {e.code for e in spec.layout.edges if e.edge.event == "use_item"}
     rescue = {e.code for e in spec.layout.edges if e.edge.event == "use_rescue"}
+    flip = {e.code for e in spec.layout.edges if e.edge.event == "flip_shell"}
+    discard = {e.code for e in spec.layout.edges if e.edge.event == "discard_item"}
+    cost = spec.cfg.ruleset.magician.cost
     seen: set[str] = set()
     for n in range(2, 9):
         for step in spec.random_game(n, random.Random(n), max_steps=600, refused=True):
@@ -66,7 +71,25 @@ def test_no_refused_input_is_legal_and_each_kind_is_tried() -> None:
                     seen.add("unheld")
                 elif inp.edge in rescue and inp.item not in RESCUE_CODES:
                     seen.add("no rescue item")
-    assert seen == {"out of turn", "eliminated", "empty seat", "unheld", "no rescue item"}
+                elif inp.edge in rescue:
+                    assert s.items[s.fwho[s.depth - 1]][inp.item] == 0
+                    seen.add("unheld rescue item")
+                elif inp.edge in flip:
+                    assert sum(inp.pay) in (cost - 1, cost + 1)
+                    seen.add("wrong-size payment")
+                elif inp.edge in discard:
+                    assert s.items[s.owner][inp.item] == 0
+                    seen.add("unheld discard")
+    assert seen == {
+        "out of turn",
+        "eliminated",
+        "empty seat",
+        "unheld",
+        "no rescue item",
+        "unheld rescue item",
+        "wrong-size payment",
+        "unheld discard",
+    }
 
 
 def test_a_walk_that_tries_refused_inputs_takes_only_legal_steps() -> None:
