@@ -6,6 +6,11 @@ and actions called directly, the candidate options of each decision enumerated b
 decision's own enumerator and filtered by exactly the guards of the branches they may take.
 :func:`program` executes that source and returns the functions by frame kind and state.
 
+A guard or selector whose body is one returned expression is written in place of its call
+(:mod:`buckshot.reference.inline`, from the function's own source); a decision whose one
+parameter guard has a lister (:data:`~buckshot.reference.effects.PASSING`) takes its options
+from the lister instead of trying each candidate.
+
 The tables stay the source: the program is rebuilt whenever they change (a fault of the
 faults room edits them through :mod:`.seams`), and a test checks that the program takes the
 branches and offers the options the tables give. A *hooked* program takes each transition and asks
@@ -21,8 +26,10 @@ from dataclasses import dataclass
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
+from buckshot.reference import effects
 from buckshot.reference.effects import NEEDS, PASSING, READS
 from buckshot.reference.events import FIELDS, EventType
+from buckshot.reference.inline import MODULE_NAME, inline_call
 from buckshot.reference.options import (
     PARAMS_OF,
     OptionsByValues,
@@ -93,6 +100,7 @@ class _Writer:
             "PHASE": EventType.PHASE,
             "ASKED": EventType.ASKED,
             "remember": _remember,
+            MODULE_NAME: effects,
             "NO_PARAMS": {},
         }
 
@@ -111,9 +119,16 @@ def _function(kind: FrameKind, state: str, what: str) -> str:
     return f"{what}__{kind.value}__{state}"
 
 
+def _call(w: _Writer, name: str, fn: Any, arguments: tuple[str, ...]) -> str:
+    """The expression calling ``fn`` (bound as ``name``) with ``arguments``: its returned
+    expression written in place when :func:`~buckshot.reference.inline.inline_call` gives one."""
+    inlined = inline_call(fn, arguments)
+    return inlined if inlined is not None else f"{w.bind(name, fn)}({', '.join(arguments)})"
+
+
 def _conditions(w: _Writer, guards: tuple[tuple[str, Any, bool], ...], params: str) -> str:
     tests = [
-        f"{w.bind('G_' + name, fn)}(g, {params}) is {expected}" for name, fn, expected in guards
+        f"{_call(w, 'G_' + name, fn, ('g', params))} is {expected}" for name, fn, expected in guards
     ]
     return " and ".join(tests) or "True"
 
@@ -229,7 +244,7 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
     """The prompt of a decision state: each event's candidates filtered by its branches."""
     assert row.asked is not None
     w.line(0, f"def {_function(kind, row.id, 'ask')}(g, frame):")
-    w.line(1, f"player = {w.bind(f'ASKED__{kind.value}__{row.id}', row.asked)}(g)")
+    w.line(1, f"player = {_call(w, f'ASKED__{kind.value}__{row.id}', row.asked, ('g',))}")
     w.line(1, "seats = g.state.seats")
     w.line(1, "hand = seats[player]")
     w.line(1, "options = []")
@@ -243,7 +258,7 @@ def _write_ask(w: _Writer, kind: FrameKind, row: StateRow) -> None:
             (edge,) = edges
             tests = [_static_conditions(w, edge.static_guards, static, known)]
             tests += [
-                f"{w.bind('N_' + name, NEEDS[fn])}(g)"
+                _call(w, "N_" + name, NEEDS[fn], ("g",))
                 for name, fn, expected in edge.param_guards
                 if expected is True and fn in NEEDS
             ]
@@ -326,13 +341,14 @@ def _static_conditions(
     w: _Writer, guards: tuple[tuple[str, Any, bool], ...], static: list[str], known: set[str]
 ) -> str:
     """An ask's test of an event's static guards; a guard tested first that another event
-    tests too is called once into a local (``s_<name>``), since a test's first guard is
-    always called."""
+    tests too, or whose expression is written in place, is evaluated once into a local
+    (``s_<name>``), since a test's first guard is always called."""
     if not guards:
         return "True"
     (name, fn, expected), rest = guards[0], guards[1:]
-    if name not in known and static.count(name) > 1:
-        w.line(1, f"s_{name} = {w.bind('G_' + name, fn)}(g, NO_PARAMS)")
+    inlined = inline_call(fn, ("g", "NO_PARAMS")) is not None
+    if name not in known and (static.count(name) > 1 or inlined):
+        w.line(1, f"s_{name} = {_call(w, 'G_' + name, fn, ('g', 'NO_PARAMS'))}")
         known.add(name)
     first = f"s_{name} is {expected}" if name in known else _conditions(w, guards[:1], "NO_PARAMS")
     return " and ".join([first, _conditions(w, rest, "NO_PARAMS")] if rest else [first])

@@ -34,6 +34,10 @@ HP_CHANGED, ITEMS_DRAWN, ITEM_USED = (
 SHOT_DECLARED, SHOT_FIRED, TALLY = EventType.SHOT_DECLARED, EventType.SHOT_FIRED, EventType.TALLY
 TURN_STARTED, TURN_ENDED = EventType.TURN_STARTED, EventType.TURN_ENDED
 DISCARDED = EventType.DISCARDED
+# the enum members the hot guards and actions read, as module names too
+DEALER, MAGICIAN = Role.DEALER, Role.MAGICIAN
+OTHER_LIVING = Target.OTHER_LIVING
+SHOT_WINDOW = FrameKind.SHOT_WINDOW
 Guard = Callable[["Game", Params], bool]
 Action = Callable[["Game", Params], None]
 Selector = Callable[["Game"], int]
@@ -275,7 +279,7 @@ def usable_items(g: Game) -> list[tuple[Any, ...]]:
         if spec.target in _UNTARGETED:
             found.append((item, None))
             continue
-        others_only = spec.target is Target.OTHER_LIVING
+        others_only = spec.target is OTHER_LIVING
         for number, chosen in enumerate(seats):
             if chosen.alive and (
                 not others_only or (chosen is not owner and chosen.total_items() > 0)  # R23
@@ -315,8 +319,7 @@ def game_is_over(g: Game, p: Params) -> bool:
 @implements("owner_eliminated")
 def owner_eliminated(g: Game, p: Params) -> bool:
     """The turn owner was eliminated during this turn (S5.2, R13)."""
-    state = g.state
-    return not state.seats[state.owner].alive
+    return not _owner(g).alive
 
 
 @implements("kill_locked")
@@ -358,7 +361,7 @@ def poll_complete(g: Game, p: Params) -> bool:
 
 def asked_magician(g: Game) -> bool:
     """The seat the poll asks is a non-traitor Magician (S2.6, S5.1)."""
-    return g.state.seats[poll_cursor(g)].skilled(Role.MAGICIAN)
+    return g.state.seats[poll_cursor(g)].skilled(MAGICIAN)
 
 
 @implements("can_flip")
@@ -435,7 +438,7 @@ def load_chamber(g: Game, p: Params) -> None:
     g.state.fresh_load = True
     g.write(EventType.CHAMBER_LOADED, load.live, load.blank)
     for seat in g.state.seats:
-        if seat.alive and seat.skilled(Role.DEALER):
+        if seat.alive and seat.skilled(DEALER):
             preview(g, seat)
 
 
@@ -449,7 +452,7 @@ def draw_turn_items(g: Game, p: Params) -> None:
 def prophet_preview(g: Game, p: Params) -> None:
     """A Dealer owner sees the first shell, unless the load just showed it (S2.3, S4.1.2, R11)."""
     owner = _owner(g)
-    if owner.skilled(Role.DEALER) and not g.state.fresh_load:
+    if owner.skilled(DEALER) and not g.state.fresh_load:
         preview(g, owner)
 
 
@@ -470,7 +473,7 @@ def open_shot_window(g: Game, p: Params) -> None:
     order = _POLL_ORDERS.get(key)
     if order is None:
         order = _POLL_ORDERS[key] = poll_order(state.alive(), state.owner)
-    _push(g, FrameKind.SHOT_WINDOW, order=order)
+    _push(g, SHOT_WINDOW, order=order)
 
 
 _POLL_ORDERS: dict[
