@@ -6,8 +6,9 @@ and actions called directly, the candidate options of each decision enumerated b
 decision's own enumerator and filtered by exactly the guards of the branches they may take.
 :func:`program` executes that source and returns the functions by frame kind and state.
 
-A guard or selector whose body is one returned expression is written in place of its call
-(:mod:`buckshot.reference.inline`, from the function's own source); a decision whose one
+A guard or selector whose body is one returned expression, and an action of one simple
+statement, is written in place of its call (:mod:`buckshot.reference.inline`, from the
+function's own source); a decision whose one
 parameter guard has a lister (:data:`~buckshot.reference.effects.PASSING`) takes its options
 from the lister instead of trying each candidate.
 
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from buckshot.reference import effects
 from buckshot.reference.effects import NEEDS, PASSING, READS
 from buckshot.reference.events import FIELDS, EventType
-from buckshot.reference.inline import MODULE_NAME, inline_call
+from buckshot.reference.inline import MODULE_NAME, inline_action, inline_call
 from buckshot.reference.options import (
     PARAMS_OF,
     OptionsByValues,
@@ -155,7 +156,8 @@ def _take_edge(w: _Writer, indent: int, kind: FrameKind, edge: Edge, index: str)
         w.line(indent, "return False")
         return
     for name, fn in edge.actions:
-        w.line(indent, f"{w.bind('A_' + name, fn)}(g, p)")
+        inlined = inline_action(fn, ("g", "p"))
+        w.line(indent, inlined if inlined is not None else f"{w.bind('A_' + name, fn)}(g, p)")
     w.line(indent, f"frame.state = {edge.entry!r}")
     if kind is FrameKind.TURN:
         phase = TABLES[FrameKind.TURN].states[edge.entry].parent or edge.entry

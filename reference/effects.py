@@ -188,8 +188,7 @@ def turn_owner(g: Game) -> int:
 @implements("poll_cursor")
 def poll_cursor(g: Game) -> int:
     """The seat the top poll frame asks now (S6.2.1)."""
-    frame = g.state.stack[-1]
-    return frame.order[frame.cursor]
+    return g.state.stack[-1].order[g.state.stack[-1].cursor]
 
 
 @implements("dying_player")
@@ -355,8 +354,7 @@ def turn_limit_reached(g: Game, p: Params) -> bool:
 @implements("poll_complete")
 def poll_complete(g: Game, p: Params) -> bool:
     """Every seat of the top poll frame's order has been asked (S6.2.2, R17)."""
-    frame = g.state.stack[-1]
-    return frame.cursor >= len(frame.order)
+    return g.state.stack[-1].cursor >= len(g.state.stack[-1].order)
 
 
 def asked_magician(g: Game) -> bool:

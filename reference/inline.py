@@ -1,19 +1,20 @@
-"""The engine's one-expression guards and selectors, written in place by the compiled program.
+"""The engine's one-line guards, selectors and actions, written in place by the compiled program.
 
 A guard or selector of :mod:`buckshot.reference.effects` whose body (its docstring aside) is
-one ``return`` of an expression is a call the compiled program
-(:mod:`buckshot.reference.compiled`) need not make: :func:`inline_call` gives that expression
-with the call's arguments put for the parameters and every other name read from the module
-(``E.<name>``, so a rule helper a seam substitutes is the one called). The expression is read
-from the function's own source each time a program is built, so the source stays the only
-statement of the rule; a function a seam substituted or wrapped is not the module's and is
-called as it is.
+one ``return`` of an expression, or an action whose body is one simple statement, is a call
+the compiled program (:mod:`buckshot.reference.compiled`) need not make: :func:`inline_call`
+gives that expression, :func:`inline_action` that statement, with the call's arguments put for
+the parameters and every other name read from the module (``E.<name>``, so a rule helper a
+seam substitutes is the one called). Both are read from the function's own source each time a
+program is built, so the source stays the only statement of the rule; a function a seam
+substituted or wrapped is not the module's and is called as it is.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import inspect
 import textwrap
 from collections.abc import Callable, Sequence
@@ -39,21 +40,43 @@ _SCOPES = (
 """Expressions with a scope or a binding of their own, which are never written in place."""
 
 
+_SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign)
+"""The statements an action written in place may be."""
+
+
 def inline_call(fn: Callable[..., Any], arguments: Sequence[str]) -> str | None:
     """The expression (parenthesised) that computes ``fn`` called with the expressions
     ``arguments``, or None when ``fn`` is not a one-expression function of the effects
     module as the module binds it now."""
+    body = _body(fn, len(arguments))
+    if body is None or not isinstance(body[1], ast.Return) or body[1].value is None:
+        return None
+    written = _written(body[1].value, body[0], arguments)
+    return None if written is None else f"({written})"
+
+
+def inline_action(fn: Callable[..., Any], arguments: Sequence[str]) -> str | None:
+    """The statement that does what ``fn`` called with the expressions ``arguments`` does,
+    or None when ``fn`` is not a one-statement action of the effects module as the module
+    binds it now."""
+    body = _body(fn, len(arguments))
+    if body is None or not isinstance(body[1], _SIMPLE):
+        return None
+    return _written(body[1], body[0], arguments)
+
+
+def _body(fn: Callable[..., Any], arity: int) -> tuple[tuple[str, ...], ast.stmt] | None:
+    """The parameter names of ``fn`` and its one statement, when ``fn`` is the effects
+    module's function of that name, takes ``arity`` plain parameters and has one statement
+    besides its docstring, with no scope or binding of its own."""
     if getattr(fn, "__module__", None) != effects.__name__:
         return None
     if getattr(effects, getattr(fn, "__name__", ""), None) is not fn:
         return None
-    body = _body(fn)
-    if body is None:
+    parsed = _parsed(fn)
+    if parsed is None or len(parsed[0]) != arity:
         return None
-    params, expression = body
-    if len(params) != len(arguments):
-        return None
-    return _written(expression, tuple(zip(params, arguments, strict=True)))
+    return parsed
 
 
 @cache
@@ -64,8 +87,10 @@ def _source(fn: Callable[..., Any]) -> str | None:
         return None
 
 
-def _body(fn: Callable[..., Any]) -> tuple[tuple[str, ...], str] | None:
-    """The parameter names of ``fn`` and the source of the expression it returns."""
+@cache
+def _parsed(fn: Callable[..., Any]) -> tuple[tuple[str, ...], ast.stmt] | None:
+    """The parameter names of ``fn`` and its one statement (docstring aside), from its source;
+    None for a function of another shape."""
     source = _source(fn)
     if source is None:
         return None
@@ -79,20 +104,21 @@ def _body(fn: Callable[..., Any]) -> tuple[tuple[str, ...], str] | None:
     first = statements[0] if statements else None
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
         statements = statements[1:]  # the docstring
-    if len(statements) != 1 or not isinstance(statements[0], ast.Return):
+    if len(statements) != 1 or any(isinstance(n, _SCOPES) for n in ast.walk(statements[0])):
         return None
-    returned = statements[0].value
-    if returned is None or any(isinstance(node, _SCOPES) for node in ast.walk(returned)):
-        return None
-    return tuple(a.arg for a in arguments.args), ast.unparse(returned)
+    return tuple(a.arg for a in arguments.args), statements[0]
 
 
-def _written(expression: str, arguments: tuple[tuple[str, str], ...]) -> str | None:
-    """``expression`` with each parameter replaced by its argument and each other name read
-    from the effects module; None if it reads a name the module does not have."""
-    rewrite = _Rewrite({name: ast.parse(value, mode="eval").body for name, value in arguments})
-    tree = rewrite.visit(ast.parse(expression, mode="eval"))
-    return None if rewrite.unknown else f"({ast.unparse(tree)})"
+def _written(node: ast.AST, params: tuple[str, ...], arguments: Sequence[str]) -> str | None:
+    """``node`` with each parameter replaced by its argument and each other name read
+    from the effects module; None if it binds a parameter or reads a name the module lacks."""
+    given = {
+        name: ast.parse(value, mode="eval").body
+        for name, value in zip(params, arguments, strict=True)
+    }
+    rewrite = _Rewrite(given)
+    tree = rewrite.visit(copy.deepcopy(node))
+    return None if rewrite.unknown else ast.unparse(tree)
 
 
 class _Rewrite(ast.NodeTransformer):
@@ -104,6 +130,9 @@ class _Rewrite(ast.NodeTransformer):
         """Whether the expression reads a name neither given, the module's nor a builtin."""
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
+        if not isinstance(node.ctx, ast.Load):
+            self.unknown = True  # a binding (an action's local) is never written in place
+            return node
         if node.id in self.given:
             return self.given[node.id]
         if node.id in vars(effects):

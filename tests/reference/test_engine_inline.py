@@ -1,9 +1,11 @@
-"""The guards and selectors the compiled program writes in place (reference/inline.py): each
-written expression gives what the call gives in the games' positions, a guard or helper a
-seam substitutes is the one the game runs, and only one-expression functions are written."""
+"""The guards, selectors and actions the compiled program writes in place (reference/inline.py):
+each written expression gives what the call gives and each written statement does what the
+call does in the games' positions, a guard or helper a seam substitutes is the one the game
+runs, and only one-line functions are written."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 from buckshot.reference import compiled, effects, seams
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
-from buckshot.reference.inline import MODULE_NAME, inline_call
+from buckshot.reference.inline import MODULE_NAME, inline_action, inline_call
 from buckshot.reference.state import Seat
 from buckshot.spec.rulebook import Role
 
@@ -56,9 +58,31 @@ def test_each_written_expression_gives_what_the_call_gives() -> None:
     assert checked > 1000
 
 
+def test_each_written_action_does_what_the_call_does() -> None:
+    written = {
+        name: (fn, statement)
+        for name, fn in effects.ACTIONS.items()
+        if (statement := inline_action(fn, ("g", "p"))) is not None
+    }
+    assert "advance_poll" in written
+    checked = 0
+    for game in _positions(6):
+        for fn, statement in written.values():
+            called, run = game.clone(), game.clone()
+            try:
+                fn(called, {})
+            except (AssertionError, IndexError, TypeError, AttributeError):
+                continue  # an action of a frame that is not on top
+            exec(statement, {MODULE_NAME: effects, "g": run, "p": {}})
+            assert json.dumps(run.snapshot()) == json.dumps(called.snapshot())
+            checked += 1
+    assert checked > 100
+
+
 def test_a_function_of_more_than_one_statement_is_called() -> None:
-    assert _written("poll_complete", 2) is None  # a local, then the test
+    assert _written("game_is_over", 2) is None
     assert _written("item_usable", 2) is None
+    assert inline_action(effects.settle_shot, ("g", "p")) is None
 
 
 def test_a_substituted_guard_is_called_and_a_substituted_helper_is_the_one_read() -> None:
