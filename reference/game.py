@@ -344,22 +344,16 @@ class Game:
         Raises :class:`GameError` with a stable code, leaving the game exactly as it was, when
         the game is over, ``player`` is not the one asked, or the option is not legal.
         """
-        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
-            raise GameError(Code.MALFORMED, f"a player is a seat number, got {player!r}")
-        if not isinstance(option, _TEXT_OR_OPTION):
-            raise GameError(Code.MALFORMED, f"an option is its text or an Option, got {option!r}")
         prompt = self.prompt
-        if prompt is None:
-            raise GameError(
-                Code.GAME_OVER,
-                f"the game is over ({self.state.end_reason}); no decision is expected",
-            )
-        if player != prompt.player:
-            raise GameError(
-                Code.WRONG_PLAYER,
-                f"seat {player} decided, but seat {prompt.player} is asked ({prompt.kind})",
-            )
-        chosen = parse_option(option) if isinstance(option, str) else option
+        if (
+            type(option) is Option
+            and type(player) is int
+            and prompt is not None
+            and player == prompt.player
+        ):
+            chosen = option
+        else:
+            prompt, chosen = self._checked(player, option)
         for offered in prompt.options:
             if offered is chosen:
                 break
@@ -380,6 +374,27 @@ class Game:
             if saved is not None:
                 self._load(saved)
             raise
+
+    def _checked(self, player: Any, option: Any) -> tuple[Prompt, Option]:
+        """The pending prompt and the option ``option`` names, checked in order: the player
+        and the option are well-formed, a prompt is pending, ``player`` is the one asked and
+        the text (if given as text) reads as an option; ``GameError`` at the first that is not."""
+        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
+            raise GameError(Code.MALFORMED, f"a player is a seat number, got {player!r}")
+        if not isinstance(option, _TEXT_OR_OPTION):
+            raise GameError(Code.MALFORMED, f"an option is its text or an Option, got {option!r}")
+        prompt = self.prompt
+        if prompt is None:
+            raise GameError(
+                Code.GAME_OVER,
+                f"the game is over ({self.state.end_reason}); no decision is expected",
+            )
+        if player != prompt.player:
+            raise GameError(
+                Code.WRONG_PLAYER,
+                f"seat {player} decided, but seat {prompt.player} is asked ({prompt.kind})",
+            )
+        return prompt, parse_option(option) if isinstance(option, str) else option
 
     def _refuse(self, prompt: Prompt, chosen: Option) -> None:
         expected = ", ".join(prompt.option_ids())
