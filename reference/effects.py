@@ -270,7 +270,7 @@ def usable_items(g: Game) -> list[tuple[Any, ...]]:
     loaded = bool(state.shells)
     found: list[tuple[Any, ...]] = []
     for item in ITEM_ORDER:
-        if not held.get(item):
+        if item not in held or not held[item]:
             continue
         spec = _SPEC_OF[item]
         if spec.needs_shell and not loaded:
@@ -421,7 +421,7 @@ def held_items(g: Game) -> list[tuple[Any, ...]]:
     """The ``(item,)`` values :func:`item_held` passes: each item kind the owner holds, in
     canonical order (S4.4.3)."""
     held = _owner(g).items
-    return [(item,) for item in ITEM_ORDER if held.get(item, 0) > 0]
+    return [(item,) for item in ITEM_ORDER if item in held and held[item] > 0]
 
 
 # --- actions -------------------------------------------------------------------------------

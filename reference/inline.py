@@ -5,9 +5,10 @@ one ``return`` of an expression, or an action whose body is one simple statement
 the compiled program (:mod:`buckshot.reference.compiled`) need not make: :func:`inline_call`
 gives that expression, :func:`inline_action` that statement, with the call's arguments put for
 the parameters and every other name read from the module (``E.<name>``, so a rule helper a
-seam substitutes is the one called). Both are read from the function's own source each time a
-program is built, so the source stays the only statement of the rule; a function a seam
-substituted or wrapped is not the module's and is called as it is.
+seam substitutes is the one called); a call it makes of another such function of the module
+(not a rule helper) is written in place in turn. Both are read from the function's own source
+each time a program is built, so the source stays the only statement of the rule; a function
+a seam substituted or wrapped is not the module's and is called as it is.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from functools import cache
 from typing import Any
 
 from buckshot.reference import effects
+from buckshot.reference.seams import HELPERS
 
 MODULE_NAME = "E"
 """The name the compiled program binds :mod:`buckshot.reference.effects` to."""
@@ -141,3 +143,33 @@ class _Rewrite(ast.NodeTransformer):
         if not hasattr(builtins, node.id):
             self.unknown = True
         return node
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        """A call of another one-expression function of the module, with plain arguments,
+        is written in place too, unless it is a rule helper a seam may substitute."""
+        self.generic_visit(node)
+        called = node.func
+        if not (
+            isinstance(called, ast.Attribute)
+            and isinstance(called.value, ast.Name)
+            and called.value.id == MODULE_NAME
+            and called.attr not in HELPERS
+            and not node.keywords
+            and all(_plain(argument) for argument in node.args)
+        ):
+            return node
+        fn = getattr(effects, called.attr, None)
+        body = _body(fn, len(node.args)) if callable(fn) else None
+        if body is None or not isinstance(body[1], ast.Return) or body[1].value is None:
+            return node
+        inner = _Rewrite(dict(zip(body[0], node.args, strict=True)))
+        written = inner.visit(copy.deepcopy(body[1].value))
+        return node if inner.unknown else written
+
+
+def _plain(node: ast.expr) -> bool:
+    """Whether ``node`` is a name or a constant, or an attribute of one: an argument that costs
+    nothing to read again."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name | ast.Constant)
