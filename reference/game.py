@@ -168,13 +168,14 @@ class Game:
         """Announce the table, push the turn (the stack's bottom) and run to the first prompt."""
         if self.state.stack:
             raise GameError(Code.BAD_SETUP, "the game has already started")
-        self.write(
-            EventType.GAME_STARTED,
-            [
-                {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
-                for s in self.state.seats
-            ],
-        )
+        if self.record:  # the table's data is built only for a log
+            self.write(
+                EventType.GAME_STARTED,
+                [
+                    {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
+                    for s in self.state.seats
+                ],
+            )
         self.write(EventType.TURN_STARTED, self.state.owner)
         self.push_frame(FrameKind.TURN)
         self._enter_turn_state(self.state.stack[0].state)
