@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import copy
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any, Protocol
 
 from buckshot.reference.errors import Code, GameError
@@ -55,6 +57,18 @@ _RandomState = tuple[Any, ...]
 """What ``random.Random.getstate()`` returns."""
 
 
+_Bounds = tuple[tuple[Item, ...], tuple[int, ...]]
+"""A weight table's items and, for each, the sum of the weights up to it (its upper bound)."""
+
+
+def _bounds_of(weights: Sequence[tuple[Item, int]]) -> _Bounds:
+    """The items of ``weights`` and their upper bounds: a roll below the sum of the weights
+    falls on the first item whose bound lies above it, each item with chance proportional to
+    its weight."""
+    items = tuple(item for item, _ in weights)
+    return items, tuple(accumulate(weight for _, weight in weights))
+
+
 def _below_of(rng: random.Random) -> Callable[[int], int]:
     """``rng.randrange`` for a bound known to be a positive int, without its argument checks:
     the generator's own draw below ``n`` (what ``randrange(n)`` returns then, the same numbers
@@ -73,8 +87,8 @@ class SeededChance:
         self._state: _RandomState | None = None
         """The generator's state while no draw has changed it (kept for clones)."""
         self._weights: tuple[tuple[Item, int], ...] = ()
-        self._total = 0
-        """The last weight table drawn from (a ruleset's, immutable) and its sum."""
+        self._bounds: _Bounds = ((), ())
+        """The last weight table drawn from (a ruleset's, immutable) and its bounds."""
 
     def load(self, options: Sequence[Load]) -> Load:
         """A load drawn with equal chance among ``options``."""
@@ -92,19 +106,15 @@ class SeededChance:
         """An item drawn by weight."""
         self._state = None
         if weights is self._weights:
-            total = self._total
+            items, bounds = self._bounds
         else:
-            total = sum(weight for _, weight in weights)
-            if total <= 0:
-                self._rng.randrange(total)  # raises randrange's error for an empty range
-            if isinstance(weights, tuple):  # immutable (a ruleset's table): its sum is kept
-                self._weights, self._total = weights, total
-        roll = self._below(total)
-        for item, weight in weights:
-            if roll < weight:
-                return item
-            roll -= weight
-        raise AssertionError("weights exhausted")  # pragma: no cover - sum bounds the roll
+            items, bounds = _bounds_of(weights)
+            if not bounds or bounds[-1] <= 0:  # randrange's own error for an empty range
+                self._rng.randrange(bounds[-1] if bounds else 0)
+            if isinstance(weights, tuple):  # immutable (a ruleset's table): its bounds are kept
+                self._weights, self._bounds = weights, (items, bounds)
+        # the first item whose bound lies above the roll: the item the roll falls on
+        return items[bisect_right(bounds, self._below(bounds[-1]))]
 
     def _bernoulli(self, chance: Fraction) -> bool:
         self._state = None
@@ -135,7 +145,7 @@ class SeededChance:
             state = self._state = self._rng.getstate()
         twin = SeededChance.__new__(SeededChance)
         twin.seed, twin._state = self.seed, state
-        twin._weights, twin._total = self._weights, self._total
+        twin._weights, twin._bounds = self._weights, self._bounds
         twin._rng = random.Random.__new__(random.Random)
         twin._rng.setstate(state)
         twin._below = _below_of(twin._rng)
