@@ -127,8 +127,9 @@ def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
 
 def preview(g: Game, seat: Seat) -> None:
     """``seat`` alone sees the chamber's first shell (S2.3, R11, R14)."""
-    shell = g.state.shells[0].value
-    g.write(EventType.PREVIEW, seat.seat, shell, visibility=(seat.seat,))
+    if g.record:
+        shell = g.state.shells[0].value
+        g.write(EventType.PREVIEW, seat.seat, shell, visibility=(seat.seat,))
 
 
 def _flip_shot(g: Game) -> None:
@@ -151,7 +152,8 @@ def pills(g: Game, user: Seat, target: Seat) -> None:
         heal(g, target, rules.doctor_heal, "expired_pills")
         return
     heals = g.chance.pill_heals(rules.heal_chance)
-    g.write(EventType.PILL_ROLLED, target.seat, heals)
+    if g.record:
+        g.write(EventType.PILL_ROLLED, target.seat, heals)
     if heals:
         heal(g, target, rules.heal, "expired_pills")
     else:
@@ -434,7 +436,8 @@ def load_chamber(g: Game, p: Params) -> None:
     load = g.chance.load(g.rules.loads_for(living))
     g.state.shells = list(g.chance.order(load.live, load.blank))
     g.state.fresh_load = True
-    g.write(EventType.CHAMBER_LOADED, load.live, load.blank)
+    if g.record:
+        g.write(EventType.CHAMBER_LOADED, load.live, load.blank)
     for seat in g.state.seats:
         if seat.alive and seat.skilled(DEALER):
             preview(g, seat)
@@ -521,14 +524,16 @@ def item_effect(item: Item) -> Callable[[ItemEffect], ItemEffect]:
 @item_effect(Item.PEEKING_GLASS)
 def peek(g: Game, user: Seat, target: Seat) -> None:
     """The user alone sees the head shell (S3.1, R14, R22)."""
-    g.write(EventType.PEEK, user.seat, g.state.shells[0].value, visibility=(user.seat,))
+    if g.record:
+        g.write(EventType.PEEK, user.seat, g.state.shells[0].value, visibility=(user.seat,))
 
 
 @item_effect(Item.EJECTING_DRINK)
 def eject(g: Game, user: Seat, target: Seat) -> None:
     """The head shell leaves the chamber unfired, its type shown to all (S3.2, R22)."""
     shell = g.state.shells.pop(0)
-    g.write(EventType.SHELL_EJECTED, shell.value)
+    if g.record:
+        g.write(EventType.SHELL_EJECTED, shell.value)
 
 
 @item_effect(Item.RAGE_POTION)
@@ -537,7 +542,8 @@ def rage_potion(g: Game, user: Seat, target: Seat) -> None:
     rage = g.rules.rage
     gained = rage.mercenary_charges if user.skilled(Role.MERCENARY) else rage.charges
     user.rage += gained
-    g.write(EventType.RAGE_GAINED, user.seat, gained, user.rage)
+    if g.record:
+        g.write(EventType.RAGE_GAINED, user.seat, gained, user.rage)
 
 
 @item_effect(Item.AMULET)
@@ -546,7 +552,8 @@ def amulet(g: Game, user: Seat, target: Seat) -> None:
     shield = g.rules.shield
     gained = shield.medic_blocks if user.skilled(Role.MEDIC) else shield.blocks
     user.shield += gained
-    g.write(EventType.SHIELD_GAINED, user.seat, gained, user.shield)
+    if g.record:
+        g.write(EventType.SHIELD_GAINED, user.seat, gained, user.shield)
 
 
 @item_effect(Item.MILK_TEA)
@@ -567,7 +574,8 @@ def pickpocket(g: Game, user: Seat, target: Seat) -> None:
     stolen = g.chance.pick(target.held())
     target.remove(stolen)
     user.add(stolen)
-    g.write(EventType.ITEM_STOLEN, user.seat, target.seat, stolen.value)
+    if g.record:
+        g.write(EventType.ITEM_STOLEN, user.seat, target.seat, stolen.value)
 
 
 @item_effect(Item.INVERTER)
@@ -602,7 +610,8 @@ def settle_shot(g: Game, p: Params) -> None:
     boosted = shooter.rage > 0
     if boosted:
         shooter.rage -= 1  # a blank uses a charge too (S2.4, S3.3, R9)
-        g.write(EventType.RAGE_USED, shooter.seat, shooter.rage)
+        if g.record:
+            g.write(EventType.RAGE_USED, shooter.seat, shooter.rage)
     live = shot.shell is Shell.LIVE
     damage = rules.shot.live_damage + (rules.rage.bonus_damage if boosted else 0) if live else 0
     if g.record:
@@ -610,7 +619,8 @@ def settle_shot(g: Game, p: Params) -> None:
     if live:
         if target.shield > 0:  # a passive block: no window, no handover (S3.4)
             target.shield -= 1
-            g.write(EventType.SHOT_BLOCKED, target.seat, target.shield)
+            if g.record:
+                g.write(EventType.SHOT_BLOCKED, target.seat, target.shield)
         else:
             lose(g, target, damage, shooter.seat, "shot")
     self_blank = not live and target is shooter
