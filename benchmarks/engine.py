@@ -147,10 +147,16 @@ def bench_engine(
             chance=SeededChance(game_seed),
             record=record,
         )
+        # counted in locals, as the package's loop counts its moves: the loop's own bookkeeping
+        # (an attribute's increment, an enum member read through its class) is no engine cost
+        decisions = actions = 0
+        turn = FrameKind.TURN
         while (prompt := game.prompt) is not None:
             game.decide(prompt.player, rng.choice(prompt.options))
-            figures.decisions += 1
-            figures.actions += prompt.frame is FrameKind.TURN
+            decisions += 1
+            actions += prompt.frame is turn
+        figures.decisions += decisions
+        figures.actions += actions
         if game.state.end_reason == "turn_limit":
             figures.cut_off += 1
 
