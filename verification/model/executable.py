@@ -182,6 +182,13 @@ class ExecutableSpec:
         through is a bug, which a walk that tries them reaches (one chance variant each: no
         guard reads chance).
         """
+        yield from self._refused(s, sizes=False)
+        yield from self._refused(s, sizes=True)
+
+    def _refused(self, s: Concrete, sizes: bool) -> Iterator[ConcreteInput]:
+        """The refused inputs of :meth:`refused`: those of a wrong target, item or turn, or
+        (``sizes``) those whose parameters are of a wrong size or count (a payment, a rescue
+        item or a discard the player does not hold)."""
         top = self.top(s)
         if top.kind is not StateKind.DECISION:
             return
@@ -191,9 +198,27 @@ class ExecutableSpec:
                 continue
             inp = replace(base, edge=edge.code)
             if edge.source != top.code:
-                yield inp
+                if not sizes:
+                    yield inp
+            elif sizes:
+                yield from self._refused_sizes(s, inp, edge.edge.event)
             else:
                 yield from self._refused_variants(s, inp, edge.edge.event)
+
+    def _refused_sizes(
+        self, s: Concrete, base: ConcreteInput, event: str
+    ) -> Iterator[ConcreteInput]:
+        if event == "use_rescue":
+            dying = s.fwho[s.depth - 1]
+            for item in RESCUE_CODES:
+                if not (0 <= dying < SEATS and s.items[dying][item] > 0):
+                    yield replace(base, item=item)
+        elif event == "flip_shell":
+            yield from self._wrong_payments(s, base)
+        elif event == "discard_item":
+            for item in range(KINDS):
+                if not (0 <= s.owner < SEATS and s.items[s.owner][item] > 0):
+                    yield replace(base, item=item)
 
     def _refused_variants(
         self, s: Concrete, base: ConcreteInput, event: str
@@ -217,16 +242,6 @@ class ExecutableSpec:
         elif event == "use_rescue":
             for item in range(KINDS):
                 if item not in RESCUE_CODES:
-                    yield replace(base, item=item)
-            dying = s.fwho[s.depth - 1]
-            for item in RESCUE_CODES:
-                if not (0 <= dying < SEATS and s.items[dying][item] > 0):
-                    yield replace(base, item=item)
-        elif event == "flip_shell":
-            yield from self._wrong_payments(s, base)
-        elif event == "discard_item":
-            for item in range(KINDS):
-                if not (0 <= s.owner < SEATS and s.items[s.owner][item] > 0):
                     yield replace(base, item=item)
 
     def _wrong_payments(self, s: Concrete, base: ConcreteInput) -> Iterator[ConcreteInput]:
@@ -324,8 +339,8 @@ class ExecutableSpec:
         """A randomly chosen legal step from ``s`` (a decision named in ``prefer`` whenever
         one is legal), or None when the game is over; :class:`Stuck` when nothing is legal.
         With ``refused``, the inputs the rules refuse (:meth:`refused`) are tried among the
-        others: none is legal in the model, so only a bug that lets one through changes the
-        game."""
+        others (those of a wrong size or count first, outside the shuffle): none is legal in
+        the model, so only a bug that lets one through changes the game."""
         if self.is_terminal(s):
             return None
         top = self.top(s)
@@ -335,8 +350,13 @@ class ExecutableSpec:
             prefer = frozenset()
         options = list(self.candidates(s, held_payments=False))
         if refused:
-            options += self.refused(s)
+            options += self._refused(s, sizes=False)
         rng.shuffle(options)
+        if refused:
+            # tried first, outside the shuffle: never legal in the model, so the seed picks
+            # the same legal steps as a walk without them, and a bug that lets one through
+            # takes it at once
+            options[:0] = self._refused(s, sizes=True)
         chosen = None
         for inp in options:
             res = self.sem.step(s, inp)
