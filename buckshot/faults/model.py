@@ -1209,7 +1209,7 @@ def _flip_needs_two_kinds(original: Any, m: Any, s: Any, inp: Any) -> Any:
     breaks=("S3.6", "S4.3.1", "R10"),
     caught_by=("A6",),
     piece=("guard", "rescue_usable"),
-    table=Table(2, prefer=frozenset({"give_up"})),
+    table=Table(2, prefer=frozenset({"give_up", "shoot"})),
 )
 def _pills_no_rescue(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return m.b.and_(original(s, inp), m.b.ne(inp.item, m.b.num(PILLS)))
