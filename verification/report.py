@@ -104,7 +104,7 @@ class Report:
         if self.bmc_status == "unknown":
             out.append("BMC: unknown (a query ran out of its budget)")
         out.extend(
-            f"vacuity: {t.kind} {t.name} neither reached nor proved unreachable"
+            f"vacuity: {t.label} neither reached nor proved unreachable"
             for t in self.vacuity
             if t.status == NOT_SHOWN
         )

@@ -367,7 +367,8 @@ def replay_command(
     (``buckshot-counterexample/1``, written by ``buckshot verify``: a JSON object over several
     lines, or on one line with a ``format``) is checked against its schema, then played in the
     reference engine step by step; exit 0 when the engine follows it (the bug is in the
-    spec), 1 when it departs (the bug is in the model or the engine there).
+    spec), 1 when it departs (the bug is in the model or the engine there) or when it follows
+    an enabledness property's path to where the model refused a choice (the model's bug).
     """
     check_output(json_out, "--json")
     if _is_document(log):
@@ -448,5 +449,5 @@ def _replay_counterexample(path: Path, json_out: Path | None) -> None:
         typer.echo(line)
     if json_out is not None:
         save(json_out, json.dumps(result.to_dict(), indent=2) + "\n", "--json")
-    if not result.followed:
+    if not result.spec_at_fault:
         raise typer.Exit(1)

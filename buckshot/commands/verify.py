@@ -136,8 +136,7 @@ def main(
         list[str] | None,
         typer.Option(
             "--inject",
-            hidden=True,
-            help="Switch on a deliberate bug of the model (a fault's name).",
+            help="Switch on a deliberate bug of the model (a fault's name; repeat for more).",
         ),
     ] = None,
     jobs: Annotated[
@@ -452,7 +451,7 @@ def show_findings(report: Report, spec: ExecutableSpec, console: Console) -> Non
             if target.status not in reached:
                 note = f" ({target.note})" if target.note else ""
                 style = "bold red" if target.status == NOT_SHOWN else "yellow"
-                console.print(f"  [{style}]{target.kind} {target.name}: {target.status}{note}[/]")
+                console.print(f"  [{style}]{target.label}: {target.status}{note}[/]")
     show_walks(report, console)
 
 

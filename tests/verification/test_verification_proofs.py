@@ -29,6 +29,7 @@ from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import (
     NOT_SHOWN,
     REACHED_BMC,
+    VacuityTarget,
     _search_bounded,
     check_vacuity,
     targets,
@@ -314,3 +315,13 @@ def test_the_branches_of_the_proofs_are_the_step_of_bmc() -> None:
         solver.set("rlimit", 2_000_000_000)
         solver.add(*model.facts, claim)
         assert solver.check() == z3.unsat, name
+
+
+def test_a_vacuity_target_says_its_kind_once() -> None:
+    """verify printed "depth depth 3: unreachable" (a stranger's report): a target whose name
+    already starts with its kind is shown by its name."""
+    assert VacuityTarget("depth 3", "depth").label == "depth 3"
+    assert VacuityTarget("win:traitor", "win").label == "win:traitor"
+    assert VacuityTarget("turn:awaiting_action:shoot:0", "transition").label == (
+        "transition turn:awaiting_action:shoot:0"
+    )

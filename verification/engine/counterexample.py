@@ -411,6 +411,14 @@ class ReplayResult:
             and (len(self.outcomes) == len(self.cex.steps) and all(o.agreed for o in self.outcomes))
         )
 
+    @property
+    def spec_at_fault(self) -> bool:
+        """The engine shares the violation, so the bug is in the spec or its rulings: it
+        followed the path, and the property is not an enabledness one (there, an engine that
+        follows the path reaches the state where the model refused a choice the rules allow,
+        which is the model's bug)."""
+        return self.followed and self.cex.property_id not in ENABLEDNESS
+
     def verdict(self) -> str:
         """What the replay means, in one paragraph."""
         cex = self.cex

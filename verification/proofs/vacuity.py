@@ -62,6 +62,13 @@ class VacuityTarget:
     """Length of the witness path that reaches it."""
     note: str = ""
 
+    @property
+    def label(self) -> str:
+        """The target in words, its kind said once: ``transition turn:...``, ``depth 3``,
+        ``win:traitor``."""
+        named = self.name.startswith((f"{self.kind} ", f"{self.kind}:"))
+        return self.name if named else f"{self.kind} {self.name}"
+
 
 STUCK = VacuityTarget("a random game that cannot go on", "progress")
 """The finding of a seeded random game stuck before its end (a progress violation, P1)."""
