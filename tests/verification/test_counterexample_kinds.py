@@ -3,7 +3,8 @@ printed (issue 24, part 4), for every kind of file: a bounded model checking pat
 counterexample to induction of an invariant, a counterexample to induction of a step property
 (bounded model checking searches the invariants), one whose step shows the wrong seats the
 first shell (R11: the replay compares the engine's preview events), and a counterexample to
-progress (P1), which has no step.
+progress (P1), which has no step; and an enabledness property's path and counterexample to
+induction (A1), whose replay names the options the engine offers where the model refused one.
 
 Each run injects a deliberate bug of the faults room, reads the command lines verify prints
 on standard error ("replay it: buckshot replay FILE") and runs each one as printed: replay
@@ -31,6 +32,7 @@ VERDICTS = (
     "The engine cannot start where the path starts",
     "The model takes no step from the path's start",
     "The path is the initial state alone",
+    " says the rules offer ",
 )
 """The opening words of each verdict replay gives on a path the engine does not share."""
 
@@ -49,6 +51,11 @@ KINDS = {
         ["--players", "3", "--only", "I4", "--depth", "6"],
         "poll_owner_first",
         {"I4-bmc-N3.json", "I4-induction-N3.json"},
+    ),
+    "a choice refused": (
+        ["--players", "2", "--only", "A1", "--depth", "0"],
+        "no_shot_at_the_next_seat",
+        {"A1-bmc-N2.json", "A1-induction-N2.json"},
     ),
     "progress": (
         ["--players", "3", "--only", "P1", "--depth", "0"],
@@ -87,5 +94,8 @@ def test_every_printed_counterexample_replays_as_printed(kind: str, tmp_path: Pa
         assert any(verdict in replayed.output for verdict in VERDICTS), replayed.output
         if kind == "progress":
             assert document["steps"] == []
+        if kind == "a choice refused":  # the engine offers there what the model refused
+            assert "The model refused such a decision" in replayed.output
+            assert "stuck" not in replayed.output
         if kind == "who is shown a shell":
             assert "the seats shown the first shell" in replayed.output

@@ -447,6 +447,14 @@ class ReplayResult:
                 "The engine cannot start where the path starts, so the path is not one the "
                 "engine can be in (a state only the model has): " + "; ".join(self.start_details)
             )
+        if not cex.steps and cex.property_id in ENABLEDNESS:
+            engine = "; ".join(self.stuck_details) or "nothing is known of the engine there"
+            return (
+                f"{cex.property_id} says the rules offer at the path's start: "
+                f"{ENABLEDNESS[cex.property_id]} The model refused such a decision there; from "
+                f"an engine state abstracting to it, {engine}. Where the engine offers it, the "
+                "bug is in the model."
+            )
         if not cex.steps:
             engine = "; ".join(self.stuck_details) or "nothing is known of the engine there"
             return (

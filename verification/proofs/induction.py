@@ -19,6 +19,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.verification.model.branches import Branch, branch_tree
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
+from buckshot.verification.model.layout import ITEM_KINDS
 from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
 from buckshot.verification.proofs import crosscheck, enabled
@@ -571,9 +572,10 @@ def _describe(spec: ExecutableSpec, offer: Any, decision: ConcreteInput) -> str:
     if "target" in offer.params:
         named.append(f"target P{decision.target}")
     if "item" in offer.params:
-        named.append(f"item {decision.item}")
+        named.append(f"item {ITEM_KINDS[decision.item].value}")
     if "pay" in offer.params:
-        named.append(f"pay {list(decision.pay)}")
+        paid = [f"{n} {ITEM_KINDS[k].value}" for k, n in enumerate(decision.pay) if n]
+        named.append(f"pay {' + '.join(paid) or 'nothing'}")
     return event + (f" ({', '.join(named)})" if named else "")
 
 
