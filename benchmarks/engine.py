@@ -50,7 +50,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from figures import CLONE_TARGET, PACKAGE, PACKAGE_VERSION  # benchmarks/figures.py
+from figures import (  # benchmarks/figures.py
+    CLONE_TARGET,
+    PACKAGE,
+    PACKAGE_VERSION,
+    target_verdicts,
+)
 from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
 from buckshot.reference.chance import SeededChance
@@ -465,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{per_action:.2f}x per main-phase action"
             )
             results["ratios"][figures.label] = round(per_decision, 2)
+        for verdict in target_verdicts(results["ratios"], []):  # the clone's is printed above
+            print(f"  target: {verdict}")
         results["package"] = {"version": found, **package.to_json()}
 
     if args.profile_games > 0:

@@ -353,7 +353,7 @@ def _met(worst: float, target: float) -> str:
 
 def _targets(ratios: dict[str, float], clones: list[dict[str, Any]]) -> str:
     """Issue 27's targets against the ratios and the clones of one run ('' with neither)."""
-    said = _target_verdicts(ratios, clones)
+    said = target_verdicts(ratios, clones)
     if not said:
         return ""
     return (
@@ -362,7 +362,7 @@ def _targets(ratios: dict[str, float], clones: list[dict[str, Any]]) -> str:
     )
 
 
-def _target_verdicts(ratios: dict[str, float], clones: list[dict[str, Any]]) -> list[str]:
+def target_verdicts(ratios: dict[str, float], clones: list[dict[str, Any]]) -> list[str]:
     """Each of issue 27's targets, met or missed by the ratios and the clones of one run."""
     said = []
     for mode, target in ENGINE_TARGETS.items():
@@ -551,7 +551,7 @@ def _summary_engine(results: Results) -> tuple[str, str]:
     f = entry(results, "engine")
     first = f["configurations"][0]
     label = first["label"].removeprefix("reference engine, ")
-    verdicts = _target_verdicts(f["ratios"], list(f.get("clones") or []))
+    verdicts = target_verdicts(f["ratios"], list(f.get("clones") or []))
     against = (
         f"; against {PACKAGE}: " + "; ".join(verdicts) + " ([where the time goes and what "
         "was tried](docs/engine.md#speed-for-search-issue-27))"
