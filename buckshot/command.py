@@ -119,6 +119,8 @@ class OneLineErrors(typer.core.TyperGroup):
         except Exception as error:  # the last guard: one line, never a traceback
             _unforeseen(error, "internal", f"{type(error).__name__}: {error} (a bug in buckshot)")
         # a command's typer.Exit comes back as its status; a finished command returns None
+        if status == INTERRUPTED:
+            _quiet_finalisers()
         sys.exit(status if isinstance(status, int) else 0)
 
 
@@ -159,8 +161,6 @@ def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
     """Print ``error [code]: message`` on standard error, on one line, and exit with
     ``exit_code``."""
     typer.echo(f"error [{code}]: {one_line(message)}", err=True)
-    if exit_code == INTERRUPTED:
-        _quiet_finalisers()
     raise typer.Exit(exit_code)
 
 
