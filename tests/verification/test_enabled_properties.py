@@ -155,6 +155,7 @@ def test_verify_saves_a_replayable_path_for_a_refused_choice() -> None:
     # the engine follows the path to where the model refused a choice: the model's bug, so
     # replay exits 1 like any path that blames the model (a stranger found it exiting 0)
     assert not result.spec_at_fault
+    assert result.to_dict()["spec_at_fault"] is False  # what --json says, as the exit status
 
 
 @pytest.mark.slow

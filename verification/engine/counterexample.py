@@ -489,6 +489,7 @@ class ReplayResult:
             "property": self.cex.property_id,
             "steps": len(self.cex.steps),
             "followed": self.followed,
+            "spec_at_fault": self.spec_at_fault,
             "verdict": self.verdict(),
             "outcomes": [
                 {
