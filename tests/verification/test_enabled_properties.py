@@ -172,3 +172,19 @@ def test_the_strangers_shot_at_oneself_is_caught() -> None:
     assert cex.refused.target == cex.after.owner
     found = find_reachable(_cfg(), bug.patch, [prop])
     assert found is not None and found.property_id == "A1"
+
+
+@pytest.mark.parametrize(
+    ("fault", "pid", "words"),
+    [
+        ("pills_only_for_oneself", "A2", "item expired_pills"),
+        ("flip_needs_two_kinds", "A5", "pay 2 "),
+    ],
+)
+def test_a_refused_decision_is_named_in_words(fault: str, pid: str, words: str) -> None:
+    """The counterexample's note names the refused item and payment by kind (a stranger read
+    "item 5" and "pay [0, 0, 0, 0, 0, 2, 0, 0]")."""
+    patch = next(m for m in MUTANTS if m.name == fault).patch
+    (proof,) = prove(_cfg(2, 3), [property_by_id(pid)], patch=patch)
+    notes = [v.counterexample.note for v in proof.per_n if v.counterexample is not None]
+    assert notes and all(words in note and "refused: " in note for note in notes), notes
