@@ -30,7 +30,7 @@ from results import (  # benchmarks/results.py
     publish,
 )
 
-from buckshot.commands.verify import parse_players
+from buckshot.cli.verify import parse_players
 from buckshot.faults.model import MUTANTS
 from buckshot.progress import CommandProgress
 from buckshot.spec.ruleset import load_ruleset

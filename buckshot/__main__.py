@@ -1,5 +1,5 @@
 """Run the command-line program as ``python -m buckshot``."""
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 
 app(prog_name="buckshot")

@@ -11,7 +11,7 @@ event from the traces it reports, as a buggy implementation might. That run list
 cases with what differs, writes an explorer page per failing case (the expected trace
 beside the broken one), and ``conformance diff`` names the regressions between the two
 reports. A known-failures file then marks two of them as expected. The contract an adapter
-follows is buckshot/conformance/data/INTERPRETING.md; see docs/conformance.md.
+follows is conformance/data/INTERPRETING.md; see docs/conformance.md.
 """
 
 from __future__ import annotations

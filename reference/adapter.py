@@ -4,7 +4,7 @@ Run as ``python -m buckshot.reference.adapter``. It reads one JSON message a lin
 ``start`` with ``hello`` and each ``run`` with one reply line, and exits on ``stop`` or at
 the end of its input. Only protocol lines go to standard output. The adapter judges
 nothing: it plays the script and reports what the engine did
-(``buckshot/conformance/data/INTERPRETING.md`` is the contract).
+(``conformance/data/INTERPRETING.md`` is the contract).
 
 Each case is played by a :class:`Run`, whose methods build the game and render what the
 reply reports; :func:`serve` takes a subclass of it. That is the adapter's seam: a variant

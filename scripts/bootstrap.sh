@@ -1,7 +1,7 @@
 # Sourced by scripts/main.sh and scripts/test.sh: makes the project ready to run on a fresh
 # Debian machine that has only Python 3.11. Creates .venv, installs the package with its
 # development tools, and installs the Graphviz `dot` binary when the system lacks it.
-# Re-running is cheap: the install is redone only when pyproject.toml changes.
+# Re-running is cheap: the install is redone only when pyproject.toml or setup.py changes.
 
 set -euo pipefail
 
@@ -47,7 +47,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     fi
 fi
 
-STAMP="$VENV/.installed-$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)"
+STAMP="$VENV/.installed-$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" | sha256sum | cut -c1-16)"
 if [ ! -f "$STAMP" ]; then
     say "installing buckshot-spec and its tools into .venv"
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip

@@ -16,10 +16,8 @@ fi
 say "ruff"
 ruff check .
 ruff format --check .
-say "mypy"
-mypy
-say "import contracts"
-lint-imports --no-cache
+say "mypy and the import contracts"
+python scripts/static_checks.py mypy layers
 if [ "$FAST" = 1 ]; then
     say "pytest (fast tier: not slow)"
     pytest -n 2 --dist loadfile -m "not slow" "$@"

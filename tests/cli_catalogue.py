@@ -16,7 +16,7 @@ from typing import Any
 
 import typer
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,6 +18,6 @@
 
 Beside them: ``run`` (one verification run cut into tasks), ``parallel`` (the worker
 processes) and ``report``/``render`` (the table and the JSON report); the command
-``buckshot verify`` is :mod:`buckshot.commands.verify`. What the model abstracts is in
+``buckshot verify`` is :mod:`buckshot.cli.verify`. What the model abstracts is in
 ``ABSTRACTIONS.md`` beside this file.
 """

@@ -8,31 +8,32 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-import buckshot
 from buckshot.closed_output import CLOSED_OUTPUT
 
-PACKAGE = Path(buckshot.__file__).parent
+ROOT = Path(__file__).resolve().parents[2]
+ROOMS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+"""Each package name of the project with its folder (``buckshot.spec`` is ``spec/``)."""
 MAIN_GUARD = 'if __name__ == "__main__":'
 
 
 def entry_points() -> list[str]:
     """Every module of the package run as ``python -m MODULE``: each ``__main__.py`` and
-    each module with a main guard (the linked-in folders, the reference engine's adapter
-    among them, included)."""
+    each module with a main guard, in every room (the reference engine's adapter among
+    them)."""
     found = []
-    for folder, folders, files in os.walk(PACKAGE, followlinks=True):
-        folders[:] = [f for f in folders if f not in ("data", "__pycache__")]
-        for name in files:
-            path = Path(folder, name)
-            if name.endswith(".py") and (
-                name == "__main__.py" or MAIN_GUARD in path.read_text(encoding="utf-8")
+    for package, room in ROOMS.items():
+        for path in (ROOT / room).rglob("*.py"):
+            if "data" in path.parts or not (
+                path.name == "__main__.py" or MAIN_GUARD in path.read_text(encoding="utf-8")
             ):
-                parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-                found.append(".".join(parts[:-1] if name == "__main__.py" else parts))
+                continue
+            parts = (package, *path.relative_to(ROOT / room).with_suffix("").parts)
+            found.append(".".join(parts[:-1] if path.name == "__main__.py" else parts))
     return sorted(found)
 
 

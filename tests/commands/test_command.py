@@ -132,7 +132,7 @@ def test_save_refuses_with_a_message_not_a_traceback(
 def test_the_schema_command_refuses_an_unwritable_out(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from buckshot.commands.main import app
+    from buckshot.cli.main import app
 
     (tmp_path / "file.txt").write_text("x", encoding="utf-8")
     result = CliRunner().invoke(app, ["spec", "schema", "--out", str(tmp_path / "file.txt" / "s")])
@@ -156,7 +156,7 @@ def test_the_schema_command_refuses_an_unwritable_out(tmp_path: Path) -> None:
 def test_a_usage_error_is_one_coded_line_with_exit_2(args: list[str], says: str) -> None:
     from typer.testing import CliRunner
 
-    from buckshot.commands.main import app
+    from buckshot.cli.main import app
 
     result = CliRunner().invoke(app, args, prog_name="buckshot")
     assert result.exit_code == 2, result.output
@@ -169,7 +169,7 @@ def test_a_usage_error_names_a_long_path_whole(tmp_path: Path) -> None:
     """The library's framed box cropped a path to the screen's width; the line keeps it."""
     from typer.testing import CliRunner
 
-    from buckshot.commands.main import app
+    from buckshot.cli.main import app
 
     deep = tmp_path.joinpath(*["a-folder-with-a-long-name"] * 6, "missing.toml")
     result = CliRunner().invoke(app, ["diagrams", "trace", str(deep)], prog_name="buckshot")
@@ -182,7 +182,7 @@ def test_a_usage_error_names_a_long_path_whole(tmp_path: Path) -> None:
 def test_a_bare_group_shows_its_help_and_no_error_line(group: list[str]) -> None:
     from typer.testing import CliRunner
 
-    from buckshot.commands.main import app
+    from buckshot.cli.main import app
 
     result = CliRunner().invoke(app, group, prog_name="buckshot")
     assert "Usage" in result.output and "Commands" in result.output

@@ -47,7 +47,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.spec.rulebook import Role
 
 PROFILES = {

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.errors import GameError
 from buckshot.reference.game import Game

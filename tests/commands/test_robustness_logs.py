@@ -22,7 +22,7 @@ from counterexample_helpers import walk_document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.reference.events import to_jsonl
 from buckshot.reference.examples import EXAMPLES
 from buckshot.spec.eventlog import MAX_LINE_BYTES

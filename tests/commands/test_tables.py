@@ -15,8 +15,8 @@ from rich.table import Table
 from rich.text import Text
 from typer.testing import CliRunner
 
-from buckshot.commands import verify
-from buckshot.commands.main import app
+from buckshot.cli import verify
+from buckshot.cli.main import app
 from buckshot.tables import TableFormat, as_csv, as_markdown, cells, output_console, print_tables
 from buckshot.workbench.report import Report, TableSection, print_report
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from buckshot import traceability as trace
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.spec.clauses import normative_ids
 
 runner = CliRunner()

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.suite import load_suite
 from buckshot.diagrams.svg import dot_installed

@@ -18,7 +18,7 @@ import pytest
 from explore_helpers import explorer_view, played_game
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.diagrams.explore_page import first_difference
 from buckshot.diagrams.explore_state import Moment, fold
 from buckshot.diagrams.svg import dot_installed

@@ -15,7 +15,7 @@ import pytest
 import typer.main
 from benchmark_helpers import ROOT, load_benchmark
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.reference.simulate import simulate, wilson_interval
 from buckshot.spec.ruleset import load_ruleset
 

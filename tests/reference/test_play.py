@@ -24,7 +24,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.reference import agents as agents_module
 from buckshot.reference.agents import RandomAgent, play_out
 from buckshot.reference.chance import SeededChance

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.reference.events import EventType, from_jsonl
 from buckshot.reference.narrate import narrate
 from buckshot.reference.options import Option

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.reference.agents import AGENTS, RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game, Prompt

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 
 PRINTED = re.compile(r"replay it: (buckshot replay .+)\)$", re.MULTILINE)
 """The command line verify prints for each file it saves."""

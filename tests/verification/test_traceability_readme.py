@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from buckshot import traceability as trace
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 

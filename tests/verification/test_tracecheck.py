@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.reference.agents import RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import Event, to_jsonl

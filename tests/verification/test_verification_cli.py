@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app as top_app
-from buckshot.commands.verify import app, parse_players
+from buckshot.cli.main import app as top_app
+from buckshot.cli.verify import app, parse_players
 
 RUNNER = CliRunner()
 QUIET = ["--walk-steps", "0"]

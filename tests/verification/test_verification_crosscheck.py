@@ -10,8 +10,8 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
-from buckshot.commands import verify as verify_cli
-from buckshot.commands.verify import app
+from buckshot.cli import verify as verify_cli
+from buckshot.cli.verify import app
 from buckshot.verification import run
 from buckshot.verification.proofs import crosscheck
 from buckshot.verification.proofs.crosscheck import DISAGREED, cross_check

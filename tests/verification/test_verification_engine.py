@@ -20,7 +20,7 @@ import pytest
 from counterexample_helpers import walk_document
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.faults.model import patch_of
 from buckshot.reference.options import parse_option
 from buckshot.spec.ruleset import load_ruleset

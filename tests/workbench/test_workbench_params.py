@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.spec.ruleset import RulesetError, load_ruleset
 from buckshot.spec.ruleset_diff import differences
 from buckshot.workbench import measure as measure_module

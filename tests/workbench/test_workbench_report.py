@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.commands.main import app
+from buckshot.cli.main import app
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification import comparison
 from buckshot.workbench import plots

@@ -1,0 +1,453 @@
+"""The ``buckshot`` command-line program and its subcommands."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from buckshot import __version__
+from buckshot.cli.diagrams import app as diagrams_app
+from buckshot.cli.explore import explore_command
+from buckshot.cli.verify import app as verify_app
+from buckshot.cli.verify_trace import verify_trace_command
+from buckshot.command import INTERRUPTED, OneLineErrors, check_output, fail, load_rules, save
+from buckshot.conformance import app as conformance_app
+from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.reference.agents import AGENTS
+from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
+from buckshot.workbench.commands import compare_command, sweep_command
+
+if TYPE_CHECKING:
+    from buckshot.reference.simulate import Summary
+
+app = typer.Typer(
+    cls=OneLineErrors,
+    help="The game's formal specification, its reference engine and its verification.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+spec_app = typer.Typer(
+    cls=OneLineErrors,
+    help="The specification: export it, trace clauses to what cites them, render the rulings.",
+    no_args_is_help=True,
+)
+app.add_typer(spec_app, name="spec")
+app.add_typer(diagrams_app, name="diagrams")
+app.command("explore")(explore_command)
+app.add_typer(conformance_app, name="conformance")
+app.add_typer(verify_app, name="verify")
+app.command("verify-trace")(verify_trace_command)
+app.command("compare")(compare_command)
+app.command("sweep")(sweep_command)
+
+RulesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--rules",
+        help="A ruleset variant (TOML) to use instead of the default one.",
+        dir_okay=False,
+    ),
+]
+
+
+def _write(text: str, out: Path | None, option: str) -> None:
+    if out is None:
+        sys.stdout.write(text)
+        return
+    save(out, text, option)
+    typer.echo(f"wrote {out}", err=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"buckshot {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """The game's formal specification, its reference engine and its verification."""
+
+
+@spec_app.command("export")
+def spec_export(
+    json_out: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write the document to this file instead of stdout."),
+    ] = None,
+    rules: RulesOption = None,
+) -> None:
+    """Write the whole spec (charts, rulebook, ruleset, rulings, registry) as one JSON document."""
+    from buckshot.spec.export import export_json
+
+    check_output(json_out, "--json")
+    _write(export_json(load_rules(rules)), json_out, "--json")
+
+
+@spec_app.command("traceability")
+def spec_traceability(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the matrix as JSON.")] = False,
+    markdown: Annotated[
+        Path | None,
+        typer.Option(
+            "--markdown",
+            help="Write which properties and cases check each rule as Markdown to this file "
+            "(docs/traceability.md).",
+        ),
+    ] = None,
+    readme: Annotated[
+        Path | None,
+        typer.Option(
+            "--readme",
+            help="Rewrite the block of this file between <!-- traceability:rules --> and "
+            "<!-- /traceability --> with the properties that check each chapter (README.md).",
+        ),
+    ] = None,
+) -> None:
+    """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
+    from buckshot.traceability import (
+        README_BLOCK,
+        build_matrix,
+        fill_readme,
+        render_markdown,
+        render_table,
+    )
+
+    if markdown is not None:
+        check_output(markdown, "--markdown")
+    readme_text = ""
+    if readme is not None:
+        check_output(readme, "--readme")
+        try:
+            readme_text = readme.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail("usage.readme", f"--readme: {readme} cannot be read ({exc})")
+        if not README_BLOCK.search(readme_text):
+            fail("usage.readme", f"--readme: {readme} has no <!-- traceability:rules --> block")
+    matrix = build_matrix()
+    if readme is not None:
+        save(readme, fill_readme(readme_text, matrix), "--readme")
+        typer.echo(f"wrote {readme}", err=True)
+    if markdown is not None:
+        save(markdown, render_markdown(matrix), "--markdown")
+        typer.echo(f"wrote {markdown}", err=True)
+    if markdown is None and readme is None:
+        if as_json:
+            sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
+        else:
+            sys.stdout.write(render_table(matrix))
+    if matrix.uncovered():
+        raise typer.Exit(1)
+
+
+spec_app.command("trace", hidden=True, help="The former name of `spec traceability`.")(
+    spec_traceability
+)
+
+
+@spec_app.command("rulings")
+def spec_rulings(
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the Markdown to this file (spec/RULINGS.md)."),
+    ] = None,
+) -> None:
+    """Render the rulings as Markdown, the text committed as spec/RULINGS.md."""
+    from buckshot.spec.rulings import render_markdown
+
+    check_output(out, "--out")
+    _write(render_markdown(), out, "--out")
+
+
+@spec_app.command("schema")
+def spec_schema(
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Write the schema to this file (spec/schemas/ruleset.schema.json)."
+        ),
+    ] = None,
+) -> None:
+    """Write the ruleset's JSON Schema, derived from the declared keys, as committed in spec/."""
+    from buckshot.spec.ruleset import ruleset_schema_json
+
+    check_output(out, "--out")
+    _write(ruleset_schema_json(), out, "--out")
+
+
+@app.command("simulate")
+def simulate_command(
+    games: Annotated[int, typer.Option("--games", min=1, help="How many games to play.")] = 1000,
+    players: Annotated[int, typer.Option("--players", min=2, max=8, help="Seats per game.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
+    rules: RulesOption = None,
+    agent: Annotated[
+        str, typer.Option("--agent", help=f"The bots: {' or '.join(AGENTS)}.")
+    ] = "heuristic",
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", min=0, help="Worker processes (0: one per core; at most one per core)."
+        ),
+    ] = 0,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the figures as JSON to this file.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    table_format: FormatOption = TableFormat.TABLE,
+) -> None:
+    """Play many bot games; print win rates per role with 95% intervals and game figures.
+
+    Ctrl-C stops at once: the figures of the games finished so far are printed, --json is
+    not written, and the exit status is 130."""
+    from buckshot.reference.simulate import SimulationInterrupted, simulate
+    from buckshot.workers import bounded_workers
+
+    if agent not in AGENTS:
+        fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
+    check_output(json_out, "--json")
+    ruleset = load_rules(rules)
+    if not ruleset.players.min <= players <= ruleset.players.max:
+        fail(
+            "usage.players",
+            f"the ruleset allows {ruleset.players.min}..{ruleset.players.max} players",
+        )
+    workers = min(bounded_workers(jobs, "--jobs"), games)
+    started = time.perf_counter()
+    with CommandProgress("simulate", quiet) as progress:
+        played = 0
+
+        def tick(count: int) -> None:
+            nonlocal played
+            played += count
+            progress.update(played, games)
+
+        try:
+            summary = simulate(ruleset, games, players, seed, agent, workers, tick)
+        except SimulationInterrupted as stop:
+            summary = stop.summary
+    seconds = time.perf_counter() - started
+    interrupted = summary.games < games
+    title = f"{games} games, {players} players, {agent} bots, seed {seed}"
+    if interrupted:
+        title = f"{summary.games} of {title} (interrupted)"
+    _print_simulation(summary, title, workers, seconds, table_format)
+    if interrupted:
+        typer.echo(
+            f"simulate: interrupted after {summary.games} of {games} games; figures above are "
+            "for those" + ("; --json not written" if json_out is not None else ""),
+            err=True,
+        )
+        raise typer.Exit(INTERRUPTED)
+    if json_out is not None:
+        save(json_out, json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n", "--json")
+
+
+def _print_simulation(
+    summary: Summary, title: str, workers: int, seconds: float, table_format: TableFormat
+) -> None:
+    """Print a simulation's figures: the table of roles, then the game figures (as lines of
+    text under a drawn table, as a second table in CSV or Markdown)."""
+    from rich.table import Table
+
+    data = summary.to_json()
+    games = summary.games
+    table = Table(title=title)
+    for column in ("role", "seats", "wins", "win rate", "95% CI"):
+        table.add_column(column, justify="right")
+    for role, row in data["roles"].items():
+        rate = "-" if row["win_rate"] is None else f"{row['win_rate']:.3f}"
+        low, high = row["ci95"]
+        table.add_row(
+            role, str(row["appearances"]), str(row["wins"]), rate, f"{low:.3f}-{high:.3f}"
+        )
+    rate = f"{games / seconds:,.1f}" if games else ""
+    run = f"{games} games in {seconds:.2f} s, {workers} process{'es' if workers > 1 else ''}"
+    figures = [
+        ("mean game length", f"{data.get('mean_turns', 0):.1f} turns, "
+         f"{data.get('mean_decisions', 0):.1f} decisions"),
+        ("games won by a traitor", f"{data.get('traitor_win_share', 0):.3f}"),
+        ("draws (turn limit)", str(summary.draws)),
+        ("deepest stack reached", f"{summary.deepest_stack} frames"),
+        ("games/s", f"{rate} ({run})"),
+    ] if games else []  # fmt: skip
+    out = output_console()
+    if table_format is not TableFormat.TABLE:
+        listed = Table(title="game figures")
+        listed.add_column("figure")
+        listed.add_column("value")
+        for name, value in figures:
+            listed.add_row(name, value)
+        print_tables([table, listed] if figures else [table], table_format, out)
+        return
+    print_tables([table], table_format, out)
+    for name, value in figures[:-1]:
+        out.print(f"{name}: {value}", highlight=False)
+    if figures:
+        out.print(f"{rate} games/s ({run})", highlight=False)
+
+
+@app.command("play")
+def play_command(
+    players: Annotated[
+        int | None, typer.Option("--players", help="Seats at the table (default 4).")
+    ] = None,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Your seat (default 0, who plays first).")
+    ] = None,
+    hotseat: Annotated[
+        bool, typer.Option("--hotseat", help="Every seat is a person at this terminal.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of roles, chance and bots.")] = 0,
+    rules: RulesOption = None,
+    roles: Annotated[
+        str | None,
+        typer.Option("--roles", help="Roles by seat, comma-separated (default: drawn by seed)."),
+    ] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option("--log", help="Write the event log (JSON lines) here as the game goes."),
+    ] = None,
+    ask_always: Annotated[
+        bool,
+        typer.Option("--ask-always", help="Ask even when a prompt has a single possible answer."),
+    ] = False,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            help=f"The bots at the other seats: {' or '.join(AGENTS)} (default heuristic).",
+        ),
+    ] = None,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch", help="Once you are out, tell every event to the end (not a summary)."
+        ),
+    ] = False,
+) -> None:
+    """Play at the terminal against bots, or hot-seat; you see only what your seat may know.
+
+    Type help or ? at a prompt for the goal, the roles, the traitor and the items."""
+    from buckshot.reference.play import run_play
+
+    run_play(players, seat, hotseat, seed, rules, roles, log, ask_always, agent, watch)
+
+
+@app.command("replay")
+def replay_command(
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="An event log (JSON lines) to tell, or a counterexample (JSON) to replay.",
+        ),
+    ],
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Tell only what this seat could see.")
+    ] = None,
+    json_out: Annotated[
+        Path | None,
+        typer.Option("--json", help="Write a counterexample replay's result as JSON to FILE."),
+    ] = None,
+) -> None:
+    """Print a saved event log as a readable narrative, or replay a counterexample.
+
+    An event log is read by the one log reader (:mod:`buckshot.spec.eventlog`): a file that is
+    not one, or a --seat not at its table, is refused with exit 2. A counterexample
+    (``buckshot-counterexample/1``, written by ``buckshot verify``: a JSON object over several
+    lines, or on one line with a ``format``) is checked against its schema, then played in the
+    reference engine step by step; exit 0 when the engine follows it (the bug is in the
+    spec), 1 when it departs (the bug is in the model or the engine there) or when it follows
+    an enabledness property's path to where the model refused a choice (the model's bug).
+    """
+    check_output(json_out, "--json")
+    if _is_document(log):
+        _replay_counterexample(log, json_out)
+        return
+    from itertools import chain
+
+    from buckshot.reference.events import Event
+    from buckshot.reference.narrate import narrate
+    from buckshot.spec.eventlog import EventLogError, stream_log, table_size
+
+    stream = stream_log(log)  # read as narrated: only the lines told are held
+    try:
+        first = next(stream)
+        seats = table_size([first])
+        if seat is not None and not 0 <= seat < seats:
+            fail("usage.seat", f"--seat {seat}: {log} is a game of {seats} seats (0..{seats - 1})")
+        events = (Event.from_log(event) for event in chain([first], stream))
+        lines = narrate(e for e in events if seat is None or e.visible_to(seat))
+    except EventLogError as error:
+        fail(error.code, error.message)
+    for line in lines:
+        typer.echo(line)
+
+
+def _is_document(path: Path) -> bool:
+    """The file is a JSON document, not an event log: its first non-blank line is an object
+    with a ``format``, or ``{`` alone with more lines after it (a pretty-printed object). False
+    when it cannot be read (the log reader then says why)."""
+    from buckshot.spec.eventlog import MAX_LINE_BYTES
+
+    first: str | None = None
+    try:
+        with path.open("rb") as stream:
+            while line := stream.readline(MAX_LINE_BYTES + 1):
+                text = line.decode("utf-8", errors="replace").strip()
+                if not text:
+                    continue
+                if first is not None:
+                    return True  # "{" alone, then more
+                if text != "{":
+                    return '"format"' in text and _has_format(text)
+                first = text
+    except OSError:
+        return False
+    return False
+
+
+def _has_format(line: str) -> bool:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and "format" in data
+
+
+def _replay_counterexample(path: Path, json_out: Path | None) -> None:
+    from buckshot.verification.engine.counterexample import (
+        CounterexampleError,
+        load_document,
+        replay,
+    )
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        fail(CounterexampleError.code, f"{path}: cannot read the document ({error})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(CounterexampleError.code, f"{path}: not JSON ({error})")
+    try:
+        cex = load_document(data)
+    except CounterexampleError as error:
+        fail(error.code, f"{path}: {error}")
+    result = replay(cex)
+    for line in result.lines():
+        typer.echo(line)
+    if json_out is not None:
+        save(json_out, json.dumps(result.to_dict(), indent=2) + "\n", "--json")
+    if not result.spec_at_fault:
+        raise typer.Exit(1)

@@ -1,0 +1,44 @@
+"""A generated conformance case as a document: its keys in the suite's order, its citations
+split into clauses and rulings. The generators (:mod:`buckshot.conformance.generate`, whose
+``invalid`` family is :mod:`buckshot.conformance.invalid`) write every case through it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from buckshot.spec.rulings import ruling_ids
+
+GENERATOR = "conformance/generate.py"
+"""The command that writes the generated cases, as each case's ``generated_by`` names it."""
+
+SPEC_MIN = "0.1.0"
+"""The oldest spec version the generated cases hold for."""
+
+RULING_IDS = frozenset(ruling_ids())
+"""Every ruling's ID: a citation that is one is a ruling, any other a clause."""
+
+
+def case_document(
+    case_id: str,
+    description: str,
+    citations: list[str],
+    features: list[str],
+    setup: dict[str, Any],
+    script: list[dict[str, Any]],
+    expect: dict[str, Any],
+) -> dict[str, Any]:
+    """A case document with its keys in the suite's order: ``citations`` gives its clauses
+    (in their first order) and its rulings (by number), each once."""
+    rulings = {cite for cite in citations if cite in RULING_IDS}
+    return {
+        "id": case_id,
+        "description": description,
+        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in rulings)),
+        "rulings": sorted(rulings, key=lambda r: int(r[1:])),
+        "features": list(dict.fromkeys(features)),
+        "spec_version": {"min": SPEC_MIN},
+        "generated_by": GENERATOR,
+        "setup": setup,
+        "script": script,
+        "expect": expect,
+    }
