@@ -32,6 +32,7 @@ import typer
 import typer.core
 
 from buckshot.closed_output import closed_output_ends_quietly
+from buckshot.extras import ExtraMissing
 
 if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
@@ -114,6 +115,9 @@ class OneLineErrors(typer.core.TyperGroup):
             sys.exit(1)
         except BrokenPipeError:  # standard output closed by its reader: no error (main)
             raise
+        except ExtraMissing as error:  # an optional part not installed: what to install
+            typer.echo(f"error [extra.missing]: {one_line(str(error))}", err=True)
+            sys.exit(REFUSED)
         except OSError as error:
             _unforeseen(error, "os", _os_message(error))
         except Exception as error:  # the last guard: one line, never a traceback

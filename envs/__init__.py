@@ -11,3 +11,7 @@ engine's chance port with the ruleset's odds (:mod:`buckshot.envs.chance`).
 - :mod:`buckshot.envs.pettingzoo_env` is the AEC environment (``env()``, ``raw_env``).
 - :mod:`buckshot.envs.resample` draws a state of a seat's information set (for IS-MCTS).
 """
+
+from buckshot.extras import ENVS, require
+
+require(ENVS, "buckshot.envs")

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
+from buckshot.extras import WORKBENCH, require
 from buckshot.progress import QUIET_HELP
 from buckshot.reference.agents import AGENTS
 from buckshot.spec.ruleset import Ruleset, RulesetError
@@ -148,6 +149,7 @@ def compare_command(
     """Compare two rulesets: their parameter differences, their verification side by side
     (with --verify, the default) and their balance from the same seeded games, with the
     significant differences and the changed verdicts marked."""
+    require(WORKBENCH, "buckshot compare")
     from buckshot.spec.ruleset_diff import differences
     from buckshot.workbench.report import Report
     from buckshot.workbench.sections import (
@@ -232,6 +234,7 @@ def sweep_command(
     """Simulate every combination of the --param values, beside the reference ruleset, in
     one table; each figure that differs significantly from the reference is marked. With
     --verify, each variant is also verified against the reference."""
+    require(WORKBENCH, "buckshot sweep")
     from buckshot.workbench.grid import variants
     from buckshot.workbench.overrides import ParamError, parse_param
     from buckshot.workbench.report import Report
