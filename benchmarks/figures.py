@@ -554,7 +554,7 @@ def _summary_engine(results: Results) -> tuple[str, str]:
     verdicts = target_verdicts(f["ratios"], list(f.get("clones") or []))
     against = (
         f"; against {PACKAGE}: " + "; ".join(verdicts) + " ([where the time goes and what "
-        "was tried](docs/engine.md#speed-for-search-issue-27))"
+        "was tried](engine.md#speed-for-search-issue-27))"
         if verdicts
         else ""
     )

@@ -1,26 +1,22 @@
 """The lists of names in the shipped JSON Schemas, written from the vocabularies that declare them.
 
-Run ``python -m buckshot.schema_enums`` to rewrite every bound list (``enum``) of the
-schemas in ``spec/schemas/`` and the conformance suite's ``schemas/`` from its vocabulary
-(items, roles, event types, error codes ...), in the vocabulary's order; ``--check`` exits 1
-naming each list that differs (a test runs it). A list is bound to its vocabulary by
+``buckshot regen`` rewrites every bound list (``enum``) of the schemas in ``spec/schemas/``
+and the conformance suite's ``schemas/`` from its vocabulary (items, roles, event types,
+error codes ...), in the vocabulary's order (:func:`regenerated`; ``buckshot regen --check``
+names each stale file, and a test runs the same check). A list is bound to its vocabulary by
 :data:`BINDINGS`; a list of names that is no vocabulary is named, with what it is, in
 :data:`OTHER_LISTS`. Only the list's text changes: the rest of each file keeps its layout.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
 from collections.abc import Iterable, Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, get_args
 
-from buckshot.closed_output import closed_output_ends_quietly
-from buckshot.command import write_atomic
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.runner import STATUSES
 from buckshot.reference.errors import Code
@@ -169,31 +165,3 @@ def regenerated(path: Path) -> str:
         pieces += [text[last : span.start()], _written(VOCABULARIES[vocabulary], span.group())]
         last = span.end()
     return "".join([*pieces, text[last:]])
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Rewrite the bound lists (or, with ``--check``, name those that differ: exit 1)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
-    args = parser.parse_args(argv)
-    stale = []
-    for path in schema_files():
-        try:
-            text = regenerated(path)
-        except (OSError, ValueError) as error:  # unreadable, not JSON, lists out of step
-            print(f"{path}: {error}", file=sys.stderr)
-            return 2
-        if text == path.read_text(encoding="utf-8"):
-            continue
-        stale.append(path)
-        if not args.check:
-            write_atomic(path, text)
-    verb = "differs from its vocabularies" if args.check else "rewritten"
-    for path in stale:
-        print(f"{path}: {verb}")
-    return 1 if stale and args.check else 0
-
-
-if __name__ == "__main__":
-    with closed_output_ends_quietly():
-        sys.exit(main())

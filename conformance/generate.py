@@ -1,10 +1,10 @@
 """Generate the conformance suite's families of cases, their expectations computed from the rules.
 
-Run ``python -m buckshot.conformance.generate`` to rewrite ``data/cases/generated/``; ``--check``
-exits 1 when the files on disk differ from what this script writes (a test runs the same
-check). Every expectation below is worked out here, from the rule text and the rulings, by
-the small rule model of this file; nothing is recorded from an engine, and this script
-imports no engine (``buckshot.reference`` least of all).
+``buckshot regen`` rewrites ``data/cases/generated/`` from :func:`render_all` (``--check``
+names the files that differ; a test runs the same check). Every expectation below is worked
+out here, from the rule text and the rulings, by the small rule model of this file; nothing
+is recorded from an engine, and this script imports no engine (``buckshot.reference`` least
+of all).
 
 Families:
 
@@ -21,15 +21,12 @@ Families:
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.conformance.case_document import case_document
 from buckshot.conformance.invalid import invalid_cases
 from buckshot.spec import rulebook
@@ -641,30 +638,6 @@ def differences(files: dict[Path, str], out: Path = OUT) -> list[str]:
     return found
 
 
-def write_or_check(
-    argv: list[str] | None, description: str, render: Callable[[], dict[Path, str]], out: Path
-) -> int:
-    """A generator's command line: write ``render()``'s files under ``out`` (removing any
-    other case file there), or with ``--check`` only compare them with the disk."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--check", action="store_true", help="compare only; exit 1 on change")
-    args = parser.parse_args(argv)
-    files = render()
-    if args.check:
-        problems = differences(files, out)
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        return 1 if problems else 0
-    for path in set(out.rglob("*.json")) - set(files) if out.is_dir() else set():
-        path.unlink()
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-    print(f"{len(files)} generated cases in {out.relative_to(HERE)}")
-    return 0
-
-
 def _check_every_item_has_an_expected_effect() -> None:
     """Each item kind of the rulebook has its expected effect written here: an item added to
     the rulebook without one fails at import (``KeyError``), not in a silent empty case."""
@@ -673,13 +646,3 @@ def _check_every_item_has_an_expected_effect() -> None:
 
 
 _check_every_item_has_an_expected_effect()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Write the generated cases, or with ``--check`` only compare them with the disk."""
-    return write_or_check(argv, __doc__.splitlines()[0], render_all, OUT)
-
-
-if __name__ == "__main__":
-    with closed_output_ends_quietly():
-        sys.exit(main())

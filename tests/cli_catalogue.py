@@ -29,7 +29,6 @@ OUTPUT_FILES = frozenset(
         "--log",
         "--html",
         "--markdown",
-        "--readme",
         "--chance-report",
     }
 )

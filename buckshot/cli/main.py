@@ -13,6 +13,7 @@ import typer
 from buckshot import __version__
 from buckshot.cli.diagrams import app as diagrams_app
 from buckshot.cli.explore import explore_command
+from buckshot.cli.regen import regen_command
 from buckshot.cli.verify import app as verify_app
 from buckshot.cli.verify_trace import verify_trace_command
 from buckshot.command import INTERRUPTED, OneLineErrors, check_output, fail, load_rules, save
@@ -44,6 +45,7 @@ app.add_typer(verify_app, name="verify")
 app.command("verify-trace")(verify_trace_command)
 app.command("compare")(compare_command)
 app.command("sweep")(sweep_command)
+app.command("regen")(regen_command)
 
 RulesOption = Annotated[
     Path | None,
@@ -105,43 +107,17 @@ def spec_traceability(
             "(docs/traceability.md).",
         ),
     ] = None,
-    readme: Annotated[
-        Path | None,
-        typer.Option(
-            "--readme",
-            help="Rewrite the block of this file between <!-- traceability:rules --> and "
-            "<!-- /traceability --> with the properties that check each chapter (README.md).",
-        ),
-    ] = None,
 ) -> None:
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
-    from buckshot.traceability import (
-        README_BLOCK,
-        build_matrix,
-        fill_readme,
-        render_markdown,
-        render_table,
-    )
+    from buckshot.traceability import build_matrix, render_markdown, render_table
 
     if markdown is not None:
         check_output(markdown, "--markdown")
-    readme_text = ""
-    if readme is not None:
-        check_output(readme, "--readme")
-        try:
-            readme_text = readme.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail("usage.readme", f"--readme: {readme} cannot be read ({exc})")
-        if not README_BLOCK.search(readme_text):
-            fail("usage.readme", f"--readme: {readme} has no <!-- traceability:rules --> block")
     matrix = build_matrix()
-    if readme is not None:
-        save(readme, fill_readme(readme_text, matrix), "--readme")
-        typer.echo(f"wrote {readme}", err=True)
     if markdown is not None:
         save(markdown, render_markdown(matrix), "--markdown")
         typer.echo(f"wrote {markdown}", err=True)
-    if markdown is None and readme is None:
+    else:
         if as_json:
             sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
         else:

@@ -1,7 +1,7 @@
 """Write the conformance cases generated from the executable spec (``data/cases/model/``).
 
-Run ``python -m buckshot.conformance.modelcases.generate`` to rewrite them; ``--check`` exits
-1 when the files on disk differ from what it writes (a test runs the same check). For each
+``buckshot regen`` rewrites them from :func:`render_all` (``--check`` names the files that
+differ; a test runs the same check). For each
 table size of :data:`.goals.SEAT_COUNTS`, seeded random games of the model are cut into
 paths that together take every transition and evaluate every guard both ways
 (:mod:`.select`); every expectation is the model's. Nothing here imports the reference
@@ -10,14 +10,12 @@ engine.
 
 from __future__ import annotations
 
-import sys
 from functools import cache
 from pathlib import Path as FilePath
 from typing import Any
 
-from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.conformance.case_document import SPEC_MIN
-from buckshot.conformance.generate import HERE, to_text, write_or_check
+from buckshot.conformance.generate import HERE, to_text
 from buckshot.conformance.generate import differences as rule_differences
 from buckshot.conformance.modelcases.expect import expectations
 from buckshot.conformance.modelcases.goals import SEAT_COUNTS, gaps
@@ -143,13 +141,3 @@ def table_gaps() -> dict[int, list[str]]:
 def differences(files: dict[FilePath, str]) -> list[str]:
     """How the files on disk differ from ``files`` (missing, changed, extra)."""
     return rule_differences(files, OUT)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Write the model cases, or with ``--check`` only compare them with the disk."""
-    return write_or_check(argv, (__doc__ or "").splitlines()[0], render_all, OUT)
-
-
-if __name__ == "__main__":
-    with closed_output_ends_quietly():
-        sys.exit(main())

@@ -157,7 +157,7 @@ def _input_file(data: st.DataObject, folder: Path, kind: str, refuse: bool) -> s
     path = folder / f"in-{next(_NUMBERS)}.{kind}"
     good = _good(kind)
     if shape in ("default",):
-        return str(ROOT / "buckshot" / "conformance" / "data")
+        return str(ROOT / "conformance" / "data")
     if shape in ("folder", "empty-folder"):
         path.mkdir()
     elif shape == "missing":

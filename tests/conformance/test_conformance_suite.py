@@ -29,7 +29,7 @@ from buckshot.traceability import build_matrix
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = SUITE_ROOT
 CASES = SUITE / "cases"
-GENERATOR = ROOT / "buckshot" / "conformance" / "generate.py"
+GENERATOR = ROOT / "conformance" / "generate.py"
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,13 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 CONTRIBUTING = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
-SCANNED = ("spec", "reference", "verification", "diagrams", "buckshot", "tests")
-"""The folders searched for places that name an item kind."""
+SCANNED = (
+    *tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-dir"
+    ].values(),
+    "tests",
+)
+"""The folders searched for places that name an item kind: every room, and the tests."""
 SKIPPED = {"conformance/data/cases"}
 """Data: every case names items, and cases are added by their own recipe."""
 SOURCE_SUFFIXES = {".py", ".toml", ".json", ".md"}

@@ -1,0 +1,75 @@
+"""``buckshot regen`` is the one way to rewrite the files derived from the spec (issue 31)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from buckshot import regen
+from buckshot.cli import regen as regen_cli
+from buckshot.cli.main import app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _target(name: str) -> regen.Target:
+    (found,) = [t for t in regen.TARGETS if t.name == name]
+    return found
+
+
+def test_the_architecture_picture_is_the_import_contract_drawn() -> None:
+    """Rerun `buckshot regen --only architecture` when this fails."""
+    assert regen.stale(ROOT, [_target("architecture")]) == []
+
+
+def test_a_stale_file_is_named_then_rewritten(tmp_path: Path) -> None:
+    (tmp_path / "spec").mkdir()
+    shutil.copy(ROOT / "spec" / "RULINGS.md", tmp_path / "spec" / "RULINGS.md")
+    rulings = [_target("rulings")]
+    assert regen.stale(tmp_path, rulings) == []
+    page = tmp_path / "spec" / "RULINGS.md"
+    page.write_text(page.read_text(encoding="utf-8") + "edited by hand\n", encoding="utf-8")
+    assert regen.stale(tmp_path, rulings) == ["rulings: spec/RULINGS.md differs"]
+    assert regen.rewrite(tmp_path, rulings) == ["rulings: wrote spec/RULINGS.md"]
+    assert page.read_text(encoding="utf-8") == (ROOT / "spec" / "RULINGS.md").read_text("utf-8")
+
+
+def test_a_file_a_target_no_longer_renders_is_removed(tmp_path: Path) -> None:
+    folder = tmp_path / "conformance/data/cases/generated/poll"
+    folder.mkdir(parents=True)
+    (folder / "poll.n9.gone.json").write_text("{}\n", encoding="utf-8")
+    target = regen.Target(
+        "cases", lambda root: {}, (("conformance/data/cases/generated", "*.json"),)
+    )
+    assert regen.stale(tmp_path, [target]) == [
+        "cases: conformance/data/cases/generated/poll/poll.n9.gone.json is no longer rendered"
+    ]
+    regen.rewrite(tmp_path, [target])
+    assert not (folder / "poll.n9.gone.json").exists()
+
+
+def test_check_exits_1_naming_the_stale_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "RULINGS.md").write_text("old\n", encoding="utf-8")
+    monkeypatch.setattr(regen_cli, "checkout_root", lambda: tmp_path)
+    result = CliRunner().invoke(app, ["regen", "--check", "--only", "rulings"])
+    assert result.exit_code == 1
+    assert result.stdout == "rulings: spec/RULINGS.md differs\n"
+    assert (tmp_path / "spec" / "RULINGS.md").read_text(encoding="utf-8") == "old\n"
+
+
+def test_an_unknown_target_and_an_installed_copy_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    refused = CliRunner().invoke(app, ["regen", "--only", "nothing"])
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("error [usage.only]: --only: unknown target(s) ['nothing']")
+    monkeypatch.setattr(regen_cli, "checkout_root", lambda: None)
+    installed = CliRunner().invoke(app, ["regen"])
+    assert installed.exit_code == 2
+    assert installed.stderr.startswith("error [regen.checkout]:")
