@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from buckshot import __version__
+from buckshot.cli.conformance import app as conformance_app
 from buckshot.cli.diagrams import app as diagrams_app
 from buckshot.cli.explore import explore_command
 from buckshot.cli.regen import regen_command
 from buckshot.cli.verify import app as verify_app
 from buckshot.cli.verify_trace import verify_trace_command
+from buckshot.cli.workbench import compare_command, sweep_command
 from buckshot.command import INTERRUPTED, OneLineErrors, check_output, fail, load_rules, save
-from buckshot.conformance import app as conformance_app
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.reference.agents import AGENTS
 from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
-from buckshot.workbench.commands import compare_command, sweep_command
 
 if TYPE_CHECKING:
     from buckshot.reference.simulate import Summary

@@ -73,7 +73,6 @@ def test_the_entry_points_are_found() -> None:
     found = entry_points()
     for module in (
         "buckshot",
-        "buckshot.conformance",
         "buckshot.faults.adapter",
         "buckshot.reference.adapter",
     ):

@@ -17,6 +17,7 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
+from buckshot.cli.conformance import app
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.chance_mode import (
     EXPERIMENTS,
@@ -36,7 +37,6 @@ from buckshot.conformance.chance_tests import (
     LawVerdict,
     multiset_orders,
 )
-from buckshot.conformance.cli import app
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.faults.chance import FAULTS
 from buckshot.reference.adapter import IMPLEMENTATION, handle

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.conformance import RunOptions, app, run_suite
+from buckshot.cli.conformance import app
+from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge

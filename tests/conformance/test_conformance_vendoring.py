@@ -14,10 +14,10 @@ import pytest
 from browser_helpers import chromium_page, needs_chromium
 from typer.testing import CliRunner
 
+from buckshot.cli.conformance import app
 from buckshot.conformance.bundled import CASES, suite_path
 from buckshot.conformance.chance_mode import EXPERIMENTS, ChanceRun, ExperimentResult
 from buckshot.conformance.chance_tests import ALPHA, LawVerdict
-from buckshot.conformance.cli import app
 from buckshot.conformance.export import MANIFEST, export_files, verify_export
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.report import read_jsonl

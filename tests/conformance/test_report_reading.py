@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.conformance.cli import app
+from buckshot.cli.conformance import app
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.report import ReportError, read_jsonl
 

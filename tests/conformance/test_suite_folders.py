@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from buckshot.cli.conformance import app
 from buckshot.conformance.bundled import CASES, SUITE_ROOT
-from buckshot.conformance.cli import app
 from buckshot.conformance.export import MANIFEST
 from buckshot.conformance.suite import load_suite
 

@@ -1,7 +1,6 @@
 """The ``conformance`` commands: run the suite through an adapter, diff reports, check the suite.
 
-The owner mounts :data:`app` as ``buckshot conformance``; it also runs on its own with
-``python -m buckshot.conformance``.
+The program mounts :data:`app` as ``buckshot conformance``.
 """
 
 from __future__ import annotations
