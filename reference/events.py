@@ -187,7 +187,7 @@ def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
 
 def log_event(event: Event) -> LogEvent:
     """The engine's event as the log reader (:mod:`buckshot.spec.eventlog`) gives it, for
-    the spec's folds and monitor: its place in the log is its ``seq``."""
+    the spec's folds: its place in the log is its ``seq``."""
     from buckshot.spec.eventlog import LogEvent
 
     return LogEvent(

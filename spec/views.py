@@ -1,8 +1,8 @@
 """One fold of an event log into views of the game: the whole table's, and each seat's.
 
 Every reader that needs to know what a log says the game looked like folds it here: the
-rule monitor (:mod:`buckshot.spec.monitor`), trace validation's view of the model's state
-and the explorer. The log is the only input, so any implementation's log in the
+seats' views, trace validation's view of the model's state, the explorer, and the engine's
+tests that its log and state agree. The log is the only input, so any implementation's log in the
 vocabulary (:mod:`buckshot.spec.events`) can be folded, even one that starts after the
 seats got items (a conformance case or a worked example set up by hand) or a fragment of
 one: a seat an event names is seated when first named, its HP unknown until told.

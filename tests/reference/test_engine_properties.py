@@ -1,12 +1,13 @@
-"""Property tests of the reference engine: rule invariants at every step of random games,
-determinism, snapshot and restore, and refusal of bad input and of corrupted snapshots.
+"""Property tests of the reference engine: its log and state in step at every step of random
+games, determinism, snapshot and restore, and refusal of bad input and of corrupted snapshots.
 
-The invariants are the rule monitor's (``spec/monitor.py``, written from ``rules.en.md`` and
-``spec/RULINGS.md``), with the engine's state checked against its view between two decisions
-(``engine_invariants.py``); here Hypothesis drives games of 2-8 seats with random roles, seeded
-chance and random legal decisions, sometimes under variant rulesets (low HP, a low turn
-limit, a stack of depth 2, one kill to win, a one-item Magician) so that rare paths (the
-turn limit, dying, conversion, traitor wins) come up often.
+At every step the engine's state is checked against the spec's fold of its own log, and a
+few facts of a state between two decisions (``engine_invariants.py``; whether each step
+follows the rules is the lockstep walks' question, tests/verification); here Hypothesis
+drives games of 2-8 seats with random roles, seeded chance and random legal decisions,
+sometimes under variant rulesets (low HP, a low turn limit, a stack of depth 2, one kill to
+win, a one-item Magician) so that rare paths (the turn limit, dying, conversion, traitor
+wins) come up often.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """An engine event handed to the spec's folds (``log_event``) is what the one log reader
 gives for that event once the log is written and read back (spec/eventlog.py): the views
-and the rule monitor see the same events either way (R14: who sees each event)."""
+and the engine's log checks see the same events either way (R14: who sees each event)."""
 
 from __future__ import annotations
 
