@@ -32,6 +32,7 @@ SCRIPTS = {
     "conformance_mutants": "conformance_mutants",
     "engine": "engine",
     "explore": "explore",
+    "install": "install",
     "lockstep": "lockstep",
     "log_reader": "log_reader",
     "mutation": "mutation",
@@ -132,6 +133,18 @@ def commands(results: Results) -> str:
         f"{duration(test['seconds'])} with the set-up{_failed(test)} ({tests}); "
         f"`CI=true bash scripts/main.sh` took {duration(main['seconds'])} with the "
         f"set-up{_failed(main)}{verified}."
+    )
+
+
+def install(results: Results) -> str:
+    """What an install weighs, core and with each extra (``benchmarks/install.py``)."""
+    f = entry(results, "install")
+    sizes = f["megabytes"]
+    return (
+        f"Measured on {f['date']} ({machine_text(f['machine'])}; {f['measured_with']}): "
+        f"`pip install buckshot-spec` puts {sizes['core']:,} MB in a fresh environment "
+        f"(pip and setuptools left out); with `[workbench]` {sizes['workbench']:,} MB, with "
+        f"`[envs]` {sizes['envs']:,} MB, with both {sizes['all']:,} MB."
     )
 
 
@@ -577,6 +590,7 @@ _SUMMARY: list[tuple[str, Callable[[Results], tuple[str, str]]]] = [
 BLOCKS: dict[str, Callable[[Results], str]] = {
     "agent": agent,
     "commands": commands,
+    "install": install,
     "conformance": conformance,
     "conformance_mutants": conformance_mutants,
     "engine": engine,

@@ -58,6 +58,7 @@ SCRIPTS = [
     "conformance_mutants",
     "engine",
     "explore",
+    "install",
     "lockstep",
     "log_reader",
     "mutation",
