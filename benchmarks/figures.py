@@ -144,7 +144,8 @@ def install(results: Results) -> str:
         f"Measured on {f['date']} ({machine_text(f['machine'])}; {f['measured_with']}): "
         f"`pip install buckshot-spec` puts {sizes['core']:,} MB in a fresh environment "
         f"(pip and setuptools left out); with `[workbench]` {sizes['workbench']:,} MB, with "
-        f"`[envs]` {sizes['envs']:,} MB, with both {sizes['all']:,} MB."
+        f"`[envs]` {sizes['envs']:,} MB, with both {sizes['all']:,} MB. The wheel installs "
+        f"{f['python_lines']:,} lines of Python."
     )
 
 

@@ -2,13 +2,14 @@
 
     python benchmarks/install.py [--update | --results FILE]
 
-For each form (``core``: ``pip install buckshot-spec`` with no extra; ``workbench``,
-``envs``; ``all``: both extras) a fresh virtual environment gets the package built from
-the checkout (as a wheel, so no link to the tree), then its ``site-packages`` is measured
-(bytes on disk, less pip's and setuptools' own). The sizes are printed; ``--update`` stores
-them under the key ``"install"`` of ``benchmarks/results.json`` and rewrites the documents'
-blocks, ``--results FILE`` stores them in FILE; without either nothing is written. Each
-form takes a minute or two, mostly downloads from the package index's cache.
+First the wheel's own Python is counted (the product's lines of code, every ``.py`` file
+the wheel installs). Then, for each form (``core``: ``pip install buckshot-spec`` with no
+extra; ``workbench``, ``envs``; ``all``: both extras), a fresh virtual environment gets the
+package from that wheel, and its ``site-packages`` is measured (bytes on disk, less pip's
+and setuptools' own). The figures are printed; ``--update`` stores them under the key
+``"install"`` of ``benchmarks/results.json`` and rewrites the documents' blocks,
+``--results FILE`` stores them in FILE; without either nothing is written. Each form takes a
+minute or two, mostly installs from the package index's cache.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import venv
+import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -65,6 +67,14 @@ def measure(wheel: Path, extras: str, folder: Path) -> int:
     return installed_bytes(site)
 
 
+def python_lines(wheel: Path) -> int:
+    """Lines of the ``.py`` files ``wheel`` installs."""
+    with zipfile.ZipFile(wheel) as archive:
+        return sum(
+            archive.read(name).count(b"\n") for name in archive.namelist() if name.endswith(".py")
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Build the wheel, measure each form, print and keep the figures."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -94,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
             check=True,
         )
         (wheel,) = out.glob("buckshot_spec-*.whl")
+        figures["python_lines"] = python_lines(wheel)
+        print(f"the wheel's Python: {figures['python_lines']:,} lines", flush=True)
         for form, extras in FORMS.items():
             size = measure(wheel, extras, out / form)
             figures["megabytes"][form] = round(size / 1e6, 1)
