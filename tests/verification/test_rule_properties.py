@@ -16,8 +16,8 @@ import pickle
 from functools import cache
 
 import pytest
+from faults.mutants import MUTANTS, Mutant
 
-from buckshot.faults.model import MUTANTS
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.proofs import (
@@ -38,7 +38,6 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove,
 )
-from buckshot.verification.proofs.mutants import Mutant
 from buckshot.verification.proofs.reach import Table, find_reachable
 
 MODULES = (

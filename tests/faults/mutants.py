@@ -1,13 +1,13 @@
 """Teeth: running a deliberate bug of the model against the properties that must catch it.
 
-The bugs themselves are declared in the faults room (:mod:`buckshot.faults.model`); each
-reaches the model as a :class:`~buckshot.verification.model.patch.Patch`, never as a switch
-inside it. Running one re-proves the property it is expected to break, assuming every other
-property. It counts as caught only with real evidence: that proof fails with a
-counterexample the executable spec confirms, *and* a seeded random game of the executable
-spec with the bug reaches a state or step that breaks an expected property (:mod:`.reach`).
-A proof failure from an unreachable state alone is reported (``cti only``) and does not
-count.
+The bugs are rows of ``manifest.json`` with their patches in :mod:`faults.model` and the
+stranger batches; each reaches the model as a :class:`~buckshot.verification.model.patch.Patch`,
+never as a switch inside it. Running one re-proves the property it is expected to break,
+assuming every other property. It counts as caught only with real evidence: that proof fails
+with a counterexample the executable spec confirms, *and* a seeded random game of the executable
+spec with the bug reaches a state or step that breaks an expected property
+(:mod:`buckshot.verification.proofs.reach`). A proof failure from an unreachable state alone is
+reported (``cti only``) and does not count.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from buckshot.verification.proofs.induction import (
     prove,
 )
 from buckshot.verification.proofs.reach import Evidence, Table, find_reachable, short_game
+from faults.manifest import CAUGHT, CTI_ONLY, Row, patches, select
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,11 @@ class MutantResult:
 
     @property
     def verdict(self) -> str:
-        """``caught``, ``cti only`` (not counted) or ``escaped``."""
+        """``caught with evidence``, ``cti only`` (not counted) or ``escaped`` (the words of
+        the manifest's verdicts)."""
         if self.caught:
-            return "caught"
-        return "cti only" if self.cti_only else "escaped"
+            return CAUGHT
+        return CTI_ONLY if self.cti_only else "escaped"
 
 
 def judge(
@@ -149,3 +151,15 @@ def mutant_evidence(cfg: Config, mutant: Mutant) -> Evidence | None:
             if found is not None:
                 return found
     return None
+
+
+def mutant(row: Row) -> Mutant:
+    """The model row ``row`` of the manifest, with its patch, as the proofs run it."""
+    variant = None if row.variant is None else Variant(*row.variant)
+    return Mutant(
+        row.name, row.summary, row.caught_by, patches()[row.name], row.table, variant, row.counts
+    )
+
+
+MUTANTS: list[Mutant] = [mutant(row) for row in select("model", "chart")]
+"""The project's own model and chart faults (not the stranger batches), in manifest order."""
