@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, replace
 
 from buckshot.spec.rulebook import Role
+from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.patch import Patch
 from buckshot.verification.proofs.induction import (
@@ -26,7 +27,7 @@ from buckshot.verification.proofs.induction import (
     prove,
 )
 from buckshot.verification.proofs.reach import Evidence, Table, find_reachable, short_game
-from faults.manifest import CAUGHT, CTI_ONLY, Row, patches, select
+from faults.manifest import CAUGHT, CTI_ONLY, Row, patches, row, select
 
 
 @dataclass(frozen=True)
@@ -153,13 +154,28 @@ def mutant_evidence(cfg: Config, mutant: Mutant) -> Evidence | None:
     return None
 
 
-def mutant(row: Row) -> Mutant:
-    """The model row ``row`` of the manifest, with its patch, as the proofs run it."""
-    variant = None if row.variant is None else Variant(*row.variant)
+def mutant(fault: Row) -> Mutant:
+    """The model row ``fault`` of the manifest, with its patch, as the proofs run it."""
+    variant = None if fault.variant is None else Variant(*fault.variant)
     return Mutant(
-        row.name, row.summary, row.caught_by, patches()[row.name], row.table, variant, row.counts
+        fault.name,
+        fault.summary,
+        fault.caught_by,
+        patches()[fault.name],
+        fault.table,
+        variant,
+        fault.counts,
     )
 
 
-MUTANTS: list[Mutant] = [mutant(row) for row in select("model", "chart")]
+MUTANTS: list[Mutant] = [mutant(fault) for fault in select("model", "chart")]
 """The project's own model and chart faults (not the stranger batches), in manifest order."""
+
+
+def judge_row(name: str, timeout_ms: int = 60_000) -> tuple[str, str, str, str, float]:
+    """Run the model fault ``name`` against its properties at every player count the ruleset
+    allows: its name, its verdict (:attr:`MutantResult.verdict`), the property whose proof
+    failed, the evidence found and the seconds taken (plain data, for a worker process)."""
+    result = run_mutant(make_config(load_ruleset()), mutant(row(name)), timeout_ms)
+    found = "" if result.evidence is None else result.evidence.text()
+    return name, result.verdict, result.caught_by, found, result.seconds
