@@ -3,7 +3,7 @@
 The same mechanism as the first batch (:mod:`faults.stranger_1`): each bug is a
 plain misreading of one numbered rule sentence (S..) or ruling (R..), written from the rule
 text, the rulings and the model's named pieces alone, before the properties
-(verification/proofs/), the faults room or the first batch's bugs were read. Each reaches
+(verification/proofs/), the project's faults or the first batch's bugs were read. Each reaches
 the model as a :class:`~buckshot.verification.model.patch.Patch` of a registry guard, action
 or selector, of a public model helper, or of the charts' transitions (removed or sent
 elsewhere); the wrappers are module-level functions, so that a patch can travel to a worker

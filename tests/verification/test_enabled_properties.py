@@ -3,7 +3,7 @@ offered by the model, proved for every player count, and each property has teeth
 
 A model that removes a legal choice breaks no step property (the stranger's model that
 refuses a shot at oneself, S4.2.1a, passed every one). Each enabledness property is proved on
-the model for N 2-8; each fault of the faults room that removes a choice makes its property
+the model for N 2-8; each fault of tests/faults that removes a choice makes its property
 fail at every N with a counterexample the executable spec confirms, a seeded game of every N
 reaches it, and the path, written as a counterexample document, is followed by
 ``buckshot replay``, which names the engine's options where the model refused one.
