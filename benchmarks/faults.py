@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import sys
 import time
 from collections import Counter
@@ -59,6 +60,7 @@ from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.chance_mode import run_chance
 from buckshot.conformance.suite import Suite, load_suite
+from buckshot.workers import deaf_children, ignore_ctrl_c, terminate
 
 PROJECT = "project"
 """The ``--batch`` of the project's own faults (rows with no batch)."""
@@ -175,16 +177,25 @@ def main(argv: list[str] | None = None) -> int:
 
     # each pool keeps --jobs busy: the served faults are subprocesses, the model faults Z3
     context = multiprocessing.get_context("spawn")  # a worker gets this import path
-    with (
-        ThreadPoolExecutor(max_workers=args.jobs) as threads,
-        ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as processes,
-    ):
-        futures = [threads.submit(run_served, fault, suite) for fault in served]
-        futures += [processes.submit(judge_row, fault.name) for fault in model]
+    threads = ThreadPoolExecutor(max_workers=args.jobs)
+    processes = ProcessPoolExecutor(
+        max_workers=args.jobs, mp_context=context, initializer=ignore_ctrl_c
+    )
+    try:
+        with deaf_children():
+            futures = [threads.submit(run_served, fault, suite) for fault in served]
+            futures += [processes.submit(judge_row, fault.name) for fault in model]
         for fault, future in zip([*served, *model], futures, strict=True):
             future.add_done_callback(report(fault))
         for future in futures:
             future.result()
+    except KeyboardInterrupt:  # the adapters got the Ctrl-C too; the Z3 workers are ended
+        terminate(processes)
+        threads.shutdown(wait=False, cancel_futures=True)
+        print(f"interrupted after {len(measured)} rows; nothing written", file=sys.stderr)
+        os._exit(130)  # the threads wait on adapters that are gone: leave without them
+    threads.shutdown()
+    processes.shutdown()
     wall = time.perf_counter() - started
     groups = summary(measured, picked)
     for name, group in groups.items():
