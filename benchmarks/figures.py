@@ -29,19 +29,18 @@ SCRIPTS = {
     "agent": "agent",
     "commands": "commands",
     "conformance": "conformance",
-    "conformance_mutants": "conformance_mutants",
     "engine": "engine",
     "explore": "explore",
     "install": "install",
+    "faults": "faults",
     "lockstep": "lockstep",
     "log_reader": "log_reader",
     "mutation": "mutation",
-    "stranger_mutants": "stranger_mutants",
     "verify": "verify",
 }
 """The script (``benchmarks/<script>.py``) that measures the figures of each key."""
 
-VERIFY_STAGES = ("proofs", "bmc", "vacuity", "engine", "mutants")
+VERIFY_STAGES = ("proofs", "bmc", "vacuity", "engine")
 """The order the verification's stages are named in (the results file keeps keys sorted)."""
 
 PACKAGE = "buckshot-roulette"
@@ -251,13 +250,6 @@ def verify(results: Results) -> str:
         "",
         _bmc_all_text(f),
     ]
-    if f["mutants"]:
-        lines.append("")
-        caught = sum(1 for v in f["mutants"].values() if v["verdict"] == "caught")
-        lines.append(
-            f"With `--mutants`: {caught} of {len(f['mutants'])} deliberate bugs caught with "
-            "reachable evidence."
-        )
     return "\n".join(lines)
 
 
@@ -441,21 +433,40 @@ def mutation(results: Results) -> str:
     )
 
 
-def conformance_mutants(results: Results) -> str:
-    """The suite's kill rate on the catalogue of broken adapters."""
-    f = entry(results, "conformance_mutants")
-    survivors = f.get("survived", [])
+FAULT_GROUPS = {
+    "engine": "engine faults",
+    "contract": "contract faults",
+    "chance": "faults of free chance",
+    "model": "model faults",
+    "chart": "chart faults",
+    "stranger-1": "model bugs of the first stranger batch",
+    "stranger-2": "of the second",
+}
+"""How the faults block names each group of rows (a room, or a stranger batch)."""
+
+
+def faults(results: Results) -> str:
+    """Every row of the fault manifest run: each group's verdicts against the expected ones,
+    and the suite's kill rate on the faults it serves."""
+    f = entry(results, "faults")
+    groups = f["groups"]
+    parts = []
+    for name, label in FAULT_GROUPS.items():
+        if name in groups:
+            g = groups[name]
+            verdicts = ", ".join(f"{count} {verdict}" for verdict, count in g["verdicts"].items())
+            parts.append(f"{g['as_expected']} of {g['rows']} {label} ({verdicts})")
+    served = [v for v in f["per_fault"].values() if "failing_cases" in v]
+    killed = sum(1 for v in served if v["failing_cases"] > 0)
+    differs = f.get("differs", [])
     return (
-        f"Measured {f['date']} with `python benchmarks/conformance_mutants.py` "
-        f"({machine_text(f['machine'])}, {f['jobs']} jobs): {f['killed']} of {f['mutants']} "
-        f"mutants killed by the {f['cases']} cases, each by at least one failing case"
-        + (
-            f" (the {f['chance_mutants']} of free chance by chance mode's experiments)"
-            if f.get("chance_mutants")
-            else ""
-        )
-        + f", in {duration(f['seconds'])}"
-        + (f"; survived: {', '.join(survivors)}." if survivors else ".")
+        f"Measured {f['date']} with `python benchmarks/faults.py` "
+        f"({machine_text(f['machine'])}, {f['jobs']} jobs), every row of "
+        f"`tests/faults/manifest.json` in {duration(f['seconds'])}: {f['as_expected']} of "
+        f"{f['rows']} faults got the verdict the manifest expects"
+        + (f" (not: {', '.join(differs)})" if differs else "")
+        + f": {'; '.join(parts)}. The {f['cases']} cases kill {killed} of the {len(served)} "
+        "engine and contract faults, each by at least one failing case."
     )
 
 
@@ -593,9 +604,9 @@ BLOCKS: dict[str, Callable[[Results], str]] = {
     "commands": commands,
     "install": install,
     "conformance": conformance,
-    "conformance_mutants": conformance_mutants,
     "engine": engine,
     "explore": explore,
+    "faults": faults,
     "lockstep": lockstep,
     "log_reader": log_reader,
     "mutation": mutation,

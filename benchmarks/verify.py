@@ -1,7 +1,7 @@
 """Time the verification: each proof, BMC per depth, vacuity, engine walks, the full run.
 
-Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--mutants] [--jobs J]
-[--only I1,I6] [--cross-check] [--bmc-all] [--update | --results FILE]``.
+Run with ``python benchmarks/verify.py [--depth K] [--players LO-HI] [--jobs J] [--only I1,I6]
+[--cross-check] [--bmc-all] [--update | --results FILE]``.
 
 Stage times are the time their tasks ran, added up over the worker processes; the full run
 is wall-clock time. A proof's time is its term building and solver queries (all chunks).
@@ -31,7 +31,6 @@ from results import (  # benchmarks/results.py
 )
 
 from buckshot.cli.verify import parse_players
-from buckshot.faults.model import MUTANTS
 from buckshot.progress import CommandProgress
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
@@ -60,10 +59,6 @@ def figures(
         "proofs": {p.id: round(p.seconds, 2) for p in report.proofs},
         "stages": {k: round(v, 1) for k, v in report.seconds.items() if k != "total"},
         "cpu": {k: round(v, 1) for k, v in report.cpu_seconds.items()},
-        "mutants": {
-            m.mutant.name: {"verdict": m.verdict, "seconds": round(m.seconds, 1)}
-            for m in report.mutants
-        },
     }
 
 
@@ -100,7 +95,6 @@ def run(cfg: Config, args: argparse.Namespace, progress: CommandProgress) -> Rep
         cfg,
         depth=args.depth,
         vacuity=not args.no_vacuity,
-        mutants=MUTANTS if args.mutants else (),
         timeout_ms=args.timeout * 1000,
         jobs=args.jobs,
         walk_steps=args.walk_steps,
@@ -117,7 +111,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--depth", type=int, default=12)
     parser.add_argument("--players", default="2-8")
-    parser.add_argument("--mutants", action="store_true")
     parser.add_argument("--timeout", type=int, default=600, help="wall-clock safety net (s)")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: up to 2)")
     parser.add_argument("--no-vacuity", action="store_true")
@@ -179,10 +172,6 @@ def main() -> None:
             f"engine walks: {walks.steps} steps, {walks.seconds:.2f} s "
             f"({walks.steps / max(walks.seconds, 1e-9):.0f} steps/s, agreed={walks.agreed})"
         )
-    for result in report.mutants:
-        by = result.caught_by if result.caught else result.verdict.upper()
-        evidence = result.evidence.text() if result.evidence is not None else "no evidence"
-        print(f"mutant {result.mutant.name:24} {by:9} {result.seconds:6.2f} s  {evidence}")
     for stage, seconds in report.seconds.items():
         if stage != "total":
             cpu = report.cpu_seconds.get(stage, 0.0)

@@ -1,6 +1,6 @@
 """How every entry point of the package ends when its reader closes standard output.
 
-``python -m buckshot.faults.adapter --list | head -1``: the reader has what it wanted and
+A command with a long output piped to ``head -1``: the reader has what it wanted and
 closes the pipe while the command still writes, and the next write (or the
 interpreter's last flush) fails with ``BrokenPipeError``. That is no error of the command:
 :func:`closed_output_ends_quietly` ends it quietly, with :data:`CLOSED_OUTPUT` and nothing

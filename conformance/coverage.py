@@ -1,15 +1,15 @@
 """Rule-sentence coverage: every ruling's decision and every MUST of INTERPRETING.md is broken
 by some deliberate bug that cases catch.
 
-The sentences are the rulings (``spec/rulings.toml``) and the bracketed tags of
-INTERPRETING.md (``[M3.3b]``), read from the documents themselves. A deliberate bug of the
-engine or of the adapter's contract (a fault of the faults room, :mod:`buckshot.faults`)
-names what it breaks; the faults room checks those IDs when it declares one
-(:func:`check_citations`) and passes what each breaks, and whether its cases caught it, to
-:func:`gaps`. A sentence is covered when at least one fault that breaks it fails the cases
-named for it. A few sentences govern the transport itself, where a violation makes the
-runner report the case ``errored`` rather than a case fail; they are listed in
-:data:`NOT_TESTABLE` with the reason.
+The sentences are the rulings (``spec/rulings.toml``) and the bracketed tags of INTERPRETING.md
+(``[M3.3b]``), read from the documents themselves. A deliberate bug of the engine or of the
+adapter's contract (a row of the tests' fault manifest, ``tests/faults/manifest.json``, which
+the package does not ship) names what it breaks; the tests check those IDs
+(:func:`check_citations`) and pass what each fault breaks, and whether its cases caught it, to
+:func:`gaps`: the computation takes the faults as its input. A sentence is covered when at least
+one fault that breaks it fails the cases named for it. A few sentences govern the transport
+itself, where a violation makes the runner report the case ``errored`` rather than a case fail;
+they are listed in :data:`NOT_TESTABLE` with the reason.
 
 The stronger statement: each sentence lists its plausible wrong readings, one fault each,
 every one caught. A sentence asks for :data:`MIN_READINGS` caught faults, or one when it is
@@ -44,7 +44,7 @@ NOT_TESTABLE: dict[str, str] = {
     "M2.2b": f"the reply's seq and id: {_TRANSPORT}",
     "M2.5a": "free chance is judged by chance mode's experiments, which no case can be "
     "(cases script their chance); tests/conformance/test_chance_mode.py checks that each "
-    "fault of buckshot/faults/chance.py fails the experiments named for it",
+    "chance fault of tests/faults/manifest.json fails the experiments named for it",
 }
 """MUST tags that no case can check, with the reason."""
 
@@ -104,7 +104,8 @@ def readings_wanted(sentence: str) -> int:
 def readings(
     breaks: Mapping[str, Iterable[str]], caught: Mapping[str, bool]
 ) -> dict[str, list[str]]:
-    """Each sentence's wrong readings: the caught faults that break it, in declaration order."""
+    """Each sentence's wrong readings: the caught faults that break it, in the order of
+    ``breaks``."""
     found: dict[str, list[str]] = {sentence: [] for sentence in rule_sentences()}
     for name, ids in breaks.items():
         if caught.get(name, False):

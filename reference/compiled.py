@@ -12,8 +12,8 @@ function's own source); a decision whose one
 parameter guard has a lister (:data:`~buckshot.reference.effects.PASSING`) takes its options
 from the lister instead of trying each candidate.
 
-The tables stay the source: the program is rebuilt whenever they change (a fault of the
-faults room edits them through :mod:`.seams`), and a test checks that the program takes the
+The tables stay the source: the program is rebuilt whenever they change (a fault of
+``tests/faults/`` edits them through :mod:`.seams`), and a test checks that the program takes the
 branches and offers the options the tables give. A *hooked* program takes each transition and asks
 each prompt through the game, which tells its observer
 (:class:`~buckshot.reference.observe.GameObserver`); the plain program, which a game

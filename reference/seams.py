@@ -1,6 +1,6 @@
 """The engine's seams: its documented way to substitute a named piece in the running process.
 
-A tool that changes how the engine plays (the deliberate bugs of :mod:`buckshot.faults`, in
+A tool that changes how the engine plays (the deliberate bugs of ``tests/faults/``, in
 the adapter's own process) goes through these functions only; each checks the name it is
 given and rebuilds what depends on the piece. Three kinds of piece can be substituted:
 

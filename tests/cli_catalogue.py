@@ -66,7 +66,6 @@ REFUSED_TEXT: dict[str, str] = {
     "--only": "Z9",
     "--param": "nosuch=1",
     "--filter": "nosuch.*",
-    "--inject": "nosuch",
 }
 """A value each text option must refuse (the options absent here are never the refused one)."""
 EXIT_STATUS_HEADING = "## Exit status"

@@ -3,9 +3,11 @@
 The tests are grouped by the room they check (``spec``, ``reference``, ``verification``,
 ``conformance``, ``workbench``, ``diagrams``, ``commands``, ``docs``); the modules they share
 (``engine_helpers``, ``chart_driver``, ...) stand beside this file, which pytest puts on the
-import path. ``bash scripts/test.sh --fast`` leaves out the tests marked ``slow`` (more than
-5 s on 2 cores, setup included). After a run, the tests that took longer without the mark are
-listed, as a note, not a failure: a time measured on a busy machine is no verdict.
+import path, and so does the package of deliberate bugs, ``faults`` (``tests/faults/``: the
+fault manifest, the breakers and patches, the adapter that serves one).
+``bash scripts/test.sh --fast`` leaves out the tests marked ``slow`` (more than 5 s on 2 cores,
+setup included). After a run, the tests that took longer without the mark are listed, as a note,
+not a failure: a time measured on a busy machine is no verdict.
 """
 
 from __future__ import annotations

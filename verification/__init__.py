@@ -7,9 +7,9 @@
   bit-vectors (``z3backend``, ``symbolic``) the transition relation the proofs use.
 - :mod:`buckshot.verification.proofs`: what is proved and how: the properties
   (``invariants``, ``lemmas``, ``progress``), induction over all player counts at once,
-  bounded model checking from the initial states, vacuity, and the runner of the deliberate
-  bugs (``mutants``; the bugs themselves are in :mod:`buckshot.faults.model`) that measure
-  the proofs.
+  bounded model checking from the initial states, vacuity, and the evidence walks
+  (``reach``) that show a broken model's bug reachable (the deliberate bugs that measure the
+  proofs are under ``tests/faults/``, outside the package).
 - :mod:`buckshot.verification.engine`: the reference engine against the model: the
   abstraction function, lockstep random walks, and counterexamples saved and replayed in the
   engine.

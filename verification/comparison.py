@@ -9,8 +9,8 @@ executable spec), proved unreachable, or left "not reached within the bound"
 unreachable under the other, the ruleset keys responsible: the unsat core of the
 unreachability proof with the differing keys as named assumptions (:mod:`.proofs.reasons`).
 
-Scope: the bounded model check of the properties, the engine's lockstep walks and the
-mutants of ``buckshot verify`` are not run (a proof covers every depth; the walks do not
+Scope: the bounded model check of the properties and the engine's lockstep walks of
+``buckshot verify`` are not run (a proof covers every depth; the walks do not
 depend on the ruleset's verdicts); ``buckshot verify --rules`` runs them for one ruleset.
 """
 
@@ -202,7 +202,7 @@ def compare_verification(
         f"replayed BMC witness (depth {depth}) or a seeded random game, or proved unreachable "
         "from the invariants and lemmas (the draw lemma proved first), else reported as not "
         "reached within those bounds; the reasons are unsat cores over the differing keys. "
-        "Not run here: the properties' bounded model check, the engine walks, the mutants "
+        "Not run here: the properties' bounded model check, the engine walks "
         "(buckshot verify --rules FILE runs them for one ruleset)"
     )
     return VerificationComparison(diffs, tuple(rows), (lo, hi), scope, seconds)

@@ -4,7 +4,7 @@ A run is cut into tasks that share nothing but their configuration: the proof of
 property (or of one chunk of the branches of a property proved branch by branch), the
 bounded model check, the vacuity check, and the engine's lockstep walks. Z3 objects do
 not pickle, so a task carries only plain data (the configuration, property IDs, the
-mutants switched on), and each worker process builds the symbolic model itself, once per
+patch of the model), and each worker process builds the symbolic model itself, once per
 configuration (:func:`.proof_model`), and returns plain results (verdicts, concrete states
 and paths).
 
@@ -42,8 +42,6 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove_property,
 )
-from buckshot.verification.proofs.mutants import Mutant, mutant_evidence
-from buckshot.verification.proofs.reach import Evidence
 from buckshot.verification.proofs.reachability import Reachability, check_reachability
 from buckshot.verification.proofs.vacuity import VacuityTarget, check_vacuity
 from buckshot.workers import deaf_children, ignore_ctrl_c, terminate
@@ -52,7 +50,6 @@ PROOF = "proof"
 BMC = "bmc"
 VACUITY = "vacuity"
 ENGINE = "engine"
-REACH = "reach"
 REACHABILITY = "reachability"
 
 
@@ -61,8 +58,8 @@ class Task:
     """One independent piece of a run (plain data, so that it can go to another process)."""
 
     kind: str
-    """``proof``, ``bmc``, ``vacuity``, ``engine``, ``reach`` (a mutant's evidence walk) or
-    ``reachability`` (every target and outcome of a ruleset, for a comparison)."""
+    """``proof``, ``bmc``, ``vacuity``, ``engine`` or ``reachability`` (every target and
+    outcome of a ruleset, for a comparison)."""
     cfg: Config
     patch: Patch = NO_PATCH
     """The change of the model the task runs on (a deliberate bug), if any."""
@@ -74,9 +71,7 @@ class Task:
     depth: int = 0
     """The bound of a BMC or vacuity task."""
     props: tuple[str, ...] = ()
-    """The properties a BMC task checks, or a reach task looks for broken."""
-    mutant: Mutant | None = None
-    """For a run against a deliberate bug: the mutant (its patch is also ``patch``)."""
+    """The properties a BMC task checks."""
     steps: int = 0
     """The steps of an engine task's lockstep walks."""
     cross_check: bool = False
@@ -114,7 +109,7 @@ class TaskFailed(RuntimeError):
 
 def describe(task: Task) -> str:
     """The task in a few words: its kind, property and chunk (``proof P1``, ``engine``)."""
-    words = [task.kind, task.prop, task.mutant.name if task.mutant is not None else ""]
+    words = [task.kind, task.prop]
     if task.chunk is not None:
         words.append(f"part {task.chunk[0] + 1} of {task.chunk[1]}")
     return " ".join(word for word in words if word)
@@ -140,7 +135,6 @@ def run_task(task: Task) -> Done:
         | BmcResult
         | tuple[list[VacuityTarget], dict[str, float]]
         | WalkResult
-        | Evidence
         | Reachability
         | None
     )
@@ -157,8 +151,6 @@ def run_task(task: Task) -> Done:
         result = check_vacuity(task.cfg, depth=task.depth)
     elif task.kind == REACHABILITY:
         result = check_reachability(task.cfg, depth=task.depth, timeout_ms=task.timeout_ms)
-    elif task.kind == REACH and task.mutant is not None:
-        result = mutant_evidence(task.cfg, task.mutant)
     elif task.kind == ENGINE:
         spec = ExecutableSpec(task.cfg.ruleset, config=task.cfg, patch=task.patch)
         counts = tuple(range(task.cfg.players_lo, task.cfg.players_hi + 1))

@@ -8,6 +8,7 @@ from typing import Any
 from buckshot.verification.engine.lockstep import WalkResult
 from buckshot.verification.model.config import Config, saturations
 from buckshot.verification.model.executable import ExecutableSpec, Step
+from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import BmcPerN, DepthTime, Violation, Witness
 from buckshot.verification.proofs.crosscheck import (
@@ -23,7 +24,6 @@ from buckshot.verification.proofs.induction import (
     ProofResult,
     all_properties,
 )
-from buckshot.verification.proofs.mutants import MutantResult
 from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import NOT_SHOWN, VacuityTarget
 from buckshot.verification.render import action, stack, state
@@ -34,6 +34,9 @@ class Report:
     """Everything one run found."""
 
     cfg: Config
+    patch: Patch = NO_PATCH
+    """The change of the model the run checked (:mod:`.model.patch`); the model itself when
+    empty."""
     proofs: list[ProofResult] = field(default_factory=list)
     bmc_depth: int = 0
     """The depth bounded model checking went to (0: it did not run)."""
@@ -47,7 +50,6 @@ class Report:
     bmc_per_n: list[BmcPerN] = field(default_factory=list)
     vacuity: list[VacuityTarget] = field(default_factory=list)
     vacuity_times: dict[str, float] = field(default_factory=dict)
-    mutants: list[MutantResult] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     """Per stage, the time its tasks ran (added up over the processes); ``total``, the run's
     wall-clock time."""
@@ -76,7 +78,7 @@ class Report:
     @property
     def failed(self) -> bool:
         """Some proof is not proved, BMC found or could not rule out a violation, some target
-        was neither reached nor proved unreachable, some mutant escaped, or the engine parted
+        was neither reached nor proved unreachable, or the engine parted
         from the model, or cvc5 could not read a query it was asked to re-check (a solver
         disagreement fails its property)."""
         figures = self.cross_check_figures()
@@ -85,7 +87,6 @@ class Report:
             or (figures is not None and figures.errors > 0)
             or self.bmc_status in ("violated", "unknown")
             or any(t.status == NOT_SHOWN for t in self.vacuity)
-            or any(not m.caught for m in self.mutants)
             or (self.walks is not None and not self.walks.agreed)
         )
 
@@ -108,7 +109,6 @@ class Report:
             for t in self.vacuity
             if t.status == NOT_SHOWN
         )
-        out.extend(f"mutant {m.mutant.name}: {m.verdict}" for m in self.mutants if not m.caught)
         if self.walks is not None and not self.walks.agreed:
             out.append("engine walks: the engine parted from the model")
         return out
@@ -172,19 +172,6 @@ class Report:
             },
             "engine": None if self.walks is None else self.walks.to_dict(),
             "cross_check": self.cross_check_json(),
-            "mutants": [
-                {
-                    "name": m.mutant.name,
-                    "bug": m.mutant.bug,
-                    "expected": list(m.mutant.caught_by),
-                    "caught": m.caught,
-                    "verdict": m.verdict,
-                    "caught_by": m.caught_by,
-                    "evidence": None if m.evidence is None else m.evidence.text(),
-                    "seconds": round(m.seconds, 3),
-                }
-                for m in self.mutants
-            ],
         }
 
     def cross_check_json(self) -> dict[str, Any] | None:

@@ -1,11 +1,10 @@
-"""One verification run: inductive proofs, bounded model checking, vacuity, the engine's
-lockstep walks, and mutants.
+"""One verification run: inductive proofs, bounded model checking, vacuity, and the engine's
+lockstep walks.
 
 The run is cut into independent tasks (:mod:`.parallel`): one per property (a property
 proved branch by branch is cut into chunks of its branches when there are several
-processes), the bounded model check, the vacuity check, the engine walks, and one per
-mutant and property
-that should catch it. The tasks run on ``jobs`` processes, the longest first.
+processes), the bounded model check, the vacuity check and the engine walks. The tasks run
+on ``jobs`` processes, the longest first.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from buckshot.verification.parallel import (
     BMC,
     ENGINE,
     PROOF,
-    REACH,
     VACUITY,
     Done,
     Task,
@@ -38,7 +36,6 @@ from buckshot.verification.proofs.induction import (
     merge_chunks,
 )
 from buckshot.verification.proofs.invariants import INVARIANTS
-from buckshot.verification.proofs.mutants import Mutant, MutantResult, judge
 from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.reach import refusal_paths
 from buckshot.verification.proofs.vacuity import VacuityTarget
@@ -68,7 +65,6 @@ def verify(
     cfg: Config,
     depth: int = 12,
     vacuity: bool = True,
-    mutants: Sequence[Mutant] = (),
     timeout_ms: int = 60_000,
     progress: Progress | None = None,
     only: Sequence[str] | None = None,
@@ -82,13 +78,12 @@ def verify(
     """Run every stage that is asked for and collect the results.
 
     ``only`` restricts the proofs (and BMC) to those property IDs; ``patch`` changes the model
-    (a deliberate bug of :mod:`buckshot.faults.model`) in every stage but the vacuity check;
-    ``mutants`` are deliberate bugs each run against the properties that must catch them
-    (:mod:`.proofs.mutants`); ``jobs`` is the number
-    of processes (default :func:`.default_jobs`). The verdicts do not depend on ``jobs``.
+    from outside it (:mod:`.model.patch`: the tests' deliberate bugs) in every stage but the
+    vacuity check; ``jobs`` is the number of processes (default :func:`.default_jobs`). The
+    verdicts do not depend on ``jobs``.
     ``walk_steps`` > 0 runs that many steps of the engine against the model
     (:func:`buckshot.verification.engine.lockstep.random_walks`). ``cross_check`` re-checks
-    every query of the proofs (not of the mutants) with cvc5 (:mod:`.proofs.crosscheck`); a
+    every query of the proofs with cvc5 (:mod:`.proofs.crosscheck`); a
     property on one of whose queries the solvers disagree is marked so and fails.
     ``isolate`` runs even one job in a worker process, so that Ctrl-C stops the run at once
     (:func:`.parallel.execute`).
@@ -104,7 +99,7 @@ def verify(
     A task that fails (an error, not a verdict) raises :class:`RunFailed` once the others are
     done, with the report of what finished.
     """
-    report = Report(cfg)
+    report = Report(cfg, patch)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
     workers = default_jobs() if jobs is None else max(1, jobs)
     started = time.perf_counter()
@@ -133,34 +128,19 @@ def verify(
         Task(PROOF, cfg, patch, timeout_ms, prop=prop.id, chunk=chunk, cross_check=cross_check)
         for prop, chunk in pieces
     ]
-    catalogue = list(mutants)
-    for mutant in catalogue:
-        bug = mutant.patch
-        for pid in mutant.caught_by:
-            tasks.append(Task(PROOF, cfg, bug, timeout_ms, prop=pid, mutant=mutant))
-        tasks.append(Task(REACH, cfg, bug, mutant=mutant, props=mutant.caught_by))
 
     counts = Counter(prop.id for prop, _ in pieces)
     chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in counts.items()}
     proofs: dict[str, ProofResult] = {}
     checks: dict[str, list[CrossCheck]] = {p.id: [] for p in props}
-    caught: dict[tuple[str, str], Done] = {}
     stage_seconds: dict[str, float] = {}
     stage_cpu: dict[str, float] = {}
 
     def done(item: Done) -> list[Task]:
         task = item.task
-        stage = (
-            "mutants"
-            if task.mutant is not None
-            else {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity", ENGINE: "engine"}[task.kind]
-        )
+        stage = {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity", ENGINE: "engine"}[task.kind]
         stage_seconds[stage] = stage_seconds.get(stage, 0.0) + item.seconds
         stage_cpu[stage] = stage_cpu.get(stage, 0.0) + item.cpu_seconds
-        if task.mutant is not None:
-            caught[(task.mutant.name, task.prop if task.kind == PROOF else REACH)] = item
-            tick("mutants", sum(_mutant_done(m, caught) for m in catalogue), len(catalogue))
-            return []
         if task.kind == PROOF:
             checks[task.prop].extend(item.checks)
             parts = chunks[task.prop]
@@ -203,10 +183,7 @@ def verify(
     if cross_check:
         report.cross_check = {pid: tuple(found) for pid, found in checks.items()}
     report.violations += refusal_paths(cfg, patch, _refusals(props, report.proofs))
-    for mutant in catalogue:
-        if _mutant_done(mutant, caught):
-            report.mutants.append(_mutant_result(mutant, caught))
-    stages = ("proofs", "bmc", "vacuity", "engine", "mutants")
+    stages = ("proofs", "bmc", "vacuity", "engine")
     report.seconds = {k: stage_seconds[k] for k in stages if k in stage_seconds}
     report.cpu_seconds = {k: stage_cpu[k] for k in stages if k in stage_cpu}
     report.seconds["total"] = time.perf_counter() - started
@@ -275,17 +252,3 @@ def _with_cross_check(proof: ProofResult, checks: Sequence[CrossCheck]) -> Proof
         return proof
     per_n = tuple(replace(v, verdict=DISAGREED) if v.verdict == PROVED else v for v in proof.per_n)
     return replace(proof, verdict=DISAGREED, per_n=per_n)
-
-
-def _mutant_done(mutant: Mutant, caught: dict[tuple[str, str], Done]) -> bool:
-    """Every proof and the reachability walk run for ``mutant`` have finished."""
-    return all((mutant.name, key) in caught for key in (*mutant.caught_by, REACH))
-
-
-def _mutant_result(mutant: Mutant, caught: dict[tuple[str, str], Done]) -> MutantResult:
-    """The verdict :func:`.proofs.mutants.judge` gives the mutant's proofs and walk."""
-    name = mutant.name
-    proofs: list[ProofResult] = [caught[(name, pid)].result for pid in mutant.caught_by]
-    walk = caught[(name, REACH)]
-    seconds = sum(caught[(name, key)].seconds for key in (*mutant.caught_by, REACH))
-    return judge(mutant, proofs, walk.result, seconds)

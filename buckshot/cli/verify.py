@@ -20,7 +20,6 @@ from buckshot.command import (
     load_rules,
     save,
 )
-from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
 from buckshot.tables import (
@@ -33,7 +32,6 @@ from buckshot.tables import (
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
-from buckshot.verification.model.patch import Patch
 from buckshot.verification.proofs.bmc import NOT_NEEDED
 from buckshot.verification.proofs.crosscheck import DISAGREED, ERROR
 from buckshot.verification.proofs.induction import PROVED, UNKNOWN, VIOLATED, all_properties
@@ -51,7 +49,7 @@ from buckshot.workers import bounded_workers
 app = typer.Typer(
     cls=OneLineErrors,
     help="Prove the spec's invariants with Z3 for every player count, check them on bounded "
-    "paths, show they are not vacuous, and run the deliberate bugs.",
+    "paths, show they are not vacuous, and walk the engine in lockstep with the model.",
     no_args_is_help=False,
     add_completion=False,
 )
@@ -113,9 +111,6 @@ def main(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the full report as JSON to FILE.")
     ] = None,
-    mutants: Annotated[
-        bool, typer.Option("--mutants", help="Also run the catalogue of deliberate bugs.")
-    ] = False,
     vacuity: Annotated[
         bool, typer.Option("--vacuity/--no-vacuity", help="Show every transition reachable.")
     ] = True,
@@ -131,13 +126,6 @@ def main(
     only: Annotated[
         str | None,
         typer.Option("--only", help="Comma-separated property IDs to check (default: all)."),
-    ] = None,
-    inject: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--inject",
-            help="Switch on a deliberate bug of the model (a fault's name; repeat for more).",
-        ),
     ] = None,
     jobs: Annotated[
         int | None,
@@ -195,10 +183,6 @@ def main(
     chosen = [part.strip() for part in only.split(",")] if only else None
     if chosen is not None and not set(chosen) <= known:
         raise typer.BadParameter(f"unknown property IDs: {sorted(set(chosen) - known)}")
-    names = {m.name for m in MUTANTS}
-    if inject and not set(inject) <= names:
-        raise typer.BadParameter(f"unknown model faults: {sorted(set(inject) - names)}")
-    patch = patch_of(*(inject or ()))
     failed: RunFailed | None = None
     with CommandProgress("verify", quiet) as progress:
         try:
@@ -206,11 +190,9 @@ def main(
                 cfg,
                 depth=depth,
                 vacuity=vacuity,
-                mutants=MUTANTS if mutants else (),
                 timeout_ms=timeout * 1000,
                 progress=lambda stage, done, total: progress.update(done, total, stage),
                 only=chosen,
-                patch=patch,
                 jobs=None if jobs is None else bounded_workers(jobs, "--jobs"),
                 walk_steps=walk_steps,
                 cross_check=cross_check,
@@ -233,7 +215,7 @@ def main(
             "verify.failed", f"{failed}; the results above are those that finished, nothing written"
         )
     show(report, spec, out, table_format=table_format)
-    saved = save_counterexamples(report, patch, counterexamples)
+    saved = save_counterexamples(report, counterexamples)
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
@@ -257,11 +239,12 @@ def cell(verdict: str, seconds: float, note: str = "") -> str:
     return f"[{STYLE.get(verdict, '')}]{label}[/]\n{seconds:.2f}s"
 
 
-def save_counterexamples(report: Report, patch: Patch, folder: Path) -> list[Path]:
+def save_counterexamples(report: Report, folder: Path) -> list[Path]:
     """Write every counterexample of the run (BMC paths, counterexamples to induction, one per
-    violated N) as a replayable document in ``folder``; the paths written."""
+    violated N) as a replayable document in ``folder``, read by the model the run checked
+    (``report.patch``); the paths written."""
     cfg = report.cfg
-    spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=patch)
+    spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=report.patch)
     meta = {p.id: p for p in all_properties()}
     documents: list[tuple[str, dict[str, object]]] = []
     for violation in report.violations:
@@ -321,19 +304,18 @@ def show(
     finished: bool = True,
     table_format: TableFormat = TableFormat.TABLE,
 ) -> None:
-    """Print the tables (property x player count, with times; the deliberate bugs) in
+    """Print the table (property x player count, with times) in
     ``table_format`` on ``console``, and every counterexample and finding: beside the tables
     when they are drawn, on standard error when they are CSV or Markdown (so that standard
     output is the tables alone, :func:`notes_console`). With ``finished`` False (a run some of
     whose tasks failed), no verdict on the whole run."""
     notes = notes_console(table_format, console)
-    proofs, bugs = proof_table(report), mutant_tables(report)
-    if table_format is TableFormat.TABLE:  # drawn: each table before the lines about it
+    proofs = proof_table(report)
+    if table_format is TableFormat.TABLE:  # drawn: the table before the lines about it
         print_tables([proofs], table_format, console)
         show_findings(report, spec, notes)
-        print_tables(bugs, table_format, console)
-    else:  # data: the tables alone, one document
-        print_tables([proofs, *bugs], table_format, console)
+    else:  # data: the table alone
+        print_tables([proofs], table_format, console)
         show_findings(report, spec, notes)
     show_ending(report, notes, finished)
 
@@ -375,26 +357,6 @@ def proof_table(report: Report) -> Table:
         bmc_seconds = f"{report.seconds.get('bmc', 0.0):.2f}"
         table.add_row(f"BMC<={report.bmc_depth}", "invariants", *row, bmc_seconds)
     return table
-
-
-def mutant_tables(report: Report) -> list[Table]:
-    """The table of the deliberate bugs run (``--mutants``) and what caught each; none when
-    none was run."""
-    if not report.mutants:
-        return []
-    table = Table(title="Deliberate bugs")
-    for column in ("mutant", "bug", "expected", "caught by", "reachable evidence", "seconds"):
-        table.add_column(column)
-    for result in report.mutants:
-        table.add_row(
-            result.mutant.name,
-            result.mutant.bug,
-            ", ".join(result.mutant.caught_by),
-            result.caught_by if result.caught else f"[bold red]{result.verdict.upper()}[/]",
-            result.evidence.text() if result.evidence is not None else "-",
-            f"{result.seconds:.2f}",
-        )
-    return [table]
 
 
 def show_findings(report: Report, spec: ExecutableSpec, console: Console) -> None:

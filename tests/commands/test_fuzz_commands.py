@@ -97,7 +97,6 @@ TEXT_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--filter": st.sampled_from(["turn.*", "nosuch.*", "", "["]),
     "--adapter": st.sampled_from(["reference"]),
     "--scheduler": st.sampled_from(["nonsense", "tcp://"]),
-    "--inject": st.sampled_from(["nosuch", ""]),
 }
 """Values worth trying for the text options (and any text besides)."""
 _NUMBERS = itertools.count()

@@ -154,7 +154,7 @@ def test_verify_with_a_table_format_prints_the_tables_alone() -> None:
     report = SimpleNamespace(
         assumed=["I2"], cfg=None, proofs=[], bmc_status="", bmc_depth=0, vacuity=[], walks=None,
         cross_check=None, cross_check_figures=lambda: None, seconds={"total": 1.0}, jobs=1,
-        failures=lambda: [], failed=False, mutants=[],
+        failures=lambda: [], failed=False,
     )  # fmt: skip
     for fmt in TableFormat:
         out, err = io.StringIO(), io.StringIO()

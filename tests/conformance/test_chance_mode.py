@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from faults.adapter import command
+from faults.manifest import EXPERIMENTS_REJECT, Row, select
 from scipy import stats
 from typer.testing import CliRunner
 
@@ -38,7 +40,6 @@ from buckshot.conformance.chance_tests import (
     multiset_orders,
 )
 from buckshot.conformance.schemas import SchemaSet
-from buckshot.faults.chance import FAULTS
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 BY_ID = {experiment.id: experiment for experiment in EXPERIMENTS}
@@ -115,9 +116,15 @@ def test_every_experiment_is_played_without_a_chance_entry_and_ids_are_unique() 
         assert experiment.id.startswith("chance.")
 
 
+FAULTS: dict[str, Row] = {row.name: row for row in select("chance")}
+"""The faults of free chance (tests/faults/chance.py), as the manifest gives them."""
+
+
 def test_every_chance_fault_names_experiments_that_exist() -> None:
-    for served in FAULTS.values():
-        assert set(served.fault.caught_by) <= set(BY_ID), served.fault.name
+    assert len(FAULTS) == 8
+    for fault in FAULTS.values():
+        assert set(fault.caught_by) <= set(BY_ID), fault.name
+        assert fault.expected == EXPERIMENTS_REJECT, fault.name
 
 
 def _sample(experiment: Experiment, plays: list[dict[str, object]]) -> dict[str, object]:
@@ -182,9 +189,9 @@ def test_the_reference_passes_every_experiment() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(FAULTS))
 def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> None:
-    fault = FAULTS[name].fault
+    fault = FAULTS[name]
     named = tuple(BY_ID[ident] for ident in fault.caught_by)
-    run = run_chance(f"{sys.executable} -m buckshot.faults.chance_adapter --fault {name}", named)
+    run = run_chance(command(name), named)
     assert run.hello is not None and run.hello["implementation"]["name"].endswith(name)
     for result in run.results:
         assert result.status == "failed", (result.experiment.id, result.message)
@@ -317,7 +324,7 @@ def test_the_sample_sizes_catch_the_plausible_wrong_laws_almost_surely() -> None
 
 @pytest.mark.slow
 def test_run_with_chance_fails_an_adapter_whose_cases_all_pass() -> None:
-    adapter = f"{sys.executable} -m buckshot.faults.chance_adapter --fault pick-by-kind"
+    adapter = command("pick-by-kind")
     args = ["run", "--adapter", adapter, "--filter", "items.*", "--no-tables", "--quiet"]
     assert CliRunner().invoke(app, args).exit_code == 0
     result = CliRunner().invoke(app, [*args, "--chance"])

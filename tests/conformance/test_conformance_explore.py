@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from faults.adapter import command
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
@@ -26,7 +27,7 @@ from buckshot.diagrams.svg import dot_installed
 runner = CliRunner()
 FAULT = "poll-owner-first"
 CASE = "poll.n5.owner2.out-0-3"
-ADAPTER = shlex.join([sys.executable, "-m", "buckshot.faults.adapter", "--fault", FAULT])
+ADAPTER = command(FAULT)
 needs_dot = pytest.mark.skipif(not dot_installed(), reason="Graphviz's dot is not installed")
 
 

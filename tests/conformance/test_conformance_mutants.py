@@ -1,7 +1,7 @@
-"""The suite has teeth: every deliberate bug of the engine or of its contract (the faults
-of :mod:`buckshot.faults.engine` and :mod:`buckshot.faults.contract`, served by ``python -m
-buckshot.faults.adapter``) fails exactly the cases named for it, and together they break
-every ruling and MUST sentence."""
+"""The suite has teeth: every deliberate bug of the engine or of its contract (the engine and
+contract rows of tests/faults/manifest.json, served by ``python tests/faults/adapter.py``)
+gets its expected verdict, every case named for it failing, and together they break every
+ruling and MUST sentence."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from faults.adapter import command
+from faults.manifest import CASES_FAIL, Row, breakers, select
 
 from buckshot.conformance import RunOptions, RunResult, coverage, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.suite import load_suite
-from buckshot.faults.adapter import CATALOGUE
-from buckshot.faults.declare import Fault, Room
 
-FAULTS: dict[str, Fault] = {name: served.fault for name, served in CATALOGUE.items()}
+FAULTS: dict[str, Row] = {row.name: row for row in select("engine", "contract")}
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = BUNDLED_CASES
@@ -33,7 +33,7 @@ def runs() -> dict[str, RunResult]:
 
     def run(name: str) -> RunResult:
         options = RunOptions(
-            adapter=f"{sys.executable} -m buckshot.faults.adapter --fault {name}",
+            adapter=command(name),
             cases_dir=CASES,
             filters=list(FAULTS[name].caught_by),
             timeout=30.0,
@@ -47,7 +47,8 @@ def runs() -> dict[str, RunResult]:
 @pytest.mark.slow
 def test_there_are_one_hundred_and_twelve_faults_each_with_cases_to_catch_it() -> None:
     assert len(FAULTS) == 112
-    assert {fault.room for fault in FAULTS.values()} == {Room.ENGINE, Room.CONTRACT}
+    assert {fault.room for fault in FAULTS.values()} == {"engine", "contract"}
+    assert {fault.expected for fault in FAULTS.values()} == {CASES_FAIL}
     ids = {case.id for case in load_suite(CASES).cases}
     for fault in FAULTS.values():
         assert fault.caught_by and set(fault.caught_by) <= ids, fault.name
@@ -60,29 +61,31 @@ def test_each_fault_fails_its_cases(runs: dict[str, RunResult], name: str) -> No
     assert run.hello is not None
     assert run.hello["implementation"]["name"] == f"buckshot-reference+fault:{name}"
     statuses = {result.case.id: result.status for result in run.results}
+    assert FAULTS[name].expected == CASES_FAIL
     assert set(statuses) == set(FAULTS[name].caught_by)
     assert set(statuses.values()) == {"failed"}, statuses
 
 
 def test_the_fault_adapter_lists_the_faults() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "buckshot.faults.adapter", "--list"],
+        [sys.executable, str(ROOT / "tests" / "faults" / "adapter.py"), "--list"],
         capture_output=True,
         text=True,
         check=True,
         timeout=60,
     )
-    assert [line.split(":")[0] for line in out.stdout.splitlines()] == list(FAULTS)
+    assert [line.split(":")[0] for line in out.stdout.splitlines()] == list(breakers())
+    assert list(breakers()) == [row.name for row in select("engine", "contract", "chance")]
 
 
 def test_the_fault_adapter_refuses_an_unknown_fault_and_the_reference_one_takes_none() -> None:
     unknown = subprocess.run(
-        [sys.executable, "-m", "buckshot.faults.adapter", "--fault", "no-such-thing"],
+        [sys.executable, str(ROOT / "tests" / "faults" / "adapter.py"), "--fault", "no-such"],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert unknown.returncode == 2 and "unknown fault 'no-such-thing'" in unknown.stderr
+    assert unknown.returncode == 2 and "unknown fault 'no-such'" in unknown.stderr
     old = subprocess.run(
         [sys.executable, "-m", "buckshot.reference.adapter", "--mutant", "poll-owner-first"],
         capture_output=True,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from faults.manifest import row, serve
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES
@@ -24,7 +25,6 @@ from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import run_message
 from buckshot.conformance.suite import Case, Suite, load_suite
 from buckshot.conformance.views import checkpoints
-from buckshot.faults.adapter import CATALOGUE
 from buckshot.reference.adapter import IMPLEMENTATION, Run, handle
 
 PEEK_CASE = "views.a-peek-shows-the-first-shell-to-its-user-alone"
@@ -170,10 +170,9 @@ def test_a_spent_shell_and_a_loads_counts_name_shell_types_publicly(suite: Suite
 
 @pytest.mark.parametrize("name", list(LEAK_FAULTS))
 def test_each_leak_fault_fails_its_cases_naming_the_rule(suite: Suite, name: str) -> None:
-    served = CATALOGUE[name]
-    run = served.apply()  # a subclass of Run: nothing of the engine is patched
+    run = serve(name)  # a subclass of Run: nothing of the engine is patched
     assert issubclass(run, Run) and run is not Run
-    for case_id in served.fault.caught_by:
+    for case_id in row(name).caught_by:
         case = _case(suite, case_id)
         found = _verdict(case, run)
         assert found is not None, (name, case_id)
@@ -280,7 +279,7 @@ def test_a_private_fact_coded_without_a_shell_type_is_caught_by_the_second_game(
     case = _case(suite, "views.a-dealer-preview-shows-that-dealer-alone")
     changed = variant(case)
     assert changed is not None and changed[1][1]["value"] == ["blank", "live"]
-    run = CATALOGUE["load-order-as-a-number"].apply()
+    run = serve("load-order-as-a-number")
     assert judge(case, _reply(case, run)) is None  # no shell type written: the fields pass
     found = _verdict(case, run)
     assert found is not None and found.path == "events[4].data.code"

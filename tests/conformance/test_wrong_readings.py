@@ -1,6 +1,7 @@
 """Each ruling and MUST sentence lists its plausible wrong readings (docs/conformance.md,
-"Plausible wrong readings"): at least two declared faults break each, or one for a sentence
-listed with its reason; the page's table is the one the declarations give. That each reading
+"Plausible wrong readings"): at least two faults of the manifest (tests/faults/manifest.json)
+break each, or one for a sentence listed with its reason; the page's table is the one the
+manifest gives. That each reading
 is caught is checked by the slow tests of test_conformance_mutants.py."""
 
 from __future__ import annotations
@@ -8,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from faults.manifest import select
+from faults.readings import BLOCK, main, render_block
 
 from buckshot.conformance import coverage
-from buckshot.faults.adapter import CATALOGUE
-from buckshot.faults.readings import BLOCK, main, render_block
 
 ROOT = Path(__file__).resolve().parents[2]
-BREAKS = {name: served.fault.breaks for name, served in CATALOGUE.items()}
+BREAKS = {row.name: row.breaks for row in select("engine", "contract")}
 EVERY_FAULT_CAUGHT = dict.fromkeys(BREAKS, True)
 
 
@@ -48,11 +49,11 @@ def test_a_narrow_sentence_has_a_reason_and_is_not_also_untestable() -> None:
         assert sentence not in coverage.NOT_TESTABLE, sentence
 
 
-def test_the_page_holds_the_table_the_declarations_give() -> None:
+def test_the_page_holds_the_table_the_manifest_gives() -> None:
     page = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
     found = BLOCK.search(page)
     assert found is not None, "docs/conformance.md has no <!-- readings --> block"
-    assert found.group(0) == render_block(), "run: python -m buckshot.faults.readings"
+    assert found.group(0) == render_block(), "run: python tests/faults/readings.py"
 
 
 def test_the_table_names_each_sentence_once_with_its_faults_and_cases() -> None:

@@ -55,14 +55,13 @@ SCRIPTS = [
     "agent",
     "commands",
     "conformance",
-    "conformance_mutants",
     "engine",
     "explore",
     "install",
+    "faults",
     "lockstep",
     "log_reader",
     "mutation",
-    "stranger_mutants",
     "verify",
 ]
 """Every benchmark that keeps figures."""
@@ -147,7 +146,6 @@ def _verify_run(wall_seconds: float, date: str) -> dict[str, Any]:
         "proofs": {"I1": 1.0},
         "stages": {"proofs": 1.0},
         "bmc": {"depth": 12, "properties": ["I1"], "status": "ok"},
-        "mutants": {},
         "wall_seconds": wall_seconds,
     }
 

@@ -1,6 +1,6 @@
 """The engine's seams (``reference/seams.py``) and the adapter's (``Run``): every name is
 checked, a substitution changes how new games play, ``reset`` puts everything back, and the
-faults room reaches the engine through public names only."""
+faults of tests/faults reach the engine through public names only."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from buckshot.reference.tables import Edge
 from buckshot.spec.rulebook import FrameKind, Role
 
 ROOT = Path(__file__).resolve().parents[2]
-FAULTS_ROOM = ROOT / "buckshot" / "faults"
+FAULTS_ROOM = ROOT / "tests" / "faults"
 
 
 @pytest.fixture(autouse=True)
@@ -135,6 +135,8 @@ def _private_reach(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["served.py", "engine.py", "contract.py", "adapter.py"])
+@pytest.mark.parametrize(
+    "module", ["served.py", "engine.py", "contract.py", "adapter.py", "manifest.py"]
+)
 def test_the_engine_and_contract_faults_reach_the_engine_by_public_names(module: str) -> None:
     assert _private_reach(FAULTS_ROOM / module) == []

@@ -6,10 +6,10 @@ first shell (R11: the replay compares the engine's preview events), and a counte
 progress (P1), which has no step; and an enabledness property's path and counterexample to
 induction (A1), whose replay names the options the engine offers where the model refused one.
 
-Each run injects a deliberate bug of the faults room, reads the command lines verify prints
-on standard error ("replay it: buckshot replay FILE") and runs each one as printed: replay
-reads the file, plays it in the reference engine and gives its verdict (exit 1: the engine
-does not share the bug), never a refusal of the file (exit 2).
+Each run switches on a deliberate bug of the model (tests/faults, :mod:`faults.inject`), reads
+the command lines verify prints on standard error ("replay it: buckshot replay FILE") and runs
+each one as printed: replay reads the file, plays it in the reference engine and gives its
+verdict (exit 1: the engine does not share the bug), never a refusal of the file (exit 2).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from faults.inject import injected
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
@@ -63,7 +64,7 @@ KINDS = {
         {"P1-induction-N3.json"},
     ),
 }
-"""Each kind of file: the run's options, the bug injected and the files it must write."""
+"""Each kind of file: the run's options, the bug switched on and the files it must write."""
 
 
 @pytest.mark.slow
@@ -71,15 +72,16 @@ KINDS = {
 def test_every_printed_counterexample_replays_as_printed(kind: str, tmp_path: Path) -> None:
     options, fault, expected = KINDS[kind]
     folder = tmp_path / "cx"
-    run = CliRunner().invoke(
-        app,
-        [
-            "verify",
-            *options,
-            *("--no-vacuity", "--walk-steps", "0", "--jobs", "1", "--quiet"),
-            *("--inject", fault, "--counterexamples", str(folder)),
-        ],
-    )
+    with injected(fault):
+        run = CliRunner().invoke(
+            app,
+            [
+                "verify",
+                *options,
+                *("--no-vacuity", "--walk-steps", "0", "--jobs", "1", "--quiet"),
+                *("--counterexamples", str(folder)),
+            ],
+        )
     assert run.exit_code == 1, run.output
     printed = PRINTED.findall(run.stderr)
     assert {Path(shlex.split(line)[-1]).name for line in printed} == expected

@@ -3,7 +3,7 @@ offered by the model, proved for every player count, and each property has teeth
 
 A model that removes a legal choice breaks no step property (the stranger's model that
 refuses a shot at oneself, S4.2.1a, passed every one). Each enabledness property is proved on
-the model for N 2-8; each fault of the faults room that removes a choice makes its property
+the model for N 2-8; each fault of tests/faults that removes a choice makes its property
 fail at every N with a counterexample the executable spec confirms, a seeded game of every N
 reaches it, and the path, written as a counterexample document, is followed by
 ``buckshot replay``, which names the engine's options where the model refused one.
@@ -17,9 +17,9 @@ import json
 from functools import cache
 
 import pytest
-from benchmark_helpers import load_benchmark
+from faults.manifest import patch_of, row
+from faults.mutants import MUTANTS, Mutant
 
-from buckshot.faults.model import MUTANTS
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine.counterexample import load_document, replay, to_document
 from buckshot.verification.model.config import Config, make_config
@@ -34,7 +34,6 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove,
 )
-from buckshot.verification.proofs.mutants import Mutant
 from buckshot.verification.proofs.reach import Evidence, Table, find_reachable
 from buckshot.verification.run import verify
 
@@ -162,15 +161,15 @@ def test_verify_saves_a_replayable_path_for_a_refused_choice() -> None:
 def test_the_strangers_shot_at_oneself_is_caught() -> None:
     """The stranger's model that refuses a shot at oneself (S4.2.1a; R19), which every step
     property passed, fails A1 at every N and a seeded game reaches it."""
-    bugs = load_benchmark("stranger_model_bugs").BUGS
-    bug = next(b for b in bugs if b.name == "no_shot_at_oneself")
+    patch = patch_of("no_shot_at_oneself")
+    assert row("no_shot_at_oneself").batch == "stranger-1"
     prop = property_by_id("A1")
-    (proof,) = prove(_cfg(), [prop], bug.patch)
+    (proof,) = prove(_cfg(), [prop], patch)
     assert all(v.verdict == VIOLATED for v in proof.per_n)
     cex = proof.per_n[0].counterexample
     assert cex is not None and cex.refused is not None
     assert cex.refused.target == cex.after.owner
-    found = find_reachable(_cfg(), bug.patch, [prop])
+    found = find_reachable(_cfg(), patch, [prop])
     assert found is not None and found.property_id == "A1"
 
 

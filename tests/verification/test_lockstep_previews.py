@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from faults.manifest import serve
 
-from buckshot.faults.engine import FAULTS
 from buckshot.reference import seams
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine.lockstep import random_walks
@@ -20,7 +20,7 @@ SPEC = ExecutableSpec(RULES, (2, 8))
 
 @pytest.fixture
 def dealers_miss_fresh_loads() -> Iterator[None]:
-    FAULTS["dealers-miss-fresh-loads"].apply()
+    serve("dealers-miss-fresh-loads")
     try:
         yield
     finally:

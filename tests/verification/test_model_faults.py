@@ -1,4 +1,5 @@
-"""The faults room's model faults reach the proofs' worker processes (buckshot.faults.model)."""
+"""The model faults (tests/faults/model.py and the stranger batches) reach the proofs' worker
+processes, and change the model through its patch seam alone."""
 
 from __future__ import annotations
 
@@ -6,31 +7,23 @@ import pickle
 from typing import Any
 
 import pytest
-
-from buckshot.faults import model
-from buckshot.faults.declare import FAULTS
+from faults import model
+from faults.manifest import patches
 
 
 def test_every_model_fault_pickles_for_the_worker_processes() -> None:
-    patches = [mutant.patch for mutant in model.MUTANTS]
-    assert pickle.loads(pickle.dumps(patches)) == patches
+    every = list(patches().values())
+    assert pickle.loads(pickle.dumps(every)) == every
 
 
 def test_a_wrapper_that_is_no_module_level_function_is_refused_at_declaration() -> None:
     def nested(original: Any, m: Any, s: Any, inp: Any) -> Any:
         return original(s, inp)
 
-    declare = model.model_fault(
-        "nested_wrapper_probe",
-        "a probe whose wrapper is local",
-        breaks=("S5.1",),
-        caught_by=("I9",),
-        piece=("guard", "game_is_over"),
-    )
+    declare = model.model_fault("nested_wrapper_probe", piece=("guard", "game_is_over"))
     with pytest.raises(TypeError, match="no module-level function"):
         declare(nested)
-    assert "nested_wrapper_probe" not in FAULTS
-    assert all(mutant.name != "nested_wrapper_probe" for mutant in model.MUTANTS)
+    assert "nested_wrapper_probe" not in patches()
 
 
 def test_the_model_faults_read_no_private_of_the_model() -> None:
@@ -38,15 +31,17 @@ def test_the_model_faults_read_no_private_of_the_model() -> None:
     import ast
     from pathlib import Path
 
-    tree = ast.parse(Path(model.__file__).read_text(encoding="utf-8"))
-    private = sorted(
-        {
-            node.attr
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == "m"
-            and node.attr.startswith("_")
-        }
-    )
-    assert private == []
+    folder = Path(model.__file__).parent
+    for name in ("model.py", "stranger_1.py", "stranger_2.py"):
+        tree = ast.parse((folder / name).read_text(encoding="utf-8"))
+        private = sorted(
+            {
+                node.attr
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "m"
+                and node.attr.startswith("_")
+            }
+        )
+        assert private == [], name

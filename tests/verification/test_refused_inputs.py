@@ -15,8 +15,8 @@ import random
 from functools import cache
 
 import pytest
+from faults.mutants import MUTANTS, Mutant
 
-from buckshot.faults.model import MUTANTS
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
@@ -24,7 +24,6 @@ from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import RESCUE_CODES, SEATS
 from buckshot.verification.proofs.bmc import bounded_per_n
 from buckshot.verification.proofs.induction import property_by_id
-from buckshot.verification.proofs.mutants import Mutant
 from buckshot.verification.proofs.reach import Table, find_reachable
 
 DRIVER_FAULTS = ("shot_at_the_dead", "shot_at_an_empty_seat", "item_unheld")

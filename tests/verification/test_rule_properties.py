@@ -1,7 +1,7 @@
 """The rule properties (verification/proofs/rules_*.py): stated apart from the model, each with
 teeth.
 
-Every rule property is named first by at least one deliberate bug of the faults room; under
+Every rule property is named first by at least one deliberate bug of tests/faults; under
 that bug its proof fails for every player count with a counterexample the executable spec
 confirms, and a seeded random game reaches the bug at every player count (a replayable path
 from an initial state). The properties read the state only through the rule text's readers:
@@ -16,8 +16,8 @@ import pickle
 from functools import cache
 
 import pytest
+from faults.mutants import MUTANTS, Mutant
 
-from buckshot.faults.model import MUTANTS
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.proofs import (
@@ -38,7 +38,6 @@ from buckshot.verification.proofs.induction import (
     property_by_id,
     prove,
 )
-from buckshot.verification.proofs.mutants import Mutant
 from buckshot.verification.proofs.reach import Table, find_reachable
 
 MODULES = (
@@ -117,7 +116,7 @@ def test_every_rule_property_is_named_first_by_a_fault() -> None:
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_every_fault_travels_to_a_worker_process(mutant: Mutant) -> None:
-    """``verify --mutants`` sends each fault's patch to a worker: it must pickle."""
+    """``benchmarks/faults.py`` sends each fault's patch to a worker: it must pickle."""
     assert pickle.loads(pickle.dumps(mutant.patch)) == mutant.patch
 
 

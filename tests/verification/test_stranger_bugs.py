@@ -1,59 +1,75 @@
-"""The stranger-written model bugs (benchmarks/stranger_model_bugs*.py) apply, keep the model
-running, and change it (issue 24's measure: a bug that changed nothing would judge nothing)."""
+"""The stranger-written model bugs (the rows of tests/faults/manifest.json with a ``batch``;
+their patches in tests/faults/stranger_1.py and stranger_2.py) apply, keep the model running,
+and change it (issue 24's measure: a bug that changed nothing would judge nothing)."""
 
 from __future__ import annotations
 
 import pickle
 import random
-from functools import cache
-from types import ModuleType
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from benchmark_helpers import load_benchmark
+from faults.manifest import patches, select
 
 from buckshot.spec.clauses import clause_ids
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.spec.rulings import ruling_ids
 from buckshot.verification.model.executable import ExecutableSpec, Step
+from buckshot.verification.model.patch import Patch
 
 
-@cache
-def batch(number: int) -> ModuleType:
-    """The catalogue module of batch ``number``."""
-    return load_benchmark("stranger_model_bugs" if number == 1 else "stranger_model_bugs_2")
+@dataclass(frozen=True)
+class Bug:
+    """One stranger's bug: its row's name and rule, its kind, and its patch."""
+
+    name: str
+    rule: str
+    kind: str
+    patch: Patch
 
 
-def bugs(number: int) -> list[Any]:
-    return list(batch(number).BUGS)
+def bugs(number: int) -> list[Bug]:
+    """The bugs of batch ``number``, in manifest order."""
+    every = patches()
+    return [
+        Bug(row.name, row.breaks[0], row.kind, every[row.name])
+        for row in select(batch=f"stranger-{number}")
+    ]
 
 
 SECOND = [pytest.param(bug, id=bug.name) for bug in bugs(2)]
 EVERY = [pytest.param(bug, id=f"{n}-{bug.name}") for n in (1, 2) for bug in bugs(n)]
 
 
-def test_the_second_batch_is_what_the_brief_asked() -> None:
-    """20 new bugs, each citing a clause or ruling that exists, with at least 4 that remove
-    or add a choice, 3 on chance and 3 on the end of the game; no name of the first batch."""
-    second = bugs(2)
+def test_the_batches_are_what_the_briefs_asked() -> None:
+    """25 bugs, then 20 new ones, each citing one clause or ruling that exists, the second with
+    at least 4 that remove or add a choice, 3 on chance and 3 on the end of the game; no name
+    of the first batch in the second."""
+    first, second = bugs(1), bugs(2)
+    assert len(first) == 25
     names = [bug.name for bug in second]
     assert len(names) == 20 and len(set(names)) == 20
-    assert not set(names) & {bug.name for bug in bugs(1)}
+    assert not set(names) & {bug.name for bug in first}
     known = set(clause_ids()) | set(ruling_ids())
-    assert all(bug.rule in known for bug in second)
-    kinds = batch(2).KINDS_OF_BUG
+    for row in select(batch=None):
+        if row.batch:
+            assert len(row.breaks) == 1 and row.breaks[0] in known, row.name
+    kinds: dict[str, list[str]] = {}
+    for bug in second:
+        kinds.setdefault(bug.kind, []).append(bug.name)
     assert len(kinds["choice"]) >= 4 and len(kinds["chance"]) >= 3
     assert len(kinds["end of game"]) >= 3
-    assert {name for members in kinds.values() for name in members} <= set(names)
+    assert all(not bug.kind for bug in first)
 
 
 def test_every_patch_pickles_for_the_worker_processes() -> None:
-    patches = [bug.patch for n in (1, 2) for bug in bugs(n)]
-    assert pickle.loads(pickle.dumps(patches)) == patches
+    every = [bug.patch for n in (1, 2) for bug in bugs(n)]
+    assert pickle.loads(pickle.dumps(every)) == every
 
 
 @pytest.mark.parametrize("bug", EVERY)
-def test_the_model_with_the_bug_still_plays(bug: Any) -> None:
+def test_the_model_with_the_bug_still_plays(bug: Bug) -> None:
     """The patch applies (every name it cites exists) and seeded random games of the model
     with it run without an error and without a state where nothing is legal."""
     spec = ExecutableSpec(load_ruleset(), patch=bug.patch)
@@ -81,7 +97,7 @@ a bug misreads within the seeds tried (the rest reach theirs with neither)."""
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bug", SECOND)
-def test_each_bug_of_the_second_batch_changes_the_model(bug: Any) -> None:
+def test_each_bug_of_the_second_batch_changes_the_model(bug: Bug) -> None:
     """A seeded random game of the model with the bug takes a step the model refuses or
     settles otherwise, or a game of the model takes a step the bug refuses or changes (a bug
     that only removes a choice or a chance outcome shows in that direction)."""

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from faults.inject import injected
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app as top_app
@@ -56,10 +57,8 @@ def test_selected_proofs_pass_and_write_json(tmp_path: Path) -> None:
 def test_a_violation_exits_non_zero_and_prints_the_counterexample(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     args = ["--players", "2", "--only", "I3", "--depth", "0", "--no-vacuity"]
-    result = RUNNER.invoke(
-        app,
-        [*QUIET, *args, "--inject", "cap_off_by_one", "--json", str(out), *_cx(tmp_path)],
-    )
+    with injected("cap_off_by_one"):
+        result = RUNNER.invoke(app, [*QUIET, *args, "--json", str(out), *_cx(tmp_path)])
     assert result.exit_code == 1, result.output
     assert "counterexample to induction" in result.output and "violated" in result.output
     proof = json.loads(out.read_text())["proofs"][0]
@@ -85,10 +84,8 @@ def test_the_table_and_json_give_a_verdict_per_player_count(tmp_path: Path) -> N
     counterexample of that N; the others stay proved; BMC has a verdict per N."""
     out = tmp_path / "report.json"
     args = ["--players", "2-3", "--only", "I1,I3", "--depth", "2", "--no-vacuity"]
-    result = RUNNER.invoke(
-        app,
-        [*QUIET, *args, "--inject", "cap_off_by_one", "--json", str(out), *_cx(tmp_path)],
-    )
+    with injected("cap_off_by_one"):
+        result = RUNNER.invoke(app, [*QUIET, *args, "--json", str(out), *_cx(tmp_path)])
     assert result.exit_code == 1, result.output
     assert "N=2" in result.output and "N=3" in result.output and "N=4" not in result.output
     assert "counterexample to induction, N=2" in result.output
@@ -148,9 +145,9 @@ def test_a_model_bug_saves_replayable_counterexamples_and_parts_the_walks(
 ) -> None:
     out, folder = tmp_path / "report.json", tmp_path / "cx"
     args = ["--players", "3", "--only", "I4", "--depth", "6", "--no-vacuity", "--jobs", "1"]
-    bug = ["--inject", "poll_owner_first", "--walk-steps", "300"]
     files = ["--json", str(out), "--counterexamples", str(folder)]
-    result = RUNNER.invoke(app, [*args, *bug, *files])
+    with injected("poll_owner_first"):
+        result = RUNNER.invoke(app, [*args, "--walk-steps", "300", *files])
     assert result.exit_code == 1, result.output
     assert sorted(p.name for p in folder.iterdir()) == [
         "I4-bmc-N3.json",

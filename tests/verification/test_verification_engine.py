@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 from counterexample_helpers import walk_document
+from faults.inject import injected
+from faults.manifest import patch_of
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
-from buckshot.faults.model import patch_of
 from buckshot.reference.options import parse_option
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
@@ -48,6 +49,9 @@ from buckshot.verification.render import action
 RULES = load_ruleset()
 SPEC = ExecutableSpec(RULES)
 ROOT = Path(__file__).resolve().parents[2]
+
+TESTS = Path(__file__).resolve().parents[1]
+"""tests/, where the faults are (``faults.*``)."""
 
 
 # --- the engine drives, the model follows ---------------------------------------------------
@@ -109,12 +113,13 @@ def test_a_model_bug_parts_the_model_from_the_engine(mutant: str, expected: str)
 
 _ENGINE_MUTANT = """
 import sys
-from buckshot.faults.adapter import apply
+sys.path.insert(0, sys.argv[2])
+from faults.manifest import serve
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.engine.lockstep import random_walks
-apply(sys.argv[1])
+serve(sys.argv[1])
 rules = load_ruleset()
 result = random_walks(ExecutableSpec(rules), rules, 20_000, seed=3, stop_at_first=True)
 print(result.disagreements[0].what if result.disagreements else "AGREED")
@@ -134,7 +139,7 @@ print(result.disagreements[0].what if result.disagreements else "AGREED")
 def test_an_engine_bug_parts_the_engine_from_the_model(mutant: str, expected: str) -> None:
     # an engine fault changes the running process (its seams): each runs in a child of its own
     run = subprocess.run(
-        [sys.executable, "-c", _ENGINE_MUTANT, mutant],
+        [sys.executable, "-c", _ENGINE_MUTANT, mutant, str(TESTS)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -373,15 +378,16 @@ def test_a_stuck_state_counterexample_is_replayed_and_explained(tmp_path: Path) 
     The file verify writes is replayed as printed, from an engine state abstracting to the
     start, and the verdict says what the engine does there instead of refusing the file."""
     folder = tmp_path / "cx"
-    run = CliRunner().invoke(
-        app,
-        [
-            "verify",
-            *("--players", "3", "--only", "P1", "--depth", "0", "--no-vacuity"),
-            *("--walk-steps", "0", "--inject", "stuck_after_kill", "--quiet"),
-            *("--counterexamples", str(folder)),
-        ],
-    )
+    with injected("stuck_after_kill"):
+        run = CliRunner().invoke(
+            app,
+            [
+                "verify",
+                *("--players", "3", "--only", "P1", "--depth", "0", "--no-vacuity"),
+                *("--walk-steps", "0", "--quiet"),
+                *("--counterexamples", str(folder)),
+            ],
+        )
     assert run.exit_code == 1, run.output
     (saved,) = sorted(folder.glob("P1-*.json"))
     assert json.loads(saved.read_text(encoding="utf-8"))["steps"] == []

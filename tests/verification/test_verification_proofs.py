@@ -7,8 +7,9 @@ from functools import cache
 from typing import Any
 
 import pytest
+from faults.manifest import patch_of
+from faults.mutants import MUTANTS, run_mutant
 
-from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import ExecutableSpec
@@ -24,7 +25,6 @@ from buckshot.verification.proofs.induction import (
     prove_property,
 )
 from buckshot.verification.proofs.invariants import INVARIANTS
-from buckshot.verification.proofs.mutants import run_mutant
 from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import (
     NOT_SHOWN,

@@ -150,7 +150,7 @@ class Actions(ItemEffects[I, B]):
         t = s.set(items=self.change_item(s.items, s.owner, k, plus=False))
         for item, effect in ITEM_EFFECTS.items():
             # read through the model, so that a patch of the effect's helper (a deliberate
-            # bug of the faults room, :mod:`.patch`) is the effect applied
+            # bug of tests/faults, :mod:`.patch`) is the effect applied
             applied = getattr(self, effect.__name__)
             t = applied(t, s, inp, fx, b.eqn(k, item_code(item)))
         return t.set(last_step=b.num(LAST_ITEM))

@@ -1,6 +1,6 @@
 """A change of the model from outside it: named pieces substituted, chart edges moved or removed.
 
-The model holds no test switches. A deliberate bug (see :mod:`buckshot.faults`) is a
+The model holds no test switches. A deliberate bug (the tests' ``tests/faults/``) is a
 :class:`Patch` handed to the step semantics: it wraps registry guards, actions or selectors
 by name, wraps a named helper of :class:`~buckshot.verification.model.helpers.Helpers`,
 removes chart transitions, or sends a transition to another target state. Every name is

@@ -1,1 +1,1 @@
-"""The properties proved of the model, and the proof engines: induction, BMC, vacuity, mutants."""
+"""The properties proved of the model, and the proof engines: induction, BMC, vacuity, reach."""

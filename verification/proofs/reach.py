@@ -29,7 +29,7 @@ from buckshot.verification.proofs.enabled import refused_at
 from buckshot.verification.proofs.properties import Property
 
 WALK_STEPS = 6_000
-"""Steps of random play given to each mutant before its bug is declared not reached."""
+"""Steps of random play given to a broken model before its bug is declared not reached."""
 
 
 @dataclass(frozen=True)

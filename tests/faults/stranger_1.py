@@ -5,7 +5,9 @@ from the rule text, the rulings and the model's named pieces alone, before the p
 (verification/proofs/) were read. Each reaches the model as a
 :class:`~buckshot.verification.model.patch.Patch` of a registry guard, action or selector,
 or of a public model helper; the wrappers are module-level functions, so that a patch can
-travel to a worker process. ``benchmarks/stranger_mutants.py`` runs the proofs against
+travel to a worker process. Each is a row of ``manifest.json`` (room ``model``, batch
+``stranger-1``: the rule it misreads, the sentence and how, the properties that failed and
+the verdict), and ``python benchmarks/faults.py --batch stranger-1`` runs the proofs against
 each bug.
 
 A wrapper receives the original piece bound to the model, then the model, then the piece's
@@ -14,24 +16,15 @@ arguments (:mod:`buckshot.verification.model.patch`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.verification.model.layout import ITEM_KINDS, LAST_SHOT, NONE, SEATS, role_code
 from buckshot.verification.model.patch import Patch
+from faults.model import add
 
-
-@dataclass(frozen=True)
-class StrangerBug:
-    """One deliberate misreading of a rule sentence, and the patch that makes it."""
-
-    name: str
-    rule: str
-    """The clause or ruling it breaks."""
-    sentence: str
-    """The sentence misread, and how."""
-    patch: Patch
+PATCHES: dict[str, Patch] = {}
+"""The first batch's patches, by name, in the order of the rule text's chapters."""
 
 
 # --- S1: turn order ------------------------------------------------------------------------
@@ -232,162 +225,36 @@ def poll_skips_shooter(original: Any, m: Any, s: Any, inp: Any) -> Any:
     )
 
 
-def _bug(name: str, rule: str, sentence: str, **pieces: Any) -> StrangerBug:
-    return StrangerBug(name, rule, sentence, Patch(name, **pieces))
+def _bug(name: str, **pieces: Any) -> None:
+    add(PATCHES, name, Patch(name, **pieces))
 
 
-BUGS: tuple[StrangerBug, ...] = (
-    _bug(
-        "turn_passes_to_the_dead",
-        "S1.2",
-        "'removed from the turn sequence' read as only skipping their actions: the next seat "
-        "(turn, poll) counts eliminated seats",
-        helpers=(("next_seat", next_seat_keeps_the_dead),),
-    ),
-    _bug(
-        "turn_never_passes",
-        "S1.1",
-        "'then the right to act passes to the next living player' dropped: the owner keeps it",
-        actions=(("pass_to_next_seat", pass_turn_to_self),),
-    ),
-    _bug(
-        "preview_for_every_owner",
-        "S2.3",
-        "'this player learns the first shell' read as every turn owner learning it",
-        actions=(("prophet_preview", preview_for_any_owner),),
-    ),
-    _bug(
-        "magician_flip_costs_one",
-        "S2.6",
-        "'may spend 2 items' read off by one: one item pays the flip",
-        guards=(("can_flip", flip_costs_one_less),),
-    ),
-    _bug(
-        "traitor_magician_still_flips",
-        "S5.1",
-        "'permanently loses all of their role's skills' missed for the Magician's response",
-        guards=(("can_flip", traitor_keeps_ballistic_control),),
-    ),
-    _bug(
-        "medic_single_block",
-        "S2.2",
-        "'blocks live-shell damage 2 times' missed: a Medic's amulet blocks once",
-        helpers=(("amulet", medic_blocks_once),),
-    ),
-    _bug(
-        "doctor_pills_rolled",
-        "S2.5",
-        "'no random loss or gain' missed: a Doctor's own pills are rolled",
-        helpers=(("pills", doctor_pills_rolled),),
-    ),
-    _bug(
-        "blank_keeps_rage",
-        "S3.3",
-        "'A blank shot also uses up a charge' missed: only a live shot uses one",
-        actions=(("settle_shot", blank_keeps_rage),),
-    ),
-    _bug(
-        "milk_tea_heals_two",
-        "S3.5",
-        "'Regain 1 HP' read as the heal applied twice",
-        helpers=(("milk_tea", milk_tea_heals_twice),),
-    ),
-    _bug(
-        "inverter_flips_next_shell",
-        "S3.8",
-        "'Flip every shell' read as flipping the next shell (its count moves by one)",
-        helpers=(("invert", inverter_flips_head_only),),
-    ),
-    _bug(
-        "turn_items_to_next_seat",
-        "S4.1.1",
-        "'The turn owner always gains 2 random items' given to the wrong seat (the next one)",
-        actions=(("draw_turn_items", draw_for_next_seat),),
-    ),
-    _bug(
-        "no_shot_at_oneself",
-        "S4.2.1a",
-        "'(themself allowed)' missed: the target must be another player",
-        guards=(("shot_target_valid", no_self_target),),
-    ),
-    _bug(
-        "any_blank_gives_extra_action",
-        "S4.2.1d",
-        "'after a blank shot at oneself' read as after any blank shot",
-        guards=(("main_continues", any_blank_continues),),
-    ),
-    _bug(
-        "kill_never_locks_shooting",
-        "S4.2.1e",
-        "'shooting is locked for the rest of that turn' missed: a killer may shoot again",
-        guards=(("can_shoot", kill_never_locks),),
-    ),
-    _bug(
-        "kill_lock_outlives_turn",
-        "S4.5.2",
-        "'Every temporary state ... of this turn is cleared' missed for the kill lock",
-        actions=(("clear_turn_effects", kill_lock_outlives_turn),),
-    ),
-    _bug(
-        "rage_outlives_turn",
-        "S4.5.1",
-        "'the rage potion's charges go to zero' at turn end missed",
-        actions=(("clear_turn_effects", rage_outlives_turn),),
-    ),
-    _bug(
-        "shields_cleared_at_turn_end",
-        "S4.5.1",
-        "'unused lasting shields ... are kept' read as cleared with the other boosts",
-        actions=(("clear_turn_effects", shields_cleared_at_turn_end),),
-    ),
-    _bug(
-        "traitor_cap_without_bonus",
-        "S4.4.2",
-        "'a traitor's is current HP + 1' missed: every cap is HP",
-        helpers=(("cap", cap_without_traitor_bonus),),
-    ),
-    _bug(
-        "discard_stops_one_over",
-        "S4.4.3",
-        "'until they are within it' read off by one: discarding stops at cap + 1",
-        guards=(("over_cap", discard_stops_one_over),),
-    ),
-    _bug(
-        "conversion_at_every_fall",
-        "S4.3.2",
-        "'their one and only conversion choice' missed: every fall to 1 asks again",
-        guards=(("conversion_due", conversion_at_every_fall),),
-    ),
-    _bug(
-        "no_rescue_offered",
-        "S4.3.1",
-        "'Only the dying player may use milk tea or expired pills' read as no one may",
-        guards=(("holds_rescue_item", dying_without_rescue),),
-    ),
-    _bug(
-        "traitor_wins_one_kill_early",
-        "S5.1",
-        "'having killed two players' read off by one: one kill wins",
-        helpers=(("game_over_condition", traitor_wins_one_kill_early),),
-        actions=(("declare_winner", winner_with_one_kill_early),),
-    ),
-    _bug(
-        "dead_keep_items",
-        "R13",
-        "'An eliminated player's items ... leave the game' missed: they stay in the hand",
-        actions=(("eliminate_dying", dead_keep_items),),
-    ),
-    _bug(
-        "poll_starts_with_shooter",
-        "S6.2.1",
-        "'polled from the clockwise next seat of the turn owner' read as from the owner",
-        actions=(("open_shot_window", poll_starts_with_owner),),
-    ),
-    _bug(
-        "poll_skips_shooter",
-        "R17",
-        "'ending with the turn owner' missed: the window closes before the shooter is asked",
-        guards=(("poll_complete", poll_skips_shooter),),
-    ),
+_bug("turn_passes_to_the_dead", helpers=(("next_seat", next_seat_keeps_the_dead),))
+_bug("turn_never_passes", actions=(("pass_to_next_seat", pass_turn_to_self),))
+_bug("preview_for_every_owner", actions=(("prophet_preview", preview_for_any_owner),))
+_bug("magician_flip_costs_one", guards=(("can_flip", flip_costs_one_less),))
+_bug("traitor_magician_still_flips", guards=(("can_flip", traitor_keeps_ballistic_control),))
+_bug("medic_single_block", helpers=(("amulet", medic_blocks_once),))
+_bug("doctor_pills_rolled", helpers=(("pills", doctor_pills_rolled),))
+_bug("stranger_blank_keeps_rage", actions=(("settle_shot", blank_keeps_rage),))
+_bug("milk_tea_heals_two", helpers=(("milk_tea", milk_tea_heals_twice),))
+_bug("inverter_flips_next_shell", helpers=(("invert", inverter_flips_head_only),))
+_bug("turn_items_to_next_seat", actions=(("draw_turn_items", draw_for_next_seat),))
+_bug("no_shot_at_oneself", guards=(("shot_target_valid", no_self_target),))
+_bug("any_blank_gives_extra_action", guards=(("main_continues", any_blank_continues),))
+_bug("kill_never_locks_shooting", guards=(("can_shoot", kill_never_locks),))
+_bug("kill_lock_outlives_turn", actions=(("clear_turn_effects", kill_lock_outlives_turn),))
+_bug("rage_outlives_turn", actions=(("clear_turn_effects", rage_outlives_turn),))
+_bug("shields_cleared_at_turn_end", actions=(("clear_turn_effects", shields_cleared_at_turn_end),))
+_bug("traitor_cap_without_bonus", helpers=(("cap", cap_without_traitor_bonus),))
+_bug("discard_stops_one_over", guards=(("over_cap", discard_stops_one_over),))
+_bug("conversion_at_every_fall", guards=(("conversion_due", conversion_at_every_fall),))
+_bug("no_rescue_offered", guards=(("holds_rescue_item", dying_without_rescue),))
+_bug(
+    "traitor_wins_one_kill_early",
+    helpers=(("game_over_condition", traitor_wins_one_kill_early),),
+    actions=(("declare_winner", winner_with_one_kill_early),),
 )
-"""The catalogue, in the order of the rule text's chapters."""
+_bug("dead_keep_items", actions=(("eliminate_dying", dead_keep_items),))
+_bug("poll_starts_with_shooter", actions=(("open_shot_window", poll_starts_with_owner),))
+_bug("poll_skips_shooter", guards=(("poll_complete", poll_skips_shooter),))

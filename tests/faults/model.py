@@ -2,11 +2,11 @@
 
 Each breaker is a wrapper of a registry guard, action or selector, or of a named model
 helper (:mod:`buckshot.verification.model.patch`): it receives the original piece (bound to
-the model), the model, then the piece's arguments. The decorator declares the fault (what
-it breaks, the properties that must catch it) and adds it to :data:`MUTANTS`, which
-``buckshot verify --mutants`` runs. A fault counts as caught only when a proof of one of
-its properties fails with a confirmed counterexample *and* a seeded walk of the executable
-spec reaches the bug (:mod:`buckshot.verification.proofs.mutants`).
+the model), the model, then the piece's arguments. The decorator adds its patch to
+:data:`PATCHES` under the fault's name; the fault's row of ``manifest.json`` says what it
+breaks, the properties that must catch it and where the evidence walk looks. A fault counts
+as caught only when a proof of one of its properties fails with a confirmed counterexample
+*and* a seeded walk of the executable spec reaches the bug (:mod:`faults.mutants`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from buckshot.faults.declare import Fault, Room, declare
 from buckshot.spec.chart_data import chart_model, chart_models
 from buckshot.spec.charts import Trigger
 from buckshot.spec.rulebook import FrameKind, Item, Role
@@ -29,31 +28,19 @@ from buckshot.verification.model.layout import (
     role_code,
 )
 from buckshot.verification.model.patch import NO_PATCH, Patch, Wrapper
-from buckshot.verification.proofs.mutants import Mutant, Variant
-from buckshot.verification.proofs.reach import Table
 
-MUTANTS: list[Mutant] = []
-"""Every model and chart fault, as the verification runs it, in declaration order."""
+PATCHES: dict[str, Patch] = {}
+"""Every model and chart fault's patch, by name, in declaration order."""
 
 _PIECES = ("guard", "action", "selector", "helper")
 
 
 def model_fault(
-    name: str,
-    summary: str,
-    *,
-    breaks: tuple[str, ...],
-    caught_by: tuple[str, ...],
-    piece: tuple[str, str],
-    also: Patch = NO_PATCH,
-    table: Table | None = None,
-    variant: Variant | None = None,
-    counts: tuple[int, int] | None = None,
+    name: str, *, piece: tuple[str, str], also: Patch = NO_PATCH
 ) -> Callable[[Wrapper], Wrapper]:
-    """Declare the decorated wrapper as the fault ``name``: it replaces the model's
+    """Register the decorated wrapper as the fault ``name``: it replaces the model's
     ``piece`` (``("guard", "over_cap")``, ``("helper", "cap")``, ...), together with the
-    patch ``also`` when the bug touches more than one piece; ``counts``: the player counts at
-    which it can show, when not every count."""
+    patch ``also`` when the bug touches more than one piece."""
     kind, piece_name = piece
     if kind not in _PIECES:
         raise ValueError(f"fault {name}: a piece is one of {', '.join(_PIECES)}, not {kind!r}")
@@ -67,52 +54,25 @@ def model_fault(
             selectors=wraps if kind == "selector" else (),
             helpers=wraps if kind == "helper" else (),
         )
-        fault = Fault(name, Room.MODEL, summary, breaks, caught_by)
-        _add(fault, patch | also, table, variant, counts)
+        add(PATCHES, name, patch | also)
         return wrap
 
     return register
 
 
 def chart_fault(
-    name: str,
-    summary: str,
-    *,
-    breaks: tuple[str, ...],
-    caught_by: tuple[str, ...],
-    removed: frozenset[str] = frozenset(),
-    retarget: tuple[tuple[str, str], ...] = (),
+    name: str, *, removed: frozenset[str] = frozenset(), retarget: tuple[tuple[str, str], ...] = ()
 ) -> None:
-    """Declare the fault ``name``: the charts, as the model reads them, lose the transitions
+    """Register the fault ``name``: the charts, as the model reads them, lose the transitions
     ``removed`` and send those of ``retarget`` to other states."""
-    patch = Patch(name, removed=removed, retarget=retarget)
-    _add(Fault(name, Room.CHART, summary, breaks, caught_by), patch, None, None)
+    add(PATCHES, name, Patch(name, removed=removed, retarget=retarget))
 
 
-def _add(
-    fault: Fault,
-    patch: Patch,
-    table: Table | None,
-    variant: Variant | None,
-    counts: tuple[int, int] | None = None,
-) -> None:
-    patch = Patch(fault.name, *_fields(patch))
-    for _, wrap in (*patch.guards, *patch.actions, *patch.selectors, *patch.helpers):
-        function = getattr(wrap, "func", wrap)  # a functools.partial's function
-        if "<" in getattr(function, "__qualname__", "<"):  # <locals>, <lambda>
-            # a patch travels to the worker processes with every proof task, by reference
-            raise TypeError(
-                f"fault {fault.name}: its wrapper {function.__qualname__} is no module-level "
-                "function, so its patch cannot go to a worker process"
-            )
-    declare(fault)
-    MUTANTS.append(
-        Mutant(fault.name, fault.summary, fault.caught_by, patch, table, variant, counts)
-    )
-
-
-def _fields(patch: Patch) -> tuple[Any, ...]:
-    return (
+def add(into: dict[str, Patch], name: str, patch: Patch) -> None:
+    """Add ``patch`` to ``into`` as the fault ``name`` (the patch renamed so), refusing a name
+    registered twice and a wrapper that cannot travel to a worker process."""
+    patch = Patch(
+        name,
         patch.guards,
         patch.actions,
         patch.selectors,
@@ -120,6 +80,17 @@ def _fields(patch: Patch) -> tuple[Any, ...]:
         patch.removed,
         patch.retarget,
     )
+    for _, wrap in (*patch.guards, *patch.actions, *patch.selectors, *patch.helpers):
+        function = getattr(wrap, "func", wrap)  # a functools.partial's function
+        if "<" in getattr(function, "__qualname__", "<"):  # <locals>, <lambda>
+            # a patch travels to the worker processes with every proof task, by reference
+            raise TypeError(
+                f"fault {name}: its wrapper {function.__qualname__} is no module-level "
+                "function, so its patch cannot go to a worker process"
+            )
+    if name in into:
+        raise ValueError(f"fault {name} is registered twice")
+    into[name] = patch
 
 
 def _resume_edges() -> list[tuple[str, FrameKind, str]]:
@@ -141,25 +112,13 @@ def _no_traitors(s: Any, m: Any) -> Any:
 # --- who is asked, and in which order -------------------------------------------------------
 
 
-@model_fault(
-    "poll_no_skip",
-    "a poll that does not skip the eliminated",
-    breaks=("S6.2.1", "R17"),
-    caught_by=("I1", "I4"),
-    piece=("action", "advance_poll"),
-)
+@model_fault("poll_no_skip", piece=("action", "advance_poll"))
 def _poll_no_skip(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     moved = original(s, inp, fx)
     return m.set_top(moved, fcursor=m.next_seat(s, m.top_cursor(s), skip_dead=False))
 
 
-@model_fault(
-    "dead_owner_turn",
-    "the turn passes to the next seat, dead or alive",
-    breaks=("S1.2", "S4.5.3", "R16"),
-    caught_by=("I1",),
-    piece=("action", "pass_to_next_seat"),
-)
+@model_fault("dead_owner_turn", piece=("action", "pass_to_next_seat"))
 def _dead_owner_turn(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     passed = original(s, inp, fx)
     b = m.b
@@ -167,49 +126,25 @@ def _dead_owner_turn(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return passed.set(owner=nxt, k0=m.seat(s.kills, nxt), fwho=b.update(passed.fwho, b.num(0), nxt))
 
 
-@model_fault(
-    "poll_owner_first",
-    "the shot window asks the shooter first",
-    breaks=("S4.2.1b", "R17"),
-    caught_by=("I4",),
-    piece=("action", "open_shot_window"),
-)
+@model_fault("poll_owner_first", piece=("action", "open_shot_window"))
 def _poll_owner_first(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return m.set_top(original(s, inp, fx), fcursor=s.owner)
 
 
-@model_fault(
-    "owner_changes_in_window",
-    "a shot window hands the turn to the next seat",
-    breaks=("S1.3", "S6.2.1"),
-    caught_by=("I2",),
-    piece=("action", "open_shot_window"),
-)
+@model_fault("owner_changes_in_window", piece=("action", "open_shot_window"))
 def _owner_changes_in_window(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     pushed = original(s, inp, fx)
     return pushed.set(owner=m.top_cursor(pushed))
 
 
-@model_fault(
-    "suspended_frame_touched",
-    "a poll step also writes the suspended turn frame",
-    breaks=("S6.1.2",),
-    caught_by=("I2",),
-    piece=("action", "advance_poll"),
-)
+@model_fault("suspended_frame_touched", piece=("action", "advance_poll"))
 def _suspended_frame_touched(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     moved = original(s, inp, fx)
     b = m.b
     return moved.set(fcursor=b.update(moved.fcursor, b.num(0), m.top_cursor(moved)))
 
 
-@model_fault(
-    "conversion_asks_owner",
-    "a conversion prompt goes to the turn owner",
-    breaks=("S4.3.2", "R6"),
-    caught_by=("I1",),
-    piece=("selector", "converting_player"),
-)
+@model_fault("conversion_asks_owner", piece=("selector", "converting_player"))
 def _conversion_asks_owner(original: Any, m: Any, s: Any) -> Any:
     return s.owner
 
@@ -217,36 +152,18 @@ def _conversion_asks_owner(original: Any, m: Any, s: Any) -> Any:
 # --- the discard cap --------------------------------------------------------------------------
 
 
-@model_fault(
-    "cap_off_by_one",
-    "the discard cap is one too high",
-    breaks=("S4.4.2", "R12"),
-    caught_by=("I3",),
-    piece=("guard", "over_cap"),
-)
+@model_fault("cap_off_by_one", piece=("guard", "over_cap"))
 def _cap_off_by_one(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     return b.gt(m.total(s, s.owner), b.addn(m.cap(s, s.owner), 1))
 
 
-@model_fault(
-    "traitor_cap_forgotten",
-    "a traitor's cap forgets the +1",
-    breaks=("S4.4.2", "S5.1", "R12"),
-    caught_by=("I3",),
-    piece=("guard", "over_cap"),
-)
+@model_fault("traitor_cap_forgotten", piece=("guard", "over_cap"))
 def _traitor_cap_forgotten(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return original(_no_traitors(s, m), inp)
 
 
-@model_fault(
-    "shared_cap_off_by_one",
-    "the cap helper shared by the discard guard is one too high",
-    breaks=("S4.4.2", "R12"),
-    caught_by=("I3",),
-    piece=("helper", "cap"),
-)
+@model_fault("shared_cap_off_by_one", piece=("helper", "cap"))
 def _shared_cap_off_by_one(original: Any, m: Any, s: Any, p: Any) -> Any:
     return m.b.addn(original(s, p), 1)
 
@@ -254,25 +171,12 @@ def _shared_cap_off_by_one(original: Any, m: Any, s: Any, p: Any) -> Any:
 # --- skills and conversions -------------------------------------------------------------------
 
 
-@model_fault(
-    "second_conversion",
-    "a second conversion is offered",
-    breaks=("S4.3.2", "R6"),
-    caught_by=("I5",),
-    piece=("guard", "conversion_due"),
-)
+@model_fault("second_conversion", piece=("guard", "conversion_due"))
 def _second_conversion(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return original(s.set(conv_used=tuple(m.b.false() for _ in range(SEATS))), inp)
 
 
-@model_fault(
-    "traitor_keeps_skill",
-    "a traitor Magician may still flip",
-    breaks=("S5.1", "S2.6", "R8"),
-    caught_by=("I5",),
-    piece=("guard", "can_flip"),
-    table=Table(3, Role.MAGICIAN),
-)
+@model_fault("traitor_keeps_skill", piece=("guard", "can_flip"))
 def _traitor_keeps_skill(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return original(_no_traitors(s, m), inp)
 
@@ -283,9 +187,6 @@ def _always(original: Any, m: Any, s: Any, inp: Any) -> Any:
 
 @model_fault(
     "counter_unbounded",
-    "counter responses ignore the stack bound",
-    breaks=("S6.1.4", "S6.3.1", "R18"),
-    caught_by=("I6", "L4"),
     piece=("guard", "counter_possible"),
     also=Patch(guards=(("can_counter", _always),)),
 )
@@ -296,57 +197,27 @@ def _counter_unbounded(original: Any, m: Any, s: Any, inp: Any) -> Any:
 # --- shots, items, kills, turn end ------------------------------------------------------------
 
 
-@model_fault(
-    "kill_lock_never_set",
-    "a kill never locks shooting",
-    breaks=("S4.2.1e", "R25"),
-    caught_by=("I7",),
-    piece=("action", "eliminate_dying"),
-)
+@model_fault("kill_lock_never_set", piece=("action", "eliminate_dying"))
 def _kill_lock_never_set(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return original(s, inp, fx).set(kill_lock=s.kill_lock)
 
 
-@model_fault(
-    "rage_not_cleared",
-    "rage charges survive the turn end",
-    breaks=("S4.5.1", "R9"),
-    caught_by=("I8",),
-    piece=("action", "clear_turn_effects"),
-)
+@model_fault("rage_not_cleared", piece=("action", "clear_turn_effects"))
 def _rage_not_cleared(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return original(s, inp, fx).set(rage=s.rage)
 
 
-@model_fault(
-    "shield_below_zero",
-    "a live hit uses a shield block even when none is left",
-    breaks=("S3.4",),
-    caught_by=("I8",),
-    piece=("helper", "has_shield_block"),
-)
+@model_fault("shield_below_zero", piece=("helper", "has_shield_block"))
 def _shield_below_zero(original: Any, m: Any, s: Any, p: Any) -> Any:
     return m.b.true()
 
 
-@model_fault(
-    "shell_not_removed",
-    "a fired shell stays in the chamber",
-    breaks=("S4.2.1c",),
-    caught_by=("I10",),
-    piece=("action", "settle_shot"),
-)
+@model_fault("shell_not_removed", piece=("action", "settle_shot"))
 def _shell_not_removed(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return original(s, inp, fx).set(shells=s.shells, live=s.live, head_live=s.head_live)
 
 
-@model_fault(
-    "item_not_spent",
-    "a used item is not spent",
-    breaks=("S4.2.2",),
-    caught_by=("I10",),
-    piece=("action", "apply_item"),
-)
+@model_fault("item_not_spent", piece=("action", "apply_item"))
 def _item_not_spent(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     used = original(s, inp, fx)
     return used.set(items=m.change_item(used.items, s.owner, inp.item, plus=True))
@@ -355,75 +226,36 @@ def _item_not_spent(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
 # --- the end of the game ----------------------------------------------------------------------
 
 
-@model_fault(
-    "no_game_over_check",
-    "the end condition is never checked",
-    breaks=("S5.1", "R7"),
-    caught_by=("I9",),
-    piece=("guard", "game_is_over"),
-)
+@model_fault("no_game_over_check", piece=("guard", "game_is_over"))
 def _no_game_over_check(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return m.b.false()
 
 
-@model_fault(
-    "traitor_win_ignored",
-    "a traitor's kills_to_win kills do not end the game",
-    breaks=("S5.1", "R7"),
-    caught_by=("I9",),
-    piece=("guard", "game_is_over"),
-    table=Table(6, prefer=frozenset({"give_up"})),
-    variant=Variant("traitor.kills_to_win = 1", (("traitor.kills_to_win", 1),)),
-)
+@model_fault("traitor_win_ignored", piece=("guard", "game_is_over"))
 def _traitor_win_ignored(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return original(_no_traitors(s, m), inp)
 
 
-@model_fault(
-    "early_draw",
-    "the game is drawn one turn before limits.max_turns",
-    breaks=("S4.5.3", "R21"),
-    caught_by=("I9",),
-    piece=("guard", "turn_limit_reached"),
-)
+@model_fault("early_draw", piece=("guard", "turn_limit_reached"))
 def _early_draw(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return original(s.set(turn_no=m.b.addn(s.turn_no, 1)), inp)
 
 
 # --- the charts' transitions ------------------------------------------------------------------
 
-chart_fault(
-    "pop_no_resume",
-    "a pop that leaves the frame below suspended",
-    breaks=("S6.1.3",),
-    caught_by=("I2",),
-    retarget=tuple((edge, source) for edge, _, source in _resume_edges()),
-)
+chart_fault("pop_no_resume", retarget=tuple((edge, source) for edge, _, source in _resume_edges()))
 
 chart_fault(
     "pop_wrong_resume",
-    "a pop resumes the frame below at its initial state",
-    breaks=("S6.1.3",),
-    caught_by=("I2",),
     retarget=tuple((edge, chart_model(kind).initial) for edge, kind, _ in _resume_edges()),
 )
 
 chart_fault(
     "window_resumes_to_action",
-    "a closed shot window resumes the turn at awaiting_action, not settling",
-    breaks=("S4.2.1c", "S6.1.3"),
-    caught_by=("I2",),
     retarget=(("turn:awaiting_shot_window:shot_window_closed:0", "awaiting_action"),),
 )
 
-chart_fault(
-    "stuck_after_kill",
-    "shooting_locked loses its end_main edge (an owner who killed and holds no item can "
-    "never move)",
-    breaks=("S4.2.1e", "R25"),
-    caught_by=("P1",),
-    removed=frozenset({"turn:shooting_locked:end_main:0"}),
-)
+chart_fault("stuck_after_kill", removed=frozenset({"turn:shooting_locked:end_main:0"}))
 
 
 # --- the rule properties' teeth (verification/proofs/rules_*.py) ------------------------------
@@ -447,13 +279,7 @@ def _living_seat_after(m: Any, s: Any, p: Any, skip: Callable[[int], Any]) -> An
     return b.select(chains, p)
 
 
-@model_fault(
-    "turn_passes_at_shot",
-    "a shot that is not a blank at oneself hands the turn to the next living seat at once",
-    breaks=("S1.1", "S4.5.3", "R16"),
-    caught_by=("T1", "L5"),
-    piece=("action", "settle_shot"),
-)
+@model_fault("turn_passes_at_shot", piece=("action", "settle_shot"))
 def _turn_passes_at_shot(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fired = original(s, inp, fx)
     b = m.b
@@ -480,15 +306,7 @@ def _living_seat_before(m: Any, s: Any, p: Any) -> Any:
     return b.select(chains, p)
 
 
-@model_fault(
-    "turn_passes_anticlockwise",
-    "the turn passes to the next living seat anticlockwise (the same seat as clockwise when two "
-    "play)",
-    breaks=("S1.1", "S4.5.3", "R16"),
-    caught_by=("T1",),
-    piece=("action", "pass_to_next_seat"),
-    counts=(3, SEATS),
-)
+@model_fault("turn_passes_anticlockwise", piece=("action", "pass_to_next_seat"))
 def _turn_passes_anticlockwise(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     passed = original(s, inp, fx)
     b = m.b
@@ -498,13 +316,7 @@ def _turn_passes_anticlockwise(original: Any, m: Any, s: Any, inp: Any, fx: Any)
     )
 
 
-@model_fault(
-    "turn_count_rounds",
-    "the turn number counts rounds: it goes up only when the turn wraps past the last seat",
-    breaks=("S4.5.3", "R21"),
-    caught_by=("T2", "T1"),
-    piece=("action", "pass_to_next_seat"),
-)
+@model_fault("turn_count_rounds", piece=("action", "pass_to_next_seat"))
 def _turn_count_rounds(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     passed = original(s, inp, fx)
     b = m.b
@@ -512,61 +324,30 @@ def _turn_count_rounds(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return passed.set(turn_no=b.ite(wrapped, passed.turn_no, s.turn_no))
 
 
-chart_fault(
-    "settlement_phase_skipped",
-    "a main phase that ends after a shot goes straight to the discard phase, the settlement "
-    "phase skipped since damage was already dealt",
-    breaks=("S4.0", "S4.3.0", "R5"),
-    caught_by=("T3", "T5"),
-    retarget=(("turn:settling:settle:6", "checking_cap"),),
-)
+chart_fault("settlement_phase_skipped", retarget=(("turn:settling:settle:6", "checking_cap"),))
 
 
-@model_fault(
-    "end_main_any_time",
-    "the owner may end the main phase whenever they like, a shell in the chamber or not",
-    breaks=("S4.2.0", "R4"),
-    caught_by=("T4",),
-    piece=("guard", "can_shoot"),
-)
+@model_fault("end_main_any_time", piece=("guard", "can_shoot"))
 def _end_main_any_time(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     end_main = m.layout.edge_by_id("turn:awaiting_action:end_main:0").code
     return b.and_(original(s, inp), b.ne(inp.edge, b.num(end_main)))
 
 
-@model_fault(
-    "extra_action_any_blank",
-    "a blank shot earns the extra action whoever it was fired at",
-    breaks=("S4.2.1d", "R4", "R19"),
-    caught_by=("T5",),
-    piece=("guard", "main_continues"),
-)
+@model_fault("extra_action_any_blank", piece=("guard", "main_continues"))
 def _extra_action_any_blank(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     blank = b.and_(b.eqn(s.last_step, LAST_SHOT), b.not_(s.shot_live))
     return b.or_(original(s, inp), blank)
 
 
-@model_fault(
-    "turn_end_clears_shields",
-    "turn end clears shield blocks with the other temporary boosts",
-    breaks=("S4.5.1", "R9"),
-    caught_by=("T6", "C2"),
-    piece=("action", "clear_turn_effects"),
-)
+@model_fault("turn_end_clears_shields", piece=("action", "clear_turn_effects"))
 def _turn_end_clears_shields(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     b = m.b
     return original(s, inp, fx).set(shield=tuple(b.num(0) for _ in range(SEATS)))
 
 
-@model_fault(
-    "everyone_draws",
-    "at each turn start every living player draws the turn's items, not only the owner",
-    breaks=("S4.1.1", "R15"),
-    caught_by=("T7", "C5"),
-    piece=("action", "draw_turn_items"),
-)
+@model_fault("everyone_draws", piece=("action", "draw_turn_items"))
 def _everyone_draws(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     drawn = original(s, inp, fx)
     b = m.b
@@ -586,14 +367,7 @@ def _everyone_draws(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return drawn.set(items=rows)
 
 
-@model_fault(
-    "rescue_restores_full_hp",
-    "a successful self-rescue restores the dying player to full HP",
-    breaks=("S4.3.1", "R10"),
-    caught_by=("C1",),
-    piece=("action", "apply_rescue_item"),
-    table=Table(3, prefer=frozenset({"use_rescue"})),
-)
+@model_fault("rescue_restores_full_hp", piece=("action", "apply_rescue_item"))
 def _rescue_restores_full_hp(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     rescued = original(s, inp, fx)
     b = m.b
@@ -603,13 +377,7 @@ def _rescue_restores_full_hp(original: Any, m: Any, s: Any, inp: Any, fx: Any) -
     return rescued.set(hp=b.update(rescued.hp, p, full))
 
 
-@model_fault(
-    "blank_uses_block",
-    "a shield block is used up by any shot at its holder, blank or live",
-    breaks=("S3.4", "R9"),
-    caught_by=("C2",),
-    piece=("action", "settle_shot"),
-)
+@model_fault("blank_uses_block", piece=("action", "settle_shot"))
 def _blank_uses_block(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fired = original(s, inp, fx)
     b = m.b
@@ -620,13 +388,7 @@ def _blank_uses_block(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return fired.set(shield=b.update(fired.shield, target, after))
 
 
-@model_fault(
-    "blank_keeps_rage",
-    "a blank shot uses no rage charge, since it gains no damage",
-    breaks=("S3.3", "S2.4", "R9"),
-    caught_by=("C3",),
-    piece=("action", "settle_shot"),
-)
+@model_fault("blank_keeps_rage", piece=("action", "settle_shot"))
 def _blank_keeps_rage(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fired = original(s, inp, fx)
     b = m.b
@@ -636,13 +398,7 @@ def _blank_keeps_rage(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     )
 
 
-@model_fault(
-    "self_kill_credited",
-    "a player who eliminates themself is credited with the kill",
-    breaks=("R7",),
-    caught_by=("C4",),
-    piece=("action", "eliminate_dying"),
-)
+@model_fault("self_kill_credited", piece=("action", "eliminate_dying"))
 def _self_kill_credited(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     gone = original(s, inp, fx)
     b = m.b
@@ -655,13 +411,7 @@ def _self_kill_credited(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any
     return gone.set(kills=kills)
 
 
-@model_fault(
-    "loot_to_killer",
-    "an eliminated player's items pass to the player credited with the kill",
-    breaks=("R13", "S1.2"),
-    caught_by=("C5",),
-    piece=("action", "eliminate_dying"),
-)
+@model_fault("loot_to_killer", piece=("action", "eliminate_dying"))
 def _loot_to_killer(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     gone = original(s, inp, fx)
     b = m.b
@@ -672,13 +422,7 @@ def _loot_to_killer(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return gone.set(items=m.add_counts(gone.items, heir, loot))
 
 
-@model_fault(
-    "reload_when_empty",
-    "the chamber is reloaded at once when a shot fires its last shell, mid-turn",
-    breaks=("S4.1.3", "R1"),
-    caught_by=("C6",),
-    piece=("action", "settle_shot"),
-)
+@model_fault("reload_when_empty", piece=("action", "settle_shot"))
 def _reload_when_empty(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fired = original(s, inp, fx)
     b = m.b
@@ -698,42 +442,20 @@ def _reload_when_empty(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return fired.set(shells=b.ite(empty, total, fired.shells), live=b.ite(empty, live, fired.live))
 
 
-@model_fault(
-    "shell_counted_by_final_type",
-    "the fired shell leaves the chamber's counts as the type it was fired with, a flipped "
-    "shell counted as its new type",
-    breaks=("S4.2.1c", "R3", "R8"),
-    caught_by=("C7", "I12"),
-    piece=("action", "settle_shot"),
-    table=Table(3, Role.MAGICIAN),
-)
+@model_fault("shell_counted_by_final_type", piece=("action", "settle_shot"))
 def _shell_counted_by_final_type(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fired = original(s, inp, fx)
     b = m.b
     return fired.set(live=b.ite(s.shot_live, b.subn(s.live, 1), s.live))
 
 
-@model_fault(
-    "rescue_unheld",
-    "a dying player may use milk tea or expired pills without holding any",
-    breaks=("S4.3.1", "R10", "R24"),
-    caught_by=("U0", "L1"),
-    piece=("guard", "rescue_usable"),
-    table=Table(2, prefer=frozenset({"use_rescue"})),
-)
+@model_fault("rescue_unheld", piece=("guard", "rescue_usable"))
 def _rescue_unheld(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     return b.or_(*(b.eqn(inp.item, k) for k in RESCUE_CODES))
 
 
-@model_fault(
-    "peek_empty_chamber",
-    "a peeking glass may be used when the chamber is empty",
-    breaks=("S3.1", "R22"),
-    caught_by=("U1",),
-    piece=("guard", "item_usable"),
-    table=Table(2, prefer=frozenset({"use_item"})),
-)
+@model_fault("peek_empty_chamber", piece=("guard", "item_usable"))
 def _peek_empty_chamber(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     glass = b.eqn(inp.item, item_code(Item.PEEKING_GLASS))
@@ -741,13 +463,7 @@ def _peek_empty_chamber(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return b.bite(glass, original(loaded, inp), original(s, inp))
 
 
-@model_fault(
-    "ejected_shell_counted_blank",
-    "the ejecting drink takes a shell out but the live count stays, as if it were blank",
-    breaks=("S3.2", "R22"),
-    caught_by=("U2", "C7", "I12"),
-    piece=("helper", "eject"),
-)
+@model_fault("ejected_shell_counted_blank", piece=("helper", "eject"))
 def _ejected_shell_counted_blank(
     original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
 ) -> Any:
@@ -764,35 +480,17 @@ def _replace_grant(field: str, m: Any, t: Any, out: Any, s: Any, when: Any) -> A
     return out.set(**{field: b.update(getattr(out, field), s.owner, grant)})
 
 
-@model_fault(
-    "rage_replaces",
-    "a rage potion's charges replace the charges held instead of adding to them",
-    breaks=("S3.3", "R9"),
-    caught_by=("U3", "C3"),
-    piece=("helper", "rage"),
-)
+@model_fault("rage_replaces", piece=("helper", "rage"))
 def _rage_replaces(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
     return _replace_grant("rage", m, t, original(t, s, inp, fx, when), s, when)
 
 
-@model_fault(
-    "amulet_replaces",
-    "an amulet's blocks replace the blocks held instead of adding to them",
-    breaks=("S3.4", "R9"),
-    caught_by=("U4", "C2"),
-    piece=("helper", "amulet"),
-)
+@model_fault("amulet_replaces", piece=("helper", "amulet"))
 def _amulet_replaces(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
     return _replace_grant("shield", m, t, original(t, s, inp, fx, when), s, when)
 
 
-@model_fault(
-    "milk_tea_rolls",
-    "milk tea shares the pills' roll: it heals only on the pill roll's heal outcome",
-    breaks=("S3.5", "R10"),
-    caught_by=("U5", "C1", "Q1"),
-    piece=("helper", "milk_tea"),
-)
+@model_fault("milk_tea_rolls", piece=("helper", "milk_tea"))
 def _milk_tea_rolls(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
     out = original(t, s, inp, fx, when)
     b = m.b
@@ -800,24 +498,12 @@ def _milk_tea_rolls(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, wh
     return out.set(hp=tuple(b.ite(missed, a, c) for a, c in zip(t.hp, out.hp, strict=True)))
 
 
-@model_fault(
-    "pill_odds_swapped",
-    "the pills' outcomes are swapped: the heal outcome takes HP, the other heals",
-    breaks=("S3.6", "R10"),
-    caught_by=("U6", "C1"),
-    piece=("helper", "pills"),
-)
+@model_fault("pill_odds_swapped", piece=("helper", "pills"))
 def _pill_odds_swapped(original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any) -> Any:
     return original(t, s, replace(inp, pill_heal=m.b.not_(inp.pill_heal)), fx, when)
 
 
-@model_fault(
-    "pickpocket_self",
-    "a pickpocket may be used on its user",
-    breaks=("S3.7", "R23"),
-    caught_by=("U7", "C5"),
-    piece=("guard", "item_usable"),
-)
+@model_fault("pickpocket_self", piece=("guard", "item_usable"))
 def _pickpocket_self(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     pick = item_code(Item.PICKPOCKET)
@@ -827,13 +513,7 @@ def _pickpocket_self(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return b.bite(own, b.and_(holds, others), original(s, inp))
 
 
-@model_fault(
-    "inverter_flips_head_only",
-    "an inverter flips only the chamber's next shell",
-    breaks=("S3.8", "R22"),
-    caught_by=("U8", "C7"),
-    piece=("helper", "invert"),
-)
+@model_fault("inverter_flips_head_only", piece=("helper", "invert"))
 def _inverter_flips_head_only(
     original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
 ) -> Any:
@@ -843,14 +523,7 @@ def _inverter_flips_head_only(
     return out.set(live=b.ite(when, live, t.live))
 
 
-@model_fault(
-    "lucky_any_blank",
-    "the Lucky Streak rolls after any blank a Gambler fires, at anyone",
-    breaks=("S2.1", "R20"),
-    caught_by=("K1", "C5"),
-    piece=("action", "settle_shot"),
-    table=Table(3, Role.GAMBLER),
-)
+@model_fault("lucky_any_blank", piece=("action", "settle_shot"))
 def _lucky_any_blank(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fired = original(s, inp, fx)
     b = m.b
@@ -868,27 +541,14 @@ def _lucky_any_blank(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return fired.set(items=m.add_counts(fired.items, shooter, gained))
 
 
-@model_fault(
-    "traitor_medic_protected",
-    "a converted Medic keeps Double Protection: the role's name, which a traitor keeps, decides",
-    breaks=("S2.2", "S5.1", "R6"),
-    caught_by=("K2", "C2", "U4", "I5"),
-    piece=("helper", "amulet"),
-    table=Table(3, Role.MEDIC, prefer=frozenset({"convert"})),
-)
+@model_fault("traitor_medic_protected", piece=("helper", "amulet"))
 def _traitor_medic_protected(
     original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
 ) -> Any:
     return original(t, _no_traitors(s, m), inp, fx, when)
 
 
-@model_fault(
-    "dealer_sees_every_turn",
-    "a Dealer is shown the first shell at every turn start, whoever's turn it is",
-    breaks=("S2.3", "R11"),
-    caught_by=("K3",),
-    piece=("action", "prophet_preview"),
-)
+@model_fault("dealer_sees_every_turn", piece=("action", "prophet_preview"))
 def _dealer_sees_every_turn(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     out = original(s, inp, fx)
     b = m.b
@@ -900,14 +560,7 @@ def _dealer_sees_every_turn(original: Any, m: Any, s: Any, inp: Any, fx: Any) ->
     return out
 
 
-@model_fault(
-    "fresh_load_shown_to_owner_only",
-    "a fresh load shows its first shell to the turn owner if a Dealer, not to every living Dealer",
-    breaks=("S2.3", "S4.1.3", "R11"),
-    caught_by=("K3",),
-    piece=("action", "load_chamber"),
-    table=Table(3, Role.DEALER),
-)
+@model_fault("fresh_load_shown_to_owner_only", piece=("action", "load_chamber"))
 def _fresh_load_shown_to_owner_only(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     out = original(s, inp, fx)
     b = m.b
@@ -915,14 +568,7 @@ def _fresh_load_shown_to_owner_only(original: Any, m: Any, s: Any, inp: Any, fx:
     return out
 
 
-@model_fault(
-    "mercenary_extra_charges",
-    "Sustained Fire adds rage.mercenary_charges on top of a potion's rage.charges",
-    breaks=("S2.4", "R9"),
-    caught_by=("K4", "C3", "U3"),
-    piece=("helper", "rage"),
-    table=Table(3, Role.MERCENARY),
-)
+@model_fault("mercenary_extra_charges", piece=("helper", "rage"))
 def _mercenary_extra_charges(
     original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
 ) -> Any:
@@ -934,14 +580,7 @@ def _mercenary_extra_charges(
     return out.set(rage=b.update(out.rage, s.owner, more))
 
 
-@model_fault(
-    "doctor_reverses_for_others",
-    "a Doctor's expired pills heal pills.doctor_heal whoever they are given to",
-    breaks=("S2.5", "R10"),
-    caught_by=("K5", "C1", "U6"),
-    piece=("helper", "pills"),
-    table=Table(3, Role.DOCTOR),
-)
+@model_fault("doctor_reverses_for_others", piece=("helper", "pills"))
 def _doctor_reverses_for_others(
     original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
 ) -> Any:
@@ -955,38 +594,19 @@ def _doctor_reverses_for_others(
     return out.set(hp=b.update(out.hp, target, b.ite(others, healed, m.seat(out.hp, target))))
 
 
-@model_fault(
-    "anyone_may_flip",
-    "any player asked in a shot window may flip the shell by paying magician.cost items",
-    breaks=("S2.6", "R8"),
-    caught_by=("K6",),
-    piece=("guard", "can_flip"),
-)
+@model_fault("anyone_may_flip", piece=("guard", "can_flip"))
 def _anyone_may_flip(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     magician = b.num(role_code(Role.MAGICIAN))
     return original(s.set(role=b.update(s.role, m.top_cursor(s), magician)), inp)
 
 
-@model_fault(
-    "dying_asked_empty_handed",
-    "a dying player who holds no rescue item is asked anyway",
-    breaks=("S4.3.1", "R10"),
-    caught_by=("D1",),
-    piece=("guard", "holds_rescue_item"),
-)
+@model_fault("dying_asked_empty_handed", piece=("guard", "holds_rescue_item"))
 def _dying_asked_empty_handed(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return m.b.true()
 
 
-@model_fault(
-    "conversion_on_rescue",
-    "rising to exactly 1 HP by a rescue also offers the conversion choice",
-    breaks=("S4.3.2", "R6"),
-    caught_by=("D2",),
-    piece=("action", "apply_rescue_item"),
-    table=Table(3, prefer=frozenset({"use_rescue"})),
-)
+@model_fault("conversion_on_rescue", piece=("action", "apply_rescue_item"))
 def _conversion_on_rescue(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     rescued = original(s, inp, fx)
     b = m.b
@@ -995,13 +615,7 @@ def _conversion_on_rescue(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> A
     return rescued.set(fell=b.ite(rose, p, rescued.fell))
 
 
-@model_fault(
-    "discard_whole_kind",
-    "a discard throws away every item of the chosen kind",
-    breaks=("S4.4.3", "R12"),
-    caught_by=("D3", "C5"),
-    piece=("action", "discard_one"),
-)
+@model_fault("discard_whole_kind", piece=("action", "discard_one"))
 def _discard_whole_kind(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     out = original(s, inp, fx)
     b = m.b
@@ -1015,13 +629,7 @@ def _discard_whole_kind(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any
     return out.set(items=rows)
 
 
-@model_fault(
-    "only_magicians_polled",
-    "a shot window asks only the players with a response skill, and the shooter",
-    breaks=("S4.2.1b", "S6.2.2", "R17"),
-    caught_by=("D4", "I4"),
-    piece=("action", "open_shot_window"),
-)
+@model_fault("only_magicians_polled", piece=("action", "open_shot_window"))
 def _only_magicians_polled(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     pushed = original(s, inp, fx)
     b = m.b
@@ -1035,14 +643,7 @@ def _only_magicians_polled(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> 
     return m.set_top(pushed, fasked=skipped, fcursor=first)
 
 
-@model_fault(
-    "block_roll_below_cap",
-    "a shot absorbed by a block reads the saturation roll even below the counter's cap, "
-    "which may leave the block unused",
-    breaks=("S3.4", "R9"),
-    caught_by=("Q1", "C2"),
-    piece=("action", "settle_shot"),
-)
+@model_fault("block_roll_below_cap", piece=("action", "settle_shot"))
 def _block_roll_below_cap(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fired = original(s, inp, fx)
     b = m.b
@@ -1052,13 +653,7 @@ def _block_roll_below_cap(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> A
     return fired.set(shield=b.update(fired.shield, target, after))
 
 
-@model_fault(
-    "pickpocket_takes_first_kind",
-    "a pickpocket takes the first kind its target holds, not one picked at random",
-    breaks=("S3.7", "R23"),
-    caught_by=("Q2",),
-    piece=("helper", "pickpocket"),
-)
+@model_fault("pickpocket_takes_first_kind", piece=("helper", "pickpocket"))
 def _pickpocket_takes_first_kind(
     original: Any, m: Any, t: Any, s: Any, inp: Any, fx: Any, when: Any
 ) -> Any:
@@ -1070,14 +665,7 @@ def _pickpocket_takes_first_kind(
     return original(t, s, inp, fx, when)
 
 
-@model_fault(
-    "owner_wins",
-    "the player who owns the turn when the game ends wins it",
-    breaks=("S5.1", "R7"),
-    caught_by=("E1", "I9"),
-    piece=("action", "declare_winner"),
-    table=Table(3, prefer=frozenset({"give_up"})),
-)
+@model_fault("owner_wins", piece=("action", "declare_winner"))
 def _owner_wins(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     return original(s, inp, fx).set(winner=s.owner)
 
@@ -1087,39 +675,18 @@ def _owner_wins(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
 # that wrongly allows it is reached by a path from an initial state, not only by a proof.
 
 
-@model_fault(
-    "shot_at_the_dead",
-    "a shot may be aimed at any seat of the table, an eliminated player's included",
-    breaks=("S4.2.1a", "S1.2", "R19"),
-    caught_by=("T4",),
-    piece=("guard", "shot_target_valid"),
-    counts=(3, SEATS),
-)
+@model_fault("shot_at_the_dead", piece=("guard", "shot_target_valid"))
 def _shot_at_the_dead(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return m.b.lt(inp.target, s.n)
 
 
-@model_fault(
-    "shot_at_an_empty_seat",
-    "a shot may be aimed at any seat whose player was not eliminated, a seat no one sits at "
-    "included",
-    breaks=("S4.2.1a", "R19"),
-    caught_by=("T4",),
-    piece=("guard", "shot_target_valid"),
-    counts=(2, SEATS - 1),
-)
+@model_fault("shot_at_an_empty_seat", piece=("guard", "shot_target_valid"))
 def _shot_at_an_empty_seat(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     return b.or_(original(s, inp), b.and_(b.ge(inp.target, s.n), b.lt(inp.target, b.num(SEATS))))
 
 
-@model_fault(
-    "item_unheld",
-    "the owner may use an item of a kind they do not hold",
-    breaks=("S4.2.2", "R24"),
-    caught_by=("U0",),
-    piece=("guard", "item_usable"),
-)
+@model_fault("item_unheld", piece=("guard", "item_usable"))
 def _item_unheld(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     one = [b.ite(b.eqn(inp.item, k), b.num(1), b.num(0)) for k in range(KINDS)]
@@ -1139,36 +706,18 @@ def _next_living(m: Any, s: Any, p: Any) -> Any:
     return _living_seat_after(m, s, p, lambda seat: m.b.false())
 
 
-@model_fault(
-    "no_shot_at_the_next_seat",
-    "a shot may not aim at the next living seat (the one the window asks first)",
-    breaks=("S4.2.1a", "R19"),
-    caught_by=("A1",),
-    piece=("guard", "shot_target_valid"),
-)
+@model_fault("no_shot_at_the_next_seat", piece=("guard", "shot_target_valid"))
 def _no_shot_at_the_next_seat(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return m.b.and_(original(s, inp), m.b.ne(inp.target, _next_living(m, s, s.owner)))
 
 
-@model_fault(
-    "pills_only_for_oneself",
-    "expired pills may be used only on oneself, like milk tea",
-    breaks=("S3.6", "R10"),
-    caught_by=("A2",),
-    piece=("guard", "item_usable"),
-)
+@model_fault("pills_only_for_oneself", piece=("guard", "item_usable"))
 def _pills_only_for_oneself(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     return b.and_(original(s, inp), b.or_(b.ne(inp.item, b.num(PILLS)), b.eq(inp.target, s.owner)))
 
 
-chart_fault(
-    "no_end_on_empty_chamber",
-    "awaiting_action loses its end_main edge: a main phase whose chamber ran empty cannot end",
-    breaks=("R1", "R4"),
-    caught_by=("A3", "P1"),
-    removed=frozenset({"turn:awaiting_action:end_main:0"}),
-)
+chart_fault("no_end_on_empty_chamber", removed=frozenset({"turn:awaiting_action:end_main:0"}))
 
 
 def _can_flip(m: Any, s: Any, who: Any) -> Any:
@@ -1178,50 +727,24 @@ def _can_flip(m: Any, s: Any, who: Any) -> Any:
     return b.and_(magician, b.ge(m.total(s, who), b.num(m.rules.magician.cost)))
 
 
-@model_fault(
-    "magician_must_flip",
-    "a Magician asked in a shot window who can pay must flip: passing is refused",
-    breaks=("S4.2.1b", "S6.2.3", "R17"),
-    caught_by=("A4",),
-    piece=("action", "advance_poll"),
-)
+@model_fault("magician_must_flip", piece=("action", "advance_poll"))
 def _magician_must_flip(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     fx.require(m.b.not_(_can_flip(m, s, m.top_cursor(s))))
     return original(s, inp, fx)
 
 
-@model_fault(
-    "flip_needs_two_kinds",
-    "a Magician's payment must be items of different kinds",
-    breaks=("S2.6", "R8"),
-    caught_by=("A5",),
-    piece=("guard", "can_flip"),
-    table=Table(3, Role.MAGICIAN),
-)
+@model_fault("flip_needs_two_kinds", piece=("guard", "can_flip"))
 def _flip_needs_two_kinds(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     return b.and_(original(s, inp), *(b.le(count, b.num(1)) for count in inp.pay))
 
 
-@model_fault(
-    "pills_no_rescue",
-    "expired pills are refused as a rescue: only milk tea saves a dying player",
-    breaks=("S3.6", "S4.3.1", "R10"),
-    caught_by=("A6",),
-    piece=("guard", "rescue_usable"),
-    table=Table(2, prefer=frozenset({"give_up", "shoot"})),
-)
+@model_fault("pills_no_rescue", piece=("guard", "rescue_usable"))
 def _pills_no_rescue(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return m.b.and_(original(s, inp), m.b.ne(inp.item, m.b.num(PILLS)))
 
 
-@model_fault(
-    "no_giving_up_with_rescue",
-    "a dying player who holds a rescue item must use it: giving up is refused",
-    breaks=("S4.3.1", "R10"),
-    caught_by=("A7",),
-    piece=("action", "eliminate_dying"),
-)
+@model_fault("no_giving_up_with_rescue", piece=("action", "eliminate_dying"))
 def _no_giving_up_with_rescue(original: Any, m: Any, s: Any, inp: Any, fx: Any) -> Any:
     b = m.b
     who = m.top_who(s)
@@ -1229,41 +752,12 @@ def _no_giving_up_with_rescue(original: Any, m: Any, s: Any, inp: Any, fx: Any) 
     return original(s, inp, fx)
 
 
-chart_fault(
-    "conversion_never_taken",
-    "the conversion choice loses its convert edge: the player always keeps their role",
-    breaks=("S4.3.2", "R6"),
-    caught_by=("A8",),
-    removed=frozenset({"conversion:choosing:convert:0"}),
-)
+chart_fault("conversion_never_taken", removed=frozenset({"conversion:choosing:convert:0"}))
 
-chart_fault(
-    "conversion_always_taken",
-    "the conversion choice loses its keep_role edge: the first fall to 1 HP converts",
-    breaks=("S4.3.2", "R6"),
-    caught_by=("A9",),
-    removed=frozenset({"conversion:choosing:keep_role:0"}),
-)
+chart_fault("conversion_always_taken", removed=frozenset({"conversion:choosing:keep_role:0"}))
 
 
-@model_fault(
-    "rescue_items_kept_at_discard",
-    "a discard may not throw away a rescue item",
-    breaks=("S4.4.3", "R12"),
-    caught_by=("A10",),
-    piece=("guard", "item_held"),
-)
+@model_fault("rescue_items_kept_at_discard", piece=("guard", "item_held"))
 def _rescue_items_kept_at_discard(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     return b.and_(original(s, inp), *(b.ne(inp.item, b.num(k)) for k in RESCUE_CODES))
-
-
-def patch_of(*names: str) -> Patch:
-    """The model with the faults ``names`` at once (``KeyError`` naming an unknown one)."""
-    by_name = {mutant.name: mutant for mutant in MUTANTS}
-    patch = NO_PATCH
-    for name in names:
-        if name not in by_name:
-            raise KeyError(f"unknown model fault {name!r}; known: {', '.join(by_name)}")
-        patch = patch | by_name[name].patch
-    return patch

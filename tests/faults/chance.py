@@ -1,13 +1,13 @@
 """Deliberate bugs of free chance: an engine that draws its own outcomes with the wrong law.
 
-Every case of the suite scripts its chance, so none of these bugs fails a case: only chance
-mode (:mod:`buckshot.conformance.chance_mode`) can catch them, and each names the
-experiments that must. A breaker returns the run class whose free plays draw from a broken
-source (:attr:`buckshot.reference.adapter.Run.free_chance`, a :class:`SeededChance` with one
-kind of outcome drawn otherwise); the scripted cases are played as before.
+Every case of the suite scripts its chance, so none of these bugs fails a case: only chance mode
+(:mod:`buckshot.conformance.chance_mode`) can catch them, and each row of ``manifest.json``
+names the experiments that must. A breaker returns the run class whose free plays draw from a
+broken source (:attr:`buckshot.reference.adapter.Run.free_chance`, a :class:`SeededChance` with
+one kind of outcome drawn otherwise); the scripted cases are played as before.
 
-``python -m buckshot.faults.chance_adapter --fault NAME`` serves the reference adapter with
-one of them (``--list`` lists them).
+``python tests/faults/adapter.py --fault NAME`` serves the reference adapter with one of
+them (``--list`` lists every served fault).
 """
 
 from __future__ import annotations
@@ -15,23 +15,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from buckshot.faults.declare import Room
-from buckshot.faults.served import B, ServedFault, served_fault
 from buckshot.reference.adapter import Run
 from buckshot.reference.chance import SeededChance
 from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load
+from faults.served import B, Breaker, served_fault
 
-FAULTS: dict[str, ServedFault] = {}
+BREAKERS: dict[str, Breaker] = {}
 """Every fault of free chance, by name, in declaration order."""
 
 
-def chance_fault(
-    name: str, summary: str, *, breaks: tuple[str, ...], caught_by: tuple[str, ...]
-) -> Callable[[B], B]:
-    """Declare the decorated breaker as the chance fault ``name``: it breaks ``breaks``, and
-    every chance-mode experiment of ``caught_by`` must fail with it."""
-    return served_fault(Room.CONTRACT, FAULTS, name, summary, breaks, caught_by)
+def chance_fault(name: str) -> Callable[[B], B]:
+    """Register the decorated breaker as the chance fault ``name`` (its row of manifest.json
+    says what it breaks and what must catch it)."""
+    return served_fault(BREAKERS, name)
 
 
 def _drawing_from(source: type[SeededChance]) -> type[Run]:
@@ -48,12 +45,7 @@ class _Unshuffled(SeededChance):
         return (Shell.LIVE,) * live + (Shell.BLANK,) * blank
 
 
-@chance_fault(
-    "never-shuffles",
-    "a load goes into the chamber live shells first, never shuffled",
-    breaks=("R1", "M2.5a"),
-    caught_by=("chance.first-load-two-seats",),
-)
+@chance_fault("never-shuffles")
 def never_shuffles() -> type[Run]:
     """The live shells always come first."""
     return _drawing_from(_Unshuffled)
@@ -68,12 +60,7 @@ class _NaiveShuffle(SeededChance):
         return tuple(shells)
 
 
-@chance_fault(
-    "naive-swap-shuffle",
-    "a load shuffled by swapping each place with any place, which favours some orders",
-    breaks=("R1", "M2.5a"),
-    caught_by=("chance.shuffle-of-three-and-three",),
-)
+@chance_fault("naive-swap-shuffle")
 def naive_swap_shuffle() -> type[Run]:
     """The classic biased shuffle (every place swapped with a place drawn from all)."""
     return _drawing_from(_NaiveShuffle)
@@ -84,12 +71,7 @@ class _FirstLoad(SeededChance):
         return options[0]
 
 
-@chance_fault(
-    "always-the-first-load",
-    "the first load of the table every time instead of one drawn with equal chance",
-    breaks=("R1", "M2.5a"),
-    caught_by=("chance.first-load-two-seats", "chance.load-for-the-living"),
-)
+@chance_fault("always-the-first-load")
 def always_the_first_load() -> type[Run]:
     """The load table's first entry, always."""
     return _drawing_from(_FirstLoad)
@@ -100,12 +82,7 @@ class _CoinPills(SeededChance):
         return super().pill_heals(Fraction(1, 2))
 
 
-@chance_fault(
-    "pills-toss-a-coin",
-    "expired pills heal half the time, whatever the ruleset's odds",
-    breaks=("S3.6", "M2.5a"),
-    caught_by=("chance.pills-default-odds", "chance.pills-other-odds"),
-)
+@chance_fault("pills-toss-a-coin")
 def pills_toss_a_coin() -> type[Run]:
     """The pills' odds read as one half."""
     return _drawing_from(_CoinPills)
@@ -116,12 +93,7 @@ class _InvertedPills(SeededChance):
         return super().pill_heals(1 - chance)
 
 
-@chance_fault(
-    "pills-odds-inverted",
-    "expired pills heal with the chance of losing: the odds read the other way round",
-    breaks=("S3.6", "M2.5a"),
-    caught_by=("chance.pills-default-odds", "chance.pills-other-odds"),
-)
+@chance_fault("pills-odds-inverted")
 def pills_odds_inverted() -> type[Run]:
     """The pills' odds read as the chance of a loss."""
     return _drawing_from(_InvertedPills)
@@ -132,12 +104,7 @@ class _DefaultStreak(SeededChance):
         return super().gambler_bonus(Fraction(1, 2))
 
 
-@chance_fault(
-    "lucky-streak-ignores-the-ruleset",
-    "the Lucky Streak pays out with the default ruleset's odds, whatever the ruleset says",
-    breaks=("S2.1", "R20", "M2.5a"),
-    caught_by=("chance.lucky-streak-other-odds",),
-)
+@chance_fault("lucky-streak-ignores-the-ruleset")
 def lucky_streak_ignores_the_ruleset() -> type[Run]:
     """The Lucky Streak's odds fixed at the default's."""
     return _drawing_from(_DefaultStreak)
@@ -149,13 +116,7 @@ class _PickByKind(SeededChance):
         return super().pick(kinds)
 
 
-@chance_fault(
-    "pick-by-kind",
-    "the pickpocket picks a kind the target holds, each kind equally likely, "
-    "not one of the items held",
-    breaks=("S3.7", "R23", "M2.5a"),
-    caught_by=("chance.pickpocket-picks-an-item",),
-)
+@chance_fault("pick-by-kind")
 def pick_by_kind() -> type[Run]:
     """The pick drawn among the kinds held."""
     return _drawing_from(_PickByKind)
@@ -166,13 +127,7 @@ class _UnweightedItems(SeededChance):
         return super().item([(item, 1) for item, weight in weights if weight > 0])
 
 
-@chance_fault(
-    "items-ignore-their-weights",
-    "random items drawn with equal chance among the kinds that can be drawn, "
-    "whatever their weights",
-    breaks=("R15", "M2.5a"),
-    caught_by=("chance.items-by-weight",),
-)
+@chance_fault("items-ignore-their-weights")
 def items_ignore_their_weights() -> type[Run]:
     """Every drawable item kind equally likely."""
     return _drawing_from(_UnweightedItems)

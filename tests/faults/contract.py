@@ -8,8 +8,8 @@ what the canonical state and the events say, and each question INTERPRETING.md s
 adapter's own: a subclass of :class:`buckshot.reference.adapter.Run` that builds the game
 otherwise (a :class:`~buckshot.reference.game.Game` subclass, another reader of the
 script's chance outcomes, a repaired setup) or reports otherwise. The decorator above it
-declares the fault (what it breaks, the cases that must catch it) and adds it to
-:data:`FAULTS`; ``python -m buckshot.faults.adapter --fault NAME`` serves it.
+adds it to :data:`BREAKERS` under its name (its row of ``manifest.json`` says what it breaks
+and the cases that must catch it); ``python tests/faults/adapter.py --fault NAME`` serves it.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from buckshot.faults.declare import Room
-from buckshot.faults.served import B, ServedFault, served_fault
 from buckshot.reference import effects, seams, tables
 from buckshot.reference.adapter import Run
 from buckshot.reference.chance import ScriptedChance
@@ -33,20 +31,19 @@ from buckshot.reference.seams import Helper
 from buckshot.reference.state import Seat
 from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import RulesetError, load_ruleset, parse_ruleset
+from faults.served import B, Breaker, served_fault
 
-FAULTS: dict[str, ServedFault] = {}
+BREAKERS: dict[str, Breaker] = {}
 """Every fault of the adapter's contract, by name, in declaration order."""
 
 Check = Callable[[Game, Any, Any], None]
 """Runs on ``(game, player, option)`` before the engine's own checks of a decision."""
 
 
-def contract_fault(
-    name: str, summary: str, *, breaks: tuple[str, ...], caught_by: tuple[str, ...]
-) -> Callable[[B], B]:
-    """Declare the decorated breaker as the contract fault ``name``: it breaks the rulings,
-    clauses and MUST tags ``breaks``, and every case of ``caught_by`` must fail with it."""
-    return served_fault(Room.CONTRACT, FAULTS, name, summary, breaks, caught_by)
+def contract_fault(name: str) -> Callable[[B], B]:
+    """Register the decorated breaker as the contract fault ``name`` (its row of manifest.json
+    says what it breaks and what must catch it)."""
+    return served_fault(BREAKERS, name)
 
 
 def _playing(games: type[Game]) -> type[Run]:
@@ -126,15 +123,7 @@ def _hp_max() -> int:
 # --- the faults, each above its breaker -----------------------------------------------------------
 
 
-@contract_fault(
-    "dealer-told-twice",
-    "a Dealer owner is told the first shell twice at a fresh load on their own turn",
-    breaks=("R11",),
-    caught_by=(
-        "roles.dealer-owner-told-once-at-a-fresh-load",
-        "roles.two-dealers-each-told-once-at-a-fresh-load",
-    ),
-)
+@contract_fault("dealer-told-twice")
 def _dealer_told_twice() -> None:
     """A Dealer owner is told again at their own turn start after a fresh load (R11)."""
 
@@ -146,15 +135,7 @@ def _dealer_told_twice() -> None:
     seams.replace_action("prophet_preview", preview)
 
 
-@contract_fault(
-    "eliminated-keep-shield-and-rage",
-    "an eliminated player keeps their shield blocks and rage charges",
-    breaks=("R13",),
-    caught_by=(
-        "dying.eliminated-seat-loses-shield-and-rage",
-        "dying.eliminated-seat-loses-rage-at-once",
-    ),
-)
+@contract_fault("eliminated-keep-shield-and-rage")
 def _eliminated_keep_shield_and_rage() -> None:
     """An eliminated seat keeps its shield blocks and rage charges (R13)."""
 
@@ -172,12 +153,7 @@ def _eliminated_keep_shield_and_rage() -> None:
     seams.wrap_action("eliminate_dying", wrap)
 
 
-@contract_fault(
-    "tally-hp-of-the-living",
-    "the tally's hp lists the living seats only",
-    breaks=("M6.2a",),
-    caught_by=("turn.tally-lists-every-seat-hp", "dying.eliminated-seat-loses-shield-and-rage"),
-)
+@contract_fault("tally-hp-of-the-living")
 def _tally_hp_of_the_living() -> None:
     """The tally's hp lists the living seats only (section 6.2)."""
 
@@ -192,12 +168,7 @@ def _tally_hp_of_the_living() -> None:
     seams.wrap_action("report_tally", wrap)
 
 
-@contract_fault(
-    "rage-cleared-for-the-owner-only",
-    "turn end clears the owner's rage charges only",
-    breaks=("R9", "R25"),
-    caught_by=("turn.turn-end-clears-every-seats-rage",),
-)
+@contract_fault("rage-cleared-for-the-owner-only")
 def _rage_cleared_for_the_owner_only() -> None:
     """Turn end clears the owner's rage charges only (R9, R25: every charge)."""
 
@@ -214,12 +185,7 @@ def _rage_cleared_for_the_owner_only() -> None:
     seams.wrap_action("clear_turn_effects", wrap)
 
 
-@contract_fault(
-    "conversion-only-from-two",
-    "only a fall from 2 to 1 offers the conversion, never a boosted one from 3",
-    breaks=("R6",),
-    caught_by=("conversion.a-boosted-fall-from-three-to-one-converts",),
-)
+@contract_fault("conversion-only-from-two")
 def _conversion_only_from_two() -> None:
     """Only a fall from 2 to 1 offers the conversion, not a boosted one from 3 (R6)."""
 
@@ -235,12 +201,7 @@ def _conversion_only_from_two() -> None:
     seams.wrap_helper("lose", wrap)
 
 
-@contract_fault(
-    "last-standing-before-traitor-kills",
-    "a traitor's winning kill that leaves one standing gives last_standing",
-    breaks=("S5.1", "R7"),
-    caught_by=("win.traitor-kill-that-leaves-one-standing-is-traitor-kills",),
-)
+@contract_fault("last-standing-before-traitor-kills")
 def _last_standing_before_traitor_kills() -> None:
     """When both hold, the last player standing wins instead of the traitor (S5.1, R7)."""
 
@@ -259,12 +220,7 @@ def _last_standing_before_traitor_kills() -> None:
     seams.wrap_action("declare_winner", wrap)
 
 
-@contract_fault(
-    "tally-counts-rescue-items",
-    "the tally counts rescue items used in the owner's own dying frame",
-    breaks=("M6.2a",),
-    caught_by=("turn.rescue-items-not-counted-in-the-tally",),
-)
+@contract_fault("tally-counts-rescue-items")
 def _tally_counts_rescue_items() -> None:
     """Rescue items used in the owner's own dying frame count in the tally (section 6.2)."""
 
@@ -279,12 +235,7 @@ def _tally_counts_rescue_items() -> None:
     seams.wrap_action("apply_rescue_item", wrap)
 
 
-@contract_fault(
-    "empty-draw-announced",
-    "a turn start that draws nothing writes an empty items_drawn",
-    breaks=("M6.2a",),
-    caught_by=("turn.no-items-drawn-event-when-none-are-drawn",),
-)
+@contract_fault("empty-draw-announced")
 def _empty_draw_announced() -> None:
     """A turn start that draws no item still writes an empty items_drawn (section 6.2)."""
 
@@ -299,12 +250,7 @@ def _empty_draw_announced() -> None:
     seams.wrap_helper("draw", wrap)
 
 
-@contract_fault(
-    "malformed-before-wrong-player",
-    "the option text is read before the sender is checked",
-    breaks=("M7a",),
-    caught_by=("decision.malformed-text-from-the-wrong-player-is-wrong-player",),
-)
+@contract_fault("malformed-before-wrong-player")
 def _malformed_before_wrong_player() -> type[Run]:
     """The text is read before the sender is checked (section 7: wrong_player first)."""
 
@@ -315,12 +261,7 @@ def _malformed_before_wrong_player() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "malformed-before-game-over",
-    "the option text is read before the end of the game is checked",
-    breaks=("M7a",),
-    caught_by=("decision.unreadable-text-after-the-end-is-game-over",),
-)
+@contract_fault("malformed-before-game-over")
 def _malformed_before_game_over() -> type[Run]:
     """The text is read before the end of the game is checked (section 7: game.over first)."""
 
@@ -331,12 +272,7 @@ def _malformed_before_game_over() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "refused-before-not-offered",
-    "an option the state has no transition for is refused, not not_offered",
-    breaks=("M7a",),
-    caught_by=("decision.item-not-held-in-a-window-not-offered",),
-)
+@contract_fault("refused-before-not-offered")
 def _refused_before_not_offered() -> type[Run]:
     """Any option not offered is refused, whether or not the state has its transition."""
 
@@ -351,12 +287,7 @@ def _refused_before_not_offered() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "not-offered-before-malformed",
-    "a decision with no transition is not_offered even when its text is malformed",
-    breaks=("M7a",),
-    caught_by=("decision.unknown-parameter-before-not-offered",),
-)
+@contract_fault("not-offered-before-malformed")
 def _not_offered_before_malformed() -> type[Run]:
     """A decision name the state has no transition for is not_offered, even with bad text."""
 
@@ -373,12 +304,7 @@ def _not_offered_before_malformed() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "target-beyond-the-table-malformed",
-    "a target numeral that names no seat is malformed, not refused",
-    breaks=("M7a",),
-    caught_by=("shot.target-outside-the-table-refused",),
-)
+@contract_fault("target-beyond-the-table-malformed")
 def _target_beyond_the_table_malformed() -> type[Run]:
     """A target numeral that names no seat is malformed (section 7: refused)."""
 
@@ -391,12 +317,7 @@ def _target_beyond_the_table_malformed() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "negative-target-refused",
-    "a target that is not a numeral (-1) is refused, not malformed",
-    breaks=("M7a",),
-    caught_by=("decision.target-not-a-numeral-malformed",),
-)
+@contract_fault("negative-target-refused")
 def _negative_target_refused() -> type[Run]:
     """A target such as -1 is refused as an unknown target (section 7: malformed)."""
 
@@ -409,12 +330,7 @@ def _negative_target_refused() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "absent-seat-malformed",
-    "a player number the table does not have is malformed, not wrong_player",
-    breaks=("M7a",),
-    caught_by=("decision.a-seat-not-at-the-table-is-wrong-player",),
-)
+@contract_fault("absent-seat-malformed")
 def _absent_seat_malformed() -> type[Run]:
     """A player number the table does not have is malformed (section 7: wrong_player)."""
 
@@ -425,15 +341,7 @@ def _absent_seat_malformed() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "non-canonical-text-malformed",
-    "option text with parameters or flip items out of order is malformed",
-    breaks=("M4b",),
-    caught_by=(
-        "decision.parameters-in-any-order-accepted",
-        "roles.flip-items-in-any-order-accepted",
-    ),
-)
+@contract_fault("non-canonical-text-malformed")
 def _non_canonical_text_malformed() -> type[Run]:
     """Option text with its parameters or flip items out of order is malformed (section 4)."""
 
@@ -445,15 +353,7 @@ def _non_canonical_text_malformed() -> type[Run]:
     return _checked_first(check)
 
 
-@contract_fault(
-    "decided-as-sent",
-    "decided.option repeats the text as sent, not its canonical form",
-    breaks=("M4a",),
-    caught_by=(
-        "decision.parameters-in-any-order-accepted",
-        "roles.flip-items-in-any-order-accepted",
-    ),
-)
+@contract_fault("decided-as-sent")
 def _decided_as_sent() -> type[Run]:
     """decided.option repeats the text as sent instead of its canonical form (section 6.2)."""
 
@@ -467,12 +367,7 @@ def _decided_as_sent() -> type[Run]:
     return _playing(AsSent)
 
 
-@contract_fault(
-    "order-counts-unchecked",
-    "an order with other counts than the load is played",
-    breaks=("M3.2a",),
-    caught_by=("chance.order-with-other-counts-invalid",),
-)
+@contract_fault("order-counts-unchecked")
 def _order_counts_unchecked() -> type[Run]:
     """An order with other counts than the load is played as given (chance.invalid)."""
 
@@ -483,12 +378,7 @@ def _order_counts_unchecked() -> type[Run]:
     return _reading(Unchecked)
 
 
-@contract_fault(
-    "zero-weight-items-drawn",
-    "an item of weight 0 can be drawn",
-    breaks=("R15", "M3.2a"),
-    caught_by=("chance.item-of-weight-zero-invalid",),
-)
+@contract_fault("zero-weight-items-drawn")
 def _zero_weight_items_drawn() -> type[Run]:
     """An item of weight 0 may be drawn (chance.invalid)."""
 
@@ -499,12 +389,7 @@ def _zero_weight_items_drawn() -> type[Run]:
     return _reading(AnyWeight)
 
 
-@contract_fault(
-    "unknown-item-drawn-as-the-first-kind",
-    "an unknown item name is drawn as the first item kind",
-    breaks=("M3.2a",),
-    caught_by=("chance.unknown-item-invalid",),
-)
+@contract_fault("unknown-item-drawn-as-the-first-kind")
 def _unknown_item_drawn_as_the_first_kind() -> type[Run]:
     """An unknown item name is read as the first item kind (chance.invalid)."""
 
@@ -516,12 +401,7 @@ def _unknown_item_drawn_as_the_first_kind() -> type[Run]:
     return _reading(FirstKind)
 
 
-@contract_fault(
-    "pill-anything-but-heal-loses",
-    "a pill outcome other than heal counts as lose",
-    breaks=("M3.2a",),
-    caught_by=("chance.pill-outcome-other-than-heal-or-lose-invalid",),
-)
+@contract_fault("pill-anything-but-heal-loses")
 def _pill_anything_but_heal_loses() -> type[Run]:
     """A pill outcome other than heal counts as lose (chance.invalid)."""
 
@@ -532,12 +412,7 @@ def _pill_anything_but_heal_loses() -> type[Run]:
     return _reading(HealOrLose)
 
 
-@contract_fault(
-    "gambler-truthy-values",
-    "any truthy Lucky Streak outcome counts as a win",
-    breaks=("M3.2a",),
-    caught_by=("chance.gambler-outcome-not-a-boolean-invalid",),
-)
+@contract_fault("gambler-truthy-values")
 def _gambler_truthy_values() -> type[Run]:
     """Any truthy Lucky Streak outcome counts as a win (chance.invalid)."""
 
@@ -548,12 +423,7 @@ def _gambler_truthy_values() -> type[Run]:
     return _reading(Truthy)
 
 
-@contract_fault(
-    "chance-invalid-rolls-back-the-decision",
-    "on chance.invalid the trace is reported as before the decision",
-    breaks=("M3.2b",),
-    caught_by=("chance.pill-outcome-other-than-heal-or-lose-invalid",),
-)
+@contract_fault("chance-invalid-rolls-back-the-decision")
 def _chance_invalid_rolls_back_the_decision() -> type[Run]:
     """On chance.invalid the trace is reported as it was before the decision (section 3.3)."""
 
@@ -576,15 +446,7 @@ def _chance_invalid_rolls_back_the_decision() -> type[Run]:
     return RolledBack
 
 
-@contract_fault(
-    "chance-invalid-reports-no-trace",
-    "on chance.invalid no events are reported",
-    breaks=("M3.2b",),
-    caught_by=(
-        "chance.order-with-other-counts-invalid",
-        "chance.pill-outcome-other-than-heal-or-lose-invalid",
-    ),
-)
+@contract_fault("chance-invalid-reports-no-trace")
 def _chance_invalid_reports_no_trace() -> type[Run]:
     """On chance.invalid no events are reported (section 3.3: those before the request)."""
 
@@ -604,12 +466,7 @@ def _chance_invalid_reports_no_trace() -> type[Run]:
     return NoTrace
 
 
-@contract_fault(
-    "shot-kept-after-the-window",
-    "the canonical state's shot stays set after its window closed",
-    breaks=("M5a",),
-    caught_by=("shot.no-shot-in-the-state-once-the-window-closes",),
-)
+@contract_fault("shot-kept-after-the-window")
 def _shot_kept_after_the_window() -> type[Run]:
     """The canonical state's shot stays set after the window closed (section 5: null)."""
 
@@ -627,12 +484,7 @@ def _shot_kept_after_the_window() -> type[Run]:
     return ShotKept
 
 
-@contract_fault(
-    "turn-started-stamped-before-the-increment",
-    "turn_started carries the number of the turn that ended",
-    breaks=("M6.1a",),
-    caught_by=("turn.turn-started-carries-the-new-turn-number",),
-)
+@contract_fault("turn-started-stamped-before-the-increment")
 def _turn_started_stamped_before_the_increment() -> type[Run]:
     """turn_started carries the number of the turn that ended (section 6.1: the new one)."""
 
@@ -647,12 +499,7 @@ def _turn_started_stamped_before_the_increment() -> type[Run]:
     return StampedEarly
 
 
-@contract_fault(
-    "setup-hp-clamped",
-    "HP outside 0..hp.max, or 0 for a living seat, is clamped, not refused",
-    breaks=("M3.1a",),
-    caught_by=("setup.living-seat-at-zero-hp-refused", "setup.hp-above-the-maximum-refused"),
-)
+@contract_fault("setup-hp-clamped")
 def _setup_hp_clamped() -> type[Run]:
     """HP outside 0..hp.max is clamped; a living seat at 0 gets 1 (setup.invalid)."""
 
@@ -663,12 +510,7 @@ def _setup_hp_clamped() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-negative-counts-zeroed",
-    "negative counts in a setup are read as 0",
-    breaks=("M3.1a",),
-    caught_by=("setup.negative-shield-refused", "setup.negative-kills-refused"),
-)
+@contract_fault("setup-negative-counts-zeroed")
 def _setup_negative_counts_zeroed() -> type[Run]:
     """Negative shield, rage and kill counts are read as 0 (setup.invalid)."""
 
@@ -680,12 +522,7 @@ def _setup_negative_counts_zeroed() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-unknown-names-dropped",
-    "unknown items are dropped and unknown roles read as a Medic",
-    breaks=("M3.1a",),
-    caught_by=("setup.unknown-role-refused", "setup.unknown-item-refused"),
-)
+@contract_fault("setup-unknown-names-dropped")
 def _setup_unknown_names_dropped() -> type[Run]:
     """Unknown items are dropped and unknown roles read as a Medic (setup.invalid)."""
     items, roles = {i.value for i in Item}, {r.value for r in Role}
@@ -699,12 +536,7 @@ def _setup_unknown_names_dropped() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-owner-moved-to-a-living-seat",
-    "an owner that is no living seat is replaced by the first living one",
-    breaks=("M3.1a",),
-    caught_by=("setup.eliminated-owner-refused", "setup.owner-outside-the-table-refused"),
-)
+@contract_fault("setup-owner-moved-to-a-living-seat")
 def _setup_owner_moved_to_a_living_seat() -> type[Run]:
     """An owner that is no living seat is replaced by the first living one (setup.invalid)."""
 
@@ -717,12 +549,7 @@ def _setup_owner_moved_to_a_living_seat() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-invalid-ruleset-ignored",
-    "a ruleset that breaks its own rules is replaced by the default",
-    breaks=("M3.1a",),
-    caught_by=("setup.invalid-ruleset-refused",),
-)
+@contract_fault("setup-invalid-ruleset-ignored")
 def _setup_invalid_ruleset_ignored() -> type[Run]:
     """A ruleset that breaks its own rules is replaced by the default one (setup.invalid)."""
 
@@ -736,15 +563,7 @@ def _setup_invalid_ruleset_ignored() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-eliminated-seat-cleaned",
-    "an eliminated seat with HP or effects is accepted and cleaned",
-    breaks=("R13", "M3.1a"),
-    caught_by=(
-        "setup.eliminated-seat-with-hp-refused",
-        "setup.eliminated-seat-with-effects-refused",
-    ),
-)
+@contract_fault("setup-eliminated-seat-cleaned")
 def _setup_eliminated_seat_cleaned() -> type[Run]:
     """An eliminated seat with HP or effects is accepted, cleaned to 0 (setup.invalid)."""
 
@@ -756,12 +575,7 @@ def _setup_eliminated_seat_cleaned() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-traitor-conversion-marked-used",
-    "a traitor seat whose conversion is unused is accepted, marked used",
-    breaks=("R6", "M3.1a"),
-    caught_by=("setup.traitor-with-an-unused-conversion-refused",),
-)
+@contract_fault("setup-traitor-conversion-marked-used")
 def _setup_traitor_conversion_marked_used() -> type[Run]:
     """A traitor seat whose conversion_used is false is accepted, marked used (setup.invalid)."""
 
@@ -773,12 +587,7 @@ def _setup_traitor_conversion_marked_used() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-chamber-trimmed",
-    "a chamber longer than shells.max_per_load is cut to that length",
-    breaks=("R1", "M3.1a"),
-    caught_by=("setup.chamber-beyond-a-load-refused",),
-)
+@contract_fault("setup-chamber-trimmed")
 def _setup_chamber_trimmed() -> type[Run]:
     """A chamber longer than shells.max_per_load is cut to that length (setup.invalid)."""
     most = load_ruleset().shells.max_per_load
@@ -789,37 +598,19 @@ def _setup_chamber_trimmed() -> type[Run]:
     return _repairing(repair)
 
 
-@contract_fault(
-    "setup-won-game-accepted",
-    "a setup in which a traitor has already won is played on",
-    breaks=("M3.1a",),
-    caught_by=("setup.traitor-who-has-won-refused", "setup.eliminated-traitor-who-has-won-refused"),
-)
+@contract_fault("setup-won-game-accepted")
 def _setup_won_game_accepted() -> type[Run]:
     """A setup in which a traitor has already won is played on (setup.invalid)."""
     return _won_setups_accepted(lambda seat: False)
 
 
-@contract_fault(
-    "setup-dead-traitor-never-won",
-    "an eliminated traitor's kills are no win, so such a setup is played on",
-    breaks=("M3.1a",),
-    caught_by=("setup.eliminated-traitor-who-has-won-refused",),
-)
+@contract_fault("setup-dead-traitor-never-won")
 def _setup_dead_traitor_never_won() -> type[Run]:
     """An eliminated traitor's kills are not a win, so such a setup is played on."""
     return _won_setups_accepted(lambda seat: bool(seat.get("alive", True)))
 
 
-@contract_fault(
-    "private-events-public",
-    "peeks and previews are reported as public events",
-    breaks=("R14", "M6.1a"),
-    caught_by=(
-        "roles.every-dealer-sees-a-fresh-load",
-        "roles.dealer-owner-told-once-at-a-fresh-load",
-    ),
-)
+@contract_fault("private-events-public")
 def _private_events_public() -> type[Run]:
     """Peeks and previews are reported as public events (R14; section 6.1: private)."""
 
@@ -834,12 +625,7 @@ def _private_events_public() -> type[Run]:
     return AllPublic
 
 
-@contract_fault(
-    "options-written-target-first",
-    "prompts write an item's target before the item",
-    breaks=("M4a",),
-    caught_by=("items.pickpocket-takes-from-another-who-holds-items",),
-)
+@contract_fault("options-written-target-first")
 def _options_written_target_first() -> type[Run]:
     """Prompts write an item's target before the item (section 4: canonical order)."""
 
@@ -873,15 +659,7 @@ def _options_written_target_first() -> type[Run]:
     return TargetFirst
 
 
-@contract_fault(
-    "events-before-off-by-one",
-    "events_before is the index of the last event before the decision, not the count",
-    breaks=("M2.2c",),
-    caught_by=(
-        "shot.end-main-refused-while-loaded",
-        "decision.a-seat-not-at-the-table-is-wrong-player",
-    ),
-)
+@contract_fault("events-before-off-by-one")
 def _events_before_off_by_one() -> type[Run]:
     """events_before is the index of the last event before the decision (section 2.2: count)."""
 
@@ -901,12 +679,7 @@ def _events_before_off_by_one() -> type[Run]:
     return OffByOne
 
 
-@contract_fault(
-    "prompts-after-the-decision",
-    "each decision's prompt is reported as the one pending after it was sent",
-    breaks=("M3.3a",),
-    caught_by=("turn.five-phases-in-order", "dying.milk-tea-rescues"),
-)
+@contract_fault("prompts-after-the-decision")
 def _prompts_after_the_decision() -> type[Run]:
     """Each decision's prompt is the one pending after it was sent (section 3.3: before)."""
 
@@ -920,12 +693,7 @@ def _prompts_after_the_decision() -> type[Run]:
     return PromptsLate
 
 
-@contract_fault(
-    "refused-decision-writes-decided",
-    "a refused decision still writes its decided event",
-    breaks=("M3.3b",),
-    caught_by=("shot.eliminated-target-refused", "discard.an-item-not-held-refused"),
-)
+@contract_fault("refused-decision-writes-decided")
 def _refused_decision_writes_decided() -> type[Run]:
     """A refused decision still writes its decided event (section 3.3: the game unchanged)."""
 
@@ -951,17 +719,7 @@ def _seats(run: Run) -> int:
     return len(run.setup["seats"])
 
 
-@contract_fault(
-    "view-shows-the-hidden-shell",
-    "every seat's view shows the first shell's type, shown to it or not",
-    breaks=("R14", "M2.4b"),
-    caught_by=(
-        "views.a-peek-shows-the-first-shell-to-its-user-alone",
-        "views.a-dealer-preview-shows-that-dealer-alone",
-        "views.a-flip-is-seen-but-not-its-result",
-        "views.a-traitor-dealer-is-shown-nothing",
-    ),
-)
+@contract_fault("view-shows-the-hidden-shell")
 def _view_shows_the_hidden_shell() -> type[Run]:
     """Every view shows the chamber's first shell (R14: the order is known to nobody)."""
 
@@ -975,15 +733,7 @@ def _view_shows_the_hidden_shell() -> type[Run]:
     return Revealing
 
 
-@contract_fault(
-    "peek-shown-to-the-table",
-    "a peek is shown to every seat",
-    breaks=("R14", "M6.1b"),
-    caught_by=(
-        "views.a-peek-shows-the-first-shell-to-its-user-alone",
-        "views.an-inversion-turns-what-the-peeker-knows",
-    ),
-)
+@contract_fault("peek-shown-to-the-table")
 def _peek_shown_to_the_table() -> type[Run]:
     """A peek's visibility lists every seat (R14: its user only)."""
 
@@ -998,16 +748,7 @@ def _peek_shown_to_the_table() -> type[Run]:
     return TableSeesPeeks
 
 
-@contract_fault(
-    "preview-shown-to-the-next-seat",
-    "a Dealer's preview is also shown to the next seat clockwise",
-    breaks=("R14", "M6.1b"),
-    caught_by=(
-        "views.a-dealer-preview-shows-that-dealer-alone",
-        "views.a-dealer-owner-is-shown-the-first-shell-at-their-turn-start",
-        "roles.dealer-owner-told-once-at-a-fresh-load",
-    ),
-)
+@contract_fault("preview-shown-to-the-next-seat")
 def _preview_shown_to_the_next_seat() -> type[Run]:
     """A preview is seen by its Dealer and the next seat (R14: that Dealer only)."""
 
@@ -1048,15 +789,7 @@ def _flip_results(trace: list[dict[str, Any]], pending: str | None) -> dict[int,
     return results
 
 
-@contract_fault(
-    "flip-result-in-the-event",
-    "a Magician's flip event carries the type the flip left, in an extra field",
-    breaks=("R14", "M6.1c"),
-    caught_by=(
-        "views.a-flip-is-seen-but-not-its-result",
-        "roles.gambler-flipped-to-blank-rolls",
-    ),
-)
+@contract_fault("flip-result-in-the-event")
 def _flip_result_in_the_event() -> type[Run]:
     """The public shell_flipped event names the resulting type (R14: not the resulting type)."""
 
@@ -1073,15 +806,7 @@ def _flip_result_in_the_event() -> type[Run]:
     return SaysTheResult
 
 
-@contract_fault(
-    "load-order-in-an-extra-field",
-    "a load's public event carries the shuffled order in an extra field",
-    breaks=("R14", "M6.1c"),
-    caught_by=(
-        "views.a-dealer-preview-shows-that-dealer-alone",
-        "roles.dealer-owner-told-once-at-a-fresh-load",
-    ),
-)
+@contract_fault("load-order-in-an-extra-field")
 def _load_order_in_an_extra_field() -> type[Run]:
     """chamber_loaded carries the order drawn (R14: the order is hidden)."""
 
@@ -1097,15 +822,7 @@ def _load_order_in_an_extra_field() -> type[Run]:
     return SaysTheOrder
 
 
-@contract_fault(
-    "views-hide-other-hands",
-    "a seat's view shows every other seat's hand empty",
-    breaks=("R14", "M2.4a"),
-    caught_by=(
-        "views.every-seat-sees-every-hand",
-        "views.a-peek-shows-the-first-shell-to-its-user-alone",
-    ),
-)
+@contract_fault("views-hide-other-hands")
 def _views_hide_other_hands() -> type[Run]:
     """Views hide the others' hands (R14: the items each player holds are public)."""
 
@@ -1120,15 +837,7 @@ def _views_hide_other_hands() -> type[Run]:
     return OwnHandOnly
 
 
-@contract_fault(
-    "views-forget-the-peek",
-    "a seat's view never shows the first shell, even to the seat that peeked",
-    breaks=("M2.4a",),
-    caught_by=(
-        "views.a-peek-shows-the-first-shell-to-its-user-alone",
-        "views.an-inversion-turns-what-the-peeker-knows",
-    ),
-)
+@contract_fault("views-forget-the-peek")
 def _views_forget_the_peek() -> type[Run]:
     """Views show no first shell at all (a peek shows its user the first shell)."""
 
@@ -1141,12 +850,7 @@ def _views_forget_the_peek() -> type[Run]:
     return Forgetful
 
 
-@contract_fault(
-    "views-after-the-decision",
-    "a view asked for before a decision is taken after it",
-    breaks=("M2.4a",),
-    caught_by=("views.a-peek-shows-the-first-shell-to-its-user-alone",),
-)
+@contract_fault("views-after-the-decision")
 def _views_after_the_decision() -> type[Run]:
     """The view before decision k is taken once k is played (section 2.4: just before)."""
 
@@ -1163,15 +867,7 @@ def _views_after_the_decision() -> type[Run]:
     return Late
 
 
-@contract_fault(
-    "peek-with-the-next-shell",
-    "a peek also carries the second shell's type, in an extra field",
-    breaks=("R14", "M6.1b"),
-    caught_by=(
-        "views.a-peek-shows-the-first-shell-to-its-user-alone",
-        "views.an-inversion-turns-what-the-peeker-knows",
-    ),
-)
+@contract_fault("peek-with-the-next-shell")
 def _peek_with_the_next_shell() -> type[Run]:
     """A peek's private event shows its user the second shell too (S3.1: the first only)."""
 
@@ -1188,12 +884,7 @@ def _peek_with_the_next_shell() -> type[Run]:
     return PeeksTwo
 
 
-@contract_fault(
-    "chance-invalid-with-the-state-before",
-    "a refused chance outcome reports the state and trace length before it, as a decision's",
-    breaks=("M3.2b",),
-    caught_by=("chance.order-with-other-counts-invalid", "chance.unknown-item-invalid"),
-)
+@contract_fault("chance-invalid-with-the-state-before")
 def _chance_invalid_with_the_state_before() -> type[Run]:
     """state_before and events_before set for chance.invalid (section 3.2: null)."""
 
@@ -1214,15 +905,7 @@ def _chance_invalid_with_the_state_before() -> type[Run]:
     return Before
 
 
-@contract_fault(
-    "load-order-as-a-number",
-    "a load's public event carries the shuffled order coded as a number, in an extra field",
-    breaks=("R14", "M6.1c"),
-    caught_by=(
-        "views.a-dealer-preview-shows-that-dealer-alone",
-        "roles.dealer-owner-told-once-at-a-fresh-load",
-    ),
-)
+@contract_fault("load-order-as-a-number")
 def _load_order_as_a_number() -> type[Run]:
     """chamber_loaded carries the order as a bit mask of its live shells (R14: hidden); no
     shell type is written, so only the second game of the leak check sees it."""
@@ -1241,12 +924,7 @@ def _load_order_as_a_number() -> type[Run]:
     return CodesTheOrder
 
 
-@contract_fault(
-    "flip-result-as-a-flag",
-    "a Magician's flip event says whether the flip left a live shell, in an extra field",
-    breaks=("R14", "M6.1c"),
-    caught_by=("views.a-flip-is-seen-but-not-its-result",),
-)
+@contract_fault("flip-result-as-a-flag")
 def _flip_result_as_a_flag() -> type[Run]:
     """shell_flipped carries a flag true when the flip left a live shell (R14: the fact of a
     flip is public, not the resulting type); only the second game of the leak check sees it."""
@@ -1264,12 +942,7 @@ def _flip_result_as_a_flag() -> type[Run]:
     return FlagsTheResult
 
 
-@contract_fault(
-    "view-counts-the-flipped-shell",
-    "a view counts the live shells left with the flips' results applied",
-    breaks=("R14", "M2.4b"),
-    caught_by=("views.a-flip-is-seen-but-not-its-result",),
-)
+@contract_fault("view-counts-the-flipped-shell")
 def _view_counts_the_flipped_shell() -> type[Run]:
     """A view's live count reads the chamber as it is, flips applied (R14: a flip's result is
     hidden, so the count is the shells' as declared)."""
@@ -1287,16 +960,7 @@ def _view_counts_the_flipped_shell() -> type[Run]:
 # --- invalid inputs: a ruleset read otherwise, the option syntax's settled questions --------------
 
 
-@contract_fault(
-    "ruleset-read-as-changes",
-    "a setup's ruleset is read as changes to the default, so a key it lacks is the default's",
-    breaks=("M3.1a",),
-    caught_by=(
-        "invalid.ruleset.hp-start-missing",
-        "invalid.ruleset.limits-missing",
-        "invalid.ruleset.items-weights-amulet-missing",
-    ),
-)
+@contract_fault("ruleset-read-as-changes")
 def _ruleset_read_as_changes() -> type[Run]:
     """A setup's ruleset is not read whole: what it lacks comes from the default (Q19)."""
 
@@ -1319,16 +983,7 @@ def _known_keys_only(node: Any, like: Any) -> None:
             _known_keys_only(value, like[0])
 
 
-@contract_fault(
-    "ruleset-unknown-keys-dropped",
-    "keys a setup's ruleset should not have are dropped instead of refused",
-    breaks=("M3.1a",),
-    caught_by=(
-        "invalid.ruleset.unknown-key",
-        "invalid.ruleset.hp-unknown-key",
-        "invalid.ruleset.shells-loads-0-unknown-key",
-    ),
-)
+@contract_fault("ruleset-unknown-keys-dropped")
 def _ruleset_unknown_keys_dropped() -> type[Run]:
     """Unknown keys of the setup's ruleset are removed before it is read."""
     default = dict(load_ruleset().to_dict())
@@ -1348,12 +1003,7 @@ def _leading_zero_malformed(game: Game, player: Any, option: Any) -> None:
         raise GameError(Code.MALFORMED, f"a numeral with a leading zero in {option!r}")
 
 
-@contract_fault(
-    "leading-zeros-refused",
-    "a seat numeral with a leading zero is malformed instead of the seat it names",
-    breaks=("M4c",),
-    caught_by=("invalid.decision.seat-with-a-leading-zero",),
-)
+@contract_fault("leading-zeros-refused")
 def _leading_zeros_refused() -> type[Run]:
     """``shoot:target=01`` is refused as malformed (Q17)."""
     return _checked_first(_leading_zero_malformed)
@@ -1362,15 +1012,7 @@ def _leading_zeros_refused() -> type[Run]:
 _EMPTY_PARAMETERS = re.compile(r"(?<=[:,]),+|,+$|:$")
 
 
-@contract_fault(
-    "empty-parameters-skipped",
-    "empty parameters (a colon with none after it, a trailing comma) are skipped, not malformed",
-    breaks=("M4c",),
-    caught_by=(
-        "invalid.decision.colon-without-a-parameter",
-        "invalid.decision.empty-parameter-after-a-comma",
-    ),
-)
+@contract_fault("empty-parameters-skipped")
 def _empty_parameters_skipped() -> type[Run]:
     """``end_main:`` is read as ``end_main`` and ``shoot:target=1,`` as ``shoot:target=1``
     (Q18; what the reference engine did before)."""
@@ -1384,12 +1026,7 @@ def _empty_parameters_skipped() -> type[Run]:
     return _playing(Skipping)
 
 
-@contract_fault(
-    "view-deduces-the-first-shell",
-    "a view names the first shell whenever every shell left is of one type",
-    breaks=("R14", "M2.4b"),
-    caught_by=("views.a-spent-shell-takes-the-peek-with-it",),
-)
+@contract_fault("view-deduces-the-first-shell")
 def _view_deduces_the_first_shell() -> type[Run]:
     """A view sets the first shell from the counts when they leave one type (section 2.4:
     only what the seat was shown, never deduced)."""
@@ -1409,15 +1046,7 @@ def _view_deduces_the_first_shell() -> type[Run]:
 # --- second readings of MUST sentences (docs/conformance.md, "Plausible wrong readings") ---
 
 
-@contract_fault(
-    "state-before-only-for-the-refused-code",
-    "state_before and events_before are filled only for the code decision.refused",
-    breaks=("M2.2c",),
-    caught_by=(
-        "decision.a-seat-not-at-the-table-is-wrong-player",
-        "decision.target-not-a-numeral-malformed",
-    ),
-)
+@contract_fault("state-before-only-for-the-refused-code")
 def _state_before_only_for_the_refused_code() -> type[Run]:
     """A "refused decision" read as the code decision.refused alone (section 2.2: any
     decision the engine refused, whatever its code)."""
@@ -1437,12 +1066,7 @@ def _state_before_only_for_the_refused_code() -> type[Run]:
     return OnlyRefusedCode
 
 
-@contract_fault(
-    "consumed-counts-decisions-only",
-    "a result's consumed counts the decisions played, not the chance entries with them",
-    breaks=("M3.3a",),
-    caught_by=("dying.a-failed-pill-keeps-the-player-dying", "conversion.a-fall-to-one-converts"),
-)
+@contract_fault("consumed-counts-decisions-only")
 def _consumed_counts_decisions_only() -> type[Run]:
     """consumed read as the decisions played (section 3.3: the cursor, chance entries
     included)."""
@@ -1457,15 +1081,7 @@ def _consumed_counts_decisions_only() -> type[Run]:
     return DecisionsOnly
 
 
-@contract_fault(
-    "refused-item-still-spent",
-    "an item use refused for its target still spends the item",
-    breaks=("M3.3b",),
-    caught_by=(
-        "items.pickpocket-on-an-empty-hand-refused",
-        "items.item-at-an-eliminated-seat-refused",
-    ),
-)
+@contract_fault("refused-item-still-spent")
 def _refused_item_still_spent() -> type[Run]:
     """The item leaves the hand before the target is checked (section 3.3: a refused
     decision leaves the game exactly as it was)."""
@@ -1490,12 +1106,7 @@ _SIGNED_SEAT = re.compile(r"(?<=target=)[+ ](?=\d)")
 """A sign or a space before a target's digits."""
 
 
-@contract_fault(
-    "seat-numeral-with-a-sign-read",
-    "a target written with a plus sign or a leading space is read as the seat",
-    breaks=("M4b",),
-    caught_by=("invalid.decision.seat-with-a-plus-sign", "invalid.decision.seat-with-a-space"),
-)
+@contract_fault("seat-numeral-with-a-sign-read")
 def _seat_numeral_with_a_sign_read() -> type[Run]:
     """``+1`` and `` 1`` read as seat 1, as a lenient integer parser does (section 4:
     malformed)."""
@@ -1509,15 +1120,7 @@ def _seat_numeral_with_a_sign_read() -> type[Run]:
     return _playing(Lenient)
 
 
-@contract_fault(
-    "conversion-used-only-by-converting",
-    "the state's conversion_used is set only for a player who converted",
-    breaks=("M5a", "R6"),
-    caught_by=(
-        "conversion.keeping-the-role-uses-the-chance",
-        "conversion.a-boosted-fall-from-three-to-one-converts",
-    ),
-)
+@contract_fault("conversion-used-only-by-converting")
 def _conversion_used_only_by_converting() -> type[Run]:
     """conversion_used read as "turned traitor" (section 5: the chance is gone as soon as
     the choice is offered)."""

@@ -1,9 +1,11 @@
 """The table of plausible wrong readings: each ruling and MUST sentence, the faults that read
-it otherwise, and the cases that catch each, generated from the faults' declarations.
+it otherwise, and the cases that catch each, generated from the fault manifest.
 
 docs/conformance.md holds it between ``<!-- readings -->`` and ``<!-- /readings -->``;
-``python -m buckshot.faults.readings`` rewrites that block, and a test fails when the block
-differs from :func:`readings_table` (tests/conformance/test_wrong_readings.py).
+``python tests/faults/readings.py`` rewrites that block from the engine and contract rows of
+``manifest.json`` (the coverage computation, :mod:`buckshot.conformance.coverage`, takes the
+faults as its input), and a test fails when the block differs from :func:`readings_table`
+(tests/conformance/test_wrong_readings.py).
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.command import one_line, write_atomic
 from buckshot.conformance import coverage
-from buckshot.faults.adapter import CATALOGUE
-from buckshot.paths import checkout_root
+
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "conformance.md"
+"""The page that holds the table."""
 
 BLOCK = re.compile(r"<!-- readings -->\n.*?<!-- /readings -->", re.S)
 """The generated block of docs/conformance.md."""
@@ -30,7 +33,9 @@ def readings_table() -> str:
     """The Markdown table: each sentence, the readings it asks, and each fault that reads it
     otherwise with the cases named to catch it; then the sentences that ask one reading only,
     with the reason."""
-    faults = {name: served.fault for name, served in CATALOGUE.items()}
+    from faults.manifest import select  # here: run as a script, tests/ is on the path late
+
+    faults = {row.name: row for row in select("engine", "contract")}
     declared = coverage.readings(
         {name: fault.breaks for name, fault in faults.items()}, dict.fromkeys(faults, True)
     )
@@ -64,13 +69,10 @@ def _error(code: str, message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Rewrite the block of docs/conformance.md in this checkout; 2 with a one-line error when
-    there is no checkout, no block or an argument."""
+    there is no block or an argument."""
     if list(sys.argv[1:] if argv is None else argv):
-        return _error("usage", "python -m buckshot.faults.readings takes no arguments")
-    root = checkout_root()
-    if root is None:
-        return _error("no-checkout", "not run from a checkout: docs/conformance.md is not here")
-    page = root / "docs" / "conformance.md"
+        return _error("usage", "python tests/faults/readings.py takes no arguments")
+    page = PAGE
     text = page.read_text(encoding="utf-8")
     if not BLOCK.search(text):
         return _error("no-block", f"{page} has no <!-- readings --> block")
@@ -79,5 +81,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    with closed_output_ends_quietly():
-        raise SystemExit(main())
+    sys.path[0] = str(Path(__file__).resolve().parents[1])  # tests/: the faults are faults.*
+    raise SystemExit(main())

@@ -1,17 +1,18 @@
 """Model bugs written by a stranger to the properties, second batch (issue 24's measure).
 
-The same mechanism as the first batch (``benchmarks/stranger_model_bugs.py``): each bug is a
+The same mechanism as the first batch (:mod:`faults.stranger_1`): each bug is a
 plain misreading of one numbered rule sentence (S..) or ruling (R..), written from the rule
 text, the rulings and the model's named pieces alone, before the properties
-(verification/proofs/), the faults room or the first batch's bugs were read. Each reaches
+(verification/proofs/), the project's faults or the first batch's bugs were read. Each reaches
 the model as a :class:`~buckshot.verification.model.patch.Patch` of a registry guard, action
 or selector, of a public model helper, or of the charts' transitions (removed or sent
 elsewhere); the wrappers are module-level functions, so that a patch can travel to a worker
-process. ``python benchmarks/stranger_mutants.py --batch 2`` runs the proofs against each.
+process. ``python benchmarks/faults.py --batch stranger-2`` runs the proofs against each.
 
 The batch favours sentences the first batch did not touch. Among its bugs, some remove a
 legal choice or add an illegal one, some draw a chance at the wrong point or with the wrong
-odds, and some change the end of the game or its winner: :data:`KINDS_OF_BUG` says which.
+odds, and some change the end of the game or its winner: the ``kind`` of its row of
+``manifest.json`` says which (``choice``, ``chance``, ``end of game``).
 
 A wrapper receives the original piece bound to the model, then the model, then the piece's
 arguments (:mod:`buckshot.verification.model.patch`).
@@ -21,11 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from stranger_model_bugs import StrangerBug  # benchmarks/stranger_model_bugs.py
-
 from buckshot.spec.rulebook import Item, Role
 from buckshot.verification.model.layout import KINDS, SEATS, item_code, layout, role_code
 from buckshot.verification.model.patch import Patch
+from faults.model import add
+
+PATCHES: dict[str, Patch] = {}
+"""The second batch's patches, by name, in the order of the rule text's chapters (the end of
+the game last)."""
 
 PILLS = item_code(Item.EXPIRED_PILLS)
 PEEK = item_code(Item.PEEKING_GLASS)
@@ -200,174 +204,32 @@ def limit_one_turn_early(original: Any, m: Any, s: Any, inp: Any) -> Any:
     return b.ge(s.turn_no, b.num(m.cfg.max_turns - 1))
 
 
-def _bug(name: str, rule: str, sentence: str, **pieces: Any) -> StrangerBug:
-    return StrangerBug(name, rule, sentence, Patch(name, **pieces))
+def _bug(name: str, **pieces: Any) -> None:
+    add(PATCHES, name, Patch(name, **pieces))
 
 
-BUGS: tuple[StrangerBug, ...] = (
-    _bug(
-        "turn_passes_anticlockwise",
-        "R16",
-        "'the next living seat clockwise' read the other way round: the turn passes to the "
-        "previous living seat",
-        actions=(("pass_to_next_seat", pass_turn_anticlockwise),),
-    ),
-    _bug(
-        "dead_owner_keeps_acting",
-        "S5.2",
-        "'skips every phase' dropped: an owner eliminated in their own turn (by their own "
-        "pills) goes on with the turn's remaining phases, the main phase included",
-        guards=(("owner_eliminated", owner_never_eliminated),),
-    ),
-    _bug(
-        "conversion_offered_to_owner",
-        "R6",
-        "'the player may convert' read as the turn owner: the owner is asked, and converts, "
-        "when anyone falls to 1",
-        actions=(("open_conversion", conversion_for_owner),),
-    ),
-    _bug(
-        "conversion_resumes_main_phase",
-        "S6.1.3",
-        "'continues from its breakpoint' read as from the main phase: after the conversion "
-        "choice the owner is asked for an action again, even after a shot that ended it",
-        retarget=(("turn:awaiting_conversion:conversion_resolved:0", "awaiting_action"),),
-    ),
-    _bug(
-        "magician_flips_twice",
-        "S6.2.3",
-        "'may respond once' missed: after a flip the same Magician is asked again and may "
-        "flip again in the same window",
-        retarget=(("shot_window:asking:flip_shell:0", "polling"),),
-    ),
-    _bug(
-        "gambler_lucky_on_any_blank",
-        "S2.1",
-        "'shoots themself with a blank' read as any blank the Gambler fires: the 50% roll "
-        "for an item also comes after a blank at another player",
-        actions=(("settle_shot", gambler_lucky_on_any_blank),),
-    ),
-    _bug(
-        "flip_only_to_blank",
-        "S2.6",
-        "'live <-> blank' read as 'live -> blank': a Magician's flip always leaves the shell "
-        "blank, so a second Magician cannot turn it back to live (S6.3.0 step 4)",
-        actions=(("flip_shot_shell", flip_to_blank_only),),
-    ),
-    _bug(
-        "eject_keeps_live_count",
-        "S3.2",
-        "'that shell is skipped' read as not counted: an ejected live shell leaves the "
-        "chamber but not the count of live shells",
-        helpers=(("eject", eject_keeps_live_count),),
-    ),
-    _bug(
-        "shield_ignores_own_shot",
-        "S3.4",
-        "'from any source' missed: a shield blocks only a shot fired by someone else, not "
-        "its holder's own live shot at themself",
-        helpers=(("has_shield_block", no_block_on_own_shot),),
-    ),
-    _bug(
-        "pickpocket_takes_first_kind",
-        "S3.7",
-        "'steal 1 item at random' read as the first item of the target's hand: the kind "
-        "stolen is always the lowest kind they hold, no chance",
-        helpers=(("pickpocket", steal_first_kind_held),),
-    ),
-    _bug(
-        "peek_into_empty_chamber",
-        "R22",
-        "'can be used only while it holds a shell' dropped for the peeking glass: it may be "
-        "used (and spent) on an empty chamber",
-        guards=(("item_usable", peek_without_shell),),
-    ),
-    _bug(
-        "pills_on_oneself_only",
-        "R10",
-        "'Expired pills may be given to any living player' read like milk tea: the user is "
-        "the only target",
-        guards=(("item_usable", pills_on_self_only),),
-    ),
-    _bug(
-        "first_shell_always_live",
-        "R1",
-        "'drawn ... then shuffled' missed: a load is put in live shells first, so the first "
-        "shell of every load is live",
-        actions=(("load_chamber", first_shell_always_live),),
-    ),
-    _bug(
-        "end_main_without_shooting",
-        "R4",
-        "'ending the main phase is offered only when shooting is impossible' missed: the "
-        "owner may end the main phase while they could still shoot",
-        guards=(("can_shoot", end_main_always_offered),),
-    ),
-    _bug(
-        "no_items_after_kill",
-        "S4.2.3",
-        "'the player may go on using any items' after a killing shot dropped: with shooting "
-        "locked the owner may only end the main phase",
-        removed=frozenset({"turn:shooting_locked:use_item:0"}),
-    ),
-    _bug(
-        "dying_cannot_give_up",
-        "S4.3.1",
-        "'if it fails, they are eliminated' read as the only way out: a dying player who "
-        "holds a rescue item must use it, and may not decline",
-        removed=frozenset({"dying:asking:give_up:0"}),
-    ),
-    _bug(
-        "dying_pills_never_fail",
-        "R10",
-        "'A failed pill roll while dying lowers HP further' missed: a dying player's expired "
-        "pills always heal (the 2/3 loss is not drawn while dying)",
-        actions=(("apply_rescue_item", dying_pills_never_fail),),
-    ),
-    _bug(
-        "traitor_waits_for_last_standing",
-        "S5.1",
-        "'wins the game at once' missed: the game ends only when one player is left, so a "
-        "traitor's second kill does not end it",
-        helpers=(("game_over_condition", last_standing_only),),
-    ),
-    _bug(
-        "self_kill_credited",
-        "R7",
-        "'A player who eliminates themself is credited with nothing' missed: a self-kill "
-        "counts towards the kills (a traitor's win)",
-        actions=(("eliminate_dying", credit_self_kill),),
-    ),
-    _bug(
-        "draw_one_turn_early",
-        "R21",
-        "'when limits.max_turns turns have ended' read off by one: the draw is declared at "
-        "the end of turn limits.max_turns - 1",
-        guards=(("turn_limit_reached", limit_one_turn_early),),
-    ),
+_bug(
+    "stranger_turn_passes_anticlockwise", actions=(("pass_to_next_seat", pass_turn_anticlockwise),)
 )
-"""The second catalogue, in the order of the rule text's chapters (the end of the game last)."""
-
-KINDS_OF_BUG: dict[str, tuple[str, ...]] = {
-    "choice": (
-        "magician_flips_twice",
-        "peek_into_empty_chamber",
-        "pills_on_oneself_only",
-        "end_main_without_shooting",
-        "no_items_after_kill",
-        "dying_cannot_give_up",
-    ),
-    "chance": (
-        "gambler_lucky_on_any_blank",
-        "pickpocket_takes_first_kind",
-        "first_shell_always_live",
-        "dying_pills_never_fail",
-    ),
-    "end of game": (
-        "traitor_waits_for_last_standing",
-        "self_kill_credited",
-        "draw_one_turn_early",
-    ),
-}
-"""The brief's kinds: a legal choice removed or an illegal one added; a chance drawn at the
-wrong point or with the wrong odds; the end of the game or its winner."""
+_bug("dead_owner_keeps_acting", guards=(("owner_eliminated", owner_never_eliminated),))
+_bug("conversion_offered_to_owner", actions=(("open_conversion", conversion_for_owner),))
+_bug(
+    "conversion_resumes_main_phase",
+    retarget=(("turn:awaiting_conversion:conversion_resolved:0", "awaiting_action"),),
+)
+_bug("magician_flips_twice", retarget=(("shot_window:asking:flip_shell:0", "polling"),))
+_bug("gambler_lucky_on_any_blank", actions=(("settle_shot", gambler_lucky_on_any_blank),))
+_bug("flip_only_to_blank", actions=(("flip_shot_shell", flip_to_blank_only),))
+_bug("eject_keeps_live_count", helpers=(("eject", eject_keeps_live_count),))
+_bug("shield_ignores_own_shot", helpers=(("has_shield_block", no_block_on_own_shot),))
+_bug("stranger_pickpocket_takes_first_kind", helpers=(("pickpocket", steal_first_kind_held),))
+_bug("peek_into_empty_chamber", guards=(("item_usable", peek_without_shell),))
+_bug("pills_on_oneself_only", guards=(("item_usable", pills_on_self_only),))
+_bug("first_shell_always_live", actions=(("load_chamber", first_shell_always_live),))
+_bug("end_main_without_shooting", guards=(("can_shoot", end_main_always_offered),))
+_bug("no_items_after_kill", removed=frozenset({"turn:shooting_locked:use_item:0"}))
+_bug("dying_cannot_give_up", removed=frozenset({"dying:asking:give_up:0"}))
+_bug("dying_pills_never_fail", actions=(("apply_rescue_item", dying_pills_never_fail),))
+_bug("traitor_waits_for_last_standing", helpers=(("game_over_condition", last_standing_only),))
+_bug("stranger_self_kill_credited", actions=(("eliminate_dying", credit_self_kill),))
+_bug("draw_one_turn_early", guards=(("turn_limit_reached", limit_one_turn_early),))

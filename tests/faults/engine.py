@@ -3,10 +3,10 @@
 Each breaker changes one rule of the engine in the adapter's process, through the engine's
 seams only (:mod:`buckshot.reference.seams`): a registry guard or action replaced or
 wrapped, a rule helper substituted, or a compiled edge edited. The decorator above it
-declares the fault (what it breaks, the cases that must catch it) and adds it to
-:data:`FAULTS`; ``python -m buckshot.faults.adapter --fault NAME`` serves the reference
-adapter with it, and a test runs each against its cases and checks that they fail
-(``tests/conformance/test_conformance_mutants.py``).
+adds it to :data:`BREAKERS` under its name; its row of ``manifest.json`` says what it
+breaks and the cases that must catch it. ``python tests/faults/adapter.py --fault NAME``
+serves the reference adapter with it, and a test runs each against its cases and checks
+that they fail (``tests/conformance/test_conformance_mutants.py``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from buckshot.faults.declare import Room
-from buckshot.faults.served import B, ServedFault, served_fault
 from buckshot.reference import effects, seams
 from buckshot.reference.effects import Action, Guard, Params
 from buckshot.reference.events import EventType
@@ -27,17 +25,16 @@ from buckshot.reference.state import Seat
 from buckshot.reference.tables import Edge
 from buckshot.spec.polling import poll_order as spec_poll_order
 from buckshot.spec.rulebook import FrameKind, Item, Role, Shell, item_spec
+from faults.served import B, Breaker, served_fault
 
-FAULTS: dict[str, ServedFault] = {}
+BREAKERS: dict[str, Breaker] = {}
 """Every fault of the engine's rules, by name, in declaration order."""
 
 
-def engine_fault(
-    name: str, summary: str, *, breaks: tuple[str, ...], caught_by: tuple[str, ...]
-) -> Callable[[B], B]:
-    """Declare the decorated breaker as the engine fault ``name``: it breaks the clauses and
-    rulings ``breaks``, and every case of ``caught_by`` must fail with it."""
-    return served_fault(Room.ENGINE, FAULTS, name, summary, breaks, caught_by)
+def engine_fault(name: str) -> Callable[[B], B]:
+    """Register the decorated breaker as the engine fault ``name`` (its row of manifest.json
+    says what it breaks and what must catch it)."""
+    return served_fault(BREAKERS, name)
 
 
 def _owner(g: Game) -> Seat:
@@ -54,12 +51,7 @@ def _unguarded(edge: Edge) -> Edge:
 # --- the faults, each above its breaker -----------------------------------------------------------
 
 
-@engine_fault(
-    "poll-keeps-eliminated",
-    "the shot window also asks eliminated players",
-    breaks=("S6.2.2",),
-    caught_by=("poll.n3.owner0.out-1", "poll.n8.owner0.out-1-3-5-7"),
-)
+@engine_fault("poll-keeps-eliminated")
 def _poll_keeps_eliminated() -> None:
     def poll_order(alive: Sequence[bool], owner: int) -> tuple[int, ...]:
         return tuple((owner + step) % len(alive) for step in range(1, len(alive) + 1))
@@ -67,12 +59,7 @@ def _poll_keeps_eliminated() -> None:
     seams.replace_helper("poll_order", poll_order)
 
 
-@engine_fault(
-    "poll-owner-first",
-    "the shot window asks the shooter first instead of last",
-    breaks=("S6.3.0", "R17"),
-    caught_by=("stack.s6-3-worked-example", "poll.n4.owner0.out-none"),
-)
+@engine_fault("poll-owner-first")
 def _poll_owner_first() -> None:
     def poll_order(alive: Sequence[bool], owner: int) -> tuple[int, ...]:
         order = spec_poll_order(alive, owner)
@@ -81,12 +68,7 @@ def _poll_owner_first() -> None:
     seams.replace_helper("poll_order", poll_order)
 
 
-@engine_fault(
-    "next-turn-to-eliminated",
-    "the turn passes to the next seat even when it is eliminated",
-    breaks=("S4.5.3", "S5.2", "R16"),
-    caught_by=("turn.next-turn-skips-a-player-killed-this-turn", "poll.n3.owner0.out-1"),
-)
+@engine_fault("next-turn-to-eliminated")
 def _next_turn_to_eliminated() -> None:
     def next_living_seat(alive: Sequence[bool], seat: int) -> int | None:
         return (seat + 1) % len(alive)
@@ -94,12 +76,7 @@ def _next_turn_to_eliminated() -> None:
     seams.replace_helper("next_living_seat", next_living_seat)
 
 
-@engine_fault(
-    "pop-resumes-wrong-state",
-    "popping a dying frame resumes the turn waiting for an action, skipping settlement",
-    breaks=("S6.1.3",),
-    caught_by=("dying.milk-tea-rescues", "stack.frames-pop-last-in-first-out"),
-)
+@engine_fault("pop-resumes-wrong-state")
 def _pop_resumes_wrong_state() -> None:
     def resume_in_main(edge: Edge) -> Edge:
         return dataclasses.replace(edge, entry="awaiting_action")
@@ -107,12 +84,7 @@ def _pop_resumes_wrong_state() -> None:
     seams.edit_edges(FrameKind.TURN, "awaiting_dying", "dying_resolved", resume_in_main)
 
 
-@engine_fault(
-    "cap-off-by-one",
-    "the item cap is HP + 1",
-    breaks=("S4.4.2", "R12"),
-    caught_by=("cap.hp2.holds4", "discard.only-the-owner-discards"),
-)
+@engine_fault("cap-off-by-one")
 def _cap_off_by_one() -> None:
     def wrap(original: Helper) -> Helper:
         return lambda g, seat: original(g, seat) + 1
@@ -120,22 +92,12 @@ def _cap_off_by_one() -> None:
     seams.wrap_helper("item_cap", wrap)
 
 
-@engine_fault(
-    "traitor-cap-forgotten",
-    "a traitor's item cap has no + 1",
-    breaks=("S4.4.2", "S5.1", "R12"),
-    caught_by=("cap.hp2-traitor.holds4",),
-)
+@engine_fault("traitor-cap-forgotten")
 def _traitor_cap_forgotten() -> None:
     seams.replace_helper("item_cap", lambda g, seat: seat.hp)
 
 
-@engine_fault(
-    "shield-two-blocks-for-all",
-    "every amulet blocks two hits, not only a Medic's",
-    breaks=("S2.2", "S3.4"),
-    caught_by=("roleitem.gambler.amulet", "items.amulets-add-up"),
-)
+@engine_fault("shield-two-blocks-for-all")
 def _shield_two_blocks_for_all() -> None:
     def wrap(original: Action) -> Action:
         def apply_item(g: Game, p: Params) -> None:
@@ -149,12 +111,7 @@ def _shield_two_blocks_for_all() -> None:
     seams.wrap_action("apply_item", wrap)
 
 
-@engine_fault(
-    "kill-does-not-lock",
-    "a kill does not lock shooting for the rest of the turn",
-    breaks=("S4.2.1e",),
-    caught_by=("shot.a-kill-locks-shooting", "shot.shooting-while-locked-not-offered"),
-)
+@engine_fault("kill-does-not-lock")
 def _kill_does_not_lock() -> None:
     def wrap(original: Action) -> Action:
         def eliminate_dying(g: Game, p: Params) -> None:
@@ -166,12 +123,7 @@ def _kill_does_not_lock() -> None:
     seams.wrap_action("eliminate_dying", wrap)
 
 
-@engine_fault(
-    "second-conversion",
-    "the conversion choice can fire again after it was used",
-    breaks=("S4.3.2",),
-    caught_by=("conversion.keeping-the-role-uses-the-chance", "roles.traitor-doctor-pills-roll"),
-)
+@engine_fault("second-conversion")
 def _second_conversion() -> None:
     def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
         before = seat.hp
@@ -200,15 +152,7 @@ def _second_conversion() -> None:
     seams.replace_helper("converting_seat", converting_seat)
 
 
-@engine_fault(
-    "rage-not-cleared",
-    "rage charges survive the turn end",
-    breaks=("S4.5.1",),
-    caught_by=(
-        "turn.turn-end-clears-rage-and-keeps-shields",
-        "items.rage-adds-one-damage-once-per-shot",
-    ),
-)
+@engine_fault("rage-not-cleared")
 def _rage_not_cleared() -> None:
     def wrap(original: Action) -> Action:
         def clear_turn_effects(g: Game, p: Params) -> None:
@@ -222,25 +166,12 @@ def _rage_not_cleared() -> None:
     seams.wrap_action("clear_turn_effects", wrap)
 
 
-@engine_fault(
-    "no-extra-action-after-self-blank",
-    "a blank at oneself ends the main phase",
-    breaks=("S4.2.1d",),
-    caught_by=("shot.blank-at-oneself-grants-another-action", "roles.gambler-lucky-streak-pays"),
-)
+@engine_fault("no-extra-action-after-self-blank")
 def _no_extra_action_after_self_blank() -> None:
     seams.replace_guard("main_continues", lambda g, p: g.state.last_step == "item")
 
 
-@engine_fault(
-    "extra-action-by-initial-type",
-    "the extra action follows the shell's initial type, not its final one",
-    breaks=("R19",),
-    caught_by=(
-        "roles.magician-flips-own-shot-into-another-action",
-        "roles.gambler-flipped-to-blank-rolls",
-    ),
-)
+@engine_fault("extra-action-by-initial-type")
 def _extra_action_by_initial_type() -> None:
     def wrap(original: Action) -> Action:
         def settle_shot(g: Game, p: Params) -> None:
@@ -255,12 +186,7 @@ def _extra_action_by_initial_type() -> None:
     seams.wrap_action("settle_shot", wrap)
 
 
-@engine_fault(
-    "blank-keeps-rage",
-    "a blank shot does not use a rage charge",
-    breaks=("S2.4", "S3.3"),
-    caught_by=("roles.mercenary-rage-lasts-two-shots",),
-)
+@engine_fault("blank-keeps-rage")
 def _blank_keeps_rage() -> None:
     def wrap(original: Action) -> Action:
         def settle_shot(g: Game, p: Params) -> None:
@@ -277,15 +203,7 @@ def _blank_keeps_rage() -> None:
     seams.wrap_action("settle_shot", wrap)
 
 
-@engine_fault(
-    "traitor-magician-flips",
-    "a traitor Magician keeps Ballistic Control",
-    breaks=("S5.1", "R8"),
-    caught_by=(
-        "roles.magician-needs-two-items-and-no-traitor-flag",
-        "conversion.a-traitor-magician-cannot-flip",
-    ),
-)
+@engine_fault("traitor-magician-flips")
 def _traitor_magician_flips() -> None:
     def can_flip(g: Game, p: Params) -> bool:
         seat = g.state.seats[effects.poll_cursor(g)]
@@ -299,12 +217,7 @@ def _traitor_magician_flips() -> None:
     seams.replace_guard("can_flip", can_flip)
 
 
-@engine_fault(
-    "dealers-miss-fresh-loads",
-    "Dealers do not see the first shell of a fresh load",
-    breaks=("S4.1.3", "R11"),
-    caught_by=("roles.every-dealer-sees-a-fresh-load", "roles.dealer-owner-sees-a-fresh-load"),
-)
+@engine_fault("dealers-miss-fresh-loads")
 def _dealers_miss_fresh_loads() -> None:
     def wrap(original: Action) -> Action:
         def load_chamber(g: Game, p: Params) -> None:
@@ -322,12 +235,7 @@ def _dealers_miss_fresh_loads() -> None:
     seams.wrap_action("load_chamber", wrap)
 
 
-@engine_fault(
-    "doctor-reversal-for-everyone",
-    "a Doctor's pills heal 2 with no roll on any target, not only on themself",
-    breaks=("S2.5",),
-    caught_by=("roles.doctor-pills-on-another-roll",),
-)
+@engine_fault("doctor-reversal-for-everyone")
 def _doctor_reversal_for_everyone() -> None:
     def wrap(original: Helper) -> Helper:
         def pills(g: Game, user: Seat, target: Seat) -> None:
@@ -341,12 +249,7 @@ def _doctor_reversal_for_everyone() -> None:
     seams.wrap_helper("pills", wrap)
 
 
-@engine_fault(
-    "heal-above-max",
-    "healing ignores the maximum HP",
-    breaks=("R2",),
-    caught_by=("items.milk-tea-heals-up-to-the-maximum", "roles.doctor-pills-on-themself-capped"),
-)
+@engine_fault("heal-above-max")
 def _heal_above_max() -> None:
     def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
         if amount:
@@ -356,12 +259,7 @@ def _heal_above_max() -> None:
     seams.replace_helper("heal", heal)
 
 
-@engine_fault(
-    "eliminated-keep-items",
-    "an eliminated player's items stay in the game",
-    breaks=("R13",),
-    caught_by=("dying.giving-up-eliminates", "dying.without-rescue-items-eliminated-unasked"),
-)
+@engine_fault("eliminated-keep-items")
 def _eliminated_keep_items() -> None:
     def wrap(original: Action) -> Action:
         def eliminate_dying(g: Game, p: Params) -> None:
@@ -377,12 +275,7 @@ def _eliminated_keep_items() -> None:
     seams.wrap_action("eliminate_dying", wrap)
 
 
-@engine_fault(
-    "self-kill-credited",
-    "eliminating oneself counts as a kill",
-    breaks=("R7",),
-    caught_by=("dying.an-owner-who-dies-skips-to-turn-end",),
-)
+@engine_fault("self-kill-credited")
 def _self_kill_credited() -> None:
     def wrap(original: Action) -> Action:
         def eliminate_dying(g: Game, p: Params) -> None:
@@ -398,12 +291,7 @@ def _self_kill_credited() -> None:
     seams.wrap_action("eliminate_dying", wrap)
 
 
-@engine_fault(
-    "pickpocket-from-oneself",
-    "the pickpocket may target its own user",
-    breaks=("S3.7", "R23"),
-    caught_by=("items.pickpocket-takes-from-another-who-holds-items",),
-)
+@engine_fault("pickpocket-from-oneself")
 def _pickpocket_from_oneself() -> None:
     def wrap(original: Guard) -> Guard:
         def item_usable(g: Game, p: Params) -> bool:
@@ -416,25 +304,12 @@ def _pickpocket_from_oneself() -> None:
     seams.wrap_guard("item_usable", wrap)
 
 
-@engine_fault(
-    "dying-asks-without-rescue-items",
-    "a dying player with no rescue item is asked instead of being eliminated",
-    breaks=("R10",),
-    caught_by=(
-        "dying.without-rescue-items-eliminated-unasked",
-        "turn.next-turn-skips-a-player-killed-this-turn",
-    ),
-)
+@engine_fault("dying-asks-without-rescue-items")
 def _dying_asks_without_rescue_items() -> None:
     seams.replace_guard("holds_rescue_item", lambda g, p: True)
 
 
-@engine_fault(
-    "mercenary-single-charge",
-    "a Mercenary's rage potion gives one charge",
-    breaks=("S2.4",),
-    caught_by=("roleitem.mercenary.rage_potion", "roles.mercenary-rage-lasts-two-shots"),
-)
+@engine_fault("mercenary-single-charge")
 def _mercenary_single_charge() -> None:
     def wrap(original: Action) -> Action:
         def apply_item(g: Game, p: Params) -> None:
@@ -448,12 +323,7 @@ def _mercenary_single_charge() -> None:
     seams.wrap_action("apply_item", wrap)
 
 
-@engine_fault(
-    "conversion-on-rise",
-    "a rescue from 0 up to 1 triggers the conversion choice",
-    breaks=("R6",),
-    caught_by=("dying.milk-tea-rescues", "conversion.a-fall-from-two-to-zero-skips-it"),
-)
+@engine_fault("conversion-on-rise")
 def _conversion_on_rise() -> None:
     def wrap(original: Helper) -> Helper:
         def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
@@ -467,22 +337,12 @@ def _conversion_on_rise() -> None:
     seams.wrap_helper("heal", wrap)
 
 
-@engine_fault(
-    "end-main-while-loaded",
-    "the owner may end the main phase with a shell still loaded",
-    breaks=("R4",),
-    caught_by=("shot.end-main-withheld-while-loaded", "shot.end-main-refused-while-loaded"),
-)
+@engine_fault("end-main-while-loaded")
 def _end_main_while_loaded() -> None:
     seams.edit_edges(FrameKind.TURN, "awaiting_action", "end_main", _unguarded)
 
 
-@engine_fault(
-    "turn-start-skips-the-draw",
-    "only the first turn start draws items",
-    breaks=("S4.1.1",),
-    caught_by=("turn.five-phases-in-order", "poll.n2.owner0.out-none"),
-)
+@engine_fault("turn-start-skips-the-draw")
 def _turn_start_skips_the_draw() -> None:
     def wrap(original: Action) -> Action:
         def draw_turn_items(g: Game, p: Params) -> None:
@@ -494,15 +354,7 @@ def _turn_start_skips_the_draw() -> None:
     seams.wrap_action("draw_turn_items", wrap)
 
 
-@engine_fault(
-    "shot-fired-shows-the-initial-type",
-    "a shot's shell is shown as it was loaded, not as the window left it",
-    breaks=("R3", "R8", "S4.2.1c"),
-    caught_by=(
-        "shot.settles-with-the-final-type",
-        "roles.magician-flips-own-shot-into-another-action",
-    ),
-)
+@engine_fault("shot-fired-shows-the-initial-type")
 def _shot_fired_shows_the_initial_type() -> None:
     def wrap(original: Action) -> Action:
         def settle_shot(g: Game, p: Params) -> None:
@@ -523,12 +375,7 @@ _OWED_KILLS: WeakKeyDictionary[Game, dict[int, int]] = WeakKeyDictionary()
 """Kills each game owes its seats until the tally (kills-credited-at-settlement)."""
 
 
-@engine_fault(
-    "kills-credited-at-settlement",
-    "kills are credited in phase 3, not at the elimination",
-    breaks=("R5", "R7"),
-    caught_by=("win.traitor-with-two-kills-wins-at-once", "dying.giving-up-eliminates"),
-)
+@engine_fault("kills-credited-at-settlement")
 def _kills_credited_at_settlement() -> None:
     def wrap_elimination(original: Action) -> Action:
         def eliminate_dying(g: Game, p: Params) -> None:
@@ -554,12 +401,7 @@ def _kills_credited_at_settlement() -> None:
     seams.wrap_action("report_tally", wrap_tally)
 
 
-@engine_fault(
-    "magician-cannot-flip-own-shot",
-    "a Magician shooter, asked last, may not flip their own shot",
-    breaks=("R8",),
-    caught_by=("roles.magician-flips-own-shot-into-another-action",),
-)
+@engine_fault("magician-cannot-flip-own-shot")
 def _magician_cannot_flip_own_shot() -> None:
     def wrap(original: Guard) -> Guard:
         def can_flip(g: Game, p: Params) -> bool:
@@ -573,12 +415,7 @@ def _magician_cannot_flip_own_shot() -> None:
     seams.wrap_guard("can_flip", wrap)
 
 
-@engine_fault(
-    "turn-passes-counter-clockwise",
-    "the turn passes to the previous living seat, not the next one clockwise",
-    breaks=("R16", "S4.5.3"),
-    caught_by=("turn.last-seat-passes-to-seat-0", "dying.an-owner-who-dies-skips-to-turn-end"),
-)
+@engine_fault("turn-passes-counter-clockwise")
 def _turn_passes_counter_clockwise() -> None:
     def next_living_seat(alive: Sequence[bool], seat: int) -> int | None:
         seats = len(alive)
@@ -590,24 +427,14 @@ def _turn_passes_counter_clockwise() -> None:
     seams.replace_helper("next_living_seat", next_living_seat)
 
 
-@engine_fault(
-    "counter-window-without-a-counter-skill",
-    "a counter response frame is pushed after a response though no one holds a counter skill",
-    breaks=("R18",),
-    caught_by=("stack.s6-3-worked-example",),
-)
+@engine_fault("counter-window-without-a-counter-skill")
 def _counter_window_without_a_counter_skill() -> None:
     seams.replace_guard(
         "counter_possible", lambda g, p: len(g.state.stack) < g.rules.limits.max_stack_depth
     )
 
 
-@engine_fault(
-    "lucky-streak-on-any-blank",
-    "a Gambler's blank at another player also rolls for the Lucky Streak",
-    breaks=("R20",),
-    caught_by=("roles.gambler-blank-at-another-no-roll",),
-)
+@engine_fault("lucky-streak-on-any-blank")
 def _lucky_streak_on_any_blank() -> None:
     def wrap(original: Action) -> Action:
         def settle_shot(g: Game, p: Params) -> None:
@@ -628,12 +455,7 @@ def _lucky_streak_on_any_blank() -> None:
     seams.wrap_action("settle_shot", wrap)
 
 
-@engine_fault(
-    "turn-limit-draw-names-the-living",
-    "the turn limit's draw names the living players as winners",
-    breaks=("R21",),
-    caught_by=("turn.turn-limit-ends-in-a-draw",),
-)
+@engine_fault("turn-limit-draw-names-the-living")
 def _turn_limit_draw_names_the_living() -> None:
     def declare_draw(g: Game, p: Params) -> None:
         living = [seat.seat for seat in g.state.seats if seat.alive]
@@ -643,12 +465,7 @@ def _turn_limit_draw_names_the_living() -> None:
     seams.replace_action("declare_draw", declare_draw)
 
 
-@engine_fault(
-    "chamber-items-on-an-empty-chamber",
-    "items that act on the chamber are offered while it is empty",
-    breaks=("R22", "R1"),
-    caught_by=("turn.an-emptied-chamber-waits-for-the-next-turn",),
-)
+@engine_fault("chamber-items-on-an-empty-chamber")
 def _chamber_items_on_an_empty_chamber() -> None:
     def wrap(original: Guard) -> Guard:
         def item_usable(g: Game, p: Params) -> bool:
@@ -662,12 +479,7 @@ def _chamber_items_on_an_empty_chamber() -> None:
     seams.wrap_guard("item_usable", wrap)
 
 
-@engine_fault(
-    "others-over-the-cap-discard-too",
-    "every player over their cap discards in the owner's phase 4, not the owner only",
-    breaks=("R12", "S4.4.1"),
-    caught_by=("discard.only-the-owner-discards",),
-)
+@engine_fault("others-over-the-cap-discard-too")
 def _others_over_the_cap_discard_too() -> None:
     def wrap(original: Action) -> Action:
         def report_tally(g: Game, p: Params) -> None:
@@ -685,12 +497,7 @@ def _others_over_the_cap_discard_too() -> None:
     seams.wrap_action("report_tally", wrap)
 
 
-@engine_fault(
-    "no-items-while-shooting-locked",
-    "a kill that locks shooting also ends item use for the turn",
-    breaks=("R24", "R25"),
-    caught_by=("shot.a-kill-locks-shooting", "win.kills-before-converting-count"),
-)
+@engine_fault("no-items-while-shooting-locked")
 def _no_items_while_shooting_locked() -> None:
     def wrap(original: Guard) -> Guard:
         return lambda g, p: not g.state.kill_lock and original(g, p)
@@ -701,12 +508,7 @@ def _no_items_while_shooting_locked() -> None:
 # --- second readings of the rulings (docs/conformance.md, "Plausible wrong readings") ------
 
 
-@engine_fault(
-    "damage-below-zero",
-    "damage beyond the last HP is kept: HP goes below 0",
-    breaks=("R2",),
-    caught_by=("dying.a-failed-pill-keeps-the-player-dying",),
-)
+@engine_fault("damage-below-zero")
 def _damage_below_zero() -> None:
     def wrap(original: Helper) -> Helper:
         def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
@@ -720,15 +522,7 @@ def _damage_below_zero() -> None:
     seams.wrap_helper("lose", wrap)
 
 
-@engine_fault(
-    "rage-adds-no-damage",
-    "a live shot that used a rage charge deals only the shot's damage",
-    breaks=("R3", "R9"),
-    caught_by=(
-        "items.rage-adds-one-damage-once-per-shot",
-        "shot.boosted-damage-follows-the-ruleset",
-    ),
-)
+@engine_fault("rage-adds-no-damage")
 def _rage_adds_no_damage() -> None:
     def wrap(original: Helper) -> Helper:
         def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
@@ -741,12 +535,7 @@ def _rage_adds_no_damage() -> None:
     seams.wrap_helper("lose", wrap)
 
 
-@engine_fault(
-    "no-shot-at-oneself",
-    "the shooter may target only another living player",
-    breaks=("R19", "S4.2.1a"),
-    caught_by=("shot.blank-at-oneself-grants-another-action", "shot.live-at-oneself-ends-the-turn"),
-)
+@engine_fault("no-shot-at-oneself")
 def _no_shot_at_oneself() -> None:
     def wrap(original: Guard) -> Guard:
         return lambda g, p: p.get("target") != g.state.owner and original(g, p)
@@ -754,25 +543,12 @@ def _no_shot_at_oneself() -> None:
     seams.wrap_guard("shot_target_valid", wrap)
 
 
-@engine_fault(
-    "turn-limit-one-turn-late",
-    "the turn limit ends the game after one turn more than the limit",
-    breaks=("R21",),
-    caught_by=("turn.turn-limit-ends-in-a-draw", "turn.a-turn-limit-above-256-ends-in-a-draw"),
-)
+@engine_fault("turn-limit-one-turn-late")
 def _turn_limit_one_turn_late() -> None:
     seams.replace_guard("turn_limit_reached", lambda g, p: g.state.turn > g.rules.limits.max_turns)
 
 
-@engine_fault(
-    "pickpocket-from-empty-hands",
-    "the pickpocket may target another living player who holds nothing",
-    breaks=("R23", "S3.7"),
-    caught_by=(
-        "items.pickpocket-on-an-empty-hand-refused",
-        "items.pickpocket-takes-from-another-who-holds-items",
-    ),
-)
+@engine_fault("pickpocket-from-empty-hands")
 def _pickpocket_from_empty_hands() -> None:
     def wrap(original: Guard) -> Guard:
         def item_usable(g: Game, p: Params) -> bool:
@@ -792,12 +568,7 @@ def _pickpocket_from_empty_hands() -> None:
     seams.wrap_guard("item_usable", wrap)
 
 
-@engine_fault(
-    "window-skips-players-without-a-skill",
-    "a shot window asks only the shooter and the players holding a response skill",
-    breaks=("R17", "S6.2.2"),
-    caught_by=("poll.n4.owner0.out-none", "poll.n3.owner0.out-1"),
-)
+@engine_fault("window-skips-players-without-a-skill")
 def _window_skips_players_without_a_skill() -> None:
     def wrap(original: Action) -> Action:
         def open_shot_window(g: Game, p: Params) -> None:
@@ -812,12 +583,7 @@ def _window_skips_players_without_a_skill() -> None:
     seams.wrap_action("open_shot_window", wrap)
 
 
-@engine_fault(
-    "traitor-gambler-rolls",
-    "a Gambler who turned traitor still rolls for the Lucky Streak",
-    breaks=("R20", "S5.1"),
-    caught_by=("roles.traitor-gambler-no-roll",),
-)
+@engine_fault("traitor-gambler-rolls")
 def _traitor_gambler_rolls() -> None:
     def wrap(original: Action) -> Action:
         def settle_shot(g: Game, p: Params) -> None:
@@ -839,15 +605,7 @@ def _traitor_gambler_rolls() -> None:
     seams.wrap_action("settle_shot", wrap)
 
 
-@engine_fault(
-    "inverter-flips-the-next-shell-only",
-    "the inverter changes only the next shell, not every shell left",
-    breaks=("R22", "S3.8"),
-    caught_by=(
-        "items.inverter-flips-every-shell",
-        "views.an-inversion-turns-what-the-peeker-knows",
-    ),
-)
+@engine_fault("inverter-flips-the-next-shell-only")
 def _inverter_flips_the_next_shell_only() -> None:
     def wrap(original: Action) -> Action:
         def apply_item(g: Game, p: Params) -> None:
@@ -865,12 +623,7 @@ _RESCUED_ONCE: WeakKeyDictionary[Game, set[int]] = WeakKeyDictionary()
 """Dying frames (by id) whose player already used a rescue item (one-rescue-while-dying)."""
 
 
-@engine_fault(
-    "one-rescue-while-dying",
-    "a dying player may use one rescue item only, and is eliminated if still at 0",
-    breaks=("R10", "S4.3.1"),
-    caught_by=("dying.a-failed-pill-keeps-the-player-dying",),
-)
+@engine_fault("one-rescue-while-dying")
 def _one_rescue_while_dying() -> None:
     def wrap_rescue(original: Action) -> Action:
         def apply_rescue_item(g: Game, p: Params) -> None:
@@ -890,22 +643,12 @@ def _one_rescue_while_dying() -> None:
     seams.wrap_guard("holds_rescue_item", wrap_holds)
 
 
-@engine_fault(
-    "a-kill-ends-the-main-phase",
-    "a shot that kills ends the main phase like any other shot",
-    breaks=("R4", "S4.2.3"),
-    caught_by=("shot.a-kill-locks-shooting", "shot.shooting-while-locked-not-offered"),
-)
+@engine_fault("a-kill-ends-the-main-phase")
 def _a_kill_ends_the_main_phase() -> None:
     seams.replace_guard("kill_locked", lambda g, p: False)
 
 
-@engine_fault(
-    "turn-draw-after-the-preview",
-    "the turn owner draws their items after the Dealer's preview",
-    breaks=("R15", "S4.1.1"),
-    caught_by=("views.a-dealer-owner-is-shown-the-first-shell-at-their-turn-start",),
-)
+@engine_fault("turn-draw-after-the-preview")
 def _turn_draw_after_the_preview() -> None:
     def wrap_draw(original: Action) -> Action:
         return lambda g, p: None
@@ -921,12 +664,7 @@ def _turn_draw_after_the_preview() -> None:
     seams.wrap_action("prophet_preview", wrap_preview)
 
 
-@engine_fault(
-    "dying-uses-any-item",
-    "a dying player may use any item they hold on themself, not only rescue items",
-    breaks=("R24", "R10"),
-    caught_by=("dying.only-rescue-items-are-offered",),
-)
+@engine_fault("dying-uses-any-item")
 def _dying_uses_any_item() -> None:
     def wrap(original: Guard) -> Guard:
         def rescue_usable(g: Game, p: Params) -> bool:
@@ -938,15 +676,7 @@ def _dying_uses_any_item() -> None:
     seams.wrap_guard("rescue_usable", wrap)
 
 
-@engine_fault(
-    "dying-checked-only-after-shots",
-    "HP of 0 is checked only when a shot settles, not at once after an item",
-    breaks=("R5", "S4.3.1"),
-    caught_by=(
-        "items.pills-given-to-another-credit-the-kill",
-        "dying.eliminated-seat-loses-rage-at-once",
-    ),
-)
+@engine_fault("dying-checked-only-after-shots")
 def _dying_checked_only_after_shots() -> None:
     def wrap(original: Guard) -> Guard:
         return lambda g, p: g.state.last_step != "item" and original(g, p)

@@ -1,13 +1,13 @@
 """Teeth: running a deliberate bug of the model against the properties that must catch it.
 
-The bugs themselves are declared in the faults room (:mod:`buckshot.faults.model`); each
-reaches the model as a :class:`~buckshot.verification.model.patch.Patch`, never as a switch
-inside it. Running one re-proves the property it is expected to break, assuming every other
-property. It counts as caught only with real evidence: that proof fails with a
-counterexample the executable spec confirms, *and* a seeded random game of the executable
-spec with the bug reaches a state or step that breaks an expected property (:mod:`.reach`).
-A proof failure from an unreachable state alone is reported (``cti only``) and does not
-count.
+The bugs are rows of ``manifest.json`` with their patches in :mod:`faults.model` and the
+stranger batches; each reaches the model as a :class:`~buckshot.verification.model.patch.Patch`,
+never as a switch inside it. Running one re-proves the property it is expected to break,
+assuming every other property. It counts as caught only with real evidence: that proof fails
+with a counterexample the executable spec confirms, *and* a seeded random game of the executable
+spec with the bug reaches a state or step that breaks an expected property
+(:mod:`buckshot.verification.proofs.reach`). A proof failure from an unreachable state alone is
+reported (``cti only``) and does not count.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, replace
 
 from buckshot.spec.rulebook import Role
+from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.patch import Patch
 from buckshot.verification.proofs.induction import (
@@ -26,6 +27,7 @@ from buckshot.verification.proofs.induction import (
     prove,
 )
 from buckshot.verification.proofs.reach import Evidence, Table, find_reachable, short_game
+from faults.manifest import CAUGHT, CTI_ONLY, Row, patches, row, select
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,11 @@ class MutantResult:
 
     @property
     def verdict(self) -> str:
-        """``caught``, ``cti only`` (not counted) or ``escaped``."""
+        """``caught with evidence``, ``cti only`` (not counted) or ``escaped`` (the words of
+        the manifest's verdicts)."""
         if self.caught:
-            return "caught"
-        return "cti only" if self.cti_only else "escaped"
+            return CAUGHT
+        return CTI_ONLY if self.cti_only else "escaped"
 
 
 def judge(
@@ -149,3 +152,30 @@ def mutant_evidence(cfg: Config, mutant: Mutant) -> Evidence | None:
             if found is not None:
                 return found
     return None
+
+
+def mutant(fault: Row) -> Mutant:
+    """The model row ``fault`` of the manifest, with its patch, as the proofs run it."""
+    variant = None if fault.variant is None else Variant(*fault.variant)
+    return Mutant(
+        fault.name,
+        fault.summary,
+        fault.caught_by,
+        patches()[fault.name],
+        fault.table,
+        variant,
+        fault.counts,
+    )
+
+
+MUTANTS: list[Mutant] = [mutant(fault) for fault in select("model", "chart")]
+"""The project's own model and chart faults (not the stranger batches), in manifest order."""
+
+
+def judge_row(name: str, timeout_ms: int = 60_000) -> tuple[str, str, str, str, float]:
+    """Run the model fault ``name`` against its properties at every player count the ruleset
+    allows: its name, its verdict (:attr:`MutantResult.verdict`), the property whose proof
+    failed, the evidence found and the seconds taken (plain data, for a worker process)."""
+    result = run_mutant(make_config(load_ruleset()), mutant(row(name)), timeout_ms)
+    found = "" if result.evidence is None else result.evidence.text()
+    return name, result.verdict, result.caught_by, found, result.seconds
