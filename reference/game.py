@@ -1,9 +1,9 @@
-"""The reference engine: a game run from the compiled charts, asking players through prompts."""
+"""The reference engine: a game run from the charts' tables, asking players through prompts."""
 
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -14,10 +14,9 @@ from buckshot.reference.chance import (
     clone_chance,
     restore_chance,
 )
-from buckshot.reference.compiled import PHASE_IDS, program
+from buckshot.reference.effects import Guard, Params
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType, data_of
-from buckshot.reference.observe import GameObserver
 from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
 from buckshot.reference.tables import TABLES, Edge, StateRow
@@ -38,7 +37,25 @@ _Data = tuple[Any, ...] | dict[str, Any] | Prompt
 """A written event's values (one for each of its fields, :data:`events.FIELDS`), its data
 by name (:meth:`Game.emit`), or the prompt an ``asked`` event's data is made from."""
 
-_ASKED, _DECIDED, _FRAME_PUSHED = EventType.ASKED, EventType.DECIDED, EventType.FRAME_PUSHED
+_NO_PARAMS: dict[str, Any] = {}
+"""The parameters of an automatic step or a resume: none (never changed)."""
+
+
+def _passes(game: Game, guards: tuple[tuple[str, Guard, bool], ...], params: Params) -> bool:
+    """Whether every guard of ``guards`` gives its expected value."""
+    for _, guard, expected in guards:  # noqa: SIM110 - a loop: all() of a generator is slower
+        if guard(game, params) is not expected:
+            return False
+    return True
+
+
+def _first_passing(game: Game, edges: tuple[Edge, ...], params: Params) -> Edge:
+    """The first of ``edges`` (in priority order) whose guards pass (S6.1: the charts are
+    deterministic, one edge passes at most; the tables are checked to say so)."""
+    for edge in edges:
+        if _passes(game, edge.guards, params):
+            return edge
+    raise AssertionError(f"no branch of {edges[0].event if edges else '?'} passes")
 
 
 def _data(kind: EventType, written: _Data) -> dict[str, Any]:
@@ -50,6 +67,29 @@ def _data(kind: EventType, written: _Data) -> dict[str, Any]:
     assert isinstance(written, Prompt), "only an asked event is written as its prompt"
     prompt = written
     return data_of(kind, (prompt.player, prompt.frame_id, prompt.kind, prompt.option_ids()))
+
+
+class GameObserver:
+    """Sees every transition, prompt and event of the games it is given to; override what
+    you need, the base methods do nothing (:mod:`buckshot.reference.observe` says when each
+    is called)."""
+
+    def before_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
+    ) -> None:
+        """``frame`` is about to take ``edge`` with the decision's ``params`` (empty for an
+        automatic step or a resume); ``game.state`` is still as it was before."""
+
+    def after_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
+    ) -> None:
+        """``frame`` took ``edge``: its actions ran and ``frame.state`` is ``edge.entry``."""
+
+    def asked(self, game: Game, prompt: Prompt) -> None:
+        """``prompt`` is now pending (``game.prompt``); the game waits for its answer."""
+
+    def emitted(self, game: Game, event: Event) -> None:
+        """``event`` was written to the log (``game.events[event.seq - 1]``)."""
 
 
 class Game:
@@ -101,9 +141,6 @@ class Game:
         self._observer = observer
         self._reported = 0
         """How many events of the log the observer has been given."""
-        # an observed game takes every transition through _take_observed (the hooked
-        # program); an unobserved one runs the plain program, which calls no hook
-        self._program = program(hooked=observer is not None)
 
     @property
     def events(self) -> list[Event]:
@@ -168,14 +205,13 @@ class Game:
         """Announce the table, push the turn (the stack's bottom) and run to the first prompt."""
         if self.state.stack:
             raise GameError(Code.BAD_SETUP, "the game has already started")
-        if self.record:  # the table's data is built only for a log
-            self.write(
-                EventType.GAME_STARTED,
-                [
-                    {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
-                    for s in self.state.seats
-                ],
-            )
+        self.write(
+            EventType.GAME_STARTED,
+            [
+                {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
+                for s in self.state.seats
+            ],
+        )
         self.write(EventType.TURN_STARTED, self.state.owner)
         self.push_frame(FrameKind.TURN)
         self._enter_turn_state(self.state.stack[0].state)
@@ -209,14 +245,19 @@ class Game:
         self.prompt = None
         self._advance()
 
-    # --- the pieces effects use -------------------------------------------------------------
+    # --- writing events: the one place that asks whether the game records them -----------
+
+    def _log(self, type: EventType, visibility: tuple[int, ...] | None, data: _Data) -> None:
+        """Append an event to the log (built into an :class:`Event` when the log is read);
+        a game that records no events (``record=False``) writes nothing."""
+        if self.record:
+            self._pending.append((self.state.turn, type, visibility, data))
 
     def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
         """Append an event to the log with its data by name (the engine itself writes its
         events by :meth:`write`). A game that records no events ignores it.
         """
-        if self.record:
-            self._pending.append((self.state.turn, type, visibility, data))
+        self._log(type, visibility, data)
 
     def write(
         self, type: EventType, *values: Any, visibility: tuple[int, ...] | None = None
@@ -225,8 +266,7 @@ class Game:
         of its fields (:data:`buckshot.reference.events.FIELDS`) in order; it is built into
         an :class:`Event` when the log is read. A game that records no events ignores it.
         """
-        if self.record:
-            self._pending.append((self.state.turn, type, visibility, values))
+        self._log(type, visibility, values)
 
     def push_frame(
         self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
@@ -238,46 +278,98 @@ class Game:
         frame = Frame(state.next_frame_id, kind, TABLES[kind].initial, player, order)
         state.next_frame_id += 1
         state.stack.append(frame)
-        if len(state.stack) > self.deepest_stack:
-            self.deepest_stack = len(state.stack)
-        if self.record:
-            self._pending.append(
-                (
-                    state.turn,
-                    _FRAME_PUSHED,
-                    None,
-                    (frame.id, kind._value_, len(state.stack), player),
-                )
-            )
+        self.deepest_stack = max(self.deepest_stack, len(state.stack))
+        self.write(EventType.FRAME_PUSHED, frame.id, kind.value, len(state.stack), player)
 
-    # --- running ----------------------------------------------------------------------------
+    # --- the step loop: the charts' tables, interpreted ---------------------------------------
 
     def _row(self, frame: Frame) -> StateRow:
         return TABLES[frame.kind].states[frame.state]
 
-    def _take_observed(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
-        """Take ``edge`` from ``frame``'s state, telling the observer (the hooked program's
-        way of taking every transition)."""
+    def _advance(self) -> None:
+        """Run automatic steps, pushes and pops until a prompt is due or the game is over.
+
+        The top frame alone runs (S6.0, S6.1, S6.1.1): in an automatic state it takes the
+        first edge whose guards pass; in a decision state it asks; in a final state it is
+        popped and the frame below resumes from its suspension state by the popped chart's
+        resume event (S6.1.3, S5.3), so nested frames settle last in, first out (S6.1.4,
+        S1.4). An action that pushes a frame puts it on top, so the loop runs it next.
+        Frames never change the turn's owner (S1.3); the phases follow from the turn chart.
+        """
+        state = self.state
+        stack = state.stack
+        while state.winners is None:
+            frame = stack[-1]
+            row = TABLES[frame.kind].states[frame.state]
+            if row.kind is StateKind.AUTO:
+                self._take(frame, _first_passing(self, row.automatic, _NO_PARAMS), _NO_PARAMS)
+            elif row.kind is StateKind.DECISION:
+                self._ask(self._prompt(frame, row))
+                return
+            elif row.kind is StateKind.FINAL:
+                self._pop(frame, row)
+            else:
+                raise AssertionError(f"{frame.kind.value} frame on top in {row.kind} {row.id}")
+        self.prompt = None
+
+    def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
+        """Run ``edge``'s actions and put ``frame`` in its entry state; the observer, if
+        any, is told before and after (with the events written in between)."""
         observer = self._observer
-        assert observer is not None, "only an observed game runs the hooked program"
-        self._report_events(observer)
-        observer.before_transition(self, frame, edge, params)
+        if observer is not None:
+            self._report_events(observer)
+            observer.before_transition(self, frame, edge, params)
         for _, action in edge.actions:
             action(self, params)
         frame.state = edge.entry
         if frame.kind is FrameKind.TURN:
             self._enter_turn_state(edge.entry)
-        self._report_events(observer)
-        observer.after_transition(self, frame, edge, params)
+        if observer is not None:
+            self._report_events(observer)
+            observer.after_transition(self, frame, edge, params)
 
-    def _ask_observed(self, prompt: Prompt) -> None:
-        """:meth:`_ask`, telling the observer (the hooked program's way of asking)."""
+    def _pop(self, frame: Frame, row: StateRow) -> None:
+        """Pop the finished ``frame``; the frame below takes its resume event's edge."""
+        resume = TABLES[frame.kind].resume_event
+        if resume is None:
+            raise AssertionError(f"{frame.kind.value} finished, but it resumes no frame")
+        stack = self.state.stack
+        stack.pop()
+        self.write(EventType.FRAME_POPPED, frame.id, frame.kind.value, len(stack) + 1, row.id)
+        below = stack[-1]
+        edges = TABLES[below.kind].states[below.state].edges[resume]
+        self._take(below, _first_passing(self, edges, _NO_PARAMS), _NO_PARAMS)
+
+    def _prompt(self, frame: Frame, row: StateRow) -> Prompt:
+        """A decision state's prompt: who is asked, and each event's candidate options that
+        some edge of the event passes, in the candidates' order (the guards alone decide)."""
+        assert row.asked is not None and row.prompt_kind is not None
+        player = row.asked(self)
+        seats = self.state.seats
+        cost = self.rules.magician.cost
+        options: list[Option] = []
+        for _, candidates, edges in row.choices:
+            open_edges = [edge for edge in edges if _passes(self, edge.static_guards, _NO_PARAMS)]
+            if not open_edges:
+                continue
+            for option in candidates(seats, seats[player], cost):
+                params = option._kwargs
+                for edge in open_edges:
+                    if _passes(self, edge.param_guards, params):
+                        options.append(option)
+                        break
+        return Prompt(player, frame.id, frame.kind, row.id, row.prompt_kind, tuple(options))
+
+    def _ask(self, prompt: Prompt) -> None:
+        """Make ``prompt`` the pending one and announce it (the observer, if any, is told)."""
         observer = self._observer
-        assert observer is not None, "only an observed game runs the hooked program"
-        self._report_events(observer)
-        self._ask(prompt)
-        observer.asked(self, prompt)
-        self._report_events(observer)
+        if observer is not None:
+            self._report_events(observer)
+        self.prompt = prompt
+        self._log(EventType.ASKED, None, prompt)
+        if observer is not None:
+            observer.asked(self, prompt)
+            self._report_events(observer)
 
     def _report_events(self, observer: GameObserver) -> None:
         """Give ``observer`` the events written since it was last given any."""
@@ -291,46 +383,15 @@ class Game:
 
         The five phases (S4.1, S4.2, S4.3, S4.4, S4.5) are the turn chart's compound states.
         """
-        phase = TABLES[FrameKind.TURN].states[state_id].parent or state_id
-        if phase != self._phase_of_turn:
-            self._enter_phase(phase, phase in PHASE_IDS)
-
-    def _enter_phase(self, phase: str, announce: bool) -> None:
-        self._phase_of_turn = phase
-        if announce and self.record:
-            self.write(EventType.PHASE, self.state.owner, phase)
-
-    def _advance(self) -> None:
-        """Run automatic steps, pushes and pops until a prompt is due or the game is over.
-
-        The top frame alone runs (S6.0, S6.1, S6.1.1); a finished frame is popped and the
-        frame below resumes from its suspension state by the popped chart's resume event
-        (S6.1.3, S5.3), so nested frames settle last in, first out (S6.1.4, S1.4). Frames
-        never change the turn's owner (S1.3); the phases follow from the turn chart (S4.0).
-        Each state's step is compiled from the charts (:mod:`buckshot.reference.compiled`).
-        """
-        state = self.state
-        stack = state.stack
-        steps = self._program.steps
-        while state.winners is None:
-            frame = stack[-1]
-            if steps[frame.kind][frame.state](self, frame):
-                return
-        self.prompt = None
-
-    def _ask(self, prompt: Prompt) -> None:
-        """Make ``prompt`` the pending one and announce it."""
-        self.prompt = prompt
-        if self.record:
-            self._note_asked(prompt)
-
-    def _note_asked(self, prompt: Prompt) -> None:
-        """Write the ``asked`` event of ``prompt`` (its data built when the log is read)."""
-        self._pending.append((self.state.turn, _ASKED, None, prompt))
+        row = TABLES[FrameKind.TURN].states[state_id]
+        if row.phase != self._phase_of_turn:
+            self._phase_of_turn = row.phase
+            if row.announced:
+                self.write(EventType.PHASE, self.state.owner, row.phase)
 
     def _compute_prompt(self) -> Prompt:
         frame = self.state.stack[-1]
-        return self._program.prompts[frame.kind][frame.state](self, frame)
+        return self._prompt(frame, self._row(frame))
 
     # --- the public interface ---------------------------------------------------------------
 
@@ -364,13 +425,12 @@ class Game:
         frame = self.state.stack[-1]
         saved = self._save() if isinstance(self.chance, ScriptedChance) else None
         try:
-            if self.record:
-                self._pending.append(
-                    (self.state.turn, _DECIDED, None, (player, frame.id, chosen._id))
-                )
-            take = self._program.takes[frame.kind][frame.state][chosen.event]
-            if not take(self, frame, chosen._kwargs):
-                self._advance()
+            self.write(EventType.DECIDED, player, frame.id, chosen._id)
+            params = chosen._kwargs
+            self._take(
+                frame, _first_passing(self, self._row(frame).edges[chosen.event], params), params
+            )
+            self._advance()
         except GameError:
             if saved is not None:
                 self._load(saved)
@@ -488,9 +548,6 @@ class Game:
         game._phase_of_turn = self._phase_of_turn
         game._observer = observer
         game._reported = len(game._events) + len(game._pending)
-        hooked = observer is not None
-        same = hooked is (self._observer is not None)
-        game._program = self._program if same else program(hooked=hooked)
         return game
 
     def _save(self) -> dict[str, Any]:

@@ -19,9 +19,8 @@ from weakref import WeakKeyDictionary
 from buckshot.faults.declare import Room
 from buckshot.faults.served import B, ServedFault, served_fault
 from buckshot.reference import effects, seams
-from buckshot.reference.effects import Action, Guard, Params
+from buckshot.reference.effects import Action, Board, Guard, Params
 from buckshot.reference.events import EventType
-from buckshot.reference.game import Game
 from buckshot.reference.seams import Helper
 from buckshot.reference.state import Seat
 from buckshot.reference.tables import Edge
@@ -40,7 +39,7 @@ def engine_fault(
     return served_fault(Room.ENGINE, FAULTS, name, summary, breaks, caught_by)
 
 
-def _owner(g: Game) -> Seat:
+def _owner(g: Board) -> Seat:
     return g.state.seats[g.state.owner]
 
 
@@ -138,7 +137,7 @@ def _traitor_cap_forgotten() -> None:
 )
 def _shield_two_blocks_for_all() -> None:
     def wrap(original: Action) -> Action:
-        def apply_item(g: Game, p: Params) -> None:
+        def apply_item(g: Board, p: Params) -> None:
             original(g, p)
             owner = _owner(g)
             if p["item"] is Item.AMULET and not owner.skilled(Role.MEDIC):
@@ -157,7 +156,7 @@ def _shield_two_blocks_for_all() -> None:
 )
 def _kill_does_not_lock() -> None:
     def wrap(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             original(g, p)
             g.state.kill_lock = False
 
@@ -173,7 +172,7 @@ def _kill_does_not_lock() -> None:
     caught_by=("conversion.keeping-the-role-uses-the-chance", "roles.traitor-doctor-pills-roll"),
 )
 def _second_conversion() -> None:
-    def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+    def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
         before = seat.hp
         seat.hp = max(0, seat.hp - amount)
         if seat.hp == before:
@@ -189,7 +188,7 @@ def _second_conversion() -> None:
         if before > 1 and seat.hp == 1:
             g.state.fell_to_one.append(seat.seat)
 
-    def converting_seat(g: Game) -> Seat | None:
+    def converting_seat(g: Board) -> Seat | None:
         for seat_no in g.state.fell_to_one:
             seat = g.state.seats[seat_no]
             if seat.alive and seat.hp == 1:
@@ -211,7 +210,7 @@ def _second_conversion() -> None:
 )
 def _rage_not_cleared() -> None:
     def wrap(original: Action) -> Action:
-        def clear_turn_effects(g: Game, p: Params) -> None:
+        def clear_turn_effects(g: Board, p: Params) -> None:
             kept = [seat.rage for seat in g.state.seats]
             original(g, p)
             for seat, rage in zip(g.state.seats, kept, strict=True):
@@ -243,7 +242,7 @@ def _no_extra_action_after_self_blank() -> None:
 )
 def _extra_action_by_initial_type() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             at_self, initial = shot.target == shot.shooter, shot.initial
@@ -263,7 +262,7 @@ def _extra_action_by_initial_type() -> None:
 )
 def _blank_keeps_rage() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             shooter = g.state.seats[shot.shooter]
@@ -287,7 +286,7 @@ def _blank_keeps_rage() -> None:
     ),
 )
 def _traitor_magician_flips() -> None:
-    def can_flip(g: Game, p: Params) -> bool:
+    def can_flip(g: Board, p: Params) -> bool:
         seat = g.state.seats[effects.poll_cursor(g)]
         items = p.get("items")
         if seat.role is not Role.MAGICIAN or not isinstance(items, tuple):
@@ -307,7 +306,7 @@ def _traitor_magician_flips() -> None:
 )
 def _dealers_miss_fresh_loads() -> None:
     def wrap(original: Action) -> Action:
-        def load_chamber(g: Game, p: Params) -> None:
+        def load_chamber(g: Board, p: Params) -> None:
             dealers = [s for s in g.state.seats if s.role is Role.DEALER and not s.traitor]
             for seat in dealers:
                 seat.traitor = True  # hide the skill while loading
@@ -330,7 +329,7 @@ def _dealers_miss_fresh_loads() -> None:
 )
 def _doctor_reversal_for_everyone() -> None:
     def wrap(original: Helper) -> Helper:
-        def pills(g: Game, user: Seat, target: Seat) -> None:
+        def pills(g: Board, user: Seat, target: Seat) -> None:
             if user.skilled(Role.DOCTOR) and target is not user:
                 effects.heal(g, target, g.rules.pills.doctor_heal, "expired_pills")
                 return
@@ -348,7 +347,7 @@ def _doctor_reversal_for_everyone() -> None:
     caught_by=("items.milk-tea-heals-up-to-the-maximum", "roles.doctor-pills-on-themself-capped"),
 )
 def _heal_above_max() -> None:
-    def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+    def heal(g: Board, seat: Seat, amount: int, cause: str) -> None:
         if amount:
             seat.hp += amount
             g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=amount, cause=cause)
@@ -364,7 +363,7 @@ def _heal_above_max() -> None:
 )
 def _eliminated_keep_items() -> None:
     def wrap(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             frame = g.state.stack[-1]
             assert frame.player is not None
             seat = g.state.seats[frame.player]
@@ -385,7 +384,7 @@ def _eliminated_keep_items() -> None:
 )
 def _self_kill_credited() -> None:
     def wrap(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             frame = g.state.stack[-1]
             assert frame.player is not None
             own = g.state.damage_source.get(frame.player) == frame.player
@@ -406,7 +405,7 @@ def _self_kill_credited() -> None:
 )
 def _pickpocket_from_oneself() -> None:
     def wrap(original: Guard) -> Guard:
-        def item_usable(g: Game, p: Params) -> bool:
+        def item_usable(g: Board, p: Params) -> bool:
             if p.get("item") is Item.PICKPOCKET and p.get("target") == g.state.owner:
                 return _owner(g).count(Item.PICKPOCKET) > 0
             return original(g, p)
@@ -437,7 +436,7 @@ def _dying_asks_without_rescue_items() -> None:
 )
 def _mercenary_single_charge() -> None:
     def wrap(original: Action) -> Action:
-        def apply_item(g: Game, p: Params) -> None:
+        def apply_item(g: Board, p: Params) -> None:
             original(g, p)
             owner = _owner(g)
             if p["item"] is Item.RAGE_POTION and owner.skilled(Role.MERCENARY):
@@ -456,7 +455,7 @@ def _mercenary_single_charge() -> None:
 )
 def _conversion_on_rise() -> None:
     def wrap(original: Helper) -> Helper:
-        def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+        def heal(g: Board, seat: Seat, amount: int, cause: str) -> None:
             before = seat.hp
             original(g, seat, amount, cause)
             if before < 1 and seat.hp == 1 and not seat.conversion_used:
@@ -485,7 +484,7 @@ def _end_main_while_loaded() -> None:
 )
 def _turn_start_skips_the_draw() -> None:
     def wrap(original: Action) -> Action:
-        def draw_turn_items(g: Game, p: Params) -> None:
+        def draw_turn_items(g: Board, p: Params) -> None:
             if g.state.turn == 1:
                 original(g, p)
 
@@ -505,7 +504,7 @@ def _turn_start_skips_the_draw() -> None:
 )
 def _shot_fired_shows_the_initial_type() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             initial, at = shot.initial, len(g.events)
@@ -519,7 +518,7 @@ def _shot_fired_shows_the_initial_type() -> None:
     seams.wrap_action("settle_shot", wrap)
 
 
-_OWED_KILLS: WeakKeyDictionary[Game, dict[int, int]] = WeakKeyDictionary()
+_OWED_KILLS: WeakKeyDictionary[Board, dict[int, int]] = WeakKeyDictionary()
 """Kills each game owes its seats until the tally (kills-credited-at-settlement)."""
 
 
@@ -531,7 +530,7 @@ _OWED_KILLS: WeakKeyDictionary[Game, dict[int, int]] = WeakKeyDictionary()
 )
 def _kills_credited_at_settlement() -> None:
     def wrap_elimination(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             before = [seat.kills for seat in g.state.seats]
             original(g, p)
             owed = _OWED_KILLS.setdefault(g, {})
@@ -543,7 +542,7 @@ def _kills_credited_at_settlement() -> None:
         return eliminate_dying
 
     def wrap_tally(original: Action) -> Action:
-        def report_tally(g: Game, p: Params) -> None:
+        def report_tally(g: Board, p: Params) -> None:
             for seat, kills in _OWED_KILLS.pop(g, {}).items():
                 g.state.seats[seat].kills += kills
             original(g, p)
@@ -562,7 +561,7 @@ def _kills_credited_at_settlement() -> None:
 )
 def _magician_cannot_flip_own_shot() -> None:
     def wrap(original: Guard) -> Guard:
-        def can_flip(g: Game, p: Params) -> bool:
+        def can_flip(g: Board, p: Params) -> bool:
             shot = g.state.shot
             if shot is not None and effects.poll_cursor(g) == shot.shooter:
                 return False
@@ -610,7 +609,7 @@ def _counter_window_without_a_counter_skill() -> None:
 )
 def _lucky_streak_on_any_blank() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             shooter = g.state.seats[shot.shooter]
@@ -635,7 +634,7 @@ def _lucky_streak_on_any_blank() -> None:
     caught_by=("turn.turn-limit-ends-in-a-draw",),
 )
 def _turn_limit_draw_names_the_living() -> None:
-    def declare_draw(g: Game, p: Params) -> None:
+    def declare_draw(g: Board, p: Params) -> None:
         living = [seat.seat for seat in g.state.seats if seat.alive]
         g.state.winners, g.state.end_reason = living, "turn_limit"
         g.emit(EventType.GAME_OVER, winners=living, reason="turn_limit")
@@ -651,7 +650,7 @@ def _turn_limit_draw_names_the_living() -> None:
 )
 def _chamber_items_on_an_empty_chamber() -> None:
     def wrap(original: Guard) -> Guard:
-        def item_usable(g: Game, p: Params) -> bool:
+        def item_usable(g: Board, p: Params) -> bool:
             item = p.get("item")
             if not g.state.shells and isinstance(item, Item) and item_spec(item).needs_shell:
                 return _owner(g).count(item) > 0 and p.get("target") is None
@@ -670,7 +669,7 @@ def _chamber_items_on_an_empty_chamber() -> None:
 )
 def _others_over_the_cap_discard_too() -> None:
     def wrap(original: Action) -> Action:
-        def report_tally(g: Game, p: Params) -> None:
+        def report_tally(g: Board, p: Params) -> None:
             original(g, p)
             for seat in g.state.seats:
                 if seat.seat == g.state.owner or not seat.alive:
@@ -709,7 +708,7 @@ def _no_items_while_shooting_locked() -> None:
 )
 def _damage_below_zero() -> None:
     def wrap(original: Helper) -> Helper:
-        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+        def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
             below = amount - seat.hp
             original(g, seat, amount, source, cause)
             if below > 0:
@@ -731,7 +730,7 @@ def _damage_below_zero() -> None:
 )
 def _rage_adds_no_damage() -> None:
     def wrap(original: Helper) -> Helper:
-        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+        def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
             if cause == "shot":
                 amount = min(amount, g.rules.shot.live_damage)
             original(g, seat, amount, source, cause)
@@ -775,7 +774,7 @@ def _turn_limit_one_turn_late() -> None:
 )
 def _pickpocket_from_empty_hands() -> None:
     def wrap(original: Guard) -> Guard:
-        def item_usable(g: Game, p: Params) -> bool:
+        def item_usable(g: Board, p: Params) -> bool:
             target = p.get("target")
             if p.get("item") is Item.PICKPOCKET and isinstance(target, int):
                 seats = g.state.seats
@@ -800,7 +799,7 @@ def _pickpocket_from_empty_hands() -> None:
 )
 def _window_skips_players_without_a_skill() -> None:
     def wrap(original: Action) -> Action:
-        def open_shot_window(g: Game, p: Params) -> None:
+        def open_shot_window(g: Board, p: Params) -> None:
             original(g, p)
             frame, seats, owner = g.state.stack[-1], g.state.seats, g.state.owner
             frame.order = tuple(
@@ -820,7 +819,7 @@ def _window_skips_players_without_a_skill() -> None:
 )
 def _traitor_gambler_rolls() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             shooter = g.state.seats[shot.shooter]
@@ -850,7 +849,7 @@ def _traitor_gambler_rolls() -> None:
 )
 def _inverter_flips_the_next_shell_only() -> None:
     def wrap(original: Action) -> Action:
-        def apply_item(g: Game, p: Params) -> None:
+        def apply_item(g: Board, p: Params) -> None:
             rest = list(g.state.shells[1:])
             original(g, p)
             if p["item"] is Item.INVERTER:
@@ -861,7 +860,7 @@ def _inverter_flips_the_next_shell_only() -> None:
     seams.wrap_action("apply_item", wrap)
 
 
-_RESCUED_ONCE: WeakKeyDictionary[Game, set[int]] = WeakKeyDictionary()
+_RESCUED_ONCE: WeakKeyDictionary[Board, set[int]] = WeakKeyDictionary()
 """Dying frames (by id) whose player already used a rescue item (one-rescue-while-dying)."""
 
 
@@ -873,14 +872,14 @@ _RESCUED_ONCE: WeakKeyDictionary[Game, set[int]] = WeakKeyDictionary()
 )
 def _one_rescue_while_dying() -> None:
     def wrap_rescue(original: Action) -> Action:
-        def apply_rescue_item(g: Game, p: Params) -> None:
+        def apply_rescue_item(g: Board, p: Params) -> None:
             _RESCUED_ONCE.setdefault(g, set()).add(g.state.stack[-1].id)
             original(g, p)
 
         return apply_rescue_item
 
     def wrap_holds(original: Guard) -> Guard:
-        def holds_rescue_item(g: Game, p: Params) -> bool:
+        def holds_rescue_item(g: Board, p: Params) -> bool:
             used = g.state.stack[-1].id in _RESCUED_ONCE.get(g, set())
             return not used and original(g, p)
 
@@ -911,7 +910,7 @@ def _turn_draw_after_the_preview() -> None:
         return lambda g, p: None
 
     def wrap_preview(original: Action) -> Action:
-        def prophet_preview(g: Game, p: Params) -> None:
+        def prophet_preview(g: Board, p: Params) -> None:
             original(g, p)
             effects.draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
 
@@ -929,7 +928,7 @@ def _turn_draw_after_the_preview() -> None:
 )
 def _dying_uses_any_item() -> None:
     def wrap(original: Guard) -> Guard:
-        def rescue_usable(g: Game, p: Params) -> bool:
+        def rescue_usable(g: Board, p: Params) -> bool:
             item = p.get("item")
             return isinstance(item, Item) and effects.frame_player(g).count(item) > 0
 
