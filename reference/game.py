@@ -14,12 +14,12 @@ from buckshot.reference.chance import (
     clone_chance,
     restore_chance,
 )
-from buckshot.reference.effects import Guard, Params
+from buckshot.reference.effects import Params
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType, data_of
 from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
-from buckshot.reference.tables import TABLES, Edge, StateRow
+from buckshot.reference.tables import PHASE_IDS, TABLES, Edge, StateRow
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Role, Shell
@@ -41,19 +41,10 @@ _NO_PARAMS: dict[str, Any] = {}
 """The parameters of an automatic step or a resume: none (never changed)."""
 
 
-def _passes(game: Game, guards: tuple[tuple[str, Guard, bool], ...], params: Params) -> bool:
-    """Whether every guard of ``guards`` gives its expected value."""
-    for _, guard, expected in guards:  # noqa: SIM110 - a loop: all() of a generator is slower
-        if guard(game, params) is not expected:
-            return False
-    return True
-
-
 def _first_passing(game: Game, edges: tuple[Edge, ...], params: Params) -> Edge:
-    """The first of ``edges`` (in priority order) whose guards pass (S6.1: the charts are
-    deterministic, one edge passes at most; the tables are checked to say so)."""
+    """The first of ``edges`` whose guards pass, in the chart's priority order."""
     for edge in edges:
-        if _passes(game, edge.guards, params):
+        if edge.passes is None or edge.passes(game, params) is True:
             return edge
     raise AssertionError(f"no branch of {edges[0].event if edges else '?'} passes")
 
@@ -214,7 +205,7 @@ class Game:
         )
         self.write(EventType.TURN_STARTED, self.state.owner)
         self.push_frame(FrameKind.TURN)
-        self._enter_turn_state(self.state.stack[0].state)
+        self._enter_phase(self._row(self.state.stack[0]).phase)
         self._advance()
 
     def resume(self, state: GameState) -> None:
@@ -301,12 +292,12 @@ class Game:
         while state.winners is None:
             frame = stack[-1]
             row = TABLES[frame.kind].states[frame.state]
-            if row.kind is StateKind.AUTO:
+            if row.automatic:
                 self._take(frame, _first_passing(self, row.automatic, _NO_PARAMS), _NO_PARAMS)
-            elif row.kind is StateKind.DECISION:
+            elif row.choices:
                 self._ask(self._prompt(frame, row))
                 return
-            elif row.kind is StateKind.FINAL:
+            elif row.final:
                 self._pop(frame, row)
             else:
                 raise AssertionError(f"{frame.kind.value} frame on top in {row.kind} {row.id}")
@@ -322,8 +313,8 @@ class Game:
         for _, action in edge.actions:
             action(self, params)
         frame.state = edge.entry
-        if frame.kind is FrameKind.TURN:
-            self._enter_turn_state(edge.entry)
+        if edge.phase is not None and edge.phase != self._phase_of_turn:
+            self._enter_phase(edge.phase)
         if observer is not None:
             self._report_events(observer)
             observer.after_transition(self, frame, edge, params)
@@ -349,13 +340,21 @@ class Game:
         cost = self.rules.magician.cost
         options: list[Option] = []
         for _, candidates, edges in row.choices:
-            open_edges = [edge for edge in edges if _passes(self, edge.static_guards, _NO_PARAMS)]
-            if not open_edges:
+            tests = [
+                edge.param_passes
+                for edge in edges
+                if edge.static_passes is None or edge.static_passes(self, _NO_PARAMS) is True
+            ]
+            if not tests:
                 continue
-            for option in candidates(seats, seats[player], cost):
+            listed = candidates(seats, seats[player], cost)
+            if tests[0] is None:  # an open edge that reads no parameter takes every candidate
+                options.extend(listed)
+                continue
+            for option in listed:
                 params = option._kwargs
-                for edge in open_edges:
-                    if _passes(self, edge.param_guards, params):
+                for passes in tests:
+                    if passes is None or passes(self, params) is True:
                         options.append(option)
                         break
         return Prompt(player, frame.id, frame.kind, row.id, row.prompt_kind, tuple(options))
@@ -378,16 +377,12 @@ class Game:
             self._reported += 1
             observer.emitted(self, events[self._reported - 1])
 
-    def _enter_turn_state(self, state_id: str) -> None:
-        """Announce a new phase when the turn's state lies in another of S4's phases.
-
-        The five phases (S4.1, S4.2, S4.3, S4.4, S4.5) are the turn chart's compound states.
-        """
-        row = TABLES[FrameKind.TURN].states[state_id]
-        if row.phase != self._phase_of_turn:
-            self._phase_of_turn = row.phase
-            if row.announced:
-                self.write(EventType.PHASE, self.state.owner, row.phase)
+    def _enter_phase(self, phase: str) -> None:
+        """The turn enters ``phase``, announced when it is one of S4's five (the turn
+        chart's compound states: S4.1, S4.2, S4.3, S4.4, S4.5)."""
+        self._phase_of_turn = phase
+        if phase in PHASE_IDS:
+            self.write(EventType.PHASE, self.state.owner, phase)
 
     def _compute_prompt(self) -> Prompt:
         frame = self.state.stack[-1]

@@ -10,9 +10,19 @@ a decision state's candidate lister per event, a turn state's phase.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from buckshot.reference.effects import ACTIONS, GUARDS, SELECTORS, Action, Guard, Selector
+from buckshot.reference.effects import (
+    ACTIONS,
+    GUARDS,
+    SELECTORS,
+    Action,
+    Board,
+    Guard,
+    Params,
+    Selector,
+)
 from buckshot.reference.options import Enumerate, enumerator
 from buckshot.spec.chart_data import StateKind, TransitionEdge, chart_models
 from buckshot.spec.registry import entry
@@ -21,20 +31,70 @@ from buckshot.spec.rulebook import FrameKind, Phase
 PHASE_IDS = frozenset(phase.value for phase in Phase)
 """The turn chart's compound states that are S4's phases, announced when entered."""
 
+_TURN_PHASES = {
+    node.id: node.parent or node.id
+    for model in chart_models()
+    if model.kind is FrameKind.TURN
+    for node in model.states
+}
+"""The phase each state of the turn chart lies in: its parent, or itself at the top."""
+
+
+Test = Callable[[Board, Params], bool]
+"""Whether a transition's guards (some of them) pass for a game and a decision's parameters."""
+
+
+def test(guards: tuple[tuple[str, Guard, bool], ...]) -> Test | None:
+    """One function testing ``guards`` in order, each against its expected value: None when
+    there are none (nothing to test), the guard itself when it is one guard expected True."""
+    if not guards:
+        return None
+    if len(guards) == 1 and guards[0][2] is True:
+        return guards[0][1]
+
+    def passes(game: Board, params: Params) -> bool:
+        for _, guard, expected in guards:  # noqa: SIM110 - each guard's result is compared
+            if guard(game, params) is not expected:
+                return False
+        return True
+
+    return passes
+
 
 @dataclass(frozen=True)
 class Edge:
-    """One transition: its guards (name, function, expected value) and its actions."""
+    """One transition of the ``chart`` chart: its guards (name, function, expected value) and
+    its actions; what the step loop needs besides is worked out from them."""
 
     id: str
     event: str
+    chart: FrameKind
     entry: str
     guards: tuple[tuple[str, Guard, bool], ...]
     actions: tuple[tuple[str, Action], ...]
-    static_guards: tuple[tuple[str, Guard, bool], ...]
+    static_guards: tuple[tuple[str, Guard, bool], ...] = field(init=False)
     """The guards that read no decision parameter (the registry says which read which)."""
-    param_guards: tuple[tuple[str, Guard, bool], ...]
+    param_guards: tuple[tuple[str, Guard, bool], ...] = field(init=False)
     """The guards that read the decision's parameters."""
+    phase: str | None = field(init=False)
+    """The turn's phase its entry lies in, for an edge of the turn chart; None otherwise."""
+    passes: Test | None = field(init=False)
+    """:func:`test` of its guards: whether the edge may be taken (None: always)."""
+    static_passes: Test | None = field(init=False)
+    """:func:`test` of its static guards: whether the edge is open to some option."""
+    param_passes: Test | None = field(init=False)
+    """:func:`test` of its parameter guards: whether an option of an open edge passes."""
+
+    def __post_init__(self) -> None:
+        static = tuple(g for g in self.guards if not entry(g[0]).params)
+        params = tuple(g for g in self.guards if g not in static)
+        object.__setattr__(self, "static_guards", static)
+        object.__setattr__(self, "param_guards", params)
+        object.__setattr__(self, "passes", test(self.guards))
+        object.__setattr__(self, "static_passes", test(static))
+        object.__setattr__(self, "param_passes", test(params))
+        turn = self.chart is FrameKind.TURN
+        object.__setattr__(self, "phase", _TURN_PHASES[self.entry] if turn else None)
 
 
 @dataclass(frozen=True)
@@ -51,6 +111,7 @@ class StateRow:
     pushes: FrameKind | None
     phase: str
     """The turn's phase while a turn frame is in this state: its parent, or itself."""
+    final: bool = field(init=False)
     automatic: tuple[Edge, ...] = field(init=False)
     """An automatic state's edges (of its one event) in priority order; () otherwise."""
     choices: tuple[tuple[str, Enumerate, tuple[Edge, ...]], ...] = field(init=False)
@@ -65,13 +126,9 @@ class StateRow:
             for event, edges in self.edges.items()
             if self.kind is StateKind.DECISION
         )
+        object.__setattr__(self, "final", self.kind is StateKind.FINAL)
         object.__setattr__(self, "automatic", automatic)
         object.__setattr__(self, "choices", choices)
-
-    @property
-    def announced(self) -> bool:
-        """Whether entering this state's phase writes a ``phase`` event (S4.0)."""
-        return self.phase in PHASE_IDS
 
     def with_edges(self, event: str, edges: tuple[Edge, ...]) -> StateRow:
         """This row with ``edges`` for ``event`` (its derived fields worked out again)."""
@@ -88,18 +145,11 @@ class ChartTable:
     states: dict[str, StateRow]
 
 
-def _edge(edge: TransitionEdge) -> Edge:
+def _edge(kind: FrameKind, edge: TransitionEdge) -> Edge:
     """The chart's ``edge`` with its guards and actions bound to the engine's functions."""
     guards = tuple((g.name, GUARDS[g.name], g.expected) for g in edge.guards)
-    return Edge(
-        id=edge.id,
-        event=edge.event,
-        entry=edge.entry,
-        guards=guards,
-        actions=tuple((name, ACTIONS[name]) for name in edge.actions),
-        static_guards=tuple(g for g in guards if not entry(g[0]).params),
-        param_guards=tuple(g for g in guards if entry(g[0]).params),
-    )
+    actions = tuple((name, ACTIONS[name]) for name in edge.actions)
+    return Edge(edge.id, edge.event, kind, edge.entry, guards, actions)
 
 
 def build_tables() -> dict[FrameKind, ChartTable]:
@@ -117,7 +167,7 @@ def build_tables() -> dict[FrameKind, ChartTable]:
                 continue
             edges: dict[str, list[Edge]] = {}
             for edge in sorted(model.outgoing(node.id), key=lambda e: e.priority):
-                edges.setdefault(edge.event, []).append(_edge(edge))
+                edges.setdefault(edge.event, []).append(_edge(model.kind, edge))
             prompt = model.prompts.get(node.id)
             rows[node.id] = StateRow(
                 id=node.id,

@@ -2,7 +2,7 @@
 
 Each breaker changes one rule of the engine in the adapter's process, through the engine's
 seams only (:mod:`buckshot.reference.seams`): a registry guard or action replaced or
-wrapped, a rule helper substituted, or a compiled edge edited. The decorator above it
+wrapped, a rule helper substituted, or an edge of the tables edited. The decorator above it
 declares the fault (what it breaks, the cases that must catch it) and adds it to
 :data:`FAULTS`; ``python -m buckshot.faults.adapter --fault NAME`` serves the reference
 adapter with it, and a test runs each against its cases and checks that they fail
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from buckshot.faults.declare import Room
@@ -44,10 +43,8 @@ def _owner(g: Board) -> Seat:
 
 
 def _unguarded(edge: Edge) -> Edge:
-    """``edge`` with no guards at all (in whichever guard fields the compiled edge has)."""
-    names = {field.name for field in dataclasses.fields(edge)}
-    empty: dict[str, Any] = {name: () for name in names if name.endswith("guards")}
-    return dataclasses.replace(edge, **empty)
+    """``edge`` with no guards at all (the edge works out its guard tests from them)."""
+    return dataclasses.replace(edge, guards=())
 
 
 # --- the faults, each above its breaker -----------------------------------------------------------
