@@ -16,7 +16,7 @@ from buckshot.reference.chance import (
 )
 from buckshot.reference.effects import Params
 from buckshot.reference.errors import Code, GameError
-from buckshot.reference.events import Event, EventType, data_of
+from buckshot.reference.events import Event, EventType, data_of, log_event
 from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
 from buckshot.reference.tables import PHASE_IDS, TABLES, Edge, StateRow
@@ -25,6 +25,7 @@ from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Role, Shell
 from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator
+from buckshot.spec.views import seat_view, visible_to
 
 SNAPSHOT_FORMAT = "buckshot-snapshot/1"
 
@@ -487,16 +488,28 @@ class Game:
         }
 
     def view(self, player: int, with_events: bool = True) -> dict[str, Any]:
-        """What ``player`` may know and nothing more (R14): no chamber order, no other's peek."""
+        """What ``player`` may know and nothing more (R14): the one view of a seat, which
+        ``play``, the agents, the search, the environments and the conformance adapter show.
+
+        The public state (no chamber order), and of the log what the spec's view lets the
+        seat see (:func:`buckshot.spec.views.seat_view`: no other seat's peek or preview),
+        with the first shell's type as those events showed it, ``chamber["first"]`` (None
+        when they showed none, or with ``with_events=False``, which reads no log).
+        """
         state = self.state
         prompt = self.prompt
+        logged = [log_event(event) for event in self.events] if with_events else []
+        known = seat_view(logged, player)
+        shown = (
+            known.shot_shell(player) if known.shot is not None else known.first_shell.get(player)
+        )
         return {
             "you": player,
             "turn": state.turn,
             "owner": state.owner,
             "phase": self._phase_of_turn,
-            "seats": [{k: v for k, v in seat.to_json().items()} for seat in state.seats],
-            "chamber": self.public_counts(),
+            "seats": [seat.to_json() for seat in state.seats],
+            "chamber": {**self.public_counts(), "first": shown},
             "kill_lock": state.kill_lock,
             "stack": [{"id": f.id, "kind": f.kind.value, "state": f.state} for f in state.stack],
             "prompt": prompt.to_json() if prompt is not None and prompt.player == player else None,
@@ -506,7 +519,11 @@ class Game:
             else {"winners": state.winners, "reason": state.end_reason},
             "shot_target": None if state.shot is None else state.shot.target,
             "max_hp": self.rules.hp.max,
-            "events": [e.to_json() for e in self.events if e.visible_to(player)]
+            "events": [
+                event.to_json()
+                for event, read in zip(self.events, logged, strict=True)
+                if visible_to(read, player)
+            ]
             if with_events
             else [],
         }
