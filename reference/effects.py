@@ -14,7 +14,7 @@ from typing import Any, Protocol, cast
 from buckshot.reference.chance import Chance
 from buckshot.reference.events import Event, EventType
 from buckshot.reference.options import Prompt
-from buckshot.reference.state import Frame, GameState, Seat, Shot
+from buckshot.reference.state import GameState, Seat, Shot
 from buckshot.spec.bindings import Bindings, check_role_skills
 from buckshot.spec.polling import next_living_seat, poll_order
 from buckshot.spec.registry import Kind
@@ -62,17 +62,11 @@ implements = ENGINE.implements
 RESCUE_ITEMS = (Item.MILK_TEA, Item.EXPIRED_PILLS)
 _UNTARGETED = (Target.NONE, Target.SELF)
 """The target kinds of items that name no target."""
-_SPEC_OF = {item: item_spec(item) for item in Item}
-"""Each item kind's entry of the rulebook (S3), looked up without a call."""
 COUNTER_ROLES: frozenset[Role] = frozenset()
 """Roles with a counter skill (a response to a response, S6.3.1): none in S2 (R18)."""
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def _top(g: Board) -> Frame:
-    return g.state.stack[-1]
 
 
 def _owner(g: Board) -> Seat:
@@ -133,12 +127,6 @@ def _flip_shot(g: Board) -> None:
     shot.shell = Shell.BLANK if shot.shell is Shell.LIVE else Shell.LIVE
     shot.flips += 1
     g.state.shells[0] = shot.shell
-
-
-def _push(
-    g: Board, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
-) -> None:
-    g.push_frame(kind, player=player, order=order)
 
 
 def pills(g: Board, user: Seat, target: Seat) -> None:
@@ -236,7 +224,7 @@ def item_usable(g: Board, p: Params) -> bool:
     owner = seats[state.owner]
     if not isinstance(item, Item) or not owner.items.get(item):
         return False
-    spec = _SPEC_OF[item]
+    spec = item_spec(item)
     if spec.needs_shell and not state.shells:
         return False  # R22
     if spec.target in _UNTARGETED:
@@ -267,16 +255,10 @@ def conversion_due(g: Board, p: Params) -> bool:
 def game_is_over(g: Board, p: Params) -> bool:
     """At most one player lives, or a traitor has enough kills (S5.1, R7)."""
     seats = g.state.seats
-    living = 0
-    for seat in seats:
-        living += seat.alive
-    if living <= 1:
+    if sum(seat.alive for seat in seats) <= 1:
         return True
     kills_to_win = g.rules.traitor.kills_to_win
-    for seat in seats:  # noqa: SIM110 - a loop: any() of a generator resumes it for each seat
-        if seat.traitor and seat.kills >= kills_to_win:
-            return True
-    return False
+    return any(seat.traitor and seat.kills >= kills_to_win for seat in seats)
 
 
 @implements("owner_eliminated")
@@ -423,7 +405,7 @@ def declare_shot(g: Board, p: Params) -> None:
 def open_shot_window(g: Board, p: Params) -> None:
     """Push a window polling every living seat from the owner's next, owner last (S4.2.1b)."""
     state = g.state
-    _push(g, FrameKind.SHOT_WINDOW, order=poll_order(state.alive(), state.owner))
+    g.push_frame(FrameKind.SHOT_WINDOW, order=poll_order(state.alive(), state.owner))
 
 
 @implements("apply_item")
@@ -570,7 +552,7 @@ def open_dying(g: Board, p: Params) -> None:
     """Push a dying frame for the player at HP 0 (S4.3.1)."""
     seat = _dying_seat(g)
     assert seat is not None
-    _push(g, FrameKind.DYING, player=seat.seat)
+    g.push_frame(FrameKind.DYING, player=seat.seat)
 
 
 @implements("open_conversion")
@@ -580,7 +562,7 @@ def open_conversion(g: Board, p: Params) -> None:
     assert seat is not None
     seat.conversion_used = True
     g.state.fell_to_one.remove(seat.seat)
-    _push(g, FrameKind.CONVERSION, player=seat.seat)
+    g.push_frame(FrameKind.CONVERSION, player=seat.seat)
 
 
 @implements("declare_winner")
@@ -614,7 +596,7 @@ def report_tally(g: Board, p: Params) -> None:
 @implements("open_discard")
 def open_discard(g: Board, p: Params) -> None:
     """Push a discard frame for the turn owner (S4.4.3, R12)."""
-    _push(g, FrameKind.DISCARD, player=g.state.owner)
+    g.push_frame(FrameKind.DISCARD, player=g.state.owner)
 
 
 @implements("clear_turn_effects")
@@ -670,15 +652,17 @@ def pay_flip_cost(g: Board, p: Params) -> None:
 def flip_shot_shell(g: Board, p: Params) -> None:
     """The shot's shell changes type; the fact is public, the type is not (S2.6, R8, R14)."""
     _flip_shot(g)
-    g.write(EventType.SHELL_FLIPPED, poll_cursor(g), _top(g).id, [i.value for i in p["items"]])
+    g.write(
+        EventType.SHELL_FLIPPED, poll_cursor(g), g.state.stack[-1].id, [i.value for i in p["items"]]
+    )
 
 
 @implements("open_counter_response")
 def open_counter_response(g: Board, p: Params) -> None:
     """Push a counter-response frame polling the counter-skill holders (S6.3.1, R18)."""
-    below = _top(g)
+    below = g.state.stack[-1]
     holders = tuple(s for s in below.order if g.state.seats[s].role in COUNTER_ROLES)
-    _push(g, FrameKind.COUNTER_RESPONSE, order=holders)
+    g.push_frame(FrameKind.COUNTER_RESPONSE, order=holders)
 
 
 @implements("negate_response")

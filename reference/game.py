@@ -402,17 +402,8 @@ class Game:
         Raises :class:`GameError` with a stable code, leaving the game exactly as it was, when
         the game is over, ``player`` is not the one asked, or the option is not legal.
         """
-        prompt = self.prompt
-        if (
-            type(option) is Option
-            and type(player) is int
-            and prompt is not None
-            and player == prompt.player
-        ):
-            chosen = option
-        else:
-            prompt, chosen = self._checked(player, option)
-        for offered in prompt.options:
+        prompt, chosen = self._checked(player, option)
+        for offered in prompt.options:  # the same object as one offered, or equal to one
             if offered is chosen:
                 break
         else:
@@ -436,7 +427,7 @@ class Game:
         """The pending prompt and the option ``option`` names, checked in order: the player
         and the option are well-formed, a prompt is pending, ``player`` is the one asked and
         the text (if given as text) reads as an option; ``GameError`` at the first that is not."""
-        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
+        if isinstance(player, bool) or not isinstance(player, int):
             raise GameError(Code.MALFORMED, f"a player is a seat number, got {player!r}")
         if not isinstance(option, _TEXT_OR_OPTION):
             raise GameError(Code.MALFORMED, f"an option is its text or an Option, got {option!r}")
