@@ -351,13 +351,17 @@ class Game:
             listed = candidates(seats, seats[player], cost)
             if tests[0] is None:  # an open edge that reads no parameter takes every candidate
                 options.extend(listed)
-                continue
-            for option in listed:
-                params = option._kwargs
-                for passes in tests:
-                    if passes is None or passes(self, params) is True:
-                        options.append(option)
-                        break
+            elif len(tests) == 1:
+                passes = tests[0]
+                options.extend([o for o in listed if passes(self, o._kwargs) is True])
+            else:  # several open edges: an option passes if one of them passes it
+                options.extend(
+                    [
+                        o
+                        for o in listed
+                        if any(t is None or t(self, o._kwargs) is True for t in tests)
+                    ]
+                )
         return Prompt(player, frame.id, frame.kind, row.id, row.prompt_kind, tuple(options))
 
     def _ask(self, prompt: Prompt) -> None:

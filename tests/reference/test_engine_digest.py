@@ -1,8 +1,8 @@
 """The 200-game digest: 200 seeded games of 2-8 players, played with seeded random decisions,
 hashed state by state (every prompt, every state after each decision, the event log and the
 final snapshot). The figure was taken from the engine before the plain interpreter replaced
-the compiled program (issue 32): the same decisions and chance give the same states, byte
-for byte. A built engine (``scripts/build_engine.sh``, mypyc) must give the same digest."""
+the generated program (issue 32): the same decisions and chance give the same states, byte
+for byte."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from buckshot.spec.rulebook import Role
 GAMES = 200
 
 DIGEST = "28088d2c7d8654807e0c519d8951a3f5d7505330585dea7c588d614c116dc52e"
-"""The sha256 of the 200 games, taken on the compiled engine of d4777c7."""
+"""The sha256 of the 200 games, taken on the generated engine of d4777c7."""
 
 
 def digest(games: int = GAMES, record: bool = True) -> str:
