@@ -322,10 +322,19 @@ def _print_engine(figures: Figures) -> None:
 
 PROFILE_PARTS = (
     ("guards and actions (reference/effects.py)", "/reference/effects.py"),
-    ("compiled control flow (reference/compiled.py's program)", "<compiled charts"),
     ("candidate options and prompts (reference/options.py)", "/reference/options.py"),
-    ("game loop, decide, events (reference/game.py, events.py)", "/reference/game.py"),
-    ("game loop, decide, events (reference/game.py, events.py)", "/reference/events.py"),
+    (
+        "the step loop, decide, events (reference/game.py, tables.py, events.py)",
+        "/reference/game.py",
+    ),
+    (
+        "the step loop, decide, events (reference/game.py, tables.py, events.py)",
+        "/reference/tables.py",
+    ),
+    (
+        "the step loop, decide, events (reference/game.py, tables.py, events.py)",
+        "/reference/events.py",
+    ),
     ("chance draws (reference/chance.py, random)", "/reference/chance.py"),
     ("chance draws (reference/chance.py, random)", "/random.py"),
     ("state helpers (reference/state.py, spec/)", "/reference/state.py"),

@@ -220,7 +220,7 @@ class Table:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as plain data: the settled point's game state stands for its game (whose
-        compiled steps do not pickle), resumed when loaded (``Game.resume_from``)."""
+        state is all a settled point needs), resumed when loaded (``Game.resume_from``)."""
         settled, seats = self.settled, (*range(self.setup.seats), PUBLIC)
         known = tuple(settled.known(seat) for seat in seats)
         parts = (settled.game.state, known, tuple(settled.record(seat) for seat in seats))

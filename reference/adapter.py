@@ -29,10 +29,9 @@ from buckshot.reference.errors import Code, GameError
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.setup import game_from_setup
 from buckshot.spec import SPEC_VERSION
-from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load, RulesetError, load_ruleset, parse_ruleset
-from buckshot.spec.views import PUBLIC_SEAT_FIELDS, seat_view
+from buckshot.spec.views import PUBLIC_SEAT_FIELDS
 
 PROTOCOL = 2
 T = TypeVar("T")
@@ -156,24 +155,11 @@ def canonical_events(game: Game | None) -> list[dict[str, Any]]:
     return trace
 
 
-def shown_first(game: Game, seat: int) -> str | None:
-    """The first shell's type now, as the events ``seat`` saw showed it (a peek or a
-    preview, flips and inversions since applied); None when they showed it none (R14)."""
-    log = []
-    for index, event in enumerate(e for e in game.events if e.visible_to(seat)):
-        seen = None if event.visibility is None else tuple(event.visibility)
-        log.append(
-            LogEvent(index, index + 1, index + 1, event.turn, event.type.value, seen, event.data)
-        )
-    table = seat_view(log, seat)
-    return table.shot_shell(seat) if table.shot is not None else table.first_shell.get(seat)
-
-
 def canonical_view(game: Game, seat: int) -> dict[str, Any]:
     """What ``seat`` knows (INTERPRETING.md, 'Views'): the public facts and what it alone
     was shown of the chamber, nothing more (R14)."""
     state = canonical_state(game)
-    counts = game.public_counts()
+    chamber = game.view(seat)["chamber"]
     shot = state["shot"]
     return {
         "seat": seat,
@@ -181,10 +167,10 @@ def canonical_view(game: Game, seat: int) -> dict[str, Any]:
         "owner": state["owner"],
         "seats": [{k: s[k] for k in PUBLIC_SEAT_FIELDS} for s in state["seats"]],
         "chamber": {
-            "shells": counts["shells_left"],
-            "live": counts["live_left"],
-            "flips": counts["pending_flips"],
-            "first": shown_first(game, seat),
+            "shells": chamber["shells_left"],
+            "live": chamber["live_left"],
+            "flips": chamber["pending_flips"],
+            "first": chamber["first"],
         },
         "shot": None if shot is None else {"shooter": shot["shooter"], "target": shot["target"]},
         "kill_lock": state["kill_lock"],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import random
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
@@ -57,38 +57,14 @@ _RandomState = tuple[Any, ...]
 """What ``random.Random.getstate()`` returns."""
 
 
-_Bounds = tuple[tuple[Item, ...], tuple[int, ...]]
-"""A weight table's items and, for each, the sum of the weights up to it (its upper bound)."""
-
-
-def _bounds_of(weights: Sequence[tuple[Item, int]]) -> _Bounds:
-    """The items of ``weights`` and their upper bounds: a roll below the sum of the weights
-    falls on the first item whose bound lies above it, each item with chance proportional to
-    its weight."""
-    items = tuple(item for item, _ in weights)
-    return items, tuple(accumulate(weight for _, weight in weights))
-
-
-def _below_of(rng: random.Random) -> Callable[[int], int]:
-    """``rng.randrange`` for a bound known to be a positive int, without its argument checks:
-    the generator's own draw below ``n`` (what ``randrange(n)`` returns then, the same numbers
-    from the same state; it never returns for ``n <= 0``, so the callers check ``n`` first)."""
-    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
-    return below
-
-
 class SeededChance:
     """Outcomes drawn from a private ``random.Random`` seeded with ``seed``."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
-        self._below = _below_of(self._rng)
         self._state: _RandomState | None = None
         """The generator's state while no draw has changed it (kept for clones)."""
-        self._weights: tuple[tuple[Item, int], ...] = ()
-        self._bounds: _Bounds = ((), ())
-        """The last weight table drawn from (a ruleset's, immutable) and its bounds."""
 
     def load(self, options: Sequence[Load]) -> Load:
         """A load drawn with equal chance among ``options``."""
@@ -103,22 +79,16 @@ class SeededChance:
         return tuple(shells)
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        """An item drawn by weight."""
+        """An item drawn by weight: a roll below the weights' sum falls on the first item
+        whose running sum lies above it."""
         self._state = None
-        if weights is self._weights:
-            items, bounds = self._bounds
-        else:
-            items, bounds = _bounds_of(weights)
-            if not bounds or bounds[-1] <= 0:  # randrange's own error for an empty range
-                self._rng.randrange(bounds[-1] if bounds else 0)
-            if isinstance(weights, tuple):  # immutable (a ruleset's table): its bounds are kept
-                self._weights, self._bounds = weights, (items, bounds)
-        # the first item whose bound lies above the roll: the item the roll falls on
-        return items[bisect_right(bounds, self._below(bounds[-1]))]
+        bounds = list(accumulate(weight for _, weight in weights))
+        roll = self._rng.randrange(bounds[-1] if bounds else 0)
+        return weights[bisect_right(bounds, roll)][0]
 
     def _bernoulli(self, chance: Fraction) -> bool:
         self._state = None
-        return self._below(chance.denominator) < chance.numerator
+        return self._rng.randrange(chance.denominator) < chance.numerator
 
     def pill_heals(self, chance: Fraction) -> bool:
         """True with probability ``chance``, exactly."""
@@ -145,10 +115,8 @@ class SeededChance:
             state = self._state = self._rng.getstate()
         twin = SeededChance.__new__(SeededChance)
         twin.seed, twin._state = self.seed, state
-        twin._weights, twin._bounds = self._weights, self._bounds
         twin._rng = random.Random.__new__(random.Random)
         twin._rng.setstate(state)
-        twin._below = _below_of(twin._rng)
         return twin
 
     @classmethod

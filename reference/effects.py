@@ -8,65 +8,60 @@ at import :data:`ENGINE` checks that every registry name is implemented exactly 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
-from buckshot.reference.events import EventType
-from buckshot.reference.state import ITEM_ORDER, Frame, Seat, Shot
+from buckshot.reference.chance import Chance
+from buckshot.reference.events import Event, EventType
+from buckshot.reference.options import Prompt
+from buckshot.reference.state import GameState, Seat, Shot
 from buckshot.spec.bindings import Bindings, check_role_skills
 from buckshot.spec.polling import next_living_seat, poll_order
 from buckshot.spec.registry import Kind
 from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role, Shell, Target, item_spec
-
-if TYPE_CHECKING:
-    from buckshot.reference.game import Game
+from buckshot.spec.ruleset import Ruleset
 
 Params = dict[str, Any]
 
-# the most frequent events' types as module names (an enum's attribute is a slower read);
-# each event's values follow its fields, buckshot.reference.events.FIELDS; the most frequent
-# write an enum member's value as its _value_ (the attribute .value, a property, returns)
-HP_CHANGED, ITEMS_DRAWN, ITEM_USED = (
-    EventType.HP_CHANGED,
-    EventType.ITEMS_DRAWN,
-    EventType.ITEM_USED,
-)
-SHOT_DECLARED, SHOT_FIRED, TALLY = EventType.SHOT_DECLARED, EventType.SHOT_FIRED, EventType.TALLY
-TURN_STARTED, TURN_ENDED = EventType.TURN_STARTED, EventType.TURN_ENDED
-DISCARDED = EventType.DISCARDED
-# the enum members the hot guards and actions read, as module names too
-DEALER, MAGICIAN = Role.DEALER, Role.MAGICIAN
-OTHER_LIVING = Target.OTHER_LIVING
-SHOT_WINDOW = FrameKind.SHOT_WINDOW
-Guard = Callable[["Game", Params], bool]
-Action = Callable[["Game", Params], None]
-Selector = Callable[["Game"], int]
+
+class Board(Protocol):
+    """What the rules read and change of a game (:class:`buckshot.reference.game.Game` is
+    one): its state, rules and chance source, its pending prompt and its event log."""
+
+    state: GameState
+    rules: Ruleset
+    chance: Chance
+    prompt: Prompt | None
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log, oldest first."""
+
+    def write(
+        self, type: EventType, *values: Any, visibility: tuple[int, ...] | None = None
+    ) -> None:
+        """Log an event of ``type`` with its fields' values in order (ignored unrecorded)."""
+
+    def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
+        """Log an event of ``type`` with its data by name (ignored unrecorded)."""
+
+    def push_frame(
+        self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
+    ) -> None:
+        """Push a fresh frame of ``kind`` on the stack (S1.4, S6.1.2)."""
+
+
+Guard = Callable[[Board, Params], bool]
+Action = Callable[[Board, Params], None]
+Selector = Callable[[Board], int]
 
 ENGINE = Bindings("the reference engine")
 """The engine's implementations of the registry's names."""
 implements = ENGINE.implements
 
-READS: dict[Guard, Callable[[Game], Hashable]] = {}
-"""For a guard of decision parameters: all it reads of the game besides its parameters, as
-a hashable value (equal values, equal answers for every parameter value), so a prompt can
-keep its options while that value stays the same. Given for the guards whose reads change
-seldom."""
-
-NEEDS: dict[Guard, Callable[[Game], bool]] = {}
-"""For a guard of decision parameters: a condition on the game alone without which it is
-False for every parameter value, so a prompt need not try its candidates one by one."""
-
-PASSING: dict[Guard, Callable[[Game], list[tuple[Any, ...]]]] = {}
-"""For a guard of decision parameters: the parameter values it passes among its decision's
-candidates (each a tuple in the decision's parameter order, None for an optional one left
-out), listed in the candidates' order without trying them one by one. Given for the guard
-the main phase's prompt tries most often."""
-
 RESCUE_ITEMS = (Item.MILK_TEA, Item.EXPIRED_PILLS)
 _UNTARGETED = (Target.NONE, Target.SELF)
 """The target kinds of items that name no target."""
-_SPEC_OF = {item: item_spec(item) for item in Item}
-"""Each item kind's entry of the rulebook (S3), looked up without a call."""
 COUNTER_ROLES: frozenset[Role] = frozenset()
 """Roles with a counter skill (a response to a response, S6.3.1): none in S2 (R18)."""
 
@@ -74,65 +69,58 @@ COUNTER_ROLES: frozenset[Role] = frozenset()
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _top(g: Game) -> Frame:
-    return g.state.stack[-1]
-
-
-def _owner(g: Game) -> Seat:
+def _owner(g: Board) -> Seat:
     return g.state.seats[g.state.owner]
 
 
-def frame_player(g: Game) -> Seat:
+def frame_player(g: Board) -> Seat:
     """The player the top frame is for: a dying or a conversion frame's (S4.3.1, S4.3.2)."""
     player = g.state.stack[-1].player
     return g.state.seats[cast(int, player)]
 
 
-def item_cap(g: Game, seat: Seat) -> int:
+def item_cap(g: Board, seat: Seat) -> int:
     """The item cap: HP, plus traitor.cap_bonus for a traitor (S4.4.2, S5.1)."""
     return seat.hp + (g.rules.traitor.cap_bonus if seat.traitor else 0)
 
 
-def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+def heal(g: Board, seat: Seat, amount: int, cause: str) -> None:
     """Raise HP by ``amount``, never above hp.max (R2)."""
     new = min(g.rules.hp.max, seat.hp + amount)
     if new != seat.hp:
         delta, seat.hp = new - seat.hp, new
-        if g.record:
-            g.write(HP_CHANGED, seat.seat, seat.hp, delta, cause)
+        g.write(EventType.HP_CHANGED, seat.seat, seat.hp, delta, cause)
 
 
-def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
     """Lower HP by ``amount``, never below 0 (R2); note a first fall to 1 (R6) and the source."""
     before = seat.hp
     seat.hp = max(0, seat.hp - amount)
     if seat.hp == before:
         return
     g.state.damage_source[seat.seat] = source
-    if g.record:
-        g.write(HP_CHANGED, seat.seat, seat.hp, seat.hp - before, cause)
+    g.write(EventType.HP_CHANGED, seat.seat, seat.hp, seat.hp - before, cause)
     if before > 1 and seat.hp == 1 and not seat.conversion_used:
         g.state.fell_to_one.append(seat.seat)
 
 
-def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
+def draw(g: Board, seat: Seat, count: int, cause: str) -> None:
     """``seat`` draws ``count`` random items (R15); items held are public (R14)."""
     weights = g.rules.items.weights
     drawn = [g.chance.item(weights) for _ in range(count)]
     for item in drawn:
         seat.add(item)
-    if drawn and g.record:
-        g.write(ITEMS_DRAWN, seat.seat, [i._value_ for i in drawn], cause)
+    if drawn:
+        g.write(EventType.ITEMS_DRAWN, seat.seat, [i.value for i in drawn], cause)
 
 
-def preview(g: Game, seat: Seat) -> None:
+def preview(g: Board, seat: Seat) -> None:
     """``seat`` alone sees the chamber's first shell (S2.3, R11, R14)."""
-    if g.record:
-        shell = g.state.shells[0].value
-        g.write(EventType.PREVIEW, seat.seat, shell, visibility=(seat.seat,))
+    shell = g.state.shells[0].value
+    g.write(EventType.PREVIEW, seat.seat, shell, visibility=(seat.seat,))
 
 
-def _flip_shot(g: Game) -> None:
+def _flip_shot(g: Board) -> None:
     """The declared shot's shell, the chamber's first, changes type (S2.6, S4.2.1b)."""
     shot = g.state.shot
     assert shot is not None
@@ -141,26 +129,21 @@ def _flip_shot(g: Game) -> None:
     g.state.shells[0] = shot.shell
 
 
-def _push(g: Game, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()) -> None:
-    g.push_frame(kind, player=player, order=order)
-
-
-def pills(g: Game, user: Seat, target: Seat) -> None:
+def pills(g: Board, user: Seat, target: Seat) -> None:
     """Expired pills on ``target`` (S3.6, S2.5, R10)."""
     rules = g.rules.pills
     if target is user and user.skilled(Role.DOCTOR):
         heal(g, target, rules.doctor_heal, "expired_pills")
         return
     heals = g.chance.pill_heals(rules.heal_chance)
-    if g.record:
-        g.write(EventType.PILL_ROLLED, target.seat, heals)
+    g.write(EventType.PILL_ROLLED, target.seat, heals)
     if heals:
         heal(g, target, rules.heal, "expired_pills")
     else:
         lose(g, target, rules.loss, user.seat, "expired_pills")
 
 
-def _dying_seat(g: Game) -> Seat | None:
+def _dying_seat(g: Board) -> Seat | None:
     """The living player at HP 0 (one at most: every effect changes one player's HP)."""
     for seat in g.state.seats:
         if seat.alive and seat.hp == 0:
@@ -168,7 +151,7 @@ def _dying_seat(g: Game) -> Seat | None:
     return None
 
 
-def converting_seat(g: Game) -> Seat | None:
+def converting_seat(g: Board) -> Seat | None:
     """The living player whose HP has fallen to 1 with the conversion unused (S4.3.2, R6)."""
     seats = g.state.seats
     for seat_no in g.state.fell_to_one:
@@ -182,25 +165,25 @@ def converting_seat(g: Game) -> Seat | None:
 
 
 @implements("turn_owner")
-def turn_owner(g: Game) -> int:
+def turn_owner(g: Board) -> int:
     """The player whose turn it is (S1.1)."""
     return g.state.owner
 
 
 @implements("poll_cursor")
-def poll_cursor(g: Game) -> int:
+def poll_cursor(g: Board) -> int:
     """The seat the top poll frame asks now (S6.2.1)."""
     return g.state.stack[-1].order[g.state.stack[-1].cursor]
 
 
 @implements("dying_player")
-def dying_player(g: Game) -> int:
+def dying_player(g: Board) -> int:
     """The player the dying frame is for (S4.3.1)."""
     return frame_player(g).seat
 
 
 @implements("converting_player")
-def converting_player(g: Game) -> int:
+def converting_player(g: Board) -> int:
     """The player the conversion frame is for (S4.3.2)."""
     return frame_player(g).seat
 
@@ -209,24 +192,19 @@ def converting_player(g: Game) -> int:
 
 
 @implements("chamber_empty")
-def chamber_empty(g: Game, p: Params) -> bool:
+def chamber_empty(g: Board, p: Params) -> bool:
     """The chamber holds no shell (S4.1.3, R1)."""
     return not g.state.shells
 
 
 @implements("can_shoot")
-def can_shoot(g: Game, p: Params) -> bool:
+def can_shoot(g: Board, p: Params) -> bool:
     """A shell is loaded and no kill has locked shooting (S4.2.1e, R4, R25)."""
     return bool(g.state.shells) and not g.state.kill_lock
 
 
-def seats_living(g: Game) -> tuple[bool, ...]:
-    """Which seats still play, by seat number (S1.2)."""
-    return tuple([seat.alive for seat in g.state.seats])
-
-
 @implements("shot_target_valid")
-def shot_target_valid(g: Game, p: Params) -> bool:
+def shot_target_valid(g: Board, p: Params) -> bool:
     """The target is a living seat, the shooter included (S4.2.1a, R19)."""
     target = p.get("target")
     seats = g.state.seats
@@ -234,7 +212,7 @@ def shot_target_valid(g: Game, p: Params) -> bool:
 
 
 @implements("item_usable")
-def item_usable(g: Game, p: Params) -> bool:
+def item_usable(g: Board, p: Params) -> bool:
     """The owner holds the item, its target suits it, and a chamber item finds a shell (S4.2.2).
 
     Items are used in the main phase only (S4.2.0, R24): phases 1 and 4 offer none (S4.1.4,
@@ -246,7 +224,7 @@ def item_usable(g: Game, p: Params) -> bool:
     owner = seats[state.owner]
     if not isinstance(item, Item) or not owner.items.get(item):
         return False
-    spec = _SPEC_OF[item]
+    spec = item_spec(item)
     if spec.needs_shell and not state.shells:
         return False  # R22
     if spec.target in _UNTARGETED:
@@ -261,76 +239,42 @@ def item_usable(g: Game, p: Params) -> bool:
     return True
 
 
-def usable_items(g: Game) -> list[tuple[Any, ...]]:
-    """The ``(item, target)`` values :func:`item_usable` passes among the owner's held items
-    (S4.2.2, R22, R23): held item kinds in canonical order, each with no target, or with each
-    seat it may be used on, by seat number."""
-    state = g.state
-    seats = state.seats
-    owner = seats[state.owner]
-    held = owner.items
-    loaded = bool(state.shells)
-    found: list[tuple[Any, ...]] = []
-    for item in ITEM_ORDER:
-        if item not in held or not held[item]:
-            continue
-        spec = _SPEC_OF[item]
-        if spec.needs_shell and not loaded:
-            continue  # R22
-        if spec.target in _UNTARGETED:
-            found.append((item, None))
-            continue
-        others_only = spec.target is OTHER_LIVING
-        for number, chosen in enumerate(seats):
-            if chosen.alive and (
-                not others_only or (chosen is not owner and chosen.total_items() > 0)  # R23
-            ):
-                found.append((item, number))
-    return found
-
-
 @implements("someone_dying")
-def someone_dying(g: Game, p: Params) -> bool:
+def someone_dying(g: Board, p: Params) -> bool:
     """Some living player has HP 0 (S4.3.1, R5)."""
     return _dying_seat(g) is not None
 
 
 @implements("conversion_due")
-def conversion_due(g: Game, p: Params) -> bool:
+def conversion_due(g: Board, p: Params) -> bool:
     """A living player's HP has just fallen to exactly 1 for the first time (S4.3.2, R6)."""
     return converting_seat(g) is not None
 
 
 @implements("game_is_over")
-def game_is_over(g: Game, p: Params) -> bool:
+def game_is_over(g: Board, p: Params) -> bool:
     """At most one player lives, or a traitor has enough kills (S5.1, R7)."""
     seats = g.state.seats
-    living = 0
-    for seat in seats:
-        living += seat.alive
-    if living <= 1:
+    if sum(seat.alive for seat in seats) <= 1:
         return True
     kills_to_win = g.rules.traitor.kills_to_win
-    for seat in seats:  # noqa: SIM110 - a loop: any() of a generator resumes it for each seat
-        if seat.traitor and seat.kills >= kills_to_win:
-            return True
-    return False
+    return any(seat.traitor and seat.kills >= kills_to_win for seat in seats)
 
 
 @implements("owner_eliminated")
-def owner_eliminated(g: Game, p: Params) -> bool:
+def owner_eliminated(g: Board, p: Params) -> bool:
     """The turn owner was eliminated during this turn (S5.2, R13)."""
     return not _owner(g).alive
 
 
 @implements("kill_locked")
-def kill_locked(g: Game, p: Params) -> bool:
+def kill_locked(g: Board, p: Params) -> bool:
     """The owner has made a kill this turn (S4.2.1e, R25)."""
     return g.state.kill_lock
 
 
 @implements("main_continues")
-def main_continues(g: Game, p: Params) -> bool:
+def main_continues(g: Board, p: Params) -> bool:
     """The last main-phase step was an item, or a blank at oneself (S4.2.1d, R4, R19).
 
     Otherwise a shot ends the main phase (S4.2.1, S4.2.0); after a kill the phase goes on
@@ -340,7 +284,7 @@ def main_continues(g: Game, p: Params) -> bool:
 
 
 @implements("over_cap")
-def over_cap(g: Game, p: Params) -> bool:
+def over_cap(g: Board, p: Params) -> bool:
     """The owner holds more items than the cap (S4.4.1, S4.4.2, R12)."""
     state = g.state
     owner = state.seats[state.owner]
@@ -348,24 +292,24 @@ def over_cap(g: Game, p: Params) -> bool:
 
 
 @implements("turn_limit_reached")
-def turn_limit_reached(g: Game, p: Params) -> bool:
+def turn_limit_reached(g: Board, p: Params) -> bool:
     """This is turn number limits.max_turns (R21)."""
     return g.state.turn >= g.rules.limits.max_turns
 
 
 @implements("poll_complete")
-def poll_complete(g: Game, p: Params) -> bool:
+def poll_complete(g: Board, p: Params) -> bool:
     """Every seat of the top poll frame's order has been asked (S6.2.2, R17)."""
     return g.state.stack[-1].cursor >= len(g.state.stack[-1].order)
 
 
-def asked_magician(g: Game) -> bool:
+def asked_magician(g: Board) -> bool:
     """The seat the poll asks is a non-traitor Magician (S2.6, S5.1)."""
-    return g.state.seats[poll_cursor(g)].skilled(MAGICIAN)
+    return g.state.seats[poll_cursor(g)].skilled(Role.MAGICIAN)
 
 
 @implements("can_flip")
-def can_flip(g: Game, p: Params) -> bool:
+def can_flip(g: Board, p: Params) -> bool:
     """The asked non-traitor Magician pays magician.cost items they hold (S2.6, R8)."""
     items = p.get("items")
     if not asked_magician(g) or not isinstance(items, tuple):
@@ -377,7 +321,7 @@ def can_flip(g: Game, p: Params) -> bool:
 
 
 @implements("counter_possible")
-def counter_possible(g: Game, p: Params) -> bool:
+def counter_possible(g: Board, p: Params) -> bool:
     """A living counter-skill holder exists and the stack has room (S6.3.1, R18)."""
     room = len(g.state.stack) < g.rules.limits.max_stack_depth
     return room and any(
@@ -386,106 +330,86 @@ def counter_possible(g: Game, p: Params) -> bool:
 
 
 @implements("can_counter")
-def can_counter(g: Game, p: Params) -> bool:
+def can_counter(g: Board, p: Params) -> bool:
     """The asked player holds a counter skill (none of S2 does, R18)."""
     seat = g.state.seats[poll_cursor(g)]
     return seat.role in COUNTER_ROLES and not seat.traitor
 
 
 @implements("dying_hp_restored")
-def dying_hp_restored(g: Game, p: Params) -> bool:
+def dying_hp_restored(g: Board, p: Params) -> bool:
     """The dying player's HP is 1 or more (S4.3.1)."""
     return frame_player(g).hp >= 1
 
 
 @implements("holds_rescue_item")
-def holds_rescue_item(g: Game, p: Params) -> bool:
+def holds_rescue_item(g: Board, p: Params) -> bool:
     """The dying player holds milk tea or expired pills (S4.3.1, R10)."""
     seat = frame_player(g)
     return any(seat.count(item) for item in RESCUE_ITEMS)
 
 
 @implements("rescue_usable")
-def rescue_usable(g: Game, p: Params) -> bool:
+def rescue_usable(g: Board, p: Params) -> bool:
     """The given item is a rescue item the dying player holds (S4.3.1, R10)."""
     item = p.get("item")
     return item in RESCUE_ITEMS and frame_player(g).count(item) > 0
 
 
 @implements("item_held")
-def item_held(g: Game, p: Params) -> bool:
+def item_held(g: Board, p: Params) -> bool:
     """The owner holds the given item (S4.4.3)."""
     item = p.get("item")
     return isinstance(item, Item) and _owner(g).count(item) > 0
-
-
-def held_items(g: Game) -> list[tuple[Any, ...]]:
-    """The ``(item,)`` values :func:`item_held` passes: each item kind the owner holds, in
-    canonical order (S4.4.3)."""
-    held = _owner(g).items
-    return [(item,) for item in ITEM_ORDER if item in held and held[item] > 0]
 
 
 # --- actions -------------------------------------------------------------------------------
 
 
 @implements("load_chamber")
-def load_chamber(g: Game, p: Params) -> None:
+def load_chamber(g: Board, p: Params) -> None:
     """Load for the living players, announce the counts; Dealers see the first (R1, R11)."""
     living = sum(g.state.alive())
     load = g.chance.load(g.rules.loads_for(living))
     g.state.shells = list(g.chance.order(load.live, load.blank))
     g.state.fresh_load = True
-    if g.record:
-        g.write(EventType.CHAMBER_LOADED, load.live, load.blank)
+    g.write(EventType.CHAMBER_LOADED, load.live, load.blank)
     for seat in g.state.seats:
-        if seat.alive and seat.skilled(DEALER):
+        if seat.alive and seat.skilled(Role.DEALER):
             preview(g, seat)
 
 
 @implements("draw_turn_items")
-def draw_turn_items(g: Game, p: Params) -> None:
+def draw_turn_items(g: Board, p: Params) -> None:
     """The owner draws items.per_turn items (S4.1.1, R15)."""
     draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
 
 
 @implements("prophet_preview")
-def prophet_preview(g: Game, p: Params) -> None:
+def prophet_preview(g: Board, p: Params) -> None:
     """A Dealer owner sees the first shell, unless the load just showed it (S2.3, S4.1.2, R11)."""
     owner = _owner(g)
-    if owner.skilled(DEALER) and not g.state.fresh_load:
+    if owner.skilled(Role.DEALER) and not g.state.fresh_load:
         preview(g, owner)
 
 
 @implements("declare_shot")
-def declare_shot(g: Game, p: Params) -> None:
+def declare_shot(g: Board, p: Params) -> None:
     """The owner shoots the target; the first shell's type is locked (S4.2.1a)."""
     head = g.state.shells[0]
     g.state.shot = Shot(shooter=g.state.owner, target=p["target"], initial=head, shell=head)
-    if g.record:
-        g.write(SHOT_DECLARED, g.state.owner, p["target"])
+    g.write(EventType.SHOT_DECLARED, g.state.owner, p["target"])
 
 
 @implements("open_shot_window")
-def open_shot_window(g: Game, p: Params) -> None:
+def open_shot_window(g: Board, p: Params) -> None:
     """Push a window polling every living seat from the owner's next, owner last (S4.2.1b)."""
     state = g.state
-    key = (poll_order, seats_living(g), state.owner)
-    order = _POLL_ORDERS.get(key)
-    if order is None:
-        order = _POLL_ORDERS[key] = poll_order(state.alive(), state.owner)
-    _push(g, SHOT_WINDOW, order=order)
-
-
-_POLL_ORDERS: dict[
-    tuple[Callable[..., tuple[int, ...]], tuple[bool, ...], int], tuple[int, ...]
-] = {}
-"""The shot windows' poll orders worked out so far, by the ``poll_order`` helper that worked
-each out (a function of its arguments alone), the living seats and the owner."""
+    g.push_frame(FrameKind.SHOT_WINDOW, order=poll_order(state.alive(), state.owner))
 
 
 @implements("apply_item")
-def apply_item(g: Game, p: Params) -> None:
+def apply_item(g: Board, p: Params) -> None:
     """Spend the item and apply its effect (S3.1, S3.2, S3.3, S3.4, S3.5, S3.6, S3.7, S3.8).
 
     The amulet gives a Medic two blocks (S2.2); the pickpocket moves one held item (S3.7).
@@ -496,12 +420,11 @@ def apply_item(g: Game, p: Params) -> None:
     owner.remove(item)
     g.state.last_step = "item"
     g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
-    if g.record:
-        g.write(ITEM_USED, owner.seat, item._value_, p.get("target"))
+    g.write(EventType.ITEM_USED, owner.seat, item.value, p.get("target"))
     ITEM_EFFECTS[item](g, owner, g.state.seats[target])
 
 
-ItemEffect = Callable[["Game", Seat, Seat], None]
+ItemEffect = Callable[[Board, Seat, Seat], None]
 """``effect(game, user, target)``: one item kind's effect, after the item is spent and its use
 announced (the target is the user for an item that takes none)."""
 
@@ -522,64 +445,59 @@ def item_effect(item: Item) -> Callable[[ItemEffect], ItemEffect]:
 
 
 @item_effect(Item.PEEKING_GLASS)
-def peek(g: Game, user: Seat, target: Seat) -> None:
+def peek(g: Board, user: Seat, target: Seat) -> None:
     """The user alone sees the head shell (S3.1, R14, R22)."""
-    if g.record:
-        g.write(EventType.PEEK, user.seat, g.state.shells[0].value, visibility=(user.seat,))
+    g.write(EventType.PEEK, user.seat, g.state.shells[0].value, visibility=(user.seat,))
 
 
 @item_effect(Item.EJECTING_DRINK)
-def eject(g: Game, user: Seat, target: Seat) -> None:
+def eject(g: Board, user: Seat, target: Seat) -> None:
     """The head shell leaves the chamber unfired, its type shown to all (S3.2, R22)."""
     shell = g.state.shells.pop(0)
-    if g.record:
-        g.write(EventType.SHELL_EJECTED, shell.value)
+    g.write(EventType.SHELL_EJECTED, shell.value)
 
 
 @item_effect(Item.RAGE_POTION)
-def rage_potion(g: Game, user: Seat, target: Seat) -> None:
+def rage_potion(g: Board, user: Seat, target: Seat) -> None:
     """The user gains rage charges, a Mercenary more (S3.3, S2.4, R9)."""
     rage = g.rules.rage
     gained = rage.mercenary_charges if user.skilled(Role.MERCENARY) else rage.charges
     user.rage += gained
-    if g.record:
-        g.write(EventType.RAGE_GAINED, user.seat, gained, user.rage)
+    g.write(EventType.RAGE_GAINED, user.seat, gained, user.rage)
 
 
 @item_effect(Item.AMULET)
-def amulet(g: Game, user: Seat, target: Seat) -> None:
+def amulet(g: Board, user: Seat, target: Seat) -> None:
     """The user gains shield blocks, a Medic more (S3.4, S2.2)."""
     shield = g.rules.shield
     gained = shield.medic_blocks if user.skilled(Role.MEDIC) else shield.blocks
     user.shield += gained
-    if g.record:
-        g.write(EventType.SHIELD_GAINED, user.seat, gained, user.shield)
+    g.write(EventType.SHIELD_GAINED, user.seat, gained, user.shield)
 
 
 @item_effect(Item.MILK_TEA)
-def milk_tea(g: Game, user: Seat, target: Seat) -> None:
+def milk_tea(g: Board, user: Seat, target: Seat) -> None:
     """The user heals (S3.5, R10)."""
     heal(g, user, g.rules.milk_tea.heal, "milk_tea")
 
 
 @item_effect(Item.EXPIRED_PILLS)
-def expired_pills(g: Game, user: Seat, target: Seat) -> None:
+def expired_pills(g: Board, user: Seat, target: Seat) -> None:
     """The target heals or loses HP by chance; a Doctor on themself heals more (S3.6, S2.5)."""
     pills(g, user, target)
 
 
 @item_effect(Item.PICKPOCKET)
-def pickpocket(g: Game, user: Seat, target: Seat) -> None:
+def pickpocket(g: Board, user: Seat, target: Seat) -> None:
     """One item the target holds, picked by chance, becomes the user's (S3.7, R23)."""
     stolen = g.chance.pick(target.held())
     target.remove(stolen)
     user.add(stolen)
-    if g.record:
-        g.write(EventType.ITEM_STOLEN, user.seat, target.seat, stolen.value)
+    g.write(EventType.ITEM_STOLEN, user.seat, target.seat, stolen.value)
 
 
 @item_effect(Item.INVERTER)
-def inverter(g: Game, user: Seat, target: Seat) -> None:
+def inverter(g: Board, user: Seat, target: Seat) -> None:
     """Every shell in the chamber changes type, live <-> blank (S3.8, R22)."""
     g.state.shells = [Shell.BLANK if s is Shell.LIVE else Shell.LIVE for s in g.state.shells]
     g.write(EventType.CHAMBER_INVERTED, user.seat)
@@ -598,7 +516,7 @@ _check_item_effects()
 
 
 @implements("settle_shot")
-def settle_shot(g: Game, p: Params) -> None:
+def settle_shot(g: Board, p: Params) -> None:
     """Fire the shell as its final type: rage, shield, damage, Gambler's roll (S4.2.1c, R3)."""
     state, rules = g.state, g.rules
     shot = state.shot
@@ -610,17 +528,14 @@ def settle_shot(g: Game, p: Params) -> None:
     boosted = shooter.rage > 0
     if boosted:
         shooter.rage -= 1  # a blank uses a charge too (S2.4, S3.3, R9)
-        if g.record:
-            g.write(EventType.RAGE_USED, shooter.seat, shooter.rage)
+        g.write(EventType.RAGE_USED, shooter.seat, shooter.rage)
     live = shot.shell is Shell.LIVE
     damage = rules.shot.live_damage + (rules.rage.bonus_damage if boosted else 0) if live else 0
-    if g.record:
-        g.write(SHOT_FIRED, shooter.seat, target.seat, shot.shell._value_, damage)
+    g.write(EventType.SHOT_FIRED, shooter.seat, target.seat, shot.shell.value, damage)
     if live:
         if target.shield > 0:  # a passive block: no window, no handover (S3.4)
             target.shield -= 1
-            if g.record:
-                g.write(EventType.SHOT_BLOCKED, target.seat, target.shield)
+            g.write(EventType.SHOT_BLOCKED, target.seat, target.shield)
         else:
             lose(g, target, damage, shooter.seat, "shot")
     self_blank = not live and target is shooter
@@ -633,25 +548,25 @@ def settle_shot(g: Game, p: Params) -> None:
 
 
 @implements("open_dying")
-def open_dying(g: Game, p: Params) -> None:
+def open_dying(g: Board, p: Params) -> None:
     """Push a dying frame for the player at HP 0 (S4.3.1)."""
     seat = _dying_seat(g)
     assert seat is not None
-    _push(g, FrameKind.DYING, player=seat.seat)
+    g.push_frame(FrameKind.DYING, player=seat.seat)
 
 
 @implements("open_conversion")
-def open_conversion(g: Game, p: Params) -> None:
+def open_conversion(g: Board, p: Params) -> None:
     """Use up the player's conversion chance and ask them (S4.3.2, R6)."""
     seat = converting_seat(g)
     assert seat is not None
     seat.conversion_used = True
     g.state.fell_to_one.remove(seat.seat)
-    _push(g, FrameKind.CONVERSION, player=seat.seat)
+    g.push_frame(FrameKind.CONVERSION, player=seat.seat)
 
 
 @implements("declare_winner")
-def declare_winner(g: Game, p: Params) -> None:
+def declare_winner(g: Board, p: Params) -> None:
     """End the game for the last player standing or the traitor with enough kills (S5.1, R7)."""
     state = g.state
     traitors = [
@@ -665,28 +580,27 @@ def declare_winner(g: Game, p: Params) -> None:
 
 
 @implements("report_tally")
-def report_tally(g: Game, p: Params) -> None:
+def report_tally(g: Board, p: Params) -> None:
     """Report the turn's shots, items used and kills (S4.3.0, R5)."""
     tally = g.state.tally
-    if g.record:
-        g.write(
-            TALLY,
-            g.state.owner,
-            tally.get("shots", 0),
-            tally.get("items_used", 0),
-            tally.get("kills", 0),
-            [seat.hp for seat in g.state.seats],
-        )
+    g.write(
+        EventType.TALLY,
+        g.state.owner,
+        tally.get("shots", 0),
+        tally.get("items_used", 0),
+        tally.get("kills", 0),
+        [seat.hp for seat in g.state.seats],
+    )
 
 
 @implements("open_discard")
-def open_discard(g: Game, p: Params) -> None:
+def open_discard(g: Board, p: Params) -> None:
     """Push a discard frame for the turn owner (S4.4.3, R12)."""
-    _push(g, FrameKind.DISCARD, player=g.state.owner)
+    g.push_frame(FrameKind.DISCARD, player=g.state.owner)
 
 
 @implements("clear_turn_effects")
-def clear_turn_effects(g: Game, p: Params) -> None:
+def clear_turn_effects(g: Board, p: Params) -> None:
     """Rage to 0 for all, the kill lock and the turn's marks cleared; shields stay (S4.5.1).
 
     Every temporary mark of the turn goes (S4.5.2).
@@ -699,37 +613,35 @@ def clear_turn_effects(g: Game, p: Params) -> None:
     state.fresh_load = False
     state.fell_to_one.clear()
     state.tally.clear()
-    if g.record:
-        g.write(TURN_ENDED, state.owner)
+    g.write(EventType.TURN_ENDED, state.owner)
 
 
 @implements("declare_draw")
-def declare_draw(g: Game, p: Params) -> None:
+def declare_draw(g: Board, p: Params) -> None:
     """The turn limit is reached: a draw among the living (R21)."""
     g.state.winners, g.state.end_reason = [], "turn_limit"
     g.write(EventType.GAME_OVER, [], "turn_limit")
 
 
 @implements("pass_to_next_seat")
-def pass_to_next_seat(g: Game, p: Params) -> None:
+def pass_to_next_seat(g: Board, p: Params) -> None:
     """The next living seat clockwise owns the next turn (S4.5.3, R16)."""
     state = g.state
     following = next_living_seat(state.alive(), state.owner)
     assert following is not None
     state.owner = following
     state.turn += 1
-    if g.record:
-        g.write(TURN_STARTED, following)
+    g.write(EventType.TURN_STARTED, following)
 
 
 @implements("advance_poll")
-def advance_poll(g: Game, p: Params) -> None:
+def advance_poll(g: Board, p: Params) -> None:
     """Move the poll cursor on: each seat of the poll answers once (S6.2.1, S6.2.3, S6.3)."""
     g.state.stack[-1].cursor += 1
 
 
 @implements("pay_flip_cost")
-def pay_flip_cost(g: Game, p: Params) -> None:
+def pay_flip_cost(g: Board, p: Params) -> None:
     """The Magician discards the items they chose (S2.6, R8)."""
     seat = g.state.seats[poll_cursor(g)]
     for item in p["items"]:
@@ -737,28 +649,30 @@ def pay_flip_cost(g: Game, p: Params) -> None:
 
 
 @implements("flip_shot_shell")
-def flip_shot_shell(g: Game, p: Params) -> None:
+def flip_shot_shell(g: Board, p: Params) -> None:
     """The shot's shell changes type; the fact is public, the type is not (S2.6, R8, R14)."""
     _flip_shot(g)
-    g.write(EventType.SHELL_FLIPPED, poll_cursor(g), _top(g).id, [i.value for i in p["items"]])
+    g.write(
+        EventType.SHELL_FLIPPED, poll_cursor(g), g.state.stack[-1].id, [i.value for i in p["items"]]
+    )
 
 
 @implements("open_counter_response")
-def open_counter_response(g: Game, p: Params) -> None:
+def open_counter_response(g: Board, p: Params) -> None:
     """Push a counter-response frame polling the counter-skill holders (S6.3.1, R18)."""
-    below = _top(g)
+    below = g.state.stack[-1]
     holders = tuple(s for s in below.order if g.state.seats[s].role in COUNTER_ROLES)
-    _push(g, FrameKind.COUNTER_RESPONSE, order=holders)
+    g.push_frame(FrameKind.COUNTER_RESPONSE, order=holders)
 
 
 @implements("negate_response")
-def negate_response(g: Game, p: Params) -> None:
+def negate_response(g: Board, p: Params) -> None:
     """Undo the response below: the shell is flipped back (S6.3.1, R18)."""
     _flip_shot(g)
 
 
 @implements("eliminate_dying")
-def eliminate_dying(g: Game, p: Params) -> None:
+def eliminate_dying(g: Board, p: Params) -> None:
     """The dying player is out (S1.2), items gone; the kill credited and locked (S4.3.1, R7)."""
     state = g.state
     seat = frame_player(g)
@@ -777,16 +691,16 @@ def eliminate_dying(g: Game, p: Params) -> None:
 
 
 @implements("apply_rescue_item")
-def apply_rescue_item(g: Game, p: Params) -> None:
+def apply_rescue_item(g: Board, p: Params) -> None:
     """The dying player uses milk tea or pills on themself (S4.3.1, S3.5, S3.6, R10)."""
     seat, item = frame_player(g), p["item"]
     seat.remove(item)
-    g.write(ITEM_USED, seat.seat, item.value, None)
+    g.write(EventType.ITEM_USED, seat.seat, item.value, None)
     ITEM_EFFECTS[item](g, seat, seat)
 
 
 @implements("make_traitor")
-def make_traitor(g: Game, p: Params) -> None:
+def make_traitor(g: Board, p: Params) -> None:
     """The player becomes a traitor: skills lost, cap + traitor.cap_bonus (S4.3.2, S5.1, R6)."""
     seat = frame_player(g)
     seat.traitor = True
@@ -794,11 +708,10 @@ def make_traitor(g: Game, p: Params) -> None:
 
 
 @implements("discard_one")
-def discard_one(g: Game, p: Params) -> None:
+def discard_one(g: Board, p: Params) -> None:
     """The owner discards the chosen item (S4.4.3, R12)."""
     _owner(g).remove(p["item"])
-    if g.record:
-        g.write(DISCARDED, g.state.owner, p["item"]._value_)
+    g.write(EventType.DISCARDED, g.state.owner, p["item"].value)
 
 
 ENGINE.check()
@@ -822,8 +735,3 @@ SKILL_HOMES: dict[Role, tuple[Callable[..., Any], ...]] = {
 }
 """Where each role's skill acts (S2); checked at import against the rulebook's roles."""
 check_role_skills("the reference engine", SKILL_HOMES)
-
-NEEDS[can_flip] = asked_magician
-PASSING[item_usable] = usable_items
-PASSING[item_held] = held_items
-READS[shot_target_valid] = seats_living

@@ -1,9 +1,9 @@
-"""The reference engine: a game run from the compiled charts, asking players through prompts."""
+"""The reference engine: a game run from the charts' tables, asking players through prompts."""
 
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -14,18 +14,18 @@ from buckshot.reference.chance import (
     clone_chance,
     restore_chance,
 )
-from buckshot.reference.compiled import PHASE_IDS, program
+from buckshot.reference.effects import Params
 from buckshot.reference.errors import Code, GameError
-from buckshot.reference.events import Event, EventType, data_of
-from buckshot.reference.observe import GameObserver
+from buckshot.reference.events import Event, EventType, data_of, log_event
 from buckshot.reference.options import Option, Prompt, parse_option
 from buckshot.reference.state import Frame, GameState, Seat
-from buckshot.reference.tables import TABLES, Edge, StateRow
+from buckshot.reference.tables import PHASE_IDS, TABLES, Edge, StateRow
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Role, Shell
 from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator
+from buckshot.spec.views import seat_view, visible_to
 
 SNAPSHOT_FORMAT = "buckshot-snapshot/1"
 
@@ -38,7 +38,16 @@ _Data = tuple[Any, ...] | dict[str, Any] | Prompt
 """A written event's values (one for each of its fields, :data:`events.FIELDS`), its data
 by name (:meth:`Game.emit`), or the prompt an ``asked`` event's data is made from."""
 
-_ASKED, _DECIDED, _FRAME_PUSHED = EventType.ASKED, EventType.DECIDED, EventType.FRAME_PUSHED
+_NO_PARAMS: dict[str, Any] = {}
+"""The parameters of an automatic step or a resume: none (never changed)."""
+
+
+def _first_passing(game: Game, edges: tuple[Edge, ...], params: Params) -> Edge:
+    """The first of ``edges`` whose guards pass, in the chart's priority order."""
+    for edge in edges:
+        if edge.passes is None or edge.passes(game, params) is True:
+            return edge
+    raise AssertionError(f"no branch of {edges[0].event if edges else '?'} passes")
 
 
 def _data(kind: EventType, written: _Data) -> dict[str, Any]:
@@ -50,6 +59,29 @@ def _data(kind: EventType, written: _Data) -> dict[str, Any]:
     assert isinstance(written, Prompt), "only an asked event is written as its prompt"
     prompt = written
     return data_of(kind, (prompt.player, prompt.frame_id, prompt.kind, prompt.option_ids()))
+
+
+class GameObserver:
+    """Sees every transition, prompt and event of the games it is given to; override what
+    you need, the base methods do nothing (:mod:`buckshot.reference.observe` says when each
+    is called)."""
+
+    def before_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
+    ) -> None:
+        """``frame`` is about to take ``edge`` with the decision's ``params`` (empty for an
+        automatic step or a resume); ``game.state`` is still as it was before."""
+
+    def after_transition(
+        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
+    ) -> None:
+        """``frame`` took ``edge``: its actions ran and ``frame.state`` is ``edge.entry``."""
+
+    def asked(self, game: Game, prompt: Prompt) -> None:
+        """``prompt`` is now pending (``game.prompt``); the game waits for its answer."""
+
+    def emitted(self, game: Game, event: Event) -> None:
+        """``event`` was written to the log (``game.events[event.seq - 1]``)."""
 
 
 class Game:
@@ -101,9 +133,6 @@ class Game:
         self._observer = observer
         self._reported = 0
         """How many events of the log the observer has been given."""
-        # an observed game takes every transition through _take_observed (the hooked
-        # program); an unobserved one runs the plain program, which calls no hook
-        self._program = program(hooked=observer is not None)
 
     @property
     def events(self) -> list[Event]:
@@ -168,17 +197,16 @@ class Game:
         """Announce the table, push the turn (the stack's bottom) and run to the first prompt."""
         if self.state.stack:
             raise GameError(Code.BAD_SETUP, "the game has already started")
-        if self.record:  # the table's data is built only for a log
-            self.write(
-                EventType.GAME_STARTED,
-                [
-                    {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
-                    for s in self.state.seats
-                ],
-            )
+        self.write(
+            EventType.GAME_STARTED,
+            [
+                {"seat": s.seat, "name": s.name, "role": s.role.value, "hp": s.hp}
+                for s in self.state.seats
+            ],
+        )
         self.write(EventType.TURN_STARTED, self.state.owner)
         self.push_frame(FrameKind.TURN)
-        self._enter_turn_state(self.state.stack[0].state)
+        self._enter_phase(self._row(self.state.stack[0]).phase)
         self._advance()
 
     def resume(self, state: GameState) -> None:
@@ -209,14 +237,19 @@ class Game:
         self.prompt = None
         self._advance()
 
-    # --- the pieces effects use -------------------------------------------------------------
+    # --- writing events: the one place that asks whether the game records them -----------
+
+    def _log(self, type: EventType, visibility: tuple[int, ...] | None, data: _Data) -> None:
+        """Append an event to the log (built into an :class:`Event` when the log is read);
+        a game that records no events (``record=False``) writes nothing."""
+        if self.record:
+            self._pending.append((self.state.turn, type, visibility, data))
 
     def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
         """Append an event to the log with its data by name (the engine itself writes its
         events by :meth:`write`). A game that records no events ignores it.
         """
-        if self.record:
-            self._pending.append((self.state.turn, type, visibility, data))
+        self._log(type, visibility, data)
 
     def write(
         self, type: EventType, *values: Any, visibility: tuple[int, ...] | None = None
@@ -225,8 +258,7 @@ class Game:
         of its fields (:data:`buckshot.reference.events.FIELDS`) in order; it is built into
         an :class:`Event` when the log is read. A game that records no events ignores it.
         """
-        if self.record:
-            self._pending.append((self.state.turn, type, visibility, values))
+        self._log(type, visibility, values)
 
     def push_frame(
         self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
@@ -238,46 +270,110 @@ class Game:
         frame = Frame(state.next_frame_id, kind, TABLES[kind].initial, player, order)
         state.next_frame_id += 1
         state.stack.append(frame)
-        if len(state.stack) > self.deepest_stack:
-            self.deepest_stack = len(state.stack)
-        if self.record:
-            self._pending.append(
-                (
-                    state.turn,
-                    _FRAME_PUSHED,
-                    None,
-                    (frame.id, kind._value_, len(state.stack), player),
-                )
-            )
+        self.deepest_stack = max(self.deepest_stack, len(state.stack))
+        self.write(EventType.FRAME_PUSHED, frame.id, kind.value, len(state.stack), player)
 
-    # --- running ----------------------------------------------------------------------------
+    # --- the step loop: the charts' tables, interpreted ---------------------------------------
 
     def _row(self, frame: Frame) -> StateRow:
         return TABLES[frame.kind].states[frame.state]
 
-    def _take_observed(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
-        """Take ``edge`` from ``frame``'s state, telling the observer (the hooked program's
-        way of taking every transition)."""
+    def _advance(self) -> None:
+        """Run automatic steps, pushes and pops until a prompt is due or the game is over.
+
+        The top frame alone runs (S6.0, S6.1, S6.1.1): in an automatic state it takes the
+        first edge whose guards pass; in a decision state it asks; in a final state it is
+        popped and the frame below resumes from its suspension state by the popped chart's
+        resume event (S6.1.3, S5.3), so nested frames settle last in, first out (S6.1.4,
+        S1.4). An action that pushes a frame puts it on top, so the loop runs it next.
+        Frames never change the turn's owner (S1.3); the phases follow from the turn chart.
+        """
+        state = self.state
+        stack = state.stack
+        while state.winners is None:
+            frame = stack[-1]
+            row = TABLES[frame.kind].states[frame.state]
+            if row.automatic:
+                self._take(frame, _first_passing(self, row.automatic, _NO_PARAMS), _NO_PARAMS)
+            elif row.choices:
+                self._ask(self._prompt(frame, row))
+                return
+            elif row.final:
+                self._pop(frame, row)
+            else:
+                raise AssertionError(f"{frame.kind.value} frame on top in {row.kind} {row.id}")
+        self.prompt = None
+
+    def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
+        """Run ``edge``'s actions and put ``frame`` in its entry state; the observer, if
+        any, is told before and after (with the events written in between)."""
         observer = self._observer
-        assert observer is not None, "only an observed game runs the hooked program"
-        self._report_events(observer)
-        observer.before_transition(self, frame, edge, params)
+        if observer is not None:
+            self._report_events(observer)
+            observer.before_transition(self, frame, edge, params)
         for _, action in edge.actions:
             action(self, params)
         frame.state = edge.entry
-        if frame.kind is FrameKind.TURN:
-            self._enter_turn_state(edge.entry)
-        self._report_events(observer)
-        observer.after_transition(self, frame, edge, params)
+        if edge.phase is not None and edge.phase != self._phase_of_turn:
+            self._enter_phase(edge.phase)
+        if observer is not None:
+            self._report_events(observer)
+            observer.after_transition(self, frame, edge, params)
 
-    def _ask_observed(self, prompt: Prompt) -> None:
-        """:meth:`_ask`, telling the observer (the hooked program's way of asking)."""
+    def _pop(self, frame: Frame, row: StateRow) -> None:
+        """Pop the finished ``frame``; the frame below takes its resume event's edge."""
+        resume = TABLES[frame.kind].resume_event
+        if resume is None:
+            raise AssertionError(f"{frame.kind.value} finished, but it resumes no frame")
+        stack = self.state.stack
+        stack.pop()
+        self.write(EventType.FRAME_POPPED, frame.id, frame.kind.value, len(stack) + 1, row.id)
+        below = stack[-1]
+        edges = TABLES[below.kind].states[below.state].edges[resume]
+        self._take(below, _first_passing(self, edges, _NO_PARAMS), _NO_PARAMS)
+
+    def _prompt(self, frame: Frame, row: StateRow) -> Prompt:
+        """A decision state's prompt: who is asked, and each event's candidate options that
+        some edge of the event passes, in the candidates' order (the guards alone decide)."""
+        assert row.asked is not None and row.prompt_kind is not None
+        player = row.asked(self)
+        seats = self.state.seats
+        cost = self.rules.magician.cost
+        options: list[Option] = []
+        for _, candidates, edges in row.choices:
+            tests = [
+                edge.param_passes
+                for edge in edges
+                if edge.static_passes is None or edge.static_passes(self, _NO_PARAMS) is True
+            ]
+            if not tests:
+                continue
+            listed = candidates(seats, seats[player], cost)
+            if tests[0] is None:  # an open edge that reads no parameter takes every candidate
+                options.extend(listed)
+            elif len(tests) == 1:
+                passes = tests[0]
+                options.extend([o for o in listed if passes(self, o._kwargs) is True])
+            else:  # several open edges: an option passes if one of them passes it
+                options.extend(
+                    [
+                        o
+                        for o in listed
+                        if any(t is None or t(self, o._kwargs) is True for t in tests)
+                    ]
+                )
+        return Prompt(player, frame.id, frame.kind, row.id, row.prompt_kind, tuple(options))
+
+    def _ask(self, prompt: Prompt) -> None:
+        """Make ``prompt`` the pending one and announce it (the observer, if any, is told)."""
         observer = self._observer
-        assert observer is not None, "only an observed game runs the hooked program"
-        self._report_events(observer)
-        self._ask(prompt)
-        observer.asked(self, prompt)
-        self._report_events(observer)
+        if observer is not None:
+            self._report_events(observer)
+        self.prompt = prompt
+        self._log(EventType.ASKED, None, prompt)
+        if observer is not None:
+            observer.asked(self, prompt)
+            self._report_events(observer)
 
     def _report_events(self, observer: GameObserver) -> None:
         """Give ``observer`` the events written since it was last given any."""
@@ -286,51 +382,16 @@ class Game:
             self._reported += 1
             observer.emitted(self, events[self._reported - 1])
 
-    def _enter_turn_state(self, state_id: str) -> None:
-        """Announce a new phase when the turn's state lies in another of S4's phases.
-
-        The five phases (S4.1, S4.2, S4.3, S4.4, S4.5) are the turn chart's compound states.
-        """
-        phase = TABLES[FrameKind.TURN].states[state_id].parent or state_id
-        if phase != self._phase_of_turn:
-            self._enter_phase(phase, phase in PHASE_IDS)
-
-    def _enter_phase(self, phase: str, announce: bool) -> None:
+    def _enter_phase(self, phase: str) -> None:
+        """The turn enters ``phase``, announced when it is one of S4's five (the turn
+        chart's compound states: S4.1, S4.2, S4.3, S4.4, S4.5)."""
         self._phase_of_turn = phase
-        if announce and self.record:
+        if phase in PHASE_IDS:
             self.write(EventType.PHASE, self.state.owner, phase)
-
-    def _advance(self) -> None:
-        """Run automatic steps, pushes and pops until a prompt is due or the game is over.
-
-        The top frame alone runs (S6.0, S6.1, S6.1.1); a finished frame is popped and the
-        frame below resumes from its suspension state by the popped chart's resume event
-        (S6.1.3, S5.3), so nested frames settle last in, first out (S6.1.4, S1.4). Frames
-        never change the turn's owner (S1.3); the phases follow from the turn chart (S4.0).
-        Each state's step is compiled from the charts (:mod:`buckshot.reference.compiled`).
-        """
-        state = self.state
-        stack = state.stack
-        steps = self._program.steps
-        while state.winners is None:
-            frame = stack[-1]
-            if steps[frame.kind][frame.state](self, frame):
-                return
-        self.prompt = None
-
-    def _ask(self, prompt: Prompt) -> None:
-        """Make ``prompt`` the pending one and announce it."""
-        self.prompt = prompt
-        if self.record:
-            self._note_asked(prompt)
-
-    def _note_asked(self, prompt: Prompt) -> None:
-        """Write the ``asked`` event of ``prompt`` (its data built when the log is read)."""
-        self._pending.append((self.state.turn, _ASKED, None, prompt))
 
     def _compute_prompt(self) -> Prompt:
         frame = self.state.stack[-1]
-        return self._program.prompts[frame.kind][frame.state](self, frame)
+        return self._prompt(frame, self._row(frame))
 
     # --- the public interface ---------------------------------------------------------------
 
@@ -345,17 +406,8 @@ class Game:
         Raises :class:`GameError` with a stable code, leaving the game exactly as it was, when
         the game is over, ``player`` is not the one asked, or the option is not legal.
         """
-        prompt = self.prompt
-        if (
-            type(option) is Option
-            and type(player) is int
-            and prompt is not None
-            and player == prompt.player
-        ):
-            chosen = option
-        else:
-            prompt, chosen = self._checked(player, option)
-        for offered in prompt.options:
+        prompt, chosen = self._checked(player, option)
+        for offered in prompt.options:  # the same object as one offered, or equal to one
             if offered is chosen:
                 break
         else:
@@ -364,13 +416,12 @@ class Game:
         frame = self.state.stack[-1]
         saved = self._save() if isinstance(self.chance, ScriptedChance) else None
         try:
-            if self.record:
-                self._pending.append(
-                    (self.state.turn, _DECIDED, None, (player, frame.id, chosen._id))
-                )
-            take = self._program.takes[frame.kind][frame.state][chosen.event]
-            if not take(self, frame, chosen._kwargs):
-                self._advance()
+            self.write(EventType.DECIDED, player, frame.id, chosen._id)
+            params = chosen._kwargs
+            self._take(
+                frame, _first_passing(self, self._row(frame).edges[chosen.event], params), params
+            )
+            self._advance()
         except GameError:
             if saved is not None:
                 self._load(saved)
@@ -380,7 +431,7 @@ class Game:
         """The pending prompt and the option ``option`` names, checked in order: the player
         and the option are well-formed, a prompt is pending, ``player`` is the one asked and
         the text (if given as text) reads as an option; ``GameError`` at the first that is not."""
-        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
+        if isinstance(player, bool) or not isinstance(player, int):
             raise GameError(Code.MALFORMED, f"a player is a seat number, got {player!r}")
         if not isinstance(option, _TEXT_OR_OPTION):
             raise GameError(Code.MALFORMED, f"an option is its text or an Option, got {option!r}")
@@ -432,16 +483,28 @@ class Game:
         }
 
     def view(self, player: int, with_events: bool = True) -> dict[str, Any]:
-        """What ``player`` may know and nothing more (R14): no chamber order, no other's peek."""
+        """What ``player`` may know and nothing more (R14): the one view of a seat, which
+        ``play``, the agents, the search, the environments and the conformance adapter show.
+
+        The public state (no chamber order), and of the log what the spec's view lets the
+        seat see (:func:`buckshot.spec.views.seat_view`: no other seat's peek or preview),
+        with the first shell's type as those events showed it, ``chamber["first"]`` (None
+        when they showed none, or with ``with_events=False``, which reads no log).
+        """
         state = self.state
         prompt = self.prompt
+        logged = [log_event(event) for event in self.events] if with_events else []
+        known = seat_view(logged, player)
+        shown = (
+            known.shot_shell(player) if known.shot is not None else known.first_shell.get(player)
+        )
         return {
             "you": player,
             "turn": state.turn,
             "owner": state.owner,
             "phase": self._phase_of_turn,
-            "seats": [{k: v for k, v in seat.to_json().items()} for seat in state.seats],
-            "chamber": self.public_counts(),
+            "seats": [seat.to_json() for seat in state.seats],
+            "chamber": {**self.public_counts(), "first": shown},
             "kill_lock": state.kill_lock,
             "stack": [{"id": f.id, "kind": f.kind.value, "state": f.state} for f in state.stack],
             "prompt": prompt.to_json() if prompt is not None and prompt.player == player else None,
@@ -451,7 +514,11 @@ class Game:
             else {"winners": state.winners, "reason": state.end_reason},
             "shot_target": None if state.shot is None else state.shot.target,
             "max_hp": self.rules.hp.max,
-            "events": [e.to_json() for e in self.events if e.visible_to(player)]
+            "events": [
+                event.to_json()
+                for event, read in zip(self.events, logged, strict=True)
+                if visible_to(read, player)
+            ]
             if with_events
             else [],
         }
@@ -488,9 +555,6 @@ class Game:
         game._phase_of_turn = self._phase_of_turn
         game._observer = observer
         game._reported = len(game._events) + len(game._pending)
-        hooked = observer is not None
-        same = hooked is (self._observer is not None)
-        game._program = self._program if same else program(hooked=hooked)
         return game
 
     def _save(self) -> dict[str, Any]:

@@ -24,43 +24,13 @@ once, with the game where it stopped (mid-transition, if raised in ``before_tran
 and changes nothing. A decision the game undoes (a scripted chance source that runs out
 mid-decision: ``chance.invalid``) leaves what the observer was told of it standing.
 
-An observed game runs the compiled charts' *hooked* program
-(:func:`buckshot.reference.compiled.program`), which takes each transition through the
-game; a game without an observer runs the plain program, as fast as ever.
+The game's step loop (:meth:`Game._advance <buckshot.reference.game.Game._advance>`) calls
+the observer where it takes a transition and where it asks; a game without one skips the
+calls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from buckshot.reference.events import Event
-    from buckshot.reference.game import Game
-    from buckshot.reference.options import Prompt
-    from buckshot.reference.state import Frame
-    from buckshot.reference.tables import Edge
+from buckshot.reference.game import GameObserver
 
 __all__ = ["GameObserver"]
-
-
-class GameObserver:
-    """Sees every transition, prompt and event of the games it is given to; override what
-    you need, the base methods do nothing."""
-
-    def before_transition(
-        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
-    ) -> None:
-        """``frame`` is about to take ``edge`` with the decision's ``params`` (empty for an
-        automatic step or a resume); ``game.state`` is still as it was before."""
-
-    def after_transition(
-        self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
-    ) -> None:
-        """``frame`` took ``edge``: its actions ran and ``frame.state`` is ``edge.entry``."""
-
-    def asked(self, game: Game, prompt: Prompt) -> None:
-        """``prompt`` is now pending (``game.prompt``); the game waits for its answer."""
-
-    def emitted(self, game: Game, event: Event) -> None:
-        """``event`` was written to the log (``game.events[event.seq - 1]``)."""

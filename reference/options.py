@@ -8,7 +8,7 @@ items their names, an item multiset names joined by ``+`` in canonical item orde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
@@ -166,47 +166,6 @@ def enumerator(event: str) -> Enumerate:
             event, frozenset(hand.items.items()), cost
         )
     raise ValueError(f"no enumerator for {event} with parameters {shape}")
-
-
-def enumerator_reads(event: str) -> Callable[[list[Seat], Seat, int], Hashable]:
-    """What :func:`enumerator` of ``event`` reads of its arguments, as a hashable value
-    (equal values, equal lists): nothing, the number of seats, the hand and the number of
-    seats, or the hand and magician.cost."""
-    shape = PARAMS_OF[event]
-    if shape == ():
-        return lambda seats, hand, cost: None
-    if shape == ("target",):
-        return lambda seats, hand, cost: len(seats)
-    if shape in (("item", "target"), ("item",)):
-        return lambda seats, hand, cost: (frozenset(hand.items.items()), len(seats))
-    if shape == ("items",):
-        return lambda seats, hand, cost: (frozenset(hand.items.items()), cost)
-    raise ValueError(f"no enumerator for {event} with parameters {shape}")
-
-
-class OptionsByValues(dict[tuple[Any, ...], Option]):
-    """The options of one decision by their parameter values: a tuple in the decision's
-    parameter order, None for an optional parameter left out. Each is the shared option the
-    enumerators list, made on first use."""
-
-    def __init__(self, event: str) -> None:
-        super().__init__()
-        self.event = event
-
-    def __missing__(self, values: tuple[Any, ...]) -> Option:
-        event = self.event
-        params = tuple(
-            (name, value)
-            for name, value in zip(PARAMS_OF[event], values, strict=True)
-            if value is not None or (event, name) not in OPTIONAL
-        )
-        option = self[values] = _option(event, params)
-        return option
-
-
-def sole_option(event: str) -> Option | None:
-    """The one option of a decision that takes no parameters; None for one that takes any."""
-    return _option(event) if PARAMS_OF[event] == () else None
 
 
 @cache

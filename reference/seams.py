@@ -7,15 +7,15 @@ given and rebuilds what depends on the piece. Three kinds of piece can be substi
 - the registry's guards and actions, by their registry names (:data:`effects.GUARDS
   <buckshot.reference.effects.GUARDS>`, :data:`effects.ACTIONS
   <buckshot.reference.effects.ACTIONS>`): :func:`replace_guard`, :func:`wrap_guard`,
-  :func:`replace_action`, :func:`wrap_action`; the transition tables are compiled again;
+  :func:`replace_action`, :func:`wrap_action`; the transition tables are built again;
 - the rule helpers of :data:`HELPERS`, module functions of :mod:`buckshot.reference.effects`
   that its guards and actions look up by name at each call: :func:`replace_helper`,
   :func:`wrap_helper`;
-- the compiled edges of one event from one state (their target, their guards):
-  :func:`edit_edges`, kept across later compilations.
+- the edges of one event from one state (their target, their guards):
+  :func:`edit_edges`, kept across later rebuilds.
 
 Nothing here edits a file, and :func:`reset` puts every piece back. Substitutions hold for the
-whole process: games made after one play by it (the compiled program follows the tables).
+whole process: games made after one play by it (the step loop reads the tables).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ HELPERS: dict[str, str] = {
 each decides."""
 
 EdgeEdit = Callable[[Edge], Edge]
-"""Makes the edge that replaces a compiled edge (``dataclasses.replace`` of it, say)."""
+"""Makes the edge that replaces an edge of the tables (``dataclasses.replace`` of it, say)."""
 
 _HELPERS = {name: getattr(effects, name) for name in HELPERS}
 _GUARDS = dict(effects.GUARDS)
@@ -77,10 +77,10 @@ def wrap_helper(name: str, wrap: Callable[[Helper], Helper]) -> None:
 
 
 def replace_guard(name: str, guard: Guard) -> None:
-    """Make ``guard`` the registry guard ``name`` and compile the tables again."""
+    """Make ``guard`` the registry guard ``name`` and build the tables again."""
     _known("guard", name, effects.GUARDS)
     effects.GUARDS[name] = guard
-    recompile()
+    rebuild()
 
 
 def wrap_guard(name: str, wrap: Callable[[Guard], Guard]) -> None:
@@ -90,10 +90,10 @@ def wrap_guard(name: str, wrap: Callable[[Guard], Guard]) -> None:
 
 
 def replace_action(name: str, action: Action) -> None:
-    """Make ``action`` the registry action ``name`` and compile the tables again."""
+    """Make ``action`` the registry action ``name`` and build the tables again."""
     _known("action", name, effects.ACTIONS)
     effects.ACTIONS[name] = action
-    recompile()
+    rebuild()
 
 
 def wrap_action(name: str, wrap: Callable[[Action], Action]) -> None:
@@ -103,8 +103,8 @@ def wrap_action(name: str, wrap: Callable[[Action], Action]) -> None:
 
 
 def edit_edges(kind: FrameKind, state: str, event: str, edit: EdgeEdit) -> None:
-    """Replace each compiled edge of ``event`` from ``state`` of the ``kind`` chart by
-    ``edit`` applied to it; the edit is applied again whenever the tables are compiled."""
+    """Replace each edge of ``event`` from ``state`` of the ``kind`` chart by
+    ``edit`` applied to it; the edit is applied again whenever the tables are built."""
     table = tables.TABLES[kind]
     _known(f"state of the {kind.value} chart", state, table.states)
     _known(f"event of {kind.value} state {state}", event, table.states[state].edges)
@@ -113,21 +113,22 @@ def edit_edges(kind: FrameKind, state: str, event: str, edit: EdgeEdit) -> None:
 
 
 def _apply(kind: FrameKind, state: str, event: str, edit: EdgeEdit) -> None:
-    edges = tables.TABLES[kind].states[state].edges
-    edges[event] = tuple(edit(edge) for edge in edges[event])
+    states = tables.TABLES[kind].states
+    row = states[state]
+    states[state] = row.with_edges(event, tuple(edit(edge) for edge in row.edges[event]))
 
 
-def recompile() -> None:
-    """Compile the transition tables again from the current guards and actions, then apply
-    the edits of :func:`edit_edges` (the engine's program follows the new tables)."""
+def rebuild() -> None:
+    """Build the transition tables again from the current guards and actions, then apply
+    the edits of :func:`edit_edges` (games read the tables at each step)."""
     tables.TABLES.clear()
-    tables.TABLES.update(tables.compile_tables())
+    tables.TABLES.update(tables.build_tables())
     for edit in _edits:
         _apply(*edit)
 
 
 def reset() -> None:
-    """Put back every helper, guard and action, drop every edge edit and compile again."""
+    """Put back every helper, guard and action, drop every edge edit and build again."""
     for name, original in _HELPERS.items():
         setattr(effects, name, original)
     effects.GUARDS.clear()
@@ -135,4 +136,4 @@ def reset() -> None:
     effects.ACTIONS.clear()
     effects.ACTIONS.update(_ACTIONS)
     _edits.clear()
-    recompile()
+    rebuild()

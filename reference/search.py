@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from types import EllipsisType
 from typing import Any
 
 from buckshot.reference.chance import SeededChance
-from buckshot.reference.events import EventType
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Item, Shell
@@ -42,33 +42,18 @@ ROLLOUT_RANDOMNESS = 0.15
 
 # --- what a seat may know ---------------------------------------------------------------------
 
-_CHAMBER_LEFT = frozenset({EventType.SHOT_FIRED, EventType.SHELL_EJECTED, EventType.CHAMBER_LOADED})
-"""Events after which a shell seen before is no longer the chamber's first."""
-
-_SEEN_FIRST = frozenset({EventType.PEEK, EventType.PREVIEW})
-"""Private events showing their seat the chamber's first shell (S3.1, S2.3, R14)."""
-
 
 def known_first_shell(game: Game, seat: int) -> Shell | None:
     """The type the chamber's first shell had when its shot was declared (or has now, with no
-    shot), when ``seat`` has seen it; else None.
-
-    Read from the events ``seat`` may see (its view's log, R14): its latest peek or preview
-    still about the first shell, flipped by every inverter used since (a public fact,
-    R22). A game that records no events tells nothing, so a seat knows nothing there.
+    shot), when ``seat`` has seen it; else None: the seat's view of the chamber
+    (:meth:`Game.view`, the spec's fold of the events the seat may see, R14) with the public
+    flips since the shot was declared undone. A game that records no events tells nothing.
     """
-    inversions = 0
-    for event in reversed(game.events):
-        if not event.visible_to(seat):
-            continue
-        if event.type in _CHAMBER_LEFT:
-            return None
-        if event.type is EventType.CHAMBER_INVERTED:
-            inversions += 1
-        elif event.type in _SEEN_FIRST and event.data["player"] == seat:
-            seen = Shell(event.data["shell"])
-            return seen if inversions % 2 == 0 else _other(seen)
-    return None
+    chamber = game.view(seat)["chamber"]
+    if chamber["first"] is None:
+        return None
+    seen = Shell(chamber["first"])
+    return seen if chamber["pending_flips"] % 2 == 0 else _other(seen)
 
 
 def _other(shell: Shell) -> Shell:
@@ -81,7 +66,9 @@ def copy_game(game: Game, chance: SeededChance) -> Game:
     return game.clone(record=False, chance=chance)
 
 
-def determinise(game: Game, seat: int, rng: random.Random) -> Game:
+def determinise(
+    game: Game, seat: int, rng: random.Random, known: Shell | EllipsisType | None = ...
+) -> Game:
     """A copy of ``game`` with every fact hidden from ``seat`` drawn afresh by ``rng``.
 
     The chamber is shuffled from the public counts of live and blank shells (R14), its first
@@ -89,9 +76,11 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     is that first shell, flipped once per public flip (S2.6); the future's chance outcomes
     come from a new seeded source. Nothing else in a game is hidden from a seat (R14), so
     two games that show ``seat`` the same view give the same distribution of copies.
+    ``known`` is :func:`known_first_shell` when the caller has read it already.
     """
     counts = game.public_counts()
-    known = known_first_shell(game, seat)
+    if known is ...:
+        known = known_first_shell(game, seat)
     live, blank = counts["live_left"], counts["blank_left"]
     rest: list[Shell] = []
     if known is not None and counts["shells_left"]:
@@ -123,13 +112,13 @@ class SeatView:
         """The seat's view (:meth:`Game.view`)."""
         return self._game.view(self.seat, with_events=with_events)
 
-    def determinise(self, rng: random.Random) -> Game:
+    def determinise(self, rng: random.Random, known: Shell | EllipsisType | None = ...) -> Game:
         """A copy of the game with what the seat may not know drawn by ``rng``."""
-        return determinise(self._game, self.seat, rng)
+        return determinise(self._game, self.seat, rng, known)
 
-    def knows_first_shell(self) -> bool:
-        """Whether the seat has seen the chamber's first shell (:func:`known_first_shell`)."""
-        return known_first_shell(self._game, self.seat) is not None
+    def known_first_shell(self) -> Shell | None:
+        """The chamber's first shell as the seat has seen it (:func:`known_first_shell`)."""
+        return known_first_shell(self._game, self.seat)
 
 
 # --- the rollout policy -----------------------------------------------------------------------
@@ -358,7 +347,8 @@ class SearchAgent:
             return options[0]
         if not isinstance(view, SeatView):
             raise TypeError("the search agent needs a SeatView to draw determinisations")
-        return self.search(prompt, view.determinise, view.knows_first_shell())
+        known = view.known_first_shell()  # read once: the game stands still while searching
+        return self.search(prompt, lambda rng: view.determinise(rng, known), known is not None)
 
     def search(self, prompt: Prompt, draw: Determinise, knows_first: bool = False) -> Option:
         """The most visited of ``prompt``'s options after ``iterations`` futures by UCB1;

@@ -2,7 +2,7 @@
 
 This and the charts' metaclass (:mod:`.charts.meta`) are the only places that introspect
 python-statemachine. The export, the engine's
-compiled tables, the formal model and the diagrams all start from :func:`chart_models`.
+tables, the formal model and the diagrams all start from :func:`chart_models`.
 """
 
 from __future__ import annotations

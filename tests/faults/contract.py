@@ -22,7 +22,7 @@ from typing import Any
 from buckshot.reference import effects, seams, tables
 from buckshot.reference.adapter import Run
 from buckshot.reference.chance import ScriptedChance
-from buckshot.reference.effects import Action, Params
+from buckshot.reference.effects import Action, Board, Params
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import EventType
 from buckshot.reference.game import Game
@@ -127,7 +127,7 @@ def _hp_max() -> int:
 def _dealer_told_twice() -> None:
     """A Dealer owner is told again at their own turn start after a fresh load (R11)."""
 
-    def preview(g: Game, p: Params) -> None:
+    def preview(g: Board, p: Params) -> None:
         owner = g.state.seats[g.state.owner]
         if owner.skilled(Role.DEALER):
             effects.preview(g, owner)
@@ -140,7 +140,7 @@ def _eliminated_keep_shield_and_rage() -> None:
     """An eliminated seat keeps its shield blocks and rage charges (R13)."""
 
     def wrap(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             frame = g.state.stack[-1]
             assert frame.player is not None
             seat = g.state.seats[frame.player]
@@ -158,7 +158,7 @@ def _tally_hp_of_the_living() -> None:
     """The tally's hp lists the living seats only (section 6.2)."""
 
     def wrap(original: Action) -> Action:
-        def report_tally(g: Game, p: Params) -> None:
+        def report_tally(g: Board, p: Params) -> None:
             original(g, p)
             data = g.events[-1].data
             data["hp"] = [seat.hp for seat in g.state.seats if seat.alive]
@@ -173,7 +173,7 @@ def _rage_cleared_for_the_owner_only() -> None:
     """Turn end clears the owner's rage charges only (R9, R25: every charge)."""
 
     def wrap(original: Action) -> Action:
-        def clear_turn_effects(g: Game, p: Params) -> None:
+        def clear_turn_effects(g: Board, p: Params) -> None:
             kept = [seat.rage for seat in g.state.seats]
             original(g, p)
             for seat, rage in zip(g.state.seats, kept, strict=True):
@@ -190,7 +190,7 @@ def _conversion_only_from_two() -> None:
     """Only a fall from 2 to 1 offers the conversion, not a boosted one from 3 (R6)."""
 
     def wrap(original: Helper) -> Helper:
-        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+        def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
             before = seat.hp
             original(g, seat, amount, source, cause)
             if before != 2 and seat.seat in g.state.fell_to_one:
@@ -206,7 +206,7 @@ def _last_standing_before_traitor_kills() -> None:
     """When both hold, the last player standing wins instead of the traitor (S5.1, R7)."""
 
     def wrap(original: Action) -> Action:
-        def declare_winner(g: Game, p: Params) -> None:
+        def declare_winner(g: Board, p: Params) -> None:
             state = g.state
             living = [s.seat for s in state.seats if s.alive]
             if len(living) == 1:
@@ -225,7 +225,7 @@ def _tally_counts_rescue_items() -> None:
     """Rescue items used in the owner's own dying frame count in the tally (section 6.2)."""
 
     def wrap(original: Action) -> Action:
-        def apply_rescue_item(g: Game, p: Params) -> None:
+        def apply_rescue_item(g: Board, p: Params) -> None:
             original(g, p)
             if effects.frame_player(g).seat == g.state.owner:
                 g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
@@ -240,7 +240,7 @@ def _empty_draw_announced() -> None:
     """A turn start that draws no item still writes an empty items_drawn (section 6.2)."""
 
     def wrap(original: Helper) -> Helper:
-        def draw(g: Game, seat: Seat, count: int, cause: str) -> None:
+        def draw(g: Board, seat: Seat, count: int, cause: str) -> None:
             original(g, seat, count, cause)
             if count == 0:
                 g.emit(EventType.ITEMS_DRAWN, player=seat.seat, items=[], cause=cause)
@@ -254,7 +254,7 @@ def _empty_draw_announced() -> None:
 def _malformed_before_wrong_player() -> type[Run]:
     """The text is read before the sender is checked (section 7: wrong_player first)."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         if g.prompt is not None and isinstance(option, str):
             parse_option(option)
 
@@ -265,7 +265,7 @@ def _malformed_before_wrong_player() -> type[Run]:
 def _malformed_before_game_over() -> type[Run]:
     """The text is read before the end of the game is checked (section 7: game.over first)."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         if isinstance(option, str):
             parse_option(option)
 
@@ -276,7 +276,7 @@ def _malformed_before_game_over() -> type[Run]:
 def _refused_before_not_offered() -> type[Run]:
     """Any option not offered is refused, whether or not the state has its transition."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         prompt = g.prompt
         chosen = _parsed(option)
         if prompt is None or player != prompt.player or chosen is None:
@@ -291,7 +291,7 @@ def _refused_before_not_offered() -> type[Run]:
 def _not_offered_before_malformed() -> type[Run]:
     """A decision name the state has no transition for is not_offered, even with bad text."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         prompt = g.prompt
         if prompt is None or player != prompt.player or not isinstance(option, str):
             return
@@ -308,7 +308,7 @@ def _not_offered_before_malformed() -> type[Run]:
 def _target_beyond_the_table_malformed() -> type[Run]:
     """A target numeral that names no seat is malformed (section 7: refused)."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         chosen = _parsed(option)
         target = None if chosen is None else chosen.kwargs().get("target")
         if g.prompt is not None and isinstance(target, int) and target >= len(g.state.seats):
@@ -321,7 +321,7 @@ def _target_beyond_the_table_malformed() -> type[Run]:
 def _negative_target_refused() -> type[Run]:
     """A target such as -1 is refused as an unknown target (section 7: malformed)."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         prompt = g.prompt
         asked = prompt is not None and player == prompt.player
         if asked and isinstance(option, str) and re.search(r"target=-\d+", option):
@@ -334,7 +334,7 @@ def _negative_target_refused() -> type[Run]:
 def _absent_seat_malformed() -> type[Run]:
     """A player number the table does not have is malformed (section 7: wrong_player)."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         if isinstance(player, int) and not 0 <= player < len(g.state.seats):
             raise GameError(Code.MALFORMED, f"{player} is not a seat")
 
@@ -345,7 +345,7 @@ def _absent_seat_malformed() -> type[Run]:
 def _non_canonical_text_malformed() -> type[Run]:
     """Option text with its parameters or flip items out of order is malformed (section 4)."""
 
-    def check(g: Game, player: Any, option: Any) -> None:
+    def check(g: Board, player: Any, option: Any) -> None:
         chosen = _parsed(option)
         if chosen is not None and chosen.id != option:
             raise GameError(Code.MALFORMED, f"{option!r} is not canonical")

@@ -2,7 +2,7 @@
 
 Each breaker changes one rule of the engine in the adapter's process, through the engine's
 seams only (:mod:`buckshot.reference.seams`): a registry guard or action replaced or
-wrapped, a rule helper substituted, or a compiled edge edited. The decorator above it
+wrapped, a rule helper substituted, or an edge of the tables edited. The decorator above it
 adds it to :data:`BREAKERS` under its name; its row of ``manifest.json`` says what it
 breaks and the cases that must catch it. ``python tests/faults/adapter.py --fault NAME``
 serves the reference adapter with it, and a test runs each against its cases and checks
@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from buckshot.reference import effects, seams
-from buckshot.reference.effects import Action, Guard, Params
+from buckshot.reference.effects import Action, Board, Guard, Params
 from buckshot.reference.events import EventType
-from buckshot.reference.game import Game
 from buckshot.reference.seams import Helper
 from buckshot.reference.state import Seat
 from buckshot.reference.tables import Edge
@@ -37,15 +35,13 @@ def engine_fault(name: str) -> Callable[[B], B]:
     return served_fault(BREAKERS, name)
 
 
-def _owner(g: Game) -> Seat:
+def _owner(g: Board) -> Seat:
     return g.state.seats[g.state.owner]
 
 
 def _unguarded(edge: Edge) -> Edge:
-    """``edge`` with no guards at all (in whichever guard fields the compiled edge has)."""
-    names = {field.name for field in dataclasses.fields(edge)}
-    empty: dict[str, Any] = {name: () for name in names if name.endswith("guards")}
-    return dataclasses.replace(edge, **empty)
+    """``edge`` with no guards at all (the edge works out its guard tests from them)."""
+    return dataclasses.replace(edge, guards=())
 
 
 # --- the faults, each above its breaker -----------------------------------------------------------
@@ -100,7 +96,7 @@ def _traitor_cap_forgotten() -> None:
 @engine_fault("shield-two-blocks-for-all")
 def _shield_two_blocks_for_all() -> None:
     def wrap(original: Action) -> Action:
-        def apply_item(g: Game, p: Params) -> None:
+        def apply_item(g: Board, p: Params) -> None:
             original(g, p)
             owner = _owner(g)
             if p["item"] is Item.AMULET and not owner.skilled(Role.MEDIC):
@@ -114,7 +110,7 @@ def _shield_two_blocks_for_all() -> None:
 @engine_fault("kill-does-not-lock")
 def _kill_does_not_lock() -> None:
     def wrap(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             original(g, p)
             g.state.kill_lock = False
 
@@ -125,7 +121,7 @@ def _kill_does_not_lock() -> None:
 
 @engine_fault("second-conversion")
 def _second_conversion() -> None:
-    def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+    def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
         before = seat.hp
         seat.hp = max(0, seat.hp - amount)
         if seat.hp == before:
@@ -141,7 +137,7 @@ def _second_conversion() -> None:
         if before > 1 and seat.hp == 1:
             g.state.fell_to_one.append(seat.seat)
 
-    def converting_seat(g: Game) -> Seat | None:
+    def converting_seat(g: Board) -> Seat | None:
         for seat_no in g.state.fell_to_one:
             seat = g.state.seats[seat_no]
             if seat.alive and seat.hp == 1:
@@ -155,7 +151,7 @@ def _second_conversion() -> None:
 @engine_fault("rage-not-cleared")
 def _rage_not_cleared() -> None:
     def wrap(original: Action) -> Action:
-        def clear_turn_effects(g: Game, p: Params) -> None:
+        def clear_turn_effects(g: Board, p: Params) -> None:
             kept = [seat.rage for seat in g.state.seats]
             original(g, p)
             for seat, rage in zip(g.state.seats, kept, strict=True):
@@ -174,7 +170,7 @@ def _no_extra_action_after_self_blank() -> None:
 @engine_fault("extra-action-by-initial-type")
 def _extra_action_by_initial_type() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             at_self, initial = shot.target == shot.shooter, shot.initial
@@ -189,7 +185,7 @@ def _extra_action_by_initial_type() -> None:
 @engine_fault("blank-keeps-rage")
 def _blank_keeps_rage() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             shooter = g.state.seats[shot.shooter]
@@ -205,7 +201,7 @@ def _blank_keeps_rage() -> None:
 
 @engine_fault("traitor-magician-flips")
 def _traitor_magician_flips() -> None:
-    def can_flip(g: Game, p: Params) -> bool:
+    def can_flip(g: Board, p: Params) -> bool:
         seat = g.state.seats[effects.poll_cursor(g)]
         items = p.get("items")
         if seat.role is not Role.MAGICIAN or not isinstance(items, tuple):
@@ -220,7 +216,7 @@ def _traitor_magician_flips() -> None:
 @engine_fault("dealers-miss-fresh-loads")
 def _dealers_miss_fresh_loads() -> None:
     def wrap(original: Action) -> Action:
-        def load_chamber(g: Game, p: Params) -> None:
+        def load_chamber(g: Board, p: Params) -> None:
             dealers = [s for s in g.state.seats if s.role is Role.DEALER and not s.traitor]
             for seat in dealers:
                 seat.traitor = True  # hide the skill while loading
@@ -238,7 +234,7 @@ def _dealers_miss_fresh_loads() -> None:
 @engine_fault("doctor-reversal-for-everyone")
 def _doctor_reversal_for_everyone() -> None:
     def wrap(original: Helper) -> Helper:
-        def pills(g: Game, user: Seat, target: Seat) -> None:
+        def pills(g: Board, user: Seat, target: Seat) -> None:
             if user.skilled(Role.DOCTOR) and target is not user:
                 effects.heal(g, target, g.rules.pills.doctor_heal, "expired_pills")
                 return
@@ -251,7 +247,7 @@ def _doctor_reversal_for_everyone() -> None:
 
 @engine_fault("heal-above-max")
 def _heal_above_max() -> None:
-    def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+    def heal(g: Board, seat: Seat, amount: int, cause: str) -> None:
         if amount:
             seat.hp += amount
             g.emit(EventType.HP_CHANGED, player=seat.seat, hp=seat.hp, delta=amount, cause=cause)
@@ -262,7 +258,7 @@ def _heal_above_max() -> None:
 @engine_fault("eliminated-keep-items")
 def _eliminated_keep_items() -> None:
     def wrap(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             frame = g.state.stack[-1]
             assert frame.player is not None
             seat = g.state.seats[frame.player]
@@ -278,7 +274,7 @@ def _eliminated_keep_items() -> None:
 @engine_fault("self-kill-credited")
 def _self_kill_credited() -> None:
     def wrap(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             frame = g.state.stack[-1]
             assert frame.player is not None
             own = g.state.damage_source.get(frame.player) == frame.player
@@ -294,7 +290,7 @@ def _self_kill_credited() -> None:
 @engine_fault("pickpocket-from-oneself")
 def _pickpocket_from_oneself() -> None:
     def wrap(original: Guard) -> Guard:
-        def item_usable(g: Game, p: Params) -> bool:
+        def item_usable(g: Board, p: Params) -> bool:
             if p.get("item") is Item.PICKPOCKET and p.get("target") == g.state.owner:
                 return _owner(g).count(Item.PICKPOCKET) > 0
             return original(g, p)
@@ -312,7 +308,7 @@ def _dying_asks_without_rescue_items() -> None:
 @engine_fault("mercenary-single-charge")
 def _mercenary_single_charge() -> None:
     def wrap(original: Action) -> Action:
-        def apply_item(g: Game, p: Params) -> None:
+        def apply_item(g: Board, p: Params) -> None:
             original(g, p)
             owner = _owner(g)
             if p["item"] is Item.RAGE_POTION and owner.skilled(Role.MERCENARY):
@@ -326,7 +322,7 @@ def _mercenary_single_charge() -> None:
 @engine_fault("conversion-on-rise")
 def _conversion_on_rise() -> None:
     def wrap(original: Helper) -> Helper:
-        def heal(g: Game, seat: Seat, amount: int, cause: str) -> None:
+        def heal(g: Board, seat: Seat, amount: int, cause: str) -> None:
             before = seat.hp
             original(g, seat, amount, cause)
             if before < 1 and seat.hp == 1 and not seat.conversion_used:
@@ -345,7 +341,7 @@ def _end_main_while_loaded() -> None:
 @engine_fault("turn-start-skips-the-draw")
 def _turn_start_skips_the_draw() -> None:
     def wrap(original: Action) -> Action:
-        def draw_turn_items(g: Game, p: Params) -> None:
+        def draw_turn_items(g: Board, p: Params) -> None:
             if g.state.turn == 1:
                 original(g, p)
 
@@ -357,7 +353,7 @@ def _turn_start_skips_the_draw() -> None:
 @engine_fault("shot-fired-shows-the-initial-type")
 def _shot_fired_shows_the_initial_type() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             initial, at = shot.initial, len(g.events)
@@ -371,14 +367,14 @@ def _shot_fired_shows_the_initial_type() -> None:
     seams.wrap_action("settle_shot", wrap)
 
 
-_OWED_KILLS: WeakKeyDictionary[Game, dict[int, int]] = WeakKeyDictionary()
+_OWED_KILLS: WeakKeyDictionary[Board, dict[int, int]] = WeakKeyDictionary()
 """Kills each game owes its seats until the tally (kills-credited-at-settlement)."""
 
 
 @engine_fault("kills-credited-at-settlement")
 def _kills_credited_at_settlement() -> None:
     def wrap_elimination(original: Action) -> Action:
-        def eliminate_dying(g: Game, p: Params) -> None:
+        def eliminate_dying(g: Board, p: Params) -> None:
             before = [seat.kills for seat in g.state.seats]
             original(g, p)
             owed = _OWED_KILLS.setdefault(g, {})
@@ -390,7 +386,7 @@ def _kills_credited_at_settlement() -> None:
         return eliminate_dying
 
     def wrap_tally(original: Action) -> Action:
-        def report_tally(g: Game, p: Params) -> None:
+        def report_tally(g: Board, p: Params) -> None:
             for seat, kills in _OWED_KILLS.pop(g, {}).items():
                 g.state.seats[seat].kills += kills
             original(g, p)
@@ -404,7 +400,7 @@ def _kills_credited_at_settlement() -> None:
 @engine_fault("magician-cannot-flip-own-shot")
 def _magician_cannot_flip_own_shot() -> None:
     def wrap(original: Guard) -> Guard:
-        def can_flip(g: Game, p: Params) -> bool:
+        def can_flip(g: Board, p: Params) -> bool:
             shot = g.state.shot
             if shot is not None and effects.poll_cursor(g) == shot.shooter:
                 return False
@@ -437,7 +433,7 @@ def _counter_window_without_a_counter_skill() -> None:
 @engine_fault("lucky-streak-on-any-blank")
 def _lucky_streak_on_any_blank() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             shooter = g.state.seats[shot.shooter]
@@ -457,7 +453,7 @@ def _lucky_streak_on_any_blank() -> None:
 
 @engine_fault("turn-limit-draw-names-the-living")
 def _turn_limit_draw_names_the_living() -> None:
-    def declare_draw(g: Game, p: Params) -> None:
+    def declare_draw(g: Board, p: Params) -> None:
         living = [seat.seat for seat in g.state.seats if seat.alive]
         g.state.winners, g.state.end_reason = living, "turn_limit"
         g.emit(EventType.GAME_OVER, winners=living, reason="turn_limit")
@@ -468,7 +464,7 @@ def _turn_limit_draw_names_the_living() -> None:
 @engine_fault("chamber-items-on-an-empty-chamber")
 def _chamber_items_on_an_empty_chamber() -> None:
     def wrap(original: Guard) -> Guard:
-        def item_usable(g: Game, p: Params) -> bool:
+        def item_usable(g: Board, p: Params) -> bool:
             item = p.get("item")
             if not g.state.shells and isinstance(item, Item) and item_spec(item).needs_shell:
                 return _owner(g).count(item) > 0 and p.get("target") is None
@@ -482,7 +478,7 @@ def _chamber_items_on_an_empty_chamber() -> None:
 @engine_fault("others-over-the-cap-discard-too")
 def _others_over_the_cap_discard_too() -> None:
     def wrap(original: Action) -> Action:
-        def report_tally(g: Game, p: Params) -> None:
+        def report_tally(g: Board, p: Params) -> None:
             original(g, p)
             for seat in g.state.seats:
                 if seat.seat == g.state.owner or not seat.alive:
@@ -511,7 +507,7 @@ def _no_items_while_shooting_locked() -> None:
 @engine_fault("damage-below-zero")
 def _damage_below_zero() -> None:
     def wrap(original: Helper) -> Helper:
-        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+        def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
             below = amount - seat.hp
             original(g, seat, amount, source, cause)
             if below > 0:
@@ -525,7 +521,7 @@ def _damage_below_zero() -> None:
 @engine_fault("rage-adds-no-damage")
 def _rage_adds_no_damage() -> None:
     def wrap(original: Helper) -> Helper:
-        def lose(g: Game, seat: Seat, amount: int, source: int, cause: str) -> None:
+        def lose(g: Board, seat: Seat, amount: int, source: int, cause: str) -> None:
             if cause == "shot":
                 amount = min(amount, g.rules.shot.live_damage)
             original(g, seat, amount, source, cause)
@@ -551,7 +547,7 @@ def _turn_limit_one_turn_late() -> None:
 @engine_fault("pickpocket-from-empty-hands")
 def _pickpocket_from_empty_hands() -> None:
     def wrap(original: Guard) -> Guard:
-        def item_usable(g: Game, p: Params) -> bool:
+        def item_usable(g: Board, p: Params) -> bool:
             target = p.get("target")
             if p.get("item") is Item.PICKPOCKET and isinstance(target, int):
                 seats = g.state.seats
@@ -571,7 +567,7 @@ def _pickpocket_from_empty_hands() -> None:
 @engine_fault("window-skips-players-without-a-skill")
 def _window_skips_players_without_a_skill() -> None:
     def wrap(original: Action) -> Action:
-        def open_shot_window(g: Game, p: Params) -> None:
+        def open_shot_window(g: Board, p: Params) -> None:
             original(g, p)
             frame, seats, owner = g.state.stack[-1], g.state.seats, g.state.owner
             frame.order = tuple(
@@ -586,7 +582,7 @@ def _window_skips_players_without_a_skill() -> None:
 @engine_fault("traitor-gambler-rolls")
 def _traitor_gambler_rolls() -> None:
     def wrap(original: Action) -> Action:
-        def settle_shot(g: Game, p: Params) -> None:
+        def settle_shot(g: Board, p: Params) -> None:
             shot = g.state.shot
             assert shot is not None
             shooter = g.state.seats[shot.shooter]
@@ -608,7 +604,7 @@ def _traitor_gambler_rolls() -> None:
 @engine_fault("inverter-flips-the-next-shell-only")
 def _inverter_flips_the_next_shell_only() -> None:
     def wrap(original: Action) -> Action:
-        def apply_item(g: Game, p: Params) -> None:
+        def apply_item(g: Board, p: Params) -> None:
             rest = list(g.state.shells[1:])
             original(g, p)
             if p["item"] is Item.INVERTER:
@@ -619,21 +615,21 @@ def _inverter_flips_the_next_shell_only() -> None:
     seams.wrap_action("apply_item", wrap)
 
 
-_RESCUED_ONCE: WeakKeyDictionary[Game, set[int]] = WeakKeyDictionary()
+_RESCUED_ONCE: WeakKeyDictionary[Board, set[int]] = WeakKeyDictionary()
 """Dying frames (by id) whose player already used a rescue item (one-rescue-while-dying)."""
 
 
 @engine_fault("one-rescue-while-dying")
 def _one_rescue_while_dying() -> None:
     def wrap_rescue(original: Action) -> Action:
-        def apply_rescue_item(g: Game, p: Params) -> None:
+        def apply_rescue_item(g: Board, p: Params) -> None:
             _RESCUED_ONCE.setdefault(g, set()).add(g.state.stack[-1].id)
             original(g, p)
 
         return apply_rescue_item
 
     def wrap_holds(original: Guard) -> Guard:
-        def holds_rescue_item(g: Game, p: Params) -> bool:
+        def holds_rescue_item(g: Board, p: Params) -> bool:
             used = g.state.stack[-1].id in _RESCUED_ONCE.get(g, set())
             return not used and original(g, p)
 
@@ -654,7 +650,7 @@ def _turn_draw_after_the_preview() -> None:
         return lambda g, p: None
 
     def wrap_preview(original: Action) -> Action:
-        def prophet_preview(g: Game, p: Params) -> None:
+        def prophet_preview(g: Board, p: Params) -> None:
             original(g, p)
             effects.draw(g, _owner(g), g.rules.items.per_turn, "turn_start")
 
@@ -667,7 +663,7 @@ def _turn_draw_after_the_preview() -> None:
 @engine_fault("dying-uses-any-item")
 def _dying_uses_any_item() -> None:
     def wrap(original: Guard) -> Guard:
-        def rescue_usable(g: Game, p: Params) -> bool:
+        def rescue_usable(g: Board, p: Params) -> bool:
             item = p.get("item")
             return isinstance(item, Item) and effects.frame_player(g).count(item) > 0
 

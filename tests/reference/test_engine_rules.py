@@ -290,8 +290,10 @@ def test_peeking_glass_is_private() -> None:
     assert [(e.visibility, e.data["shell"]) for e in peeks] == [((A,), "live")]
     assert not any(e["type"] == "peek" for e in game.view(B)["events"])
     chamber = game.view(B)["chamber"]
-    assert set(chamber) == {"shells_left", "live_left", "blank_left", "pending_flips"}
+    assert set(chamber) == {"shells_left", "live_left", "blank_left", "pending_flips", "first"}
     assert chamber["shells_left"] == 2
+    assert chamber["first"] is None  # B was shown nothing
+    assert game.view(A)["chamber"]["first"] == "live"
 
 
 def test_ejecting_drink_removes_and_shows_the_next_shell() -> None:

@@ -83,13 +83,13 @@ def test_a_helper_substituted_is_called_and_reset_restores_it() -> None:
     assert effects.item_cap is original and seams.helper("item_cap") is original
 
 
-def test_an_edge_edit_survives_a_later_compilation() -> None:
+def test_an_edge_edit_survives_a_later_rebuild() -> None:
     def unguarded(edge: Edge) -> Edge:
-        return dataclasses.replace(edge, guards=(), static_guards=(), param_guards=())
+        return dataclasses.replace(edge, guards=())
 
     assert "end_main" not in _offered()  # a shell is still loaded (R4)
     seams.edit_edges(FrameKind.TURN, "awaiting_action", "end_main", unguarded)
-    seams.recompile()
+    seams.rebuild()
     assert "end_main" in _offered()
     seams.reset()
     assert "end_main" not in _offered()

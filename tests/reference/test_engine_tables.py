@@ -1,4 +1,4 @@
-"""The engine's compiled tables equal the charts, transition for transition, and the
+"""The engine's tables equal the charts, transition for transition, and the
 engine implements exactly the registry's guards, actions and selectors: a misspelt,
 missing or doubled ``@implements`` fails at import."""
 
@@ -72,11 +72,11 @@ def _from_tables() -> set[
     return rows
 
 
-def test_compiled_tables_equal_the_charts_transition_for_transition() -> None:
+def test_the_tables_equal_the_charts_transition_for_transition() -> None:
     assert _from_tables() == _from_classes()
 
 
-def test_compiled_tables_hold_every_non_compound_state() -> None:
+def test_the_tables_hold_every_non_compound_state() -> None:
     for kind, chart in CHARTS.items():
         leaves = {s.id for s in chart.states_map.values() if not s.states}
         assert set(TABLES[kind].states) == leaves, kind
