@@ -15,11 +15,13 @@ from buckshot.diagrams.labels import FONT
 
 
 def layers_of(pyproject: Path) -> tuple[list[list[str]], dict[str, str]]:
-    """The layers contract's layers, top first, each a list of modules, and the folder of
-    each mapped package."""
+    """The house's layers contract's layers, top first, each a list of modules, and the folder
+    of each mapped package."""
     data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    (contract,) = [
-        c for c in data["tool"]["importlinter"]["contracts"] if c.get("type") == "layers"
+    (contract,) = [  # the house's contract: the one whose layers hold the spec
+        c
+        for c in data["tool"]["importlinter"]["contracts"]
+        if c.get("type") == "layers" and any("buckshot.spec" in layer for layer in c["layers"])
     ]
     layers = [
         [name.strip() for name in layer.replace(":", "|").split("|")]
