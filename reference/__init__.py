@@ -6,8 +6,7 @@ engine's functions); ``effects`` implements the registry's
 guards, actions and selectors; ``options`` lists and parses decision options; ``events``,
 ``state``, ``chance`` and ``errors`` hold the log, the state, the chance port and the error
 codes; ``setup`` starts a game from a given position; ``observe`` is the observer hook (every
-transition, prompt and event) and ``seams`` the documented way to substitute its named
-guards, actions and rule helpers in a running process. ``simulate``,
+transition, prompt and event). ``simulate``,
 ``agents``, ``terminal``, ``narrate``, ``wording`` (words for people), ``play`` (the
 ``play`` command), ``examples`` and ``adapter`` (the conformance adapter) use it.
 """

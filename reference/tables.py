@@ -156,7 +156,7 @@ def build_tables() -> dict[FrameKind, ChartTable]:
     """Every chart's table, built from the charts and the registry's current functions
     (:data:`~buckshot.reference.effects.GUARDS`, ``ACTIONS``, ``SELECTORS``).
 
-    :func:`buckshot.reference.seams.rebuild` builds them again after a substitution.
+    The deliberate bugs' substitutions (``tests/faults/seams.py``) build them again.
     """
     tables: dict[FrameKind, ChartTable] = {}
     for model in chart_models():

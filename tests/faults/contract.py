@@ -4,7 +4,7 @@ Each breaker breaks one sentence of the contract the way an independent implemen
 read it otherwise: the order of error codes, which setups and chance outcomes are refused,
 what the canonical state and the events say, and each question INTERPRETING.md settles
 ('Settled questions'). A breaker either changes the engine through its seams
-(:mod:`buckshot.reference.seams`) or returns the class that plays each case instead of the
+(``tests/faults/seams.py``) or returns the class that plays each case instead of the
 adapter's own: a subclass of :class:`buckshot.reference.adapter.Run` that builds the game
 otherwise (a :class:`~buckshot.reference.game.Game` subclass, another reader of the
 script's chance outcomes, a repaired setup) or reports otherwise. The decorator above it
@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from buckshot.reference import effects, seams, tables
+from buckshot.reference import effects, tables
 from buckshot.reference.adapter import Run
 from buckshot.reference.chance import ScriptedChance
 from buckshot.reference.effects import Action, Board, Params
@@ -27,10 +27,11 @@ from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import EventType
 from buckshot.reference.game import Game
 from buckshot.reference.options import PARAMS_OF, Option, parse_option
-from buckshot.reference.seams import Helper
 from buckshot.reference.state import Seat
 from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import RulesetError, load_ruleset, parse_ruleset
+from faults import seams
+from faults.seams import Helper
 from faults.served import B, Breaker, served_fault
 
 BREAKERS: dict[str, Breaker] = {}

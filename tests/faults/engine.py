@@ -1,7 +1,7 @@
 """Deliberate bugs of the reference engine's rules, each caught by conformance cases.
 
 Each breaker changes one rule of the engine in the adapter's process, through the engine's
-seams only (:mod:`buckshot.reference.seams`): a registry guard or action replaced or
+seams only (``tests/faults/seams.py``): a registry guard or action replaced or
 wrapped, a rule helper substituted, or an edge of the tables edited. The decorator above it
 adds it to :data:`BREAKERS` under its name; its row of ``manifest.json`` says what it
 breaks and the cases that must catch it. ``python tests/faults/adapter.py --fault NAME``
@@ -15,14 +15,15 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from weakref import WeakKeyDictionary
 
-from buckshot.reference import effects, seams
+from buckshot.reference import effects
 from buckshot.reference.effects import Action, Board, Guard, Params
 from buckshot.reference.events import EventType
-from buckshot.reference.seams import Helper
 from buckshot.reference.state import Seat
 from buckshot.reference.tables import Edge
 from buckshot.spec.polling import poll_order as spec_poll_order
 from buckshot.spec.rulebook import FrameKind, Item, Role, Shell, item_spec
+from faults import seams
+from faults.seams import Helper
 from faults.served import B, Breaker, served_fault
 
 BREAKERS: dict[str, Breaker] = {}

@@ -1,7 +1,7 @@
 """Faults served by the reference adapter: bugs of the engine, of its contract and of free chance.
 
 Such a fault is a *breaker*, called once in the adapter's process before it serves: it may
-change the engine through its seams (:mod:`buckshot.reference.seams`), and it returns the
+change the engine through its seams (``tests/faults/seams.py``), and it returns the
 class that plays each case (a subclass of :class:`buckshot.reference.adapter.Run` that
 builds the game or reports otherwise), or None for the adapter's own. Each is registered by
 one decorator right above its breaker (:func:`faults.engine.engine_fault`,

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from engine_helpers import draws, make
+from faults import seams
 
-from buckshot.reference import effects, seams
+from buckshot.reference import effects
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.effects import Board, Guard, Params
 from buckshot.reference.errors import Code, GameError

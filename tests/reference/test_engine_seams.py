@@ -1,4 +1,4 @@
-"""The engine's seams (``reference/seams.py``) and the adapter's (``Run``): every name is
+"""The engine's seams (``tests/faults/seams.py``) and the adapter's (``Run``): every name is
 checked, a substitution changes how new games play, ``reset`` puts everything back, and the
 faults of tests/faults reach the engine through public names only."""
 
@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from engine_helpers import draws, make
+from faults import seams
 
-from buckshot.reference import adapter, effects, seams, tables
+from buckshot.reference import adapter, effects, tables
 from buckshot.reference.adapter import IMPLEMENTATION, Run, handle
 from buckshot.reference.game import Game
 from buckshot.reference.tables import Edge

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from faults import seams
 from faults.manifest import serve
 
-from buckshot.reference import seams
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.executable import ExecutableSpec

@@ -1,7 +1,9 @@
-"""The engine's seams: its documented way to substitute a named piece in the running process.
+"""How the deliberate bugs substitute a named piece of the engine in the running process.
 
-A tool that changes how the engine plays (the deliberate bugs of ``tests/faults/``, in
-the adapter's own process) goes through these functions only; each checks the name it is
+The engine knows nothing of this: its step loop reads whatever functions its tables hold,
+and its rules look their helpers up in :mod:`buckshot.reference.effects` at each call. The
+deliberate bugs of ``tests/faults/`` (in the adapter's own process) go through these
+functions only; each checks the name it is
 given and rebuilds what depends on the piece. Three kinds of piece can be substituted:
 
 - the registry's guards and actions, by their registry names (:data:`effects.GUARDS
