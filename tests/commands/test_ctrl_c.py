@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -214,21 +215,21 @@ def _no_report(folder: Path) -> bool:
     return sorted(p.name for p in folder.iterdir() if p.is_file()) == ["err.txt", "out.txt"]
 
 
+DASK_COMMANDS = {
+    "compare": ["compare", "default", "default", "--no-verify"],
+    "sweep": ["sweep", "--param", "magician.cost=1..2:2"],
+}
+"""The commands that play their games on a Dask cluster (both through the workbench's
+``_measure``, which ends the cluster on Ctrl-C)."""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["compare", "default", "default", "--no-verify"],
-        ["sweep", "--param", "magician.cost=1..2:2"],
-    ],
-    ids=["compare", "sweep"],
-)
-def test_dask_commands_end_their_workers_quietly_and_exit_130(
-    tmp_path: Path, command: list[str]
-) -> None:
+def test_dask_commands_end_their_workers_quietly_and_exit_130(tmp_path: Path) -> None:
     """Ctrl-C while the games run on a local Dask cluster: the workers (which ignore it) are
-    ended by the command, none prints a traceback or a log line, nothing is written."""
-    args = [*command, "--games", "200000", "--workers", "2"]
+    ended by the command, none prints a traceback or a log line, nothing is written. (One
+    command as a real process group: both share the cluster's path, and the test below checks
+    each command's answer to Ctrl-C in this process.)"""
+    args = [*DASK_COMMANDS["compare"], "--games", "200000", "--workers", "2"]
     args += ["--json", str(tmp_path / "report.json"), "--html", str(tmp_path / "report.html")]
     code, out, err, took = _interrupt(args, tmp_path, ready=" games: ")
     assert code == 130, err
@@ -236,6 +237,40 @@ def test_dask_commands_end_their_workers_quietly_and_exit_130(
     assert "Traceback" not in err + out and "distributed" not in err
     assert "stopped by Ctrl-C; nothing was written" in err
     assert _no_report(tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(DASK_COMMANDS))
+def test_dask_commands_answer_ctrl_c_during_the_games_with_130_and_write_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Each Dask command, in this process: Ctrl-C while its games run (on a cluster stood in
+    for) is one line, exit 130 and no report."""
+    from contextlib import contextmanager
+
+    from typer.testing import CliRunner
+
+    from buckshot.cli.main import app
+    from buckshot.workbench import cluster, measure
+
+    @contextmanager
+    def no_cluster(scheduler: str | None, workers: int) -> Iterator[object]:
+        class Client:
+            def scheduler_info(self, n_workers: int) -> dict[str, object]:
+                return {"workers": {"w": {}}}
+
+        yield Client()
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cluster, "dask_client", no_cluster)
+    monkeypatch.setattr(measure, "measure", pressed)
+    report = [*("--json", str(tmp_path / "report.json")), *("--html", str(tmp_path / "r.html"))]
+    result = CliRunner().invoke(app, [*DASK_COMMANDS[name], "--games", "9", *report])
+    assert result.exit_code == 130, result.output
+    assert "stopped by Ctrl-C; nothing was written" in result.output
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.slow

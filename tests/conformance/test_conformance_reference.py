@@ -15,17 +15,11 @@ from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.report import junit_xml, report_lines
-from buckshot.conformance.suite import load_suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = BUNDLED_CASES
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
-
-
-@pytest.fixture(scope="module")
-def suite():  # type: ignore[no-untyped-def]
-    return load_suite(CASES)
 
 
 def _message(case, seq: int = 1) -> dict[str, Any]:  # type: ignore[no-untyped-def]

@@ -17,7 +17,7 @@ from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
 from buckshot.conformance.known import KnownFailuresError, parse_known_failures
 from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, report_lines
-from buckshot.conformance.suite import Case, load_suite
+from buckshot.conformance.suite import Case
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,11 +72,6 @@ for line in sys.stdin:
             reply["state"]["seats"][0]["hp"] = 1
     print(json.dumps(reply), flush=True)
 """
-
-
-@pytest.fixture(scope="module")
-def suite():  # type: ignore[no-untyped-def]
-    return load_suite(CASES)
 
 
 @pytest.fixture(scope="module")

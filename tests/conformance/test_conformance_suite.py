@@ -32,11 +32,6 @@ CASES = SUITE / "cases"
 GENERATOR = ROOT / "conformance" / "generate.py"
 
 
-@pytest.fixture(scope="module")
-def suite():  # type: ignore[no-untyped-def]
-    return load_suite(CASES)
-
-
 def _generator() -> ModuleType:
     spec = importlib.util.spec_from_file_location("conformance_generate", GENERATOR)
     assert spec is not None and spec.loader is not None

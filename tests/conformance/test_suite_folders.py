@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from buckshot.conformance.bundled import CASES, SUITE_ROOT
 from buckshot.conformance.cli import app
 from buckshot.conformance.export import MANIFEST
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite, load_suite
 
 runner = CliRunner()
 CASE = "shot.live-at-oneself-ends-the-turn"
@@ -35,8 +35,8 @@ def test_an_export_s_root_loads_as_its_cases_folder(exported: Path) -> None:
     assert from_root.root == exported.resolve()
 
 
-def test_the_shipped_suite_folder_loads_as_its_cases_folder() -> None:
-    assert [c.id for c in load_suite(SUITE_ROOT).cases] == [c.id for c in load_suite(CASES).cases]
+def test_the_shipped_suite_folder_loads_as_its_cases_folder(suite: Suite) -> None:
+    assert [c.id for c in load_suite(SUITE_ROOT).cases] == [c.id for c in suite.cases]
 
 
 def test_a_folder_under_the_cases_still_selects_only_its_own_cases() -> None:

@@ -24,14 +24,16 @@ from buckshot.spec.rulebook import Item, Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.spec.ruleset_diff import Difference, differences
 from buckshot.verification.comparison import (
+    REACHABLE,
     ComparisonRow,
     VerificationComparison,
-    compare_verification,
+    _answer,
 )
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step
 from buckshot.verification.model.layout import WON, item_code, role_code
 from buckshot.verification.proofs.outcomes import OUTCOMES, UNDRAWABLE
+from buckshot.verification.proofs.reachability import check_reachability
 from buckshot.verification.proofs.reasons import Explainer
 from buckshot.verification.proofs.vacuity import VacuityTarget
 
@@ -173,6 +175,18 @@ def test_magician_cost_one_keeps_the_skill() -> None:
     assert shows(rules, event("flip_shell"))
 
 
+@pytest.mark.slow
+def test_magician_cost_one_changes_no_reachability_verdict() -> None:
+    """S2.6, R8: a Magician paying one item can still flip; nothing else that can happen
+    depends on the cost (the verdicts ``buckshot compare`` shows, for two seats)."""
+    answers = [
+        {t.name: _answer(t) for t in check_reachability(make_config(rules, (2, 2))).targets}
+        for rules in (load_ruleset(), variant(magician__cost=1))
+    ]
+    assert answers[1]["skill:magician"] == REACHABLE
+    assert answers[0] == answers[1]
+
+
 def test_no_traitor_bonus_keeps_the_win_by_kills() -> None:
     rules = variant(traitor__cap_bonus=0)
     assert explain(rules, load_ruleset(), "win:traitor kills", "win") is None
@@ -217,10 +231,15 @@ def test_to_json_is_json_and_the_table_renders() -> None:
 
 
 @pytest.mark.slow
-def test_compare_default_with_amulets_only_end_to_end() -> None:
-    """The whole comparison (N = 2..3 to keep it short; several minutes on a loaded machine)."""
-    result = compare_verification(load_ruleset(), amulets_only(), players=(2, 3))
+def test_compare_default_with_amulets_only_end_to_end(
+    compared: Callable[[Ruleset, Ruleset], VerificationComparison],
+) -> None:
+    """The whole comparison, for two seats (``compared``: the same run as ``buckshot compare``
+    and ``buckshot sweep --verify`` in the workbench's tests, computed once)."""
+    result = compared(load_ruleset(), amulets_only())
+    assert result.players == (2, 2)
     rows = {(row.kind, row.name): row for row in result.rows}
+    assert {name for kind, name in rows if kind == "property"} >= {"I1 N=2"}
     assert all(row.new == "proved" for row in result.rows if row.kind == "property")
     for item in Item:
         row = rows[("item", item.value)]
