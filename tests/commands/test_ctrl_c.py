@@ -108,6 +108,7 @@ def _interrupt(
     return code, out.read_text(), err.read_text(), took
 
 
+@pytest.mark.slow
 def test_simulate_stops_prints_the_games_so_far_and_exits_130(tmp_path: Path) -> None:
     json_out = tmp_path / "figures.json"
     args = ["simulate", "--games", "100000", "--jobs", "2", "--json", str(json_out)]
@@ -120,6 +121,7 @@ def test_simulate_stops_prints_the_games_so_far_and_exits_130(tmp_path: Path) ->
     assert not json_out.exists()
 
 
+@pytest.mark.slow
 def test_verify_stops_its_workers_and_exits_130(tmp_path: Path) -> None:
     args = ["verify", "--depth", "0", "--no-vacuity", "--walk-steps", "0", "--jobs", "1"]
     args += ["--json", str(tmp_path / "report.json")]
@@ -318,6 +320,7 @@ if sys.argv[1] == "verify":
 """
 
 
+@pytest.mark.slow
 def test_the_main_job_stops_at_the_first_ctrl_c(tmp_path: Path) -> None:
     """``scripts/main.sh`` goes on to its next step when one fails, but not when Ctrl-C
     stopped it: its exit status is 130 and no later step runs. Run with a stand-in

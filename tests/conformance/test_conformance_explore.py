@@ -71,6 +71,7 @@ def test_a_failing_case_gets_a_page_stopped_where_the_poll_went_wrong(
 
 
 @needs_dot
+@pytest.mark.slow
 def test_a_passing_run_writes_no_page(tmp_path: Path) -> None:
     folder = tmp_path / "pages"
     reference = shlex.join([sys.executable, "-m", "buckshot.reference.adapter"])

@@ -190,6 +190,7 @@ def test_origin_tells_model_cases_apart(suite: Suite) -> None:
     assert isinstance(case, Case)
 
 
+@pytest.mark.slow
 def test_a_prompt_the_model_does_not_raise_is_reported(suite: Suite) -> None:
     case = next(c for c in suite.cases if c.id == "shot.a-kill-locks-shooting")
     script = list(case.script)

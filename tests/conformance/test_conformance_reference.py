@@ -42,6 +42,7 @@ def test_the_reference_adapter_passes_every_case(suite) -> None:  # type: ignore
     assert junit_xml(run).count("<testcase ") == len(suite.cases)
 
 
+@pytest.mark.slow
 def test_the_adapter_writes_protocol_lines_only(suite) -> None:  # type: ignore[no-untyped-def]
     cases = [c for c in suite.cases if c.id.startswith(("stack.", "setup."))]
     lines = [{"type": "start", "protocol": 1, "spec_version": "0.1.0"}]
@@ -75,6 +76,7 @@ def test_the_adapter_ignores_unreadable_lines_and_exits_at_eof() -> None:
     assert [json.loads(line)["type"] for line in out.stdout.splitlines()] == ["hello"]
 
 
+@pytest.mark.slow
 def test_the_fast_reply_check_agrees_with_the_whole_schema(suite) -> None:  # type: ignore[no-untyped-def]
     """ReplyChecker splits validation for speed; it must accept and refuse what the schema does."""
     checker = ReplyChecker(suite.schemas)

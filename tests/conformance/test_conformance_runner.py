@@ -118,6 +118,7 @@ def test_three_cases_pass_through_the_reference_adapter(suite) -> None:  # type:
         ("bad-shape", "malformed", "events/0/data/seats"),
     ],
 )
+@pytest.mark.slow
 def test_a_bad_reply_errors_that_case_and_the_adapter_is_restarted(
     suite, fake: Path, mode: str, kind: str, needle: str
 ) -> None:  # type: ignore[no-untyped-def]
@@ -131,6 +132,7 @@ def test_a_bad_reply_errors_that_case_and_the_adapter_is_restarted(
     _whole(run)
 
 
+@pytest.mark.slow
 def test_a_hang_hits_the_timeout(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     begin = time.perf_counter()
     run = _run(suite, f"{sys.executable} {fake} hang {THREE[0]}", timeout=1.0)
@@ -140,6 +142,7 @@ def test_a_hang_hits_the_timeout(suite, fake: Path) -> None:  # type: ignore[no-
     _whole(run)
 
 
+@pytest.mark.slow
 def test_skipped_and_errored_replies_are_recorded(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     skipped = _run(suite, f"{sys.executable} {fake} skip {THREE[2]}")
     assert _statuses(skipped)[THREE[2]] == "skipped" and not skipped.unexpected()
@@ -156,6 +159,7 @@ def test_a_lying_adapter_fails_with_the_first_divergence(suite, fake: Path) -> N
     assert (result.divergence.expected, result.divergence.actual) == (3, 1)
 
 
+@pytest.mark.slow
 def test_exit_first_stops_after_the_first_case_that_fails_the_run(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     whole = _run(suite, f"{sys.executable} {fake} lie {SHOT}")
     stopped = _run(suite, f"{sys.executable} {fake} lie {SHOT}", exit_first=True)
@@ -179,6 +183,7 @@ def test_an_adapter_that_cannot_start_errors_every_case(suite, fake: Path) -> No
     _whole(missing)
 
 
+@pytest.mark.slow
 def test_features_and_spec_versions_skip_cases(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     narrow = _run(suite, f"{sys.executable} {fake} narrow - 0.1.0")
     statuses = _statuses(narrow)
@@ -189,6 +194,7 @@ def test_features_and_spec_versions_skip_cases(suite, fake: Path) -> None:  # ty
     assert "applies to spec 0.1.0" in (old.results[0].message or "")
 
 
+@pytest.mark.slow
 def test_known_failures_give_xfail_and_xpass(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     marked = {SHOT: "hp bug", AMULETS: "not yet", "no.such-case": "stale"}
     run = _run(suite, f"{sys.executable} {fake} lie {SHOT}", known_failures=marked)
@@ -207,6 +213,7 @@ def test_known_failures_files_are_parsed_strictly() -> None:
         parse_known_failures("x.a\nx.a again\n")
 
 
+@pytest.mark.slow
 def test_reports_round_trip_and_diff_by_case_id(suite, fake: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     good = _run(suite, REFERENCE)
     bad = _run(suite, f"{sys.executable} {fake} lie {SHOT}", filters=[TURN, SHOT])
@@ -269,6 +276,7 @@ def test_the_cli_runs_reports_and_exits_by_outcome(fake: Path, tmp_path: Path) -
     assert tables.exit_code == 0 and "S3.4" in tables.output and "item.amulet" in tables.output
 
 
+@pytest.mark.slow
 def test_check_counts_the_suite() -> None:
     out = CliRunner().invoke(app, ["check"])
     assert out.exit_code == 0 and "hand-written" in out.output and ": OK" in out.output
@@ -405,6 +413,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.slow
 def test_an_adapter_flooding_one_line_is_killed_without_a_thread_traceback(  # type: ignore[no-untyped-def]
     suite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -430,6 +439,7 @@ def test_an_adapter_flooding_one_line_is_killed_without_a_thread_traceback(  # t
     assert raised == []
 
 
+@pytest.mark.slow
 def test_a_filter_matching_no_case_is_refused() -> None:
     out = CliRunner().invoke(app, ["run", "--adapter", REFERENCE, "--filter", "no.such.*"])
     assert out.exit_code == 2

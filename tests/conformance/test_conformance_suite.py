@@ -52,6 +52,7 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
         assert document["$id"] == "urn:buckshot:conformance:" + name.removesuffix(".schema.json")
 
 
+@pytest.mark.slow
 def test_the_suite_loads_with_every_case_valid(suite) -> None:  # type: ignore[no-untyped-def]
     """load_suite validates each case against case.schema.json, the registries, fixtures."""
     assert len(suite.cases) >= 150
@@ -86,6 +87,7 @@ def test_hand_written_cases_alone_check_every_clause_and_ruling(suite) -> None: 
     assert {r.id for r in RULINGS} - {r for case in hand for r in case.rulings} == set()
 
 
+@pytest.mark.slow
 def test_the_trace_matrix_counts_the_cases() -> None:
     matrix = build_matrix()
     normative = [row for row in matrix.rows if row.normative]

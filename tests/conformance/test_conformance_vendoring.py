@@ -76,6 +76,7 @@ def test_the_export_says_where_the_rules_and_rulings_its_cases_cite_are(suite: S
     assert cited and cited <= stated, sorted(cited - stated)
 
 
+@pytest.mark.slow
 def test_the_exported_cases_load_as_the_same_suite(exported: Path, suite: Suite) -> None:
     vendored = load_suite(exported / "cases")
     assert [case.id for case in vendored.cases] == [case.id for case in suite.cases]

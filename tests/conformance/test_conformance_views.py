@@ -77,6 +77,7 @@ def _view_cases(suite: Suite) -> list[Case]:
     return [case for case in suite.cases if "views" in case.expect]
 
 
+@pytest.mark.slow
 def test_view_checkpoints_stand_at_decisions_in_play_order(suite: Suite) -> None:
     cases = _view_cases(suite)
     assert len(cases) >= 6

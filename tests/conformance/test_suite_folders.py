@@ -27,6 +27,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_an_export_s_root_loads_as_its_cases_folder(exported: Path) -> None:
     from_root = load_suite(exported)
     from_cases = load_suite(exported / "cases")
@@ -35,6 +36,7 @@ def test_an_export_s_root_loads_as_its_cases_folder(exported: Path) -> None:
     assert from_root.root == exported.resolve()
 
 
+@pytest.mark.slow
 def test_the_shipped_suite_folder_loads_as_its_cases_folder(suite: Suite) -> None:
     assert [c.id for c in load_suite(SUITE_ROOT).cases] == [c.id for c in suite.cases]
 
@@ -44,6 +46,7 @@ def test_a_folder_under_the_cases_still_selects_only_its_own_cases() -> None:
     assert shot.cases and all(case.path.is_relative_to(CASES / "shot") for case in shot.cases)
 
 
+@pytest.mark.slow
 def test_run_with_cases_at_an_export_s_root_runs_its_cases(exported: Path) -> None:
     args = ["run", "--adapter", "reference", "--cases", str(exported), "--filter", CASE]
     result = runner.invoke(app, [*args, "--no-tables", "--quiet"])

@@ -92,6 +92,7 @@ def test_no_refused_input_is_legal_and_each_kind_is_tried() -> None:
     }
 
 
+@pytest.mark.slow
 def test_a_walk_that_tries_refused_inputs_takes_only_legal_steps() -> None:
     """Trying the refused inputs changes which legal step a seed picks, never its legality:
     every step of a game that tries them is a legal input of its state."""
@@ -119,6 +120,7 @@ def test_a_guard_that_lets_a_refused_input_through_is_reached(name: str) -> None
 @pytest.mark.parametrize(
     ("name", "seat_ok"), [("shot_at_an_empty_seat", False), ("item_unheld", True)]
 )
+@pytest.mark.slow
 def test_bounded_model_checking_finds_them_with_its_free_inputs(name: str, seat_ok: bool) -> None:
     """The bounded search leaves every input field free, so it finds the shortest path to the
     refused input (at two players, within the first turn), replayed on the executable spec."""

@@ -105,6 +105,7 @@ def traitor_won_by_kills(rules: Ruleset) -> Callable[[Step], bool]:
 
 
 @pytest.mark.parametrize("item", [i for i in Item if i is not Item.AMULET])
+@pytest.mark.slow
 def test_amulets_only_every_other_item_use_is_lost_by_its_own_weight(item: Item) -> None:
     keys = explain(amulets_only(), load_ruleset(), f"item:{item.value}", "item")
     assert keys == (WEIGHT(item.value),)
@@ -130,6 +131,7 @@ def test_amulets_only_no_rescue_names_the_rescue_items_weights_not_the_amulets(
 @pytest.mark.parametrize(
     ("role", "item"), [(Role.DOCTOR, Item.EXPIRED_PILLS), (Role.MERCENARY, Item.RAGE_POTION)]
 )
+@pytest.mark.slow
 def test_amulets_only_item_skills_are_lost_by_their_items_weight(role: Role, item: Item) -> None:
     assert explain(amulets_only(), load_ruleset(), f"skill:{role.value}", "skill") == (
         WEIGHT(item.value),
@@ -146,6 +148,7 @@ def test_amulets_only_keeps_the_amulet_and_the_medics_skill() -> None:
     assert shows(rules, lambda step: step.skill_by < 8 and step.before.role[step.skill_by] == medic)
 
 
+@pytest.mark.slow
 def test_the_core_is_sufficient_changing_only_its_keys_loses_the_rescue() -> None:
     # from the default, only the two keys the core names: the rescue is proved unreachable
     only = variant(items__weights__milk_tea=0, items__weights__expired_pills=0)
@@ -154,6 +157,7 @@ def test_the_core_is_sufficient_changing_only_its_keys_loses_the_rescue() -> Non
 
 
 @pytest.mark.parametrize("kept", ["milk_tea", "expired_pills"])
+@pytest.mark.slow
 def test_reverting_a_named_key_makes_the_rescue_reachable_again(kept: str) -> None:
     rules = amulets_only(**{kept: 1})
     assert explain(rules, load_ruleset(), RESCUE, "transition") is None
@@ -163,6 +167,7 @@ def test_reverting_a_named_key_makes_the_rescue_reachable_again(kept: str) -> No
 # --- the Magician's cost and the traitor's bonus ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_magician_cost_no_hand_can_pay_loses_the_skill_and_the_core_names_it() -> None:
     rules = variant(magician__cost=20)
     assert explain(rules, load_ruleset(), "skill:magician", "skill") == ("magician.cost",)
@@ -187,6 +192,7 @@ def test_magician_cost_one_changes_no_reachability_verdict() -> None:
     assert answers[0] == answers[1]
 
 
+@pytest.mark.slow
 def test_no_traitor_bonus_keeps_the_win_by_kills() -> None:
     rules = variant(traitor__cap_bonus=0)
     assert explain(rules, load_ruleset(), "win:traitor kills", "win") is None
@@ -195,6 +201,7 @@ def test_no_traitor_bonus_keeps_the_win_by_kills() -> None:
     )
 
 
+@pytest.mark.slow
 def test_kills_to_win_above_any_possible_count_loses_the_traitors_win() -> None:
     rules = variant(traitor__kills_to_win=8)
     assert explain(rules, load_ruleset(), "win:traitor kills", "win") == ("traitor.kills_to_win",)

@@ -28,10 +28,12 @@ def _verdicts(pid: str) -> list[tuple[int, str, str]]:
     return [(v.n, v.verdict, v.part) for v in result.per_n]
 
 
+@pytest.mark.slow
 def test_a_proof_is_decided_by_its_resource_budget() -> None:
     assert {verdict for _, verdict, _ in _verdicts("I6")} == {PROVED}
 
 
+@pytest.mark.slow
 def test_a_slow_machine_is_labelled_as_such_never_a_different_verdict(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -29,6 +29,7 @@ def _balances() -> list[Balance]:
     return measure(None, [load_ruleset()], 12, 3, seed=2, agent="random")
 
 
+@pytest.mark.slow
 def test_plots_are_the_same_bytes_each_time_and_carry_no_date() -> None:
     (balance,) = _balances()
     series = [("default", balance)]
