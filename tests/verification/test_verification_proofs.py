@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
 import pytest
+from model_helpers import default_config
 
 from buckshot.faults.model import MUTANTS, patch_of
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import layout
 from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n, check_bounded
@@ -36,10 +35,8 @@ from buckshot.verification.proofs.vacuity import (
 )
 from buckshot.verification.render import trace
 
-
-@cache
-def _cfg(lo: int = 2, hi: int = 8) -> Config:
-    return make_config(load_ruleset(), (lo, hi))
+_cfg = default_config
+"""The default ruleset's model configuration (the name the deliberate bugs' test uses)."""
 
 
 def _holds(spec: ExecutableSpec, s: object) -> list[str]:
