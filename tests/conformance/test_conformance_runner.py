@@ -17,7 +17,7 @@ from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
 from buckshot.conformance.known import KnownFailuresError, parse_known_failures
 from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, report_lines
-from buckshot.conformance.suite import Case
+from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +100,7 @@ def _whole(run) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.slow
-def test_three_cases_pass_through_the_reference_adapter(suite) -> None:  # type: ignore[no-untyped-def]
+def test_three_cases_pass_through_the_reference_adapter(suite: Suite) -> None:
     run = _run(suite, REFERENCE)
     assert _statuses(run) == dict.fromkeys(THREE, "passed")
     assert run.restarts == 0 and not run.unexpected()
@@ -297,7 +297,7 @@ def _reply(suite, case_id: str) -> tuple[Case, dict[str, Any]]:  # type: ignore[
     return case, reply
 
 
-def test_the_judge_names_the_first_divergence(suite) -> None:  # type: ignore[no-untyped-def]
+def test_the_judge_names_the_first_divergence(suite: Suite) -> None:
     case, reply = _reply(suite, "stack.s6-3-worked-example")
 
     def verdict(change) -> tuple[str, str]:  # type: ignore[no-untyped-def]
@@ -372,7 +372,7 @@ def test_the_judge_names_the_first_divergence(suite) -> None:  # type: ignore[no
     assert verdict(hand)[0] == "state.seats[2].items.amulet"
 
 
-def test_the_judge_checks_rejections_strictly(suite) -> None:  # type: ignore[no-untyped-def]
+def test_the_judge_checks_rejections_strictly(suite: Suite) -> None:
     case, reply = _reply(suite, "shot.end-main-refused-while-loaded")
     assert reply["type"] == "rejected" and reply["code"] == "decision.refused"
 
