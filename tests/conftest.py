@@ -23,6 +23,7 @@ import pytest
 if TYPE_CHECKING:
     from buckshot.conformance.suite import Suite
     from buckshot.spec.ruleset import Ruleset
+    from buckshot.traceability import TraceMatrix
     from buckshot.verification.comparison import VerificationComparison
 
 SLOW_SECONDS = 0.5
@@ -66,6 +67,15 @@ def suite() -> Suite:
     from buckshot.conformance.suite import load_suite
 
     return load_suite(CASES)
+
+
+@pytest.fixture(scope="session")
+def matrix() -> TraceMatrix:
+    """The traceability matrix of the checkout (``build_matrix()``: the spec, the bundled
+    cases, the tests), built once per worker process (a second or two); tests read it."""
+    from buckshot.traceability import build_matrix
+
+    return build_matrix()
 
 
 @pytest.fixture(scope="session")

@@ -16,8 +16,7 @@ runner = CliRunner()
 
 
 @pytest.mark.slow
-def test_every_normative_clause_is_covered() -> None:
-    matrix = trace.build_matrix()
+def test_every_normative_clause_is_covered(matrix: trace.TraceMatrix) -> None:
     assert [row.clause for row in matrix.uncovered()] == []
     assert {row.clause for row in matrix.rows if row.normative} == set(normative_ids())
 
@@ -71,8 +70,8 @@ def test_tests_citing_a_clause_are_listed_by_function(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_checkout_tests_are_a_column() -> None:
-    rows = {row.clause: row for row in trace.build_matrix().every_row()}
+def test_the_checkout_tests_are_a_column(matrix: trace.TraceMatrix) -> None:
+    rows = {row.clause: row for row in matrix.every_row()}
     assert "tests" in trace.COLUMNS
     assert any(citer.startswith("tests/") for row in rows.values() for citer in row.citers["tests"])
 
@@ -116,16 +115,17 @@ def test_every_command_has_help(command: list[str]) -> None:
 
 
 @pytest.mark.slow
-def test_the_committed_rule_table_is_the_matrix_rendered() -> None:
+def test_the_committed_rule_table_is_the_matrix_rendered(matrix: trace.TraceMatrix) -> None:
     """docs/traceability.md says which property checks each rule; it is generated, never
     edited: rerun `buckshot spec traceability --markdown docs/traceability.md` when stale."""
     committed = (Path(__file__).resolve().parents[2] / trace.MARKDOWN).read_text(encoding="utf-8")
-    assert committed == trace.render_markdown(trace.build_matrix())
+    assert committed == trace.render_markdown(matrix)
 
 
 @pytest.mark.slow
-def test_the_rule_table_names_each_rules_properties_and_the_reason_of_those_without() -> None:
-    matrix = trace.build_matrix()
+def test_the_rule_table_names_each_rules_properties_and_the_reason_of_those_without(
+    matrix: trace.TraceMatrix,
+) -> None:
     page = trace.render_markdown(matrix)
     rows = {line.split(" | ")[0].removeprefix("| "): line for line in page.splitlines()}
     for row in matrix.every_row():

@@ -15,8 +15,9 @@ from buckshot.spec.rulings import ruling_ids
 
 
 @pytest.mark.slow
-def test_every_normative_clause_and_ruling_has_a_property_or_a_reason() -> None:
-    matrix = trace.build_matrix()
+def test_every_normative_clause_and_ruling_has_a_property_or_a_reason(
+    matrix: trace.TraceMatrix,
+) -> None:
     assert [row.clause for row in matrix.unchecked()] == []
     assert [row.clause for row in matrix.rulings] == list(ruling_ids())
     assert {row.clause for row in matrix.rows if row.normative} == set(normative_ids())
@@ -24,10 +25,9 @@ def test_every_normative_clause_and_ruling_has_a_property_or_a_reason() -> None:
 
 
 @pytest.mark.slow
-def test_the_list_of_rules_that_constrain_nothing_is_exact() -> None:
+def test_the_list_of_rules_that_constrain_nothing_is_exact(matrix: trace.TraceMatrix) -> None:
     """Each listed rule is a normative clause or a ruling, with a one-line reason, and no
     property checks it (a listed rule that gained a property would be a stale excuse)."""
-    matrix = trace.build_matrix()
     rows = {row.clause: row for row in matrix.every_row()}
     for rule, reason in trace.NOT_STATE_CONSTRAINTS.items():
         assert rule in rows and rows[rule].normative, rule
@@ -36,8 +36,10 @@ def test_the_list_of_rules_that_constrain_nothing_is_exact() -> None:
 
 
 @pytest.mark.slow
-def test_the_properties_column_names_the_properties_that_cite_each_rule() -> None:
-    rows = {row.clause: row for row in trace.build_matrix().every_row()}
+def test_the_properties_column_names_the_properties_that_cite_each_rule(
+    matrix: trace.TraceMatrix,
+) -> None:
+    rows = {row.clause: row for row in matrix.every_row()}
     assert {"I7", "T4"} <= set(rows["S4.2.1e"].citers["properties"])
     assert {"I4", "D4"} <= set(rows["R17"].citers["properties"])
     assert "T1" in rows["R16"].citers["properties"]
