@@ -70,6 +70,22 @@ def suite() -> Suite:
 
 
 @pytest.fixture(scope="session")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled suite as ``buckshot conformance export`` writes it for vendoring, once per
+    worker process; tests read it and copy it before changing anything."""
+    from typer.testing import CliRunner
+
+    from buckshot.conformance.cli import app
+    from buckshot.conformance.export import MANIFEST
+
+    folder = tmp_path_factory.mktemp("vendored") / "suite"
+    result = CliRunner().invoke(app, ["export", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert (folder / MANIFEST).is_file() and (folder / "cases").is_dir()
+    return folder
+
+
+@pytest.fixture(scope="session")
 def matrix() -> TraceMatrix:
     """The traceability matrix of the checkout (``build_matrix()``: the spec, the bundled
     cases, the tests), built once per worker process (a second or two); tests read it."""

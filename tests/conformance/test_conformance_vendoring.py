@@ -28,14 +28,6 @@ runner = CliRunner()
 BY_ID = {experiment.id: experiment for experiment in EXPERIMENTS}
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("vendored") / "suite"
-    result = runner.invoke(app, ["export", str(folder)])
-    assert result.exit_code == 0, result.output
-    return folder
-
-
 @pytest.mark.slow
 def test_the_export_holds_the_suite_and_a_manifest_of_it(exported: Path) -> None:
     manifest = json.loads((exported / MANIFEST).read_text(encoding="utf-8"))

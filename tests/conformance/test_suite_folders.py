@@ -11,20 +11,10 @@ from typer.testing import CliRunner
 
 from buckshot.conformance.bundled import CASES, SUITE_ROOT
 from buckshot.conformance.cli import app
-from buckshot.conformance.export import MANIFEST
 from buckshot.conformance.suite import Suite, load_suite
 
 runner = CliRunner()
 CASE = "shot.live-at-oneself-ends-the-turn"
-
-
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("vendored") / "suite"
-    result = runner.invoke(app, ["export", str(folder)])
-    assert result.exit_code == 0, result.output
-    assert (folder / MANIFEST).is_file() and (folder / "cases").is_dir()
-    return folder
 
 
 @pytest.mark.slow
