@@ -5,17 +5,34 @@ The tests are grouped by the room they check (``spec``, ``reference``, ``verific
 (``engine_helpers``, ``chart_driver``, ...) stand beside this file, which pytest puts on the
 import path, and so does the package of deliberate bugs, ``faults`` (``tests/faults/``: the
 fault manifest, the breakers and patches, the adapter that serves one).
-``bash scripts/test.sh --fast`` leaves out the tests marked ``slow`` (more than 5 s on 2 cores,
-setup included). After a run, the tests that took longer without the mark are listed, as a note,
-not a failure: a time measured on a busy machine is no verdict.
+``bash scripts/test.sh --fast`` leaves out the tests marked ``slow`` (more than half a second
+on 2 cores, setup included): the fast tier is the loop of a minute for your own work, the whole
+suite runs in CI. After a run, the tests that took longer without the mark are listed, as a
+note, not a failure: a time measured on a busy machine is no verdict.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
 
-SLOW_SECONDS = 5.0
+if TYPE_CHECKING:
+    from buckshot.conformance.suite import Suite
+    from buckshot.spec.ruleset import Ruleset
+    from buckshot.traceability import TraceMatrix
+    from buckshot.verification.comparison import VerificationComparison
+
+SLOW_SECONDS = 0.5
 """A test that takes longer than this (setup and call) belongs in the slow tier."""
+
+TWO_SEATS = (2, 2)
+"""The player counts of the shared ruleset comparison (:func:`compared`)."""
 
 _TAKEN: dict[str, float] = {}
 _SLOW: set[str] = set()
@@ -39,6 +56,73 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     late = [(seconds, nodeid) for seconds, nodeid in late if seconds > SLOW_SECONDS]
     if not late:
         return
-    terminalreporter.section("tests over 5 s without the slow mark")
+    terminalreporter.section(f"tests over {SLOW_SECONDS} s without the slow mark")
     for seconds, nodeid in late:
         terminalreporter.write_line(f"{seconds:6.1f}s {nodeid}")
+
+
+@pytest.fixture(scope="session")
+def suite() -> Suite:
+    """The bundled conformance suite, loaded and validated once per worker process (a second;
+    tests read it and never change it)."""
+    from buckshot.conformance.bundled import CASES
+    from buckshot.conformance.suite import load_suite
+
+    return load_suite(CASES)
+
+
+@pytest.fixture(scope="session")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled suite as ``buckshot conformance export`` writes it for vendoring, once per
+    worker process; tests read it and copy it before changing anything."""
+    from typer.testing import CliRunner
+
+    from buckshot.cli.conformance import app
+    from buckshot.conformance.export import MANIFEST
+
+    folder = tmp_path_factory.mktemp("vendored") / "suite"
+    result = CliRunner().invoke(app, ["export", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert (folder / MANIFEST).is_file() and (folder / "cases").is_dir()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def matrix() -> TraceMatrix:
+    """The traceability matrix of the checkout (``build_matrix()``: the spec, the bundled
+    cases, the tests), built once per worker process (a second or two); tests read it."""
+    from buckshot.traceability import build_matrix
+
+    return build_matrix()
+
+
+@pytest.fixture(scope="session")
+def run_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """A folder shared by every worker process of this pytest run (and by no other run)."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
+@pytest.fixture(scope="session")
+def compared(run_folder: Path) -> Callable[[Ruleset, Ruleset], VerificationComparison]:
+    """:func:`compare_verification` of two rulesets for two seats, computed once per run.
+
+    The verdicts are deterministic and the comparison is the slowest thing the tests do (a
+    minute of proofs), so every test that verifies the same pair (the function, ``buckshot
+    compare`` and ``buckshot sweep --verify``) shares one computation, kept on disk for the
+    run: the worker process that asks first computes it while the others wait on its lock.
+    """
+    from buckshot.verification.comparison import compare_verification
+
+    def compare(old: Ruleset, new: Ruleset) -> VerificationComparison:
+        key = hashlib.sha256(repr((old, new, TWO_SEATS)).encode()).hexdigest()[:16]
+        stored = run_folder / f"comparison-{key}.pickle"
+        with open(run_folder / f"comparison-{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not stored.exists():
+                found = compare_verification(old, new, players=TWO_SEATS)
+                stored.write_bytes(pickle.dumps(found))
+            loaded: VerificationComparison = pickle.loads(stored.read_bytes())
+            return loaded
+
+    return compare

@@ -79,6 +79,7 @@ def test_the_entry_points_are_found() -> None:
 
 
 @pytest.mark.parametrize("module", entry_points())
+@pytest.mark.slow
 def test_help_to_a_closed_output_ends_quietly(module: str, tmp_path: Path) -> None:
     """``--help`` (argparse's, typer's; or a refusal on standard error by a module that
     takes no arguments): to a closed output, exit 1 and nothing said, or the refusal as
@@ -96,6 +97,7 @@ def test_help_to_a_closed_output_ends_quietly(module: str, tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("buffered", [True, False])
+@pytest.mark.slow
 def test_a_fault_list_to_a_closed_output_ends_quietly(buffered: bool, tmp_path: Path) -> None:
     """The report: ``python -m buckshot.faults.adapter --list | head -1`` (the fault adapter is
     now ``tests/faults/adapter.py``, outside the package, and ends the same way)."""
@@ -105,6 +107,7 @@ def test_a_fault_list_to_a_closed_output_ends_quietly(buffered: bool, tmp_path: 
 
 
 @pytest.mark.parametrize("buffered", [True, False])
+@pytest.mark.slow
 def test_a_buckshot_command_to_a_closed_output_ends_quietly(buffered: bool, tmp_path: Path) -> None:
     args = [sys.executable, "-m", "buckshot", "spec", "rulings"]
     assert subprocess.run(args, capture_output=True, cwd=tmp_path, check=False).returncode == 0
@@ -112,6 +115,7 @@ def test_a_buckshot_command_to_a_closed_output_ends_quietly(buffered: bool, tmp_
     assert (closed.returncode, closed.stderr) == (CLOSED_OUTPUT, "")
 
 
+@pytest.mark.slow
 def test_the_reference_adapter_replying_to_a_closed_output_ends_quietly(
     tmp_path: Path,
 ) -> None:

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,7 @@ def _interrupt(
     return code, out.read_text(), err.read_text(), took
 
 
+@pytest.mark.slow
 def test_simulate_stops_prints_the_games_so_far_and_exits_130(tmp_path: Path) -> None:
     json_out = tmp_path / "figures.json"
     args = ["simulate", "--games", "100000", "--jobs", "2", "--json", str(json_out)]
@@ -119,6 +121,7 @@ def test_simulate_stops_prints_the_games_so_far_and_exits_130(tmp_path: Path) ->
     assert not json_out.exists()
 
 
+@pytest.mark.slow
 def test_verify_stops_its_workers_and_exits_130(tmp_path: Path) -> None:
     args = ["verify", "--depth", "0", "--no-vacuity", "--walk-steps", "0", "--jobs", "1"]
     args += ["--json", str(tmp_path / "report.json")]
@@ -214,21 +217,21 @@ def _no_report(folder: Path) -> bool:
     return sorted(p.name for p in folder.iterdir() if p.is_file()) == ["err.txt", "out.txt"]
 
 
+DASK_COMMANDS = {
+    "compare": ["compare", "default", "default", "--no-verify"],
+    "sweep": ["sweep", "--param", "magician.cost=1..2:2"],
+}
+"""The commands that play their games on a Dask cluster (both through the workbench's
+``_measure``, which ends the cluster on Ctrl-C)."""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["compare", "default", "default", "--no-verify"],
-        ["sweep", "--param", "magician.cost=1..2:2"],
-    ],
-    ids=["compare", "sweep"],
-)
-def test_dask_commands_end_their_workers_quietly_and_exit_130(
-    tmp_path: Path, command: list[str]
-) -> None:
+def test_dask_commands_end_their_workers_quietly_and_exit_130(tmp_path: Path) -> None:
     """Ctrl-C while the games run on a local Dask cluster: the workers (which ignore it) are
-    ended by the command, none prints a traceback or a log line, nothing is written."""
-    args = [*command, "--games", "200000", "--workers", "2"]
+    ended by the command, none prints a traceback or a log line, nothing is written. (One
+    command as a real process group: both share the cluster's path, and the test below checks
+    each command's answer to Ctrl-C in this process.)"""
+    args = [*DASK_COMMANDS["compare"], "--games", "200000", "--workers", "2"]
     args += ["--json", str(tmp_path / "report.json"), "--html", str(tmp_path / "report.html")]
     code, out, err, took = _interrupt(args, tmp_path, ready=" games: ")
     assert code == 130, err
@@ -236,6 +239,40 @@ def test_dask_commands_end_their_workers_quietly_and_exit_130(
     assert "Traceback" not in err + out and "distributed" not in err
     assert "stopped by Ctrl-C; nothing was written" in err
     assert _no_report(tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(DASK_COMMANDS))
+def test_dask_commands_answer_ctrl_c_during_the_games_with_130_and_write_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Each Dask command, in this process: Ctrl-C while its games run (on a cluster stood in
+    for) is one line, exit 130 and no report."""
+    from contextlib import contextmanager
+
+    from typer.testing import CliRunner
+
+    from buckshot.cli.main import app
+    from buckshot.workbench import cluster, measure
+
+    @contextmanager
+    def no_cluster(scheduler: str | None, workers: int) -> Iterator[object]:
+        class Client:
+            def scheduler_info(self, n_workers: int) -> dict[str, object]:
+                return {"workers": {"w": {}}}
+
+        yield Client()
+
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cluster, "dask_client", no_cluster)
+    monkeypatch.setattr(measure, "measure", pressed)
+    report = [*("--json", str(tmp_path / "report.json")), *("--html", str(tmp_path / "r.html"))]
+    result = CliRunner().invoke(app, [*DASK_COMMANDS[name], "--games", "9", *report])
+    assert result.exit_code == 130, result.output
+    assert "stopped by Ctrl-C; nothing was written" in result.output
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.slow
@@ -283,6 +320,7 @@ if sys.argv[1] == "verify":
 """
 
 
+@pytest.mark.slow
 def test_the_main_job_stops_at_the_first_ctrl_c(tmp_path: Path) -> None:
     """``scripts/main.sh`` goes on to its next step when one fails, but not when Ctrl-C
     stopped it: its exit status is 130 and no later step runs. Run with a stand-in

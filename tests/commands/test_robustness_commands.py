@@ -142,6 +142,7 @@ def test_a_missing_parent_folder_is_created_and_the_file_is_0644(
     assert sorted(p.name for p in target.parent.iterdir()) == ["out.txt"], "a temporary remains"
 
 
+@pytest.mark.slow
 def test_a_conformance_report_is_written_0644(tmp_path: Path) -> None:
     report, junit = tmp_path / "r.jsonl", tmp_path / "r.xml"
     mask = os.umask(0o022)
@@ -203,6 +204,7 @@ def test_bad_conformance_reports_are_refused(tmp_path: Path) -> None:
 
 @FAST
 @given(data=st.binary(max_size=400))
+@pytest.mark.slow
 def test_random_bytes_as_a_ruleset_are_refused(tmp_path: Path, data: bytes) -> None:
     rules = tmp_path / "random.toml"
     rules.write_bytes(data)
@@ -211,6 +213,7 @@ def test_random_bytes_as_a_ruleset_are_refused(tmp_path: Path, data: bytes) -> N
 
 @FAST
 @given(cut=st.integers(min_value=0, max_value=DEFAULT_RULESET.stat().st_size - 1))
+@pytest.mark.slow
 def test_a_truncated_ruleset_is_refused_or_read_never_a_traceback(tmp_path: Path, cut: int) -> None:
     rules = tmp_path / "cut.toml"
     rules.write_bytes(DEFAULT_RULESET.read_bytes()[:cut])
@@ -221,6 +224,7 @@ def test_a_truncated_ruleset_is_refused_or_read_never_a_traceback(tmp_path: Path
 
 @FAST
 @given(data=st.binary(max_size=200), at=st.integers(min_value=0, max_value=200))
+@pytest.mark.slow
 def test_a_known_failures_file_with_a_non_utf8_byte_is_refused(
     tmp_path: Path, data: bytes, at: int
 ) -> None:

@@ -131,6 +131,7 @@ def test_every_log_reader_refuses_an_unreadable_file(tmp_path: Path) -> None:
 
 @FAST
 @given(content=st.binary(max_size=600))
+@pytest.mark.slow
 def test_random_bytes_are_refused_by_every_log_reader(tmp_path: Path, content: bytes) -> None:
     log = tmp_path / "random.jsonl"
     log.write_bytes(content)
@@ -145,6 +146,7 @@ def test_random_bytes_are_refused_by_every_log_reader(tmp_path: Path, content: b
 
 @FAST
 @given(cut=st.integers(min_value=0, max_value=len(GOOD) - 1))
+@pytest.mark.slow
 def test_a_log_cut_anywhere_is_told_whole_or_refused_at_the_cut(tmp_path: Path, cut: int) -> None:
     text = GOOD[:cut]
     log = tmp_path / "cut.jsonl"

@@ -15,12 +15,13 @@ from buckshot.spec.clauses import normative_ids
 runner = CliRunner()
 
 
-def test_every_normative_clause_is_covered() -> None:
-    matrix = trace.build_matrix()
+@pytest.mark.slow
+def test_every_normative_clause_is_covered(matrix: trace.TraceMatrix) -> None:
     assert [row.clause for row in matrix.uncovered()] == []
     assert {row.clause for row in matrix.rows if row.normative} == set(normative_ids())
 
 
+@pytest.mark.slow
 def test_an_uncited_clause_is_reported_and_fails_the_command(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -37,6 +38,7 @@ def test_an_uncited_clause_is_reported_and_fails_the_command(
     assert "S4.1.4" in result.output and "UNCOVERED" in result.output
 
 
+@pytest.mark.slow
 def test_conformance_cases_are_counted(tmp_path: Path) -> None:
     case = {"id": "poll-order-001", "clauses": ["S6.2.1", "S6.2.2"]}
     (tmp_path / "poll.json").write_text(json.dumps(case), encoding="utf-8")
@@ -67,12 +69,14 @@ def test_tests_citing_a_clause_are_listed_by_function(tmp_path: Path) -> None:
     assert rows["S1.1"].citers["tests"] == []  # a helper is no test; a broken file is skipped
 
 
-def test_the_checkout_tests_are_a_column() -> None:
-    rows = {row.clause: row for row in trace.build_matrix().every_row()}
+@pytest.mark.slow
+def test_the_checkout_tests_are_a_column(matrix: trace.TraceMatrix) -> None:
+    rows = {row.clause: row for row in matrix.every_row()}
     assert "tests" in trace.COLUMNS
     assert any(citer.startswith("tests/") for row in rows.values() for citer in row.citers["tests"])
 
 
+@pytest.mark.slow
 def test_traceability_command_prints_the_matrix_and_json() -> None:
     result = runner.invoke(app, ["spec", "traceability"])
     assert result.exit_code == 0, result.output
@@ -110,15 +114,18 @@ def test_every_command_has_help(command: list[str]) -> None:
     assert "Usage" in result.output
 
 
-def test_the_committed_rule_table_is_the_matrix_rendered() -> None:
+@pytest.mark.slow
+def test_the_committed_rule_table_is_the_matrix_rendered(matrix: trace.TraceMatrix) -> None:
     """docs/traceability.md says which property checks each rule; it is generated, never
     edited: rerun `buckshot spec traceability --markdown docs/traceability.md` when stale."""
     committed = (Path(__file__).resolve().parents[2] / trace.MARKDOWN).read_text(encoding="utf-8")
-    assert committed == trace.render_markdown(trace.build_matrix())
+    assert committed == trace.render_markdown(matrix)
 
 
-def test_the_rule_table_names_each_rules_properties_and_the_reason_of_those_without() -> None:
-    matrix = trace.build_matrix()
+@pytest.mark.slow
+def test_the_rule_table_names_each_rules_properties_and_the_reason_of_those_without(
+    matrix: trace.TraceMatrix,
+) -> None:
     page = trace.render_markdown(matrix)
     rows = {line.split(" | ")[0].removeprefix("| "): line for line in page.splitlines()}
     for row in matrix.every_row():
@@ -129,6 +136,7 @@ def test_the_rule_table_names_each_rules_properties_and_the_reason_of_those_with
         assert f"none: {reason}" in rows[rule]
 
 
+@pytest.mark.slow
 def test_the_markdown_option_writes_the_page_and_refuses_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "deep" / "rules.md"
     result = runner.invoke(app, ["spec", "traceability", "--markdown", str(out)])

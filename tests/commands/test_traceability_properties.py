@@ -14,18 +14,20 @@ from buckshot.spec.clauses import normative_ids
 from buckshot.spec.rulings import ruling_ids
 
 
-def test_every_normative_clause_and_ruling_has_a_property_or_a_reason() -> None:
-    matrix = trace.build_matrix()
+@pytest.mark.slow
+def test_every_normative_clause_and_ruling_has_a_property_or_a_reason(
+    matrix: trace.TraceMatrix,
+) -> None:
     assert [row.clause for row in matrix.unchecked()] == []
     assert [row.clause for row in matrix.rulings] == list(ruling_ids())
     assert {row.clause for row in matrix.rows if row.normative} == set(normative_ids())
     assert all(row.normative and row.ruling for row in matrix.rulings)
 
 
-def test_the_list_of_rules_that_constrain_nothing_is_exact() -> None:
+@pytest.mark.slow
+def test_the_list_of_rules_that_constrain_nothing_is_exact(matrix: trace.TraceMatrix) -> None:
     """Each listed rule is a normative clause or a ruling, with a one-line reason, and no
     property checks it (a listed rule that gained a property would be a stale excuse)."""
-    matrix = trace.build_matrix()
     rows = {row.clause: row for row in matrix.every_row()}
     for rule, reason in trace.NOT_STATE_CONSTRAINTS.items():
         assert rule in rows and rows[rule].normative, rule
@@ -33,14 +35,18 @@ def test_the_list_of_rules_that_constrain_nothing_is_exact() -> None:
         assert rows[rule].citers["properties"] == [], rule
 
 
-def test_the_properties_column_names_the_properties_that_cite_each_rule() -> None:
-    rows = {row.clause: row for row in trace.build_matrix().every_row()}
+@pytest.mark.slow
+def test_the_properties_column_names_the_properties_that_cite_each_rule(
+    matrix: trace.TraceMatrix,
+) -> None:
+    rows = {row.clause: row for row in matrix.every_row()}
     assert {"I7", "T4"} <= set(rows["S4.2.1e"].citers["properties"])
     assert {"I4", "D4"} <= set(rows["R17"].citers["properties"])
     assert "T1" in rows["R16"].citers["properties"]
     assert rows["S6.4.1"].citers["properties"] == []
 
 
+@pytest.mark.slow
 def test_cases_are_counted_by_their_clauses_and_rulings(tmp_path: Path) -> None:
     case = {"id": "poll-order-002", "clauses": ["S6.2.1"], "rulings": ["R17"]}
     (tmp_path / "poll.json").write_text(json.dumps(case), encoding="utf-8")
@@ -51,6 +57,7 @@ def test_cases_are_counted_by_their_clauses_and_rulings(tmp_path: Path) -> None:
     assert rows["R16"].citers["conformance"] == []
 
 
+@pytest.mark.slow
 def test_a_rule_no_property_checks_is_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     real = trace._property_citations
 
@@ -67,6 +74,7 @@ def test_a_rule_no_property_checks_is_a_gap(monkeypatch: pytest.MonkeyPatch) -> 
     assert "NO PROPERTY checks these normative clauses and rulings: R16" in text
 
 
+@pytest.mark.slow
 def test_an_excused_rule_is_not_a_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(trace.NOT_STATE_CONSTRAINTS, "S6.3.0", "an example, not a rule")
     real = trace._property_citations

@@ -201,6 +201,7 @@ def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> N
         assert any(ident in rules for ident in fault.breaks), (rules, fault.breaks)
 
 
+@pytest.mark.slow
 def test_the_command_runs_one_experiment_and_writes_its_report(tmp_path: Path) -> None:
     report = tmp_path / "chance.json"
     ident = "chance.pickpocket-picks-an-item"
@@ -217,6 +218,7 @@ def test_the_command_runs_one_experiment_and_writes_its_report(tmp_path: Path) -
     assert expected == {"amulet": 1000.0, "milk_tea": 250.0, "rage_potion": 250.0}
 
 
+@pytest.mark.slow
 def test_run_with_chance_writes_chance_mode_s_report_for_the_comparison_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -250,6 +252,7 @@ def test_the_command_refuses_an_unknown_experiment() -> None:
     assert "error [usage.only]" in result.output
 
 
+@pytest.mark.slow
 def test_the_sample_and_the_reference_s_samples_follow_the_protocol_schema() -> None:
     schemas = SchemaSet(suite_path("schemas"))
     for seq, experiment in enumerate(EXPERIMENTS, start=1):

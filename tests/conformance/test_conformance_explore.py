@@ -20,8 +20,7 @@ from faults.adapter import command
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
-from buckshot.conformance.bundled import CASES
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite
 from buckshot.diagrams.svg import dot_installed
 
 runner = CliRunner()
@@ -44,7 +43,9 @@ def _seat_name(seat: int) -> str:
 
 @pytest.mark.slow
 @needs_dot
-def test_a_failing_case_gets_a_page_stopped_where_the_poll_went_wrong(tmp_path: Path) -> None:
+def test_a_failing_case_gets_a_page_stopped_where_the_poll_went_wrong(
+    tmp_path: Path, suite: Suite
+) -> None:
     folder = tmp_path / "pages"
     result = runner.invoke(
         app,
@@ -56,7 +57,7 @@ def test_a_failing_case_gets_a_page_stopped_where_the_poll_went_wrong(tmp_path: 
     assert [trace["name"] for trace in data["traces"]] == ["reference engine", "adapter"]
     assert CASE in data["title"] and "failed" in data["title"]
 
-    case = next(c for c in load_suite(CASES).cases if c.id == CASE)
+    case = next(c for c in suite.cases if c.id == CASE)
     seats, owner = case.setup["seats"], case.setup["owner"]
     after_owner = [(owner + k) % len(seats) for k in range(1, len(seats))]
     first_asked = next(seat for seat in after_owner if seats[seat]["alive"])
@@ -71,6 +72,7 @@ def test_a_failing_case_gets_a_page_stopped_where_the_poll_went_wrong(tmp_path: 
 
 
 @needs_dot
+@pytest.mark.slow
 def test_a_passing_run_writes_no_page(tmp_path: Path) -> None:
     folder = tmp_path / "pages"
     reference = shlex.join([sys.executable, "-m", "buckshot.reference.adapter"])

@@ -28,14 +28,14 @@ from buckshot.conformance.modelcases.goals import (
 from buckshot.conformance.modelcases.paths import spec_for, step_goals, walk
 from buckshot.conformance.modelcases.replay import replay
 from buckshot.conformance.modelcases.steps import chance_kinds, legal_options
-from buckshot.conformance.suite import Case, load_suite
+from buckshot.conformance.suite import Case, Suite
 from buckshot.spec.rulebook import Role
 from buckshot.verification.model.text import option_text, parse_text
 
 
 @pytest.fixture(scope="module")
-def coverage() -> SuiteCoverage:
-    return suite_coverage(load_suite(CASES).cases)
+def coverage(suite: Suite) -> SuiteCoverage:
+    return suite_coverage(suite.cases)
 
 
 @pytest.mark.slow
@@ -183,15 +183,16 @@ def test_a_wrong_expectation_in_a_model_case_fails_the_reference_run(tmp_path) -
 
 
 @pytest.mark.slow
-def test_origin_tells_model_cases_apart() -> None:
-    case = next(c for c in load_suite(CASES).cases if c.area == "model")
+def test_origin_tells_model_cases_apart(suite: Suite) -> None:
+    case = next(c for c in suite.cases if c.area == "model")
     assert origin(case) == "model"
     assert origin(replace(case, id="shot.x", generated=False)) == "hand-written"
     assert isinstance(case, Case)
 
 
-def test_a_prompt_the_model_does_not_raise_is_reported() -> None:
-    case = next(c for c in load_suite(CASES).cases if c.id == "shot.a-kill-locks-shooting")
+@pytest.mark.slow
+def test_a_prompt_the_model_does_not_raise_is_reported(suite: Suite) -> None:
+    case = next(c for c in suite.cases if c.id == "shot.a-kill-locks-shooting")
     script = list(case.script)
     index = next(i for i, entry in enumerate(script) if "options" in entry)
     script[index] = {**script[index], "options": [*script[index]["options"], "shoot:target=1"]}

@@ -15,17 +15,12 @@ from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.report import junit_xml, report_lines
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = BUNDLED_CASES
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
-
-
-@pytest.fixture(scope="module")
-def suite():  # type: ignore[no-untyped-def]
-    return load_suite(CASES)
 
 
 def _message(case, seq: int = 1) -> dict[str, Any]:  # type: ignore[no-untyped-def]
@@ -37,7 +32,7 @@ def _message(case, seq: int = 1) -> dict[str, Any]:  # type: ignore[no-untyped-d
 
 
 @pytest.mark.slow
-def test_the_reference_adapter_passes_every_case(suite) -> None:  # type: ignore[no-untyped-def]
+def test_the_reference_adapter_passes_every_case(suite: Suite) -> None:
     run = run_suite(RunOptions(adapter=REFERENCE, cases_dir=CASES), suite=suite)
     failures = {r.case.id: r.message for r in run.results if r.status != "passed"}
     assert failures == {}
@@ -48,7 +43,8 @@ def test_the_reference_adapter_passes_every_case(suite) -> None:  # type: ignore
     assert junit_xml(run).count("<testcase ") == len(suite.cases)
 
 
-def test_the_adapter_writes_protocol_lines_only(suite) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.slow
+def test_the_adapter_writes_protocol_lines_only(suite: Suite) -> None:
     cases = [c for c in suite.cases if c.id.startswith(("stack.", "setup."))]
     lines = [{"type": "start", "protocol": 1, "spec_version": "0.1.0"}]
     lines += [_message(case, seq) for seq, case in enumerate(cases, start=1)]
@@ -81,7 +77,8 @@ def test_the_adapter_ignores_unreadable_lines_and_exits_at_eof() -> None:
     assert [json.loads(line)["type"] for line in out.stdout.splitlines()] == ["hello"]
 
 
-def test_the_fast_reply_check_agrees_with_the_whole_schema(suite) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.slow
+def test_the_fast_reply_check_agrees_with_the_whole_schema(suite: Suite) -> None:
     """ReplyChecker splits validation for speed; it must accept and refuse what the schema does."""
     checker = ReplyChecker(suite.schemas)
     whole = suite.schemas.validator("protocol", "case_reply")

@@ -18,7 +18,7 @@ from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
 from buckshot.conformance.known import KnownFailuresError, parse_known_failures
 from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, report_lines
-from buckshot.conformance.suite import Case, load_suite
+from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,11 +76,6 @@ for line in sys.stdin:
 
 
 @pytest.fixture(scope="module")
-def suite():  # type: ignore[no-untyped-def]
-    return load_suite(CASES)
-
-
-@pytest.fixture(scope="module")
 def fake(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("fake") / "fake_adapter.py"
     path.write_text(FAKE, encoding="utf-8")
@@ -106,7 +101,7 @@ def _whole(run) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.slow
-def test_three_cases_pass_through_the_reference_adapter(suite) -> None:  # type: ignore[no-untyped-def]
+def test_three_cases_pass_through_the_reference_adapter(suite: Suite) -> None:
     run = _run(suite, REFERENCE)
     assert _statuses(run) == dict.fromkeys(THREE, "passed")
     assert run.restarts == 0 and not run.unexpected()
@@ -124,6 +119,7 @@ def test_three_cases_pass_through_the_reference_adapter(suite) -> None:  # type:
         ("bad-shape", "malformed", "events/0/data/seats"),
     ],
 )
+@pytest.mark.slow
 def test_a_bad_reply_errors_that_case_and_the_adapter_is_restarted(
     suite, fake: Path, mode: str, kind: str, needle: str
 ) -> None:  # type: ignore[no-untyped-def]
@@ -137,6 +133,7 @@ def test_a_bad_reply_errors_that_case_and_the_adapter_is_restarted(
     _whole(run)
 
 
+@pytest.mark.slow
 def test_a_hang_hits_the_timeout(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     begin = time.perf_counter()
     run = _run(suite, f"{sys.executable} {fake} hang {THREE[0]}", timeout=1.0)
@@ -146,6 +143,7 @@ def test_a_hang_hits_the_timeout(suite, fake: Path) -> None:  # type: ignore[no-
     _whole(run)
 
 
+@pytest.mark.slow
 def test_skipped_and_errored_replies_are_recorded(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     skipped = _run(suite, f"{sys.executable} {fake} skip {THREE[2]}")
     assert _statuses(skipped)[THREE[2]] == "skipped" and not skipped.unexpected()
@@ -162,6 +160,7 @@ def test_a_lying_adapter_fails_with_the_first_divergence(suite, fake: Path) -> N
     assert (result.divergence.expected, result.divergence.actual) == (3, 1)
 
 
+@pytest.mark.slow
 def test_exit_first_stops_after_the_first_case_that_fails_the_run(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     whole = _run(suite, f"{sys.executable} {fake} lie {SHOT}")
     stopped = _run(suite, f"{sys.executable} {fake} lie {SHOT}", exit_first=True)
@@ -185,6 +184,7 @@ def test_an_adapter_that_cannot_start_errors_every_case(suite, fake: Path) -> No
     _whole(missing)
 
 
+@pytest.mark.slow
 def test_features_and_spec_versions_skip_cases(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     narrow = _run(suite, f"{sys.executable} {fake} narrow - 0.1.0")
     statuses = _statuses(narrow)
@@ -195,6 +195,7 @@ def test_features_and_spec_versions_skip_cases(suite, fake: Path) -> None:  # ty
     assert "applies to spec 0.1.0" in (old.results[0].message or "")
 
 
+@pytest.mark.slow
 def test_known_failures_give_xfail_and_xpass(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
     marked = {SHOT: "hp bug", AMULETS: "not yet", "no.such-case": "stale"}
     run = _run(suite, f"{sys.executable} {fake} lie {SHOT}", known_failures=marked)
@@ -213,6 +214,7 @@ def test_known_failures_files_are_parsed_strictly() -> None:
         parse_known_failures("x.a\nx.a again\n")
 
 
+@pytest.mark.slow
 def test_reports_round_trip_and_diff_by_case_id(suite, fake: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     good = _run(suite, REFERENCE)
     bad = _run(suite, f"{sys.executable} {fake} lie {SHOT}", filters=[TURN, SHOT])
@@ -275,6 +277,7 @@ def test_the_cli_runs_reports_and_exits_by_outcome(fake: Path, tmp_path: Path) -
     assert tables.exit_code == 0 and "S3.4" in tables.output and "item.amulet" in tables.output
 
 
+@pytest.mark.slow
 def test_check_counts_the_suite() -> None:
     out = CliRunner().invoke(app, ["check"])
     assert out.exit_code == 0 and "hand-written" in out.output and ": OK" in out.output
@@ -295,7 +298,7 @@ def _reply(suite, case_id: str) -> tuple[Case, dict[str, Any]]:  # type: ignore[
     return case, reply
 
 
-def test_the_judge_names_the_first_divergence(suite) -> None:  # type: ignore[no-untyped-def]
+def test_the_judge_names_the_first_divergence(suite: Suite) -> None:
     case, reply = _reply(suite, "stack.s6-3-worked-example")
 
     def verdict(change) -> tuple[str, str]:  # type: ignore[no-untyped-def]
@@ -370,7 +373,7 @@ def test_the_judge_names_the_first_divergence(suite) -> None:  # type: ignore[no
     assert verdict(hand)[0] == "state.seats[2].items.amulet"
 
 
-def test_the_judge_checks_rejections_strictly(suite) -> None:  # type: ignore[no-untyped-def]
+def test_the_judge_checks_rejections_strictly(suite: Suite) -> None:
     case, reply = _reply(suite, "shot.end-main-refused-while-loaded")
     assert reply["type"] == "rejected" and reply["code"] == "decision.refused"
 
@@ -411,6 +414,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.slow
 def test_an_adapter_flooding_one_line_is_killed_without_a_thread_traceback(  # type: ignore[no-untyped-def]
     suite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -436,6 +440,7 @@ def test_an_adapter_flooding_one_line_is_killed_without_a_thread_traceback(  # t
     assert raised == []
 
 
+@pytest.mark.slow
 def test_a_filter_matching_no_case_is_refused() -> None:
     out = CliRunner().invoke(app, ["run", "--adapter", REFERENCE, "--filter", "no.such.*"])
     assert out.exit_code == 2

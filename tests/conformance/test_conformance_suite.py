@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 
 from buckshot.conformance.bundled import SUITE_ROOT
 from buckshot.conformance.suite import (
+    Suite,
     SuiteError,
     load_suite,
     matches_filter,
@@ -24,17 +25,12 @@ from buckshot.conformance.suite import (
 )
 from buckshot.spec.clauses import normative_ids
 from buckshot.spec.rulings import RULINGS
-from buckshot.traceability import build_matrix
+from buckshot.traceability import TraceMatrix
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = SUITE_ROOT
 CASES = SUITE / "cases"
 GENERATOR = ROOT / "conformance" / "generate.py"
-
-
-@pytest.fixture(scope="module")
-def suite():  # type: ignore[no-untyped-def]
-    return load_suite(CASES)
 
 
 def _generator() -> ModuleType:
@@ -57,7 +53,8 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
         assert document["$id"] == "urn:buckshot:conformance:" + name.removesuffix(".schema.json")
 
 
-def test_the_suite_loads_with_every_case_valid(suite) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.slow
+def test_the_suite_loads_with_every_case_valid(suite: Suite) -> None:
     """load_suite validates each case against case.schema.json, the registries, fixtures."""
     assert len(suite.cases) >= 150
     hand = [case for case in suite.cases if not case.generated]
@@ -65,7 +62,7 @@ def test_the_suite_loads_with_every_case_valid(suite) -> None:  # type: ignore[n
     assert len(hand) >= 80 and len(generated) >= 150
 
 
-def test_case_files_are_named_by_their_stable_ids(suite) -> None:  # type: ignore[no-untyped-def]
+def test_case_files_are_named_by_their_stable_ids(suite: Suite) -> None:
     ids = [case.id for case in suite.cases]
     assert len(ids) == len(set(ids))
     for case in suite.cases:
@@ -78,38 +75,38 @@ def test_case_files_are_named_by_their_stable_ids(suite) -> None:  # type: ignor
             assert case.path.parent.name == case.area
 
 
-def test_every_normative_clause_and_every_ruling_is_checked(suite) -> None:  # type: ignore[no-untyped-def]
+def test_every_normative_clause_and_every_ruling_is_checked(suite: Suite) -> None:
     clauses = {clause for case in suite.cases for clause in case.clauses}
     rulings = {ruling for case in suite.cases for ruling in case.rulings}
     assert set(normative_ids()) - clauses == set()
     assert {ruling.id for ruling in RULINGS} - rulings == set()
 
 
-def test_hand_written_cases_alone_check_every_clause_and_ruling(suite) -> None:  # type: ignore[no-untyped-def]
+def test_hand_written_cases_alone_check_every_clause_and_ruling(suite: Suite) -> None:
     hand = [case for case in suite.cases if not case.generated]
     assert set(normative_ids()) - {c for case in hand for c in case.clauses} == set()
     assert {r.id for r in RULINGS} - {r for case in hand for r in case.rulings} == set()
 
 
-def test_the_trace_matrix_counts_the_cases() -> None:
-    matrix = build_matrix()
+@pytest.mark.slow
+def test_the_trace_matrix_counts_the_cases(matrix: TraceMatrix) -> None:
     normative = [row for row in matrix.rows if row.normative]
     assert all(row.citers["conformance"] for row in normative)
 
 
-def test_every_registered_feature_is_used(suite) -> None:  # type: ignore[no-untyped-def]
+def test_every_registered_feature_is_used(suite: Suite) -> None:
     used = {feature for case in suite.cases for feature in case.features}
     assert set(suite.features) == used
 
 
-def test_every_resolved_setup_fits_the_protocol(suite) -> None:  # type: ignore[no-untyped-def]
+def test_every_resolved_setup_fits_the_protocol(suite: Suite) -> None:
     validator = suite.schemas.validator("setup", "resolved")
     for case in suite.cases:
         errors = list(validator.iter_errors(case.setup))
         assert not errors, (case.id, errors[0].message)
 
 
-def test_every_case_has_something_to_check(suite) -> None:  # type: ignore[no-untyped-def]
+def test_every_case_has_something_to_check(suite: Suite) -> None:
     for case in suite.cases:
         if "rejection" in case.expect:
             decisions = [step for step in case.script if "option" in step]
@@ -165,7 +162,7 @@ def test_merge_patch_merges_objects_deletes_nulls_and_patches_list_elements() ->
         merge_patch(base, {"seats": {"5": {"hp": 1}}})
 
 
-def test_filters_select_by_id_clause_ruling_feature_and_area(suite) -> None:  # type: ignore[no-untyped-def]
+def test_filters_select_by_id_clause_ruling_feature_and_area(suite: Suite) -> None:
     case = next(c for c in suite.cases if c.id == "shot.a-kill-locks-shooting")
     assert matches_filter(case, "shot.*")
     assert matches_filter(case, "clause:S4.2") and matches_filter(case, "clause:S4.2.1")
@@ -228,7 +225,7 @@ def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
         assert expected in text, expected
 
 
-def test_every_settled_question_names_cases_that_exist(suite) -> None:  # type: ignore[no-untyped-def]
+def test_every_settled_question_names_cases_that_exist(suite: Suite) -> None:
     """INTERPRETING.md section 12 pins each settled question by cases; each must be real."""
     text = (SUITE / "INTERPRETING.md").read_text(encoding="utf-8")
     table = text.split("## 12. Settled questions", 1)[1]
@@ -241,7 +238,7 @@ def test_every_settled_question_names_cases_that_exist(suite) -> None:  # type: 
         assert set(named) <= ids, (row.split("|")[1], set(named) - ids)
 
 
-def test_every_error_code_of_section_7_is_expected_by_a_case(suite) -> None:  # type: ignore[no-untyped-def]
+def test_every_error_code_of_section_7_is_expected_by_a_case(suite: Suite) -> None:
     """Each code INTERPRETING.md section 7 lists is the expected rejection of some case."""
     text = (SUITE / "INTERPRETING.md").read_text(encoding="utf-8")
     section = text.split("## 7. Error codes", 1)[1].split("\n## ", 1)[0]
@@ -253,7 +250,7 @@ def test_every_error_code_of_section_7_is_expected_by_a_case(suite) -> None:  # 
     assert set(codes) - expected == set()
 
 
-def test_every_setup_rule_and_chance_kind_has_a_negative_case(suite) -> None:  # type: ignore[no-untyped-def]
+def test_every_setup_rule_and_chance_kind_has_a_negative_case(suite: Suite) -> None:
     """Sections 3.1 and 3.2 list what is refused; each item has a case expecting the refusal."""
     refusing = {
         case.id

@@ -22,18 +22,10 @@ from buckshot.conformance.export import MANIFEST, export_files, verify_export
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.report import read_jsonl
 from buckshot.conformance.report_page import column_names, comparison_html
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite, load_suite
 
 runner = CliRunner()
 BY_ID = {experiment.id: experiment for experiment in EXPERIMENTS}
-
-
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("vendored") / "suite"
-    result = runner.invoke(app, ["export", str(folder)])
-    assert result.exit_code == 0, result.output
-    return folder
 
 
 @pytest.mark.slow
@@ -59,11 +51,11 @@ def test_the_export_holds_the_suite_and_a_manifest_of_it(exported: Path) -> None
 
 
 @pytest.mark.slow
-def test_the_export_says_where_the_rules_and_rulings_its_cases_cite_are() -> None:
+def test_the_export_says_where_the_rules_and_rulings_its_cases_cite_are(suite: Suite) -> None:
     """INTERPRETING.md names the rule text (rules.en.md) and spec/RULINGS.md as the rest of
     the contract; neither file is exported, so the README says so and where their content
     is: spec/spec.json states every clause and ruling that a case cites."""
-    files = export_files(load_suite(CASES))
+    files = export_files(suite)
     readme = files["README.md"].decode("utf-8")
     assert "rules.en.md" in readme and "RULINGS.md" in readme
     spec = json.loads(files["spec/spec.json"])
@@ -76,9 +68,10 @@ def test_the_export_says_where_the_rules_and_rulings_its_cases_cite_are() -> Non
     assert cited and cited <= stated, sorted(cited - stated)
 
 
-def test_the_exported_cases_load_as_the_same_suite(exported: Path) -> None:
+@pytest.mark.slow
+def test_the_exported_cases_load_as_the_same_suite(exported: Path, suite: Suite) -> None:
     vendored = load_suite(exported / "cases")
-    assert [case.id for case in vendored.cases] == [case.id for case in load_suite(CASES).cases]
+    assert [case.id for case in vendored.cases] == [case.id for case in suite.cases]
 
 
 @pytest.mark.slow

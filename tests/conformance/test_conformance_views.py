@@ -23,7 +23,7 @@ from buckshot.conformance.compare import Divergence
 from buckshot.conformance.interference import compare, eligible, rearranged, variant
 from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import run_message
-from buckshot.conformance.suite import Case, Suite, load_suite
+from buckshot.conformance.suite import Case, Suite
 from buckshot.conformance.views import checkpoints
 from buckshot.reference.adapter import IMPLEMENTATION, Run, handle
 
@@ -45,11 +45,6 @@ LEAK_FAULTS = {
     "view-deduces-the-first-shell": "R14 (M2.4b)",
 }
 """The faults of views, leaks and reply fields, and the rule each failure message names."""
-
-
-@pytest.fixture(scope="module")
-def suite() -> Suite:
-    return load_suite(CASES)
 
 
 def _case(suite: Suite, case_id: str) -> Case:
@@ -82,6 +77,7 @@ def _view_cases(suite: Suite) -> list[Case]:
     return [case for case in suite.cases if "views" in case.expect]
 
 
+@pytest.mark.slow
 def test_view_checkpoints_stand_at_decisions_in_play_order(suite: Suite) -> None:
     cases = _view_cases(suite)
     assert len(cases) >= 6

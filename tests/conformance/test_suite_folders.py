@@ -11,22 +11,13 @@ from typer.testing import CliRunner
 
 from buckshot.cli.conformance import app
 from buckshot.conformance.bundled import CASES, SUITE_ROOT
-from buckshot.conformance.export import MANIFEST
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite, load_suite
 
 runner = CliRunner()
 CASE = "shot.live-at-oneself-ends-the-turn"
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("vendored") / "suite"
-    result = runner.invoke(app, ["export", str(folder)])
-    assert result.exit_code == 0, result.output
-    assert (folder / MANIFEST).is_file() and (folder / "cases").is_dir()
-    return folder
-
-
+@pytest.mark.slow
 def test_an_export_s_root_loads_as_its_cases_folder(exported: Path) -> None:
     from_root = load_suite(exported)
     from_cases = load_suite(exported / "cases")
@@ -35,8 +26,9 @@ def test_an_export_s_root_loads_as_its_cases_folder(exported: Path) -> None:
     assert from_root.root == exported.resolve()
 
 
-def test_the_shipped_suite_folder_loads_as_its_cases_folder() -> None:
-    assert [c.id for c in load_suite(SUITE_ROOT).cases] == [c.id for c in load_suite(CASES).cases]
+@pytest.mark.slow
+def test_the_shipped_suite_folder_loads_as_its_cases_folder(suite: Suite) -> None:
+    assert [c.id for c in load_suite(SUITE_ROOT).cases] == [c.id for c in suite.cases]
 
 
 def test_a_folder_under_the_cases_still_selects_only_its_own_cases() -> None:
@@ -44,6 +36,7 @@ def test_a_folder_under_the_cases_still_selects_only_its_own_cases() -> None:
     assert shot.cases and all(case.path.is_relative_to(CASES / "shot") for case in shot.cases)
 
 
+@pytest.mark.slow
 def test_run_with_cases_at_an_export_s_root_runs_its_cases(exported: Path) -> None:
     args = ["run", "--adapter", "reference", "--cases", str(exported), "--filter", CASE]
     result = runner.invoke(app, [*args, "--no-tables", "--quiet"])

@@ -85,6 +85,7 @@ def chart(request: pytest.FixtureRequest) -> tuple[ChartModel, pydot.Dot]:
     return model, _parse(COMMITTED / "charts" / f"{model.kind.value}.dot")
 
 
+@pytest.mark.slow
 def test_every_state_is_drawn_with_its_kind_and_clauses(
     chart: tuple[ChartModel, pydot.Dot],
 ) -> None:
@@ -142,6 +143,7 @@ def test_every_transition_is_drawn_with_guards_actions_and_clauses(
                 assert label.startswith(f"{transition.priority + 1}.")
 
 
+@pytest.mark.slow
 def test_settle_shows_its_seven_ordered_branches() -> None:
     graph = _parse(COMMITTED / "charts" / "turn.dot")
     edges = _edges(graph)
@@ -151,6 +153,7 @@ def test_settle_shows_its_seven_ordered_branches() -> None:
     assert labels[6] == "7. else"
 
 
+@pytest.mark.slow
 def test_end_main_shows_its_unless_guard() -> None:
     edges = _edges(_parse(COMMITTED / "charts" / "turn.dot"))
     assert "[!can_shoot]" in _text(edges["turn-awaiting_action-end_main-0"][2]["label"])
@@ -239,6 +242,7 @@ def test_committed_svgs_carry_no_graphviz_version() -> None:
         assert text == strip_version(text)
 
 
+@pytest.mark.slow
 def test_sources_are_the_same_in_fresh_interpreters() -> None:
     """Two processes with different hash seeds write identical DOT and Mermaid."""
     script = (

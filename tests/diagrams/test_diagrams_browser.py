@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from browser_helpers import chromium_page, needs_chromium
 
 from buckshot.diagrams.catalogue import chart_diagrams
@@ -26,6 +27,7 @@ _IMAGES = """() => Array.from(document.images).map((img) => {
 })"""
 
 
+@pytest.mark.slow
 def test_index_page_shows_every_svg_without_errors(tmp_path: Path) -> None:
     with chromium_page(tmp_path / "profile") as browser:
         browser.page.goto(INDEX.as_uri(), wait_until="load")

@@ -180,6 +180,7 @@ def test_a_log_in_another_vocabulary_still_shows_the_window() -> None:
 
 
 @pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.slow
 def test_the_view_matches_the_engine_at_every_prompt(seed: int) -> None:
     game, seen = played_game(seed)
     moments = fold(parse_log(to_jsonl(game.events)))

@@ -94,6 +94,7 @@ def _index(events: list[dict[str, Any]], kind: str, **data: Any) -> int:
     )
 
 
+@pytest.mark.slow
 def test_stepping_through_the_s6_3_example_shows_what_the_rules_say(
     tmp_path: Path, browser: Explorer
 ) -> None:
@@ -142,6 +143,7 @@ def test_stepping_through_the_s6_3_example_shows_what_the_rules_say(
     assert {url.split("#")[0] for url in browser.requests} == {page.as_uri()}
 
 
+@pytest.mark.slow
 def test_stepping_through_a_seeded_game_follows_the_engine(
     tmp_path: Path, browser: Explorer
 ) -> None:
@@ -175,6 +177,7 @@ def test_stepping_through_a_seeded_game_follows_the_engine(
     assert {url.split("#")[0] for url in browser.requests} == {page.as_uri()}
 
 
+@pytest.mark.slow
 def test_two_traces_open_side_by_side_at_their_first_difference(
     tmp_path: Path, browser: Explorer
 ) -> None:

@@ -79,6 +79,7 @@ def test_every_benchmark_that_keeps_figures_is_named() -> None:
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.slow
 def test_each_benchmark_refuses_it_before_the_work(tmp_path: Path, script: str) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / f"benchmarks/{script}.py"), "--results", str(tmp_path)],
@@ -91,6 +92,7 @@ def test_each_benchmark_refuses_it_before_the_work(tmp_path: Path, script: str) 
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_bmc_all_run_is_not_kept_as_the_default_run(tmp_path: Path) -> None:
     """With no default run kept, a --bmc-all run would become the whole verify entry and be
     shown as the default run: it is refused before the work."""
@@ -114,6 +116,7 @@ def test_a_bmc_all_run_is_not_kept_as_the_default_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
+@pytest.mark.slow
 def test_each_benchmark_keeps_its_figures_in_one_place_at_most(tmp_path: Path, script: str) -> None:
     done = subprocess.run(
         [

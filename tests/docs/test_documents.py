@@ -123,6 +123,7 @@ def _file_names() -> set[str]:
     }
 
 
+@pytest.mark.slow
 def test_every_path_named_exists() -> None:
     names = _file_names()
     missing = []

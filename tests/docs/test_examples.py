@@ -125,6 +125,7 @@ def test_sweep_on_a_cluster(tmp_path: Path) -> None:
     assert "magician.cost" in out and "Row ref is the reference ruleset" in out
 
 
+@pytest.mark.slow
 def test_openspiel_and_pettingzoo(tmp_path: Path) -> None:
     out = run("openspiel_and_pettingzoo.py", tmp_path)
     # R1: a load for 3 players is one of the ruleset's 5 options, each with equal chance

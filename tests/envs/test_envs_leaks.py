@@ -101,6 +101,7 @@ def _pairs(players: int, roles: str, seed: int) -> int:
         (4, "magician,mercenary,doctor,dealer"),
     ],
 )
+@pytest.mark.slow
 def test_another_seats_hidden_facts_never_change_an_observation(players: int, roles: str) -> None:
     saw = sum(_pairs(players, roles, seed) for seed in range(3))
     assert saw > 0, "a Dealer never saw the first shell differ"
@@ -212,5 +213,6 @@ def _swapped_loads(players: int, seed: int) -> int:
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.slow
 def test_the_order_of_shells_not_yet_next_is_hidden_from_every_seat(players: int) -> None:
     assert sum(_swapped_loads(players, seed) for seed in range(2)) > 0

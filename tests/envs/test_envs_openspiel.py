@@ -31,11 +31,13 @@ SLOW_PLAYERS = {7, 8}
     "players",
     [pytest.param(n, marks=[pytest.mark.slow] if n in SLOW_PLAYERS else []) for n in range(2, 9)],
 )
+@pytest.mark.slow
 def test_random_sim_test_passes(players: int) -> None:
     game = pyspiel.load_game(SHORT_NAME, {"players": players})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 def test_random_sim_test_passes_for_a_ruleset_variant(tmp_path: Path) -> None:
     path, rules = write_variant(tmp_path)
     game = pyspiel.load_game(SHORT_NAME, {"players": 3, "ruleset": str(path)})
@@ -73,6 +75,7 @@ def test_observation_api_matches_the_states_own() -> None:
             np.testing.assert_array_equal(recall.tensor, state.information_state_tensor(player))
 
 
+@pytest.mark.slow
 def test_every_state_survives_serialisation() -> None:
     states = _play(4, seed=11)
     game = states[0].get_game()

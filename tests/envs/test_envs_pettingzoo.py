@@ -23,6 +23,7 @@ def test_api_test_passes(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.slow
 def test_seed_test_passes(players: int) -> None:
     seed_test(lambda: env(players=players), num_cycles=400)
 

@@ -29,6 +29,7 @@ def _chamber(state: pyspiel.State) -> tuple[str, ...]:
     return tuple(shell.value for shell in state.table.game.state.shells)
 
 
+@pytest.mark.slow
 def test_a_resampled_state_looks_the_same_to_the_seat() -> None:
     game = pyspiel.load_game(SHORT_NAME, {"players": 3, "roles": "dealer,gambler,dealer"})
     rng = random.Random(3)

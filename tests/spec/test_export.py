@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from buckshot.spec.chart_data import chart_models
 from buckshot.spec.export import export_document, export_json
 from buckshot.spec.ruleset import load_ruleset, parse_ruleset
@@ -32,6 +34,7 @@ def test_schema_rejects_a_broken_document() -> None:
     assert any("bogus" in m for m in messages)
 
 
+@pytest.mark.slow
 def test_export_is_the_same_bytes_in_fresh_interpreters() -> None:
     """Two processes with different hash seeds write identical documents."""
     outputs = []

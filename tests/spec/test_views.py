@@ -77,6 +77,7 @@ def _knows(table: TableView, seat: int, game: Game) -> int:
 
 
 @pytest.mark.parametrize("seed", [1, 4, 9])
+@pytest.mark.slow
 def test_the_views_agree_with_the_engine_at_every_prompt(seed: int) -> None:
     rng = random.Random(seed)
     players = rng.randint(4, 7)

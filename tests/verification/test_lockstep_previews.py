@@ -27,6 +27,7 @@ def dealers_miss_fresh_loads() -> Iterator[None]:
         seams.reset()
 
 
+@pytest.mark.slow
 def test_the_walks_agree_on_previews() -> None:
     walks = random_walks(SPEC, RULES, 600, seed=5, players=(2, 3, 4))
     assert walks.agreed, [d.text() for d in walks.disagreements]

@@ -12,14 +12,13 @@ shown by a proof.
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
 from faults.mutants import MUTANTS, Mutant
+from model_helpers import default_config
 
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import RESCUE_CODES, SEATS
 from buckshot.verification.proofs.bmc import bounded_per_n
@@ -28,11 +27,6 @@ from buckshot.verification.proofs.reach import Table, find_reachable
 
 DRIVER_FAULTS = ("shot_at_the_dead", "shot_at_an_empty_seat", "item_unheld")
 """The faults of guards that let through what a player may not do."""
-
-
-@cache
-def _cfg(lo: int = 2, hi: int = 8) -> Config:
-    return make_config(load_ruleset(), (lo, hi))
 
 
 def _fault(name: str) -> Mutant:
@@ -91,6 +85,7 @@ def test_no_refused_input_is_legal_and_each_kind_is_tried() -> None:
     }
 
 
+@pytest.mark.slow
 def test_a_walk_that_tries_refused_inputs_takes_only_legal_steps() -> None:
     """Trying the refused inputs changes which legal step a seed picks, never its legality:
     every step of a game that tries them is a legal input of its state."""
@@ -109,21 +104,22 @@ def test_a_guard_that_lets_a_refused_input_through_is_reached(name: str) -> None
     fault = _fault(name)
     prop = property_by_id(fault.caught_by[0])
     lo, _ = fault.counts or (2, 8)
-    found = find_reachable(_cfg(), fault.patch, [prop], steps=20_000, table=Table(lo))
+    found = find_reachable(default_config(), fault.patch, [prop], steps=20_000, table=Table(lo))
     assert found is not None and found.property_id == prop.id and found.players == lo
-    blind = find_reachable(_cfg(), fault.patch, [prop], steps=4_000, refused=False)
+    blind = find_reachable(default_config(), fault.patch, [prop], steps=4_000, refused=False)
     assert blind is None
 
 
 @pytest.mark.parametrize(
     ("name", "seat_ok"), [("shot_at_an_empty_seat", False), ("item_unheld", True)]
 )
+@pytest.mark.slow
 def test_bounded_model_checking_finds_them_with_its_free_inputs(name: str, seat_ok: bool) -> None:
     """The bounded search leaves every input field free, so it finds the shortest path to the
     refused input (at two players, within the first turn), replayed on the executable spec."""
     fault = _fault(name)
     prop = property_by_id(fault.caught_by[0])
-    result = bounded_per_n(_cfg(2, 2), [prop], 6, fault.patch)
+    result = bounded_per_n(default_config(2, 2), [prop], 6, fault.patch)
     assert result.status == "violated"
     violation = result.violations[0]
     assert violation.property_id == prop.id and violation.witness.replayed

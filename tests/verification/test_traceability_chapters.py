@@ -5,14 +5,7 @@ tests/commands/test_traceability_and_cli.py's.)"""
 
 from __future__ import annotations
 
-import pytest
-
 from buckshot import traceability as trace
-
-
-@pytest.fixture(scope="module")
-def matrix() -> trace.TraceMatrix:
-    return trace.build_matrix()
 
 
 def test_every_rule_has_a_property_or_a_reason_and_its_chapter_row_names_them(

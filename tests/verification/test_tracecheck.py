@@ -83,6 +83,7 @@ def test_a_seeded_engine_game_validates(players: int) -> None:
     assert result.steps > decisions  # automatic steps and pops lie between the decisions
 
 
+@pytest.mark.slow
 def test_json_lines_and_engine_events_are_read_alike() -> None:
     events = list(_events(2, SEEDS[2]))
     from_text = validate_log(to_jsonl(events))
@@ -91,6 +92,7 @@ def test_json_lines_and_engine_events_are_read_alike() -> None:
     assert from_text.steps == from_events.steps
 
 
+@pytest.mark.slow
 def test_a_log_filtered_for_one_seat_still_validates() -> None:
     """Private previews and peeks (R14) are optional: the shells stay hidden outcomes."""
     log = engine_log(4)
@@ -100,6 +102,7 @@ def test_a_log_filtered_for_one_seat_still_validates() -> None:
     assert validate_log(seen).matched
 
 
+@pytest.mark.slow
 def test_a_log_that_stops_at_a_prompt_is_matched_but_not_complete() -> None:
     log = engine_log(4)
     cut = index_of(log, "asked", start=len(log) // 2)
@@ -149,6 +152,7 @@ def test_using_an_item_not_held_is_refused() -> None:
     assert result.failure is not None and "item_usable" in result.failure.reason
 
 
+@pytest.mark.slow
 def test_a_fired_shell_that_contradicts_an_earlier_peek_is_refused() -> None:
     """The peek pins the hidden head shell (S3.1); the shot must fire that shell (S4.2.1c)."""
     log = engine_log(4)
@@ -165,6 +169,7 @@ def test_a_fired_shell_that_contradicts_an_earlier_peek_is_refused() -> None:
     refused_at(log, shot, "shot_fired")
 
 
+@pytest.mark.slow
 def test_a_missing_chamber_loaded_is_refused_where_it_should_be() -> None:
     log = engine_log(4)
     loads = [i for i, e in enumerate(log) if e["type"] == "chamber_loaded"]
@@ -182,6 +187,7 @@ def test_a_missing_hp_change_is_refused_at_the_next_event() -> None:
     assert result.failure is not None and "leaves out" in result.failure.reason
 
 
+@pytest.mark.slow
 def test_a_prompt_missing_a_legal_option_is_refused() -> None:
     log = engine_log(4)
     i = next(i for i, e in enumerate(log) if e["type"] == "asked" and len(e["data"]["options"]) > 2)
@@ -201,6 +207,7 @@ def test_the_wrong_player_asked_is_refused() -> None:
     refused_at(log, i, "asked")
 
 
+@pytest.mark.slow
 def test_events_after_the_game_is_over_are_refused() -> None:
     log = engine_log(2)
     extra = copy.deepcopy(log[index_of(log, "turn_started", start=2)])
@@ -208,6 +215,7 @@ def test_events_after_the_game_is_over_are_refused() -> None:
     refused_at(log, len(log) - 1, "turn_started")
 
 
+@pytest.mark.slow
 def test_a_log_cut_inside_a_step_ends_early() -> None:
     log = engine_log(2)
     assert log[-1]["type"] == "game_over"
@@ -222,6 +230,7 @@ def test_another_ruleset_refuses_the_start() -> None:
     assert "R2" in result.failure.reason
 
 
+@pytest.mark.slow
 def test_a_drawn_game_validates_under_its_own_ruleset_only(tmp_path: Path) -> None:
     """R21: the turn limit ends the game in a draw; the default ruleset plays on instead."""
     short = load_ruleset().with_changes({"limits": {"max_stack_depth": 4, "max_turns": 3}})
@@ -319,6 +328,7 @@ def test_text_that_is_not_json_lines_is_malformed() -> None:
 # --- the command -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_verify_trace_command_exit_codes(tmp_path: Path) -> None:
     good = tmp_path / "good.jsonl"
     good.write_text(to_jsonl(list(_events(2, SEEDS[2]))), encoding="utf-8")

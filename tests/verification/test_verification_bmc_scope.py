@@ -160,6 +160,7 @@ def test_bmc_scope_reads_the_verdicts() -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.slow
 def test_execute_runs_the_tasks_a_finished_task_asks_for(jobs: int) -> None:
     """In this process (one job) and in the worker pool: a follow-up task runs, once."""
     cfg = make_config(load_ruleset(), (2, 2))

@@ -24,14 +24,16 @@ from buckshot.spec.rulebook import Item, Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.spec.ruleset_diff import Difference, differences
 from buckshot.verification.comparison import (
+    REACHABLE,
     ComparisonRow,
     VerificationComparison,
-    compare_verification,
+    _answer,
 )
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step
 from buckshot.verification.model.layout import WON, item_code, role_code
 from buckshot.verification.proofs.outcomes import OUTCOMES, UNDRAWABLE
+from buckshot.verification.proofs.reachability import check_reachability
 from buckshot.verification.proofs.reasons import Explainer
 from buckshot.verification.proofs.vacuity import VacuityTarget
 
@@ -103,6 +105,7 @@ def traitor_won_by_kills(rules: Ruleset) -> Callable[[Step], bool]:
 
 
 @pytest.mark.parametrize("item", [i for i in Item if i is not Item.AMULET])
+@pytest.mark.slow
 def test_amulets_only_every_other_item_use_is_lost_by_its_own_weight(item: Item) -> None:
     keys = explain(amulets_only(), load_ruleset(), f"item:{item.value}", "item")
     assert keys == (WEIGHT(item.value),)
@@ -128,6 +131,7 @@ def test_amulets_only_no_rescue_names_the_rescue_items_weights_not_the_amulets(
 @pytest.mark.parametrize(
     ("role", "item"), [(Role.DOCTOR, Item.EXPIRED_PILLS), (Role.MERCENARY, Item.RAGE_POTION)]
 )
+@pytest.mark.slow
 def test_amulets_only_item_skills_are_lost_by_their_items_weight(role: Role, item: Item) -> None:
     assert explain(amulets_only(), load_ruleset(), f"skill:{role.value}", "skill") == (
         WEIGHT(item.value),
@@ -144,6 +148,7 @@ def test_amulets_only_keeps_the_amulet_and_the_medics_skill() -> None:
     assert shows(rules, lambda step: step.skill_by < 8 and step.before.role[step.skill_by] == medic)
 
 
+@pytest.mark.slow
 def test_the_core_is_sufficient_changing_only_its_keys_loses_the_rescue() -> None:
     # from the default, only the two keys the core names: the rescue is proved unreachable
     only = variant(items__weights__milk_tea=0, items__weights__expired_pills=0)
@@ -152,6 +157,7 @@ def test_the_core_is_sufficient_changing_only_its_keys_loses_the_rescue() -> Non
 
 
 @pytest.mark.parametrize("kept", ["milk_tea", "expired_pills"])
+@pytest.mark.slow
 def test_reverting_a_named_key_makes_the_rescue_reachable_again(kept: str) -> None:
     rules = amulets_only(**{kept: 1})
     assert explain(rules, load_ruleset(), RESCUE, "transition") is None
@@ -161,6 +167,7 @@ def test_reverting_a_named_key_makes_the_rescue_reachable_again(kept: str) -> No
 # --- the Magician's cost and the traitor's bonus ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_magician_cost_no_hand_can_pay_loses_the_skill_and_the_core_names_it() -> None:
     rules = variant(magician__cost=20)
     assert explain(rules, load_ruleset(), "skill:magician", "skill") == ("magician.cost",)
@@ -173,6 +180,19 @@ def test_magician_cost_one_keeps_the_skill() -> None:
     assert shows(rules, event("flip_shell"))
 
 
+@pytest.mark.slow
+def test_magician_cost_one_changes_no_reachability_verdict() -> None:
+    """S2.6, R8: a Magician paying one item can still flip; nothing else that can happen
+    depends on the cost (the verdicts ``buckshot compare`` shows, for two seats)."""
+    answers = [
+        {t.name: _answer(t) for t in check_reachability(make_config(rules, (2, 2))).targets}
+        for rules in (load_ruleset(), variant(magician__cost=1))
+    ]
+    assert answers[1]["skill:magician"] == REACHABLE
+    assert answers[0] == answers[1]
+
+
+@pytest.mark.slow
 def test_no_traitor_bonus_keeps_the_win_by_kills() -> None:
     rules = variant(traitor__cap_bonus=0)
     assert explain(rules, load_ruleset(), "win:traitor kills", "win") is None
@@ -181,6 +201,7 @@ def test_no_traitor_bonus_keeps_the_win_by_kills() -> None:
     )
 
 
+@pytest.mark.slow
 def test_kills_to_win_above_any_possible_count_loses_the_traitors_win() -> None:
     rules = variant(traitor__kills_to_win=8)
     assert explain(rules, load_ruleset(), "win:traitor kills", "win") == ("traitor.kills_to_win",)
@@ -217,10 +238,15 @@ def test_to_json_is_json_and_the_table_renders() -> None:
 
 
 @pytest.mark.slow
-def test_compare_default_with_amulets_only_end_to_end() -> None:
-    """The whole comparison (N = 2..3 to keep it short; several minutes on a loaded machine)."""
-    result = compare_verification(load_ruleset(), amulets_only(), players=(2, 3))
+def test_compare_default_with_amulets_only_end_to_end(
+    compared: Callable[[Ruleset, Ruleset], VerificationComparison],
+) -> None:
+    """The whole comparison, for two seats (``compared``: the same run as ``buckshot compare``
+    and ``buckshot sweep --verify`` in the workbench's tests, computed once)."""
+    result = compared(load_ruleset(), amulets_only())
+    assert result.players == (2, 2)
     rows = {(row.kind, row.name): row for row in result.rows}
+    assert {name for kind, name in rows if kind == "property"} >= {"I1 N=2"}
     assert all(row.new == "proved" for row in result.rows if row.kind == "property")
     for item in Item:
         row = rows[("item", item.value)]

@@ -102,6 +102,7 @@ def _verify(tmp_path: Path, *extra: str) -> tuple[Any, dict[str, Any]]:
     return result, json.loads(out.read_text())
 
 
+@pytest.mark.slow
 def test_verify_cross_check_reports_its_figures(tmp_path: Path) -> None:
     result, data = _verify(tmp_path)
     assert result.exit_code == 0, result.output
@@ -118,6 +119,7 @@ def test_verify_cross_check_reports_its_figures(tmp_path: Path) -> None:
     assert "Cross-check:" in result.output
 
 
+@pytest.mark.slow
 def test_a_disagreement_fails_the_property_and_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

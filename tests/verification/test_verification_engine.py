@@ -70,6 +70,7 @@ def test_ten_thousand_engine_steps_over_every_player_count_agree_with_the_model(
     assert {"discard_item", "pass_response", "shoot", "use_item", "end_main"} <= events
 
 
+@pytest.mark.slow
 def test_walks_take_every_transition_but_the_unreachable_counter_responses() -> None:
     # short games end in the turn-limit draw (R21)
     short = RULES.with_changes({"limits.max_turns": 4}, source="short games")
@@ -102,6 +103,7 @@ def test_walks_take_every_transition_but_the_unreachable_counter_responses() -> 
         ("traitor_keeps_skill", "only the model enables [('flip_shell'"),
     ],
 )
+@pytest.mark.slow
 def test_a_model_bug_parts_the_model_from_the_engine(mutant: str, expected: str) -> None:
     spec = ExecutableSpec(RULES, patch=patch_of(mutant))
     result = random_walks(spec, RULES, 20_000, seed=2, stop_at_first=True)
@@ -136,6 +138,7 @@ print(result.disagreements[0].what if result.disagreements else "AGREED")
         ("traitor-magician-flips", "the legal decisions differ"),
     ],
 )
+@pytest.mark.slow
 def test_an_engine_bug_parts_the_engine_from_the_model(mutant: str, expected: str) -> None:
     # an engine fault changes the running process (its seams): each runs in a child of its own
     run = subprocess.run(
@@ -148,6 +151,7 @@ def test_an_engine_bug_parts_the_engine_from_the_model(mutant: str, expected: st
     assert expected in run.stdout, run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_concrete_firing_equals_the_general_firing() -> None:
     everything = frozenset(edge.code for edge in layout().edges)
     rng = random.Random(5)
@@ -183,6 +187,7 @@ def _expected_key(inp: Any) -> tuple[object, ...]:
     return (event, None, None, None)
 
 
+@pytest.mark.slow
 def test_an_option_and_the_model_input_it_comes_from_have_one_key() -> None:
     events: set[str] = set()
     for n in (2, 4, 6, 8):
@@ -212,6 +217,7 @@ def _path(steps: Any, property_id: str = "walk") -> CounterexamplePath:
     )
 
 
+@pytest.mark.slow
 def test_random_model_paths_replay_in_the_engine() -> None:
     total = 0
     for seed in range(14):
@@ -228,6 +234,7 @@ def _keeps_hp(m: Any, s: Any) -> Any:
     return b.and_(*(b.or_(b.not_(s.alive[p]), b.ge(s.hp[p], b.num(start))) for p in range(8)))
 
 
+@pytest.mark.slow
 def test_a_real_counterexample_is_followed_by_the_engine(tmp_path: Path) -> None:
     cfg = make_config(RULES, (2, 2))
     prop = Property("T1", ("S4.2.1c",), "Nobody ever loses HP.", state=_keeps_hp)
@@ -245,6 +252,7 @@ def test_a_real_counterexample_is_followed_by_the_engine(tmp_path: Path) -> None
     assert json.loads((tmp_path / "r.json").read_text())["followed"] is True
 
 
+@pytest.mark.slow
 def test_a_model_bug_counterexample_departs_at_the_buggy_step(tmp_path: Path) -> None:
     cfg = make_config(RULES, (3, 3))
     bugged = patch_of("poll_owner_first")
@@ -315,6 +323,7 @@ def _json(obj: Any) -> dict[str, Any]:
     return to_json(SPEC.cfg, obj)
 
 
+@pytest.mark.slow
 def test_paths_from_the_middle_of_games_replay_from_a_concretized_state() -> None:
     for seed in range(20):
         rng = random.Random(seed)
@@ -326,6 +335,7 @@ def test_paths_from_the_middle_of_games_replay_from_a_concretized_state() -> Non
         assert result.followed, "\n".join(result.lines())
 
 
+@pytest.mark.slow
 def test_an_induction_counterexample_of_a_model_bug_departs_at_its_step() -> None:
     bugged = patch_of("kill_lock_never_set")
     cfg = make_config(RULES)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
+from model_helpers import default_config
 
-from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.proofs import limits
 from buckshot.verification.proofs.induction import (
     PROVED,
@@ -18,20 +15,19 @@ from buckshot.verification.proofs.induction import (
 )
 
 
-@cache
-def _cfg() -> Config:
-    return make_config(load_ruleset(), (2, 4))
-
-
 def _verdicts(pid: str) -> list[tuple[int, str, str]]:
-    result = prove_property(proof_model(_cfg()), property_by_id(pid), timeout_ms=600_000)
+    result = prove_property(
+        proof_model(default_config(2, 4)), property_by_id(pid), timeout_ms=600_000
+    )
     return [(v.n, v.verdict, v.part) for v in result.per_n]
 
 
+@pytest.mark.slow
 def test_a_proof_is_decided_by_its_resource_budget() -> None:
     assert {verdict for _, verdict, _ in _verdicts("I6")} == {PROVED}
 
 
+@pytest.mark.slow
 def test_a_slow_machine_is_labelled_as_such_never_a_different_verdict(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

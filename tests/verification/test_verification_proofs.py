@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
 import pytest
 from faults.manifest import patch_of
 from faults.mutants import MUTANTS, run_mutant
+from model_helpers import default_config
 
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import layout
 from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n, check_bounded
@@ -36,10 +35,8 @@ from buckshot.verification.proofs.vacuity import (
 )
 from buckshot.verification.render import trace
 
-
-@cache
-def _cfg(lo: int = 2, hi: int = 8) -> Config:
-    return make_config(load_ruleset(), (lo, hi))
+_cfg = default_config
+"""The default ruleset's model configuration (the name the deliberate bugs' test uses)."""
 
 
 def _holds(spec: ExecutableSpec, s: object) -> list[str]:
@@ -68,6 +65,7 @@ def test_random_games_keep_every_property() -> None:
 
 
 @pytest.mark.parametrize("pid", ["I1", "I2", "I4", "I6", "I9"])
+@pytest.mark.slow
 def test_structural_invariants_are_inductive_for_every_n(pid: str) -> None:
     """A sample of the inductive proofs, all N in one query each."""
     (result,) = prove(_cfg(), [p for p in all_properties() if p.id == pid])
@@ -103,6 +101,7 @@ def test_bmc_finds_a_seeded_bug_with_a_replayed_trace() -> None:
     assert "shoot" in text and "shot_window:polling" in text
 
 
+@pytest.mark.slow
 def test_bmc_witnesses_replay_on_the_executable_spec() -> None:
     """A path Z3 returns for a reachability goal is taken step by step by the spec."""
     unroll = Unrolling(_cfg())
@@ -138,6 +137,7 @@ def test_vacuity_shows_every_target_but_the_counter_response_reachable() -> None
     assert unreached == counter | {"depth 3", "depth 4"}
 
 
+@pytest.mark.slow
 def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
     cfg = _cfg(2, 3)
     items = {t.name: t for t in targets(cfg)}
@@ -182,6 +182,7 @@ def _only_for(bad: set[int], part: str) -> Property:
 
 
 @pytest.mark.parametrize("part", ["base", "step"])
+@pytest.mark.slow
 def test_each_player_count_gets_its_own_verdict(part: str) -> None:
     """One query for all N; each counterexample's N is excluded and the query asked again."""
     prop = _only_for({3, 5}, part)
@@ -200,6 +201,7 @@ def test_each_player_count_gets_its_own_verdict(part: str) -> None:
     assert len({v.seconds for v in result.per_n if v.verdict == PROVED}) == 1
 
 
+@pytest.mark.slow
 def test_chunks_of_branches_merge_to_the_whole_proof() -> None:
     """A property proved in chunks of its branches (one per process) gets the same verdicts."""
     prop = _only_for({2, 4}, "step")
@@ -213,6 +215,7 @@ def test_chunks_of_branches_merge_to_the_whole_proof() -> None:
     assert [v.verdict for v in whole.per_n] == [VIOLATED, PROVED, VIOLATED, PROVED]
 
 
+@pytest.mark.slow
 def test_bmc_gives_each_player_count_its_verdict() -> None:
     """After a violation the unrolling excludes its N and goes on for the others."""
     result = bounded_per_n(_cfg(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
@@ -226,6 +229,7 @@ def test_bmc_gives_each_player_count_its_verdict() -> None:
     assert [(v.n, v.status, v.depth) for v in clean.per_n] == [(2, "ok", 2), (3, "ok", 2)]
 
 
+@pytest.mark.slow
 def test_branch_tree_covers_each_branch_once() -> None:
     """The tree's leaves are the branches of the split, each once; its top is smaller."""
     model = proof_model(_cfg())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from browser_helpers import chromium_page, needs_chromium
 
 from buckshot.spec.ruleset import load_ruleset
@@ -32,6 +33,7 @@ _PLOTS = """() => Array.from(document.querySelectorAll("figure.plot svg")).map((
 })"""
 
 
+@pytest.mark.slow
 def test_a_sweep_report_shows_its_plots_and_tables_without_errors(tmp_path: Path) -> None:
     params = [parse_param("magician.cost=1,3"), parse_param("pills.heal_chance=1/4..3/4:2")]
     grid = variants(load_ruleset(), params)

@@ -3,6 +3,8 @@ figures agree with ``simulate``'s, and a long sweep is cut into enough chunks fo
 
 from __future__ import annotations
 
+import pytest
+
 from buckshot.reference.simulate import simulate
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.workbench.cluster import dask_client
@@ -16,6 +18,7 @@ from buckshot.workbench.measure import (
 )
 
 
+@pytest.mark.slow
 def test_a_two_worker_cluster_gives_the_figures_of_one_process() -> None:
     rules = [load_ruleset(), with_values(load_ruleset(), [("magician.cost", 1)])]
     here = measure(None, rules, 45, 3, seed=11, agent="random")
@@ -30,6 +33,7 @@ def test_a_two_worker_cluster_gives_the_figures_of_one_process() -> None:
     assert here[0] != here[1]
 
 
+@pytest.mark.slow
 def test_the_balance_counts_what_simulate_counts_on_the_same_seeds() -> None:
     rules = load_ruleset()
     (balance,) = measure(None, [rules], 30, 4, seed=5)

@@ -173,6 +173,7 @@ def test_an_unreachable_scheduler_is_refused_quickly() -> None:
         (RuntimeError("worker lost"), 1, "worker lost"),
     ],
 )
+@pytest.mark.slow
 def test_ctrl_c_or_a_failed_task_ends_in_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, raised: BaseException, code: int, says: str
 ) -> None:

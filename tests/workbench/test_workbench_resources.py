@@ -62,6 +62,7 @@ def test_a_refused_connection_is_refused_at_once(closed_port: int) -> None:
         knock(f"tcp://127.0.0.1:{closed_port}")
 
 
+@pytest.mark.slow
 def test_a_listener_that_is_no_scheduler_is_refused(silent_listener: int) -> None:
     with pytest.raises(ClusterError, match="no Dask scheduler answers there"):
         knock(f"tcp://127.0.0.1:{silent_listener}", seconds=0.5)

@@ -20,6 +20,7 @@ def test_a_ruleset_against_itself_differs_in_nothing() -> None:
     assert found and all(c.p == pytest.approx(1.0) and not c.significant for c in found)
 
 
+@pytest.mark.slow
 def test_amulets_only_makes_significantly_more_draws_and_longer_games() -> None:
     default = load_ruleset()
     amulets = with_values(
