@@ -12,8 +12,11 @@ reported (``cti only``) and does not count.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
 
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset
@@ -28,6 +31,9 @@ from buckshot.verification.proofs.induction import (
 )
 from buckshot.verification.proofs.reach import Evidence, Table, find_reachable, short_game
 from faults.manifest import CAUGHT, CTI_ONLY, Row, patches, row, select
+
+CI = Path(__file__).with_name("ci.json")
+"""Where the suite checks each model and chart row (``tests/faults/ci_plan.py`` writes it)."""
 
 
 @dataclass(frozen=True)
@@ -179,3 +185,34 @@ def judge_row(name: str, timeout_ms: int = 60_000) -> tuple[str, str, str, str, 
     result = run_mutant(make_config(load_ruleset()), mutant(row(name)), timeout_ms)
     found = "" if result.evidence is None else result.evidence.text()
     return name, result.verdict, result.caught_by, found, result.seconds
+
+
+@dataclass(frozen=True)
+class CiCheck:
+    """The suite's check of a model or chart row: one property of its ``caught_by`` proved at
+    one player count with the row's patch (``ci.json``, planned by ``tests/faults/ci_plan.py``)."""
+
+    name: str
+    property: str
+    """The property of ``caught_by`` whose proof fails (the first that does at some count)."""
+    players: int
+    """The player count it is proved at: one where it fails with a confirmed counterexample."""
+
+
+@cache
+def ci_checks() -> dict[str, CiCheck]:
+    """The suite's check of every model and chart row, by name (``ci.json``)."""
+    data = json.loads(CI.read_text(encoding="utf-8"))["faults"]
+    return {
+        name: CiCheck(name, entry["property"], entry["players"]) for name, entry in data.items()
+    }
+
+
+def run_ci_check(name: str, patch: Patch | None = None, timeout_ms: int = 60_000) -> ProofResult:
+    """Prove the property of the row ``name``'s CI check at its one player count, with the
+    row's patch (or ``patch``), assuming every other property as the full judgement does."""
+    check = ci_checks()[name]
+    cfg = make_config(load_ruleset(), (check.players, check.players))
+    used = patches()[name] if patch is None else patch
+    (proof,) = prove(cfg, [property_by_id(check.property)], used, timeout_ms)
+    return proof

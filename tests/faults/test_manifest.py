@@ -28,6 +28,7 @@ from faults.manifest import (
     rows,
     select,
 )
+from faults.mutants import CI, ci_checks
 
 CITATION = re.compile(r"\b(?:S\d+\.\d|R\d+\b|M\d+(?:\.\d+)?[a-z]\b)")
 """An ID of a clause, ruling or MUST tag in a summary (they belong in ``breaks``)."""
@@ -111,3 +112,15 @@ def test_the_file_is_one_row_a_line() -> None:
     lines = [line for line in text.splitlines() if line.startswith('  {"name": ')]
     assert len(lines) == len(rows())
     assert [json.loads(line.rstrip(","))["name"] for line in lines] == [r.name for r in rows()]
+
+
+def test_every_model_row_has_a_check_of_the_suite_within_its_row() -> None:
+    """ci.json (tests/faults/ci_plan.py) names, for each model and chart row in manifest order,
+    a property of its caught_by and a player count the row allows."""
+    model = select("model", "chart", batch=None)
+    assert list(ci_checks()) == [fault.name for fault in model], CI.name
+    for fault in model:
+        check = ci_checks()[fault.name]
+        lo, hi = fault.counts or (PLAYERS_LOWEST, PLAYERS_HIGHEST)
+        assert check.property in fault.caught_by, fault.name
+        assert lo <= check.players <= hi, fault.name
