@@ -420,6 +420,7 @@ def test_a_nul_byte_in_an_argument_is_a_usage_error() -> None:
     assert result.stderr.startswith("error [usage]: ") and "NUL byte" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_closed_standard_output_is_one_line() -> None:
     import subprocess
 
