@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from buckshot.command import fail
+from buckshot.command import INTERRUPTED, fail
 from buckshot.paths import checkout_root
 from buckshot.regen import TARGETS, RegenError, rewrite, stale, target_names
 
@@ -47,4 +47,6 @@ def regen_command(
         done = rewrite(root, targets, told=lambda line: typer.echo(line, err=True))
     except RegenError as error:
         fail("regen.failed", str(error))
+    except KeyboardInterrupt:  # every file is written whole (atomically) or not at all
+        fail("interrupted", "stopped by Ctrl-C; the files written so far are whole", INTERRUPTED)
     typer.echo(f"{len(done)} file(s) written or removed", err=True)

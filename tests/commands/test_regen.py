@@ -73,3 +73,14 @@ def test_an_unknown_target_and_an_installed_copy_are_refused(
     installed = CliRunner().invoke(app, ["regen"])
     assert installed.exit_code == 2
     assert installed.stderr.startswith("error [regen.checkout]:")
+
+
+def test_ctrl_c_stops_it_with_130_and_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(root: Path) -> regen.Rendered:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(regen, "TARGETS", (regen.Target("rulings", interrupted),))
+    monkeypatch.setattr(regen_cli, "TARGETS", regen.TARGETS)
+    result = CliRunner().invoke(app, ["regen", "--only", "rulings"])
+    assert result.exit_code == 130
+    assert result.stderr.startswith("error [interrupted]: stopped by Ctrl-C")
