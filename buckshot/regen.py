@@ -45,6 +45,11 @@ class Target:
         }
 
 
+def _under(root: Path, files: dict[Path, str]) -> Rendered:
+    """``files`` (by absolute path) by their path relative to the checkout at ``root``."""
+    return {path.resolve().relative_to(root): text for path, text in files.items()}
+
+
 def _schema(root: Path) -> Rendered:
     from buckshot.spec.ruleset import ruleset_schema_json
 
@@ -54,7 +59,7 @@ def _schema(root: Path) -> Rendered:
 def _enums(root: Path) -> Rendered:
     from buckshot.schema_enums import regenerated, schema_files
 
-    return {path.resolve().relative_to(root): regenerated(path) for path in schema_files()}
+    return _under(root, {path: regenerated(path) for path in schema_files()})
 
 
 def _rulings(root: Path) -> Rendered:
@@ -73,13 +78,13 @@ def _export(root: Path) -> Rendered:
 def _cases(root: Path) -> Rendered:
     from buckshot.conformance import generate
 
-    return {path.resolve().relative_to(root): text for path, text in generate.render_all().items()}
+    return _under(root, generate.render_all())
 
 
 def _model_cases(root: Path) -> Rendered:
     from buckshot.conformance.modelcases import generate
 
-    return {path.resolve().relative_to(root): text for path, text in generate.render_all().items()}
+    return _under(root, generate.render_all())
 
 
 def _traceability(root: Path) -> Rendered:
