@@ -21,6 +21,7 @@ A leaf module (it imports no other command), so that each subcommand's module ca
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 import tempfile
@@ -120,12 +121,24 @@ class OneLineErrors(typer.core.TyperGroup):
             sys.exit(REFUSED)
         except OSError as error:
             _unforeseen(error, "os", _os_message(error))
+        except ctypes.ArgumentError as error:
+            if not interrupted_in_native_call(error):
+                _unforeseen(error, "internal", f"ArgumentError: {error} (a bug in buckshot)")
+            typer.echo("error [interrupted]: stopped by Ctrl-C; nothing was written", err=True)
+            _quiet_finalisers()
+            sys.exit(INTERRUPTED)
         except Exception as error:  # the last guard: one line, never a traceback
             _unforeseen(error, "internal", f"{type(error).__name__}: {error} (a bug in buckshot)")
         # a command's typer.Exit comes back as its status; a finished command returns None
         if status == INTERRUPTED:
             _quiet_finalisers()
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def interrupted_in_native_call(error: BaseException) -> bool:
+    """Whether ``error`` is a Ctrl-C that came while ctypes converted a native call's
+    arguments (a Z3 call, say): ctypes then raises its own error naming the interruption."""
+    return isinstance(error, ctypes.ArgumentError) and "KeyboardInterrupt" in str(error)
 
 
 def _refuse_nul_bytes(args: Sequence[str]) -> None:

@@ -70,6 +70,52 @@ def test_after_a_ctrl_c_a_failing_finaliser_prints_no_traceback(shown: bool, end
     assert ("Traceback" in run.stderr) is shown, run.stderr
 
 
+_NATIVE = """
+import ctypes, sys
+import typer
+from buckshot.command import OneLineErrors
+
+app = typer.Typer(cls=OneLineErrors)
+
+@app.command()
+def call(interrupted: bool = True) -> None:
+    reason = "KeyboardInterrupt: " if interrupted else "TypeError: wrong type"
+    raise ctypes.ArgumentError(f"argument 1: {reason}")  # as ctypes words a Z3 call's failure
+
+@app.command()
+def other() -> None:
+    pass
+
+sys.argv[0] = "buckshot"
+app()
+"""
+
+
+@pytest.mark.parametrize(
+    ("interrupted", "status", "says"),
+    [
+        (True, 130, "error [interrupted]: stopped by Ctrl-C"),
+        (False, 2, "error [internal]: ArgumentError"),
+    ],
+)
+def test_a_ctrl_c_inside_a_native_call_is_an_interruption(
+    interrupted: bool, status: int, says: str
+) -> None:
+    """CI's flaky failure of verify-trace's Ctrl-C: the interruption came while ctypes
+    converted the arguments of a Z3 call, and ctypes reworded it as its own error."""
+    flag = "--interrupted" if interrupted else "--no-interrupted"
+    run = subprocess.run(
+        [sys.executable, "-c", _NATIVE, "call", flag],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "BUCKSHOT_TRACEBACK": ""},
+        check=False,
+    )
+    assert run.returncode == status, run.stderr
+    assert run.stderr.startswith(says), run.stderr
+    assert "Traceback" not in run.stderr
+
+
 def test_write_atomic_replaces_the_file_and_leaves_nothing_else(tmp_path: Path) -> None:
     out = tmp_path / "deep" / "out.json"
     write_atomic(out, "first\n")
