@@ -57,9 +57,12 @@ def _schema(root: Path) -> Rendered:
 
 
 def _enums(root: Path) -> Rendered:
-    from buckshot.schema_enums import regenerated, schema_files
+    from buckshot.conformance.bundled import suite_path
+    from buckshot.schema_enums import regenerated, regenerated_features, schema_files
 
-    return _under(root, {path: regenerated(path) for path in schema_files()})
+    features = suite_path("features.json")
+    lists = {path: regenerated(path) for path in schema_files()}
+    return _under(root, {**lists, features: regenerated_features(features)})
 
 
 def _rulings(root: Path) -> Rendered:

@@ -6,6 +6,8 @@ error codes ...), in the vocabulary's order (:func:`regenerated`; ``buckshot reg
 names each stale file, and a test runs the same check). A list is bound to its vocabulary by
 :data:`BINDINGS`; a list of names that is no vocabulary is named, with what it is, in
 :data:`OTHER_LISTS`. Only the list's text changes: the rest of each file keeps its layout.
+The suite's feature tags of the roles and items (``features.json``) are written from the
+rulebook the same way (:func:`regenerated_features`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,17 @@ from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.charts import Trigger
 from buckshot.spec.clauses import ClauseKind
 from buckshot.spec.registry import Kind
-from buckshot.spec.rulebook import FrameKind, Item, Phase, Role, Shell, Target, Timing
+from buckshot.spec.rulebook import (
+    ITEMS,
+    ROLES,
+    FrameKind,
+    Item,
+    Phase,
+    Role,
+    Shell,
+    Target,
+    Timing,
+)
 
 
 def _names(values: Iterable[Any]) -> tuple[str, ...]:
@@ -165,3 +177,32 @@ def regenerated(path: Path) -> str:
         pieces += [text[last : span.start()], _written(VOCABULARIES[vocabulary], span.group())]
         last = span.end()
     return "".join([*pieces, text[last:]])
+
+
+def feature_rows() -> dict[str, str]:
+    """The feature tag of each role's skill and each item kind, with its description (its
+    clauses and rulings), in the rulebook's order."""
+    rows = {
+        f"role.{spec.role.value}": f"The {spec.name}'s {spec.skill} "
+        f"({', '.join(spec.clauses + spec.rulings)})."
+        for spec in ROLES
+    }
+    rows |= {
+        f"item.{spec.item.value}": f"The {spec.name.lower()} "
+        f"({', '.join(spec.clauses + spec.rulings)})."
+        for spec in ITEMS
+    }
+    return rows
+
+
+def regenerated_features(path: Path) -> str:
+    """The text of the suite's ``features.json`` with its role and item tags written from the
+    rulebook (first, in its order); every other tag is kept as it is."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    kept = {
+        tag: text
+        for tag, text in data["features"].items()
+        if not tag.startswith(("role.", "item."))
+    }
+    data["features"] = {**feature_rows(), **kept}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -44,6 +44,7 @@ _DISCARD_ORDER = (
     Item.AMULET,
     Item.MILK_TEA,
 )
+"""The heuristic's order of items to discard; a kind not listed is discarded first."""
 
 
 class HeuristicAgent:
@@ -61,8 +62,8 @@ class HeuristicAgent:
         if prompt.kind == "conversion":
             return by_id["keep_role"] if self._rng.random() < 0.5 else by_id["convert"]
         if prompt.kind == "discard":
-            held = {o.kwargs()["item"]: o for o in prompt.options}
-            return next(held[item] for item in _DISCARD_ORDER if item in held)
+            rank = {item: place for place, item in enumerate(_DISCARD_ORDER)}
+            return min(prompt.options, key=lambda o: rank.get(o.kwargs()["item"], -1))
         if prompt.kind in ("shot_response", "counter_response"):
             if len(prompt.options) == 1:
                 return prompt.options[0]

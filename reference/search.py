@@ -133,7 +133,9 @@ _DISCARD_FIRST = (
     Item.AMULET,
     Item.MILK_TEA,
 )
-"""The rollout policy's order of items to give up (discards, a Magician's payment)."""
+"""The rollout policy's order of items to give up (discards, a Magician's payment); a kind
+not listed (one the policy was not taught) is given up first."""
+_GIVE_UP_RANK = {item: place for place, item in enumerate(_DISCARD_FIRST)}
 
 
 class Rollout:
@@ -204,8 +206,7 @@ class Rollout:
         if prompt.kind == "rescue":
             return next((o for o in options if o.event == "use_rescue"), events["give_up"])
         if prompt.kind == "discard":
-            by_item = {o.kwargs()["item"]: o for o in options}
-            return next((by_item[i] for i in _DISCARD_FIRST if i in by_item), options[0])
+            return min(options, key=lambda o: _GIVE_UP_RANK.get(o.kwargs()["item"], -1))
         if prompt.kind in ("shot_response", "counter_response"):
             return self._respond(prompt)
         if prompt.kind == "main_action":
@@ -282,7 +283,7 @@ class Rollout:
 
 def _payment_cost(option: Option) -> int:
     paid: tuple[Item, ...] = option.kwargs()["items"]
-    return sum(len(_DISCARD_FIRST) - _DISCARD_FIRST.index(item) for item in paid)
+    return sum(len(_DISCARD_FIRST) - _GIVE_UP_RANK.get(item, -1) for item in paid)
 
 
 # --- scoring ------------------------------------------------------------------------------------
