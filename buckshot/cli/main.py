@@ -315,7 +315,7 @@ def play_command(
     """Play at the terminal against bots, or hot-seat; you see only what your seat may know.
 
     Type help or ? at a prompt for the goal, the roles, the traitor and the items."""
-    from buckshot.reference.play import run_play
+    from buckshot.play.run import run_play
 
     run_play(players, seat, hotseat, seed, rules, roles, log, ask_always, agent, watch)
 
@@ -352,8 +352,8 @@ def replay_command(
         return
     from itertools import chain
 
+    from buckshot.play.narrate import narrate
     from buckshot.reference.events import Event
-    from buckshot.reference.narrate import narrate
     from buckshot.spec.eventlog import EventLogError, stream_log, table_size
 
     stream = stream_log(log)  # read as narrated: only the lines told are held

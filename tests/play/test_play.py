@@ -25,14 +25,14 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
+from buckshot.play.narrate import narrate
+from buckshot.play.terminal import match_option, render_view
+from buckshot.play.wording import Speaker, option_label
 from buckshot.reference import agents as agents_module
 from buckshot.reference.agents import RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import EventType, from_jsonl
 from buckshot.reference.game import Game
-from buckshot.reference.narrate import narrate
-from buckshot.reference.terminal import match_option, render_view
-from buckshot.reference.wording import Speaker, option_label
 from buckshot.spec.registry import DECISIONS
 from buckshot.spec.rulebook import ITEMS, Item, Role
 from buckshot.spec.ruleset import load_ruleset

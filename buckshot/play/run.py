@@ -17,14 +17,14 @@ import typer
 from rich.console import Console
 
 from buckshot.command import check_output, fail, load_rules
+from buckshot.play.terminal import HumanAgent
+from buckshot.play.wording import counted
 from buckshot.reference.agents import AGENTS, Agent
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.errors import GameError
 from buckshot.reference.events import Event, to_jsonl
 from buckshot.reference.game import Game
 from buckshot.reference.search import SeatView
-from buckshot.reference.terminal import HumanAgent
-from buckshot.reference.wording import counted
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 

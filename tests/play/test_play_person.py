@@ -18,10 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
+from buckshot.play.narrate import narrate
+from buckshot.play.wording import Speaker, item_count, option_label
 from buckshot.reference.events import EventType, from_jsonl
-from buckshot.reference.narrate import narrate
 from buckshot.reference.options import Option
-from buckshot.reference.wording import Speaker, item_count, option_label
 from buckshot.spec.clauses import clause
 from buckshot.spec.rulebook import ITEMS, Item, Role, role_spec
 from buckshot.spec.ruleset import load_ruleset

@@ -11,12 +11,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from buckshot.play.guide import explain_option, first_use_key, help_lines
+from buckshot.play.narrate import Narrator
+from buckshot.play.wording import Speaker, counted, item_count, option_label, role_name
 from buckshot.reference.events import Event, EventType
 from buckshot.reference.game import Prompt
-from buckshot.reference.guide import explain_option, first_use_key, help_lines
-from buckshot.reference.narrate import Narrator
 from buckshot.reference.options import Option
-from buckshot.reference.wording import Speaker, counted, item_count, option_label, role_name
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
 _HEADERS = ("", "seat", "role", "HP", "items", "status")
@@ -154,7 +154,7 @@ def _begins(word: str, keywords: list[str]) -> bool:
 
 
 HELP_WORDS = frozenset({"help", "?", "h"})
-"""Answers that ask for the help (:func:`buckshot.reference.guide.help_lines`)."""
+"""Answers that ask for the help (:func:`buckshot.play.guide.help_lines`)."""
 SUMMARISED = frozenset({EventType.ELIMINATED, EventType.GAME_OVER})
 """What is told of the game once the person's seat is out (unless ``watch``)."""
 

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from buckshot.play.wording import item_name, role_name
 from buckshot.reference.options import PARAMS_OF, Option
-from buckshot.reference.wording import item_name, role_name
 from buckshot.spec.clauses import clause
 from buckshot.spec.rulebook import ITEMS, Item, Role, item_spec, role_spec
 from buckshot.spec.ruleset import Ruleset

@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from buckshot.reference.events import Event, EventType
-from buckshot.reference.options import parse_option
-from buckshot.reference.wording import (
+from buckshot.play.wording import (
     OPTION_WORDS,
     counted,
     item_name,
@@ -21,6 +19,8 @@ from buckshot.reference.wording import (
     listed,
     role_name,
 )
+from buckshot.reference.events import Event, EventType
+from buckshot.reference.options import parse_option
 from buckshot.spec.rulebook import FrameKind
 
 
