@@ -9,10 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from faults import coverage
 from faults.manifest import select
 from faults.readings import BLOCK, main, render_block
-
-from buckshot.conformance import coverage
 
 ROOT = Path(__file__).resolve().parents[2]
 BREAKS = {row.name: row.breaks for row in select("engine", "contract")}

@@ -3,7 +3,7 @@ it otherwise, and the cases that catch each, generated from the fault manifest.
 
 docs/conformance.md holds it between ``<!-- readings -->`` and ``<!-- /readings -->``;
 ``python tests/faults/readings.py`` rewrites that block from the engine and contract rows of
-``manifest.json`` (the coverage computation, :mod:`buckshot.conformance.coverage`, takes the
+``manifest.json`` (the coverage computation, ``tests/faults/coverage.py``, takes the
 faults as its input), and a test fails when the block differs from :func:`readings_table`
 (tests/conformance/test_wrong_readings.py).
 """
@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from buckshot.command import one_line, write_atomic
-from buckshot.conformance import coverage
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "conformance.md"
 """The page that holds the table."""
@@ -33,7 +32,8 @@ def readings_table() -> str:
     """The Markdown table: each sentence, the readings it asks, and each fault that reads it
     otherwise with the cases named to catch it; then the sentences that ask one reading only,
     with the reason."""
-    from faults.manifest import select  # here: run as a script, tests/ is on the path late
+    from faults import coverage  # here: run as a script, tests/ is on the path late
+    from faults.manifest import select
 
     faults = {row.name: row for row in select("engine", "contract")}
     declared = coverage.readings(

@@ -11,12 +11,12 @@ from collections import Counter
 
 import pytest
 
-from buckshot.conformance import coverage
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.chance_mode import EXPERIMENTS
 from buckshot.conformance.suite import load_suite
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
 from buckshot.verification.proofs.induction import all_properties
+from faults import coverage
 from faults.manifest import (
     BATCHES,
     EXPECTED_BY_ROOM,
