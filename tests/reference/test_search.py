@@ -163,9 +163,12 @@ def test_the_search_agent_is_in_the_registry() -> None:
 def test_the_agent_uses_every_item_kind() -> None:
     rules = load_ruleset()
     used: Counter[str] = Counter()
-    for seed in range(8):
+    kinds = {item.value for item in Item}
+    for seed in range(8):  # stops at the first game by which every kind is used (today, 2)
         used.update(play_one(rules, 4, seed, "search").items_used)
-    assert {item.value for item in Item} <= {kind for kind, count in used.items() if count}
+        if kinds <= {kind for kind, count in used.items() if count}:
+            break
+    assert kinds <= {kind for kind, count in used.items() if count}
 
 
 @pytest.mark.parametrize(
