@@ -3,7 +3,8 @@
 The checks run in a fixed order and the first divergence is the verdict: the reply's own
 fields against the script, the prompts met by each scripted decision, the rejection
 (expected or not), a halt, unused script entries, the leak check, then the event trace
-checks, the seat views and the final state (INTERPRETING.md, 'What the runner compares').
+checks, the seat views, the final state, and (protocol 2) every seat's view and the whole
+state at every checkpoint (INTERPRETING.md, 'What the runner compares').
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from buckshot.conformance.compare import (
 )
 from buckshot.conformance.fields import check_fields
 from buckshot.conformance.leaks import check_leaks
+from buckshot.conformance.states import check_states
 from buckshot.conformance.suite import Case
 from buckshot.conformance.views import check_records, check_views
 
@@ -180,8 +182,9 @@ def _check_consumed(case: Case, reply: dict[str, Any]) -> Divergence | None:
     return None
 
 
-def judge(case: Case, reply: dict[str, Any]) -> Divergence | None:
-    """The first divergence of a ``result`` or ``rejected`` reply from ``case``; None if none."""
+def judge(case: Case, reply: dict[str, Any], viewing: bool = True) -> Divergence | None:
+    """The first divergence of a ``result`` or ``rejected`` reply from ``case``; None if none.
+    ``viewing``: the run asked for views (protocol 2), so the reply reports them."""
     if reply["type"] == "rejected":
         step = reply["step"]
         reached = 0 if step is None else step + 1
@@ -189,7 +192,7 @@ def judge(case: Case, reply: dict[str, Any]) -> Divergence | None:
         reached = reply["consumed"]
     found = (
         check_fields(case.script, reply)
-        or check_records(case, reply)
+        or (check_records(case, reply) if viewing else None)
         or _check_prompts(case, reply, reached)
         or _check_rejection(case, reply)
     )
@@ -206,12 +209,13 @@ def judge(case: Case, reply: dict[str, Any]) -> Divergence | None:
         found = check_trace(number, check, reply["events"])
         if found:
             return found
-    found = check_views(case, reply)
-    if found:
-        return found
     if "state" in case.expect:
         state = reply.get("state")
         if state is None:
             return Divergence("state", case.expect["state"], None, "the adapter reported no state")
-        return match(case.expect["state"], state, "state")
-    return None
+        found = match(case.expect["state"], state, "state")
+        if found:
+            return found
+    if not viewing:
+        return None
+    return check_views(case, reply) or check_states(case, reply)

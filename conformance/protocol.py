@@ -19,6 +19,9 @@ PROTOCOLS = (1, 2)
 VIEW_PROTOCOL = 2
 """The first protocol version with seat views: a case that checks views needs it."""
 
+ALL_VIEWS = "all"
+"""A run's ``views``: report every seat's view and the state at every checkpoint."""
+
 REPORT_FORMAT = "buckshot-conformance-report/1"
 """The ``format`` of a report's header line."""
 
@@ -50,13 +53,14 @@ def run_message(
     case_id: str,
     setup: dict[str, Any],
     script: list[Any],
-    views: list[dict[str, int]] | None = None,
+    views: bool = False,
 ) -> dict[str, Any]:
-    """The request to run one case: its resolved setup, the script as sent and, when the
-    case checks views (protocol 2), the checkpoints ``{"before": k, "seat": s}`` to report."""
+    """The request to run one case: its resolved setup, the script as sent and, with
+    ``views`` (protocol 2), the request for every seat's view and the state at every
+    checkpoint."""
     case: dict[str, Any] = {"id": case_id, "setup": setup, "script": script}
     if views:
-        case["views"] = views
+        case["views"] = ALL_VIEWS
     return {"type": "run", "seq": seq, "case": case}
 
 

@@ -3,7 +3,10 @@
 Validating a whole reply against ``protocol.schema.json`` tries every event type's shape on
 every event. This check is the same, split in two: the reply is validated with each event
 checked only for its envelope, then each event's ``data`` against its own type's shape
-(each distinct ``data`` once per run). A test checks the two agree.
+(each distinct ``data`` once per run). A test checks the two agree. The seat views and the
+states at the checkpoints (``views[].view``, ``states[]``; protocol 2) are checked here as
+objects only: the judge compares each whole, field by field, with the view or state the
+rules make there, which fits the schema, so one that breaks the schema is a divergence.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ class ReplyChecker:
             "type": "array",
             "items": {"$ref": URN_PREFIX + "event#/$defs/envelope"},
         }
+        document["$defs"]["views"]["items"]["properties"]["view"] = {"type": "object"}
+        document["$defs"]["states"]["items"] = {"type": "object"}
         registry = schemas.registry.with_resource(_FAST_ID, Resource.from_contents(document))
         self._replies = {
             kind: Draft202012Validator({"$ref": f"{_FAST_ID}#/$defs/{kind}"}, registry=registry)

@@ -34,7 +34,6 @@ from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.conformance.session import AdapterFailure, AdapterProcess, split_command
 from buckshot.conformance.suite import Case, Suite, load_suite, select
-from buckshot.conformance.views import checkpoints
 from buckshot.spec import SPEC_VERSION
 
 STATUSES = ("passed", "failed", "errored", "skipped", "xfail", "xpass")
@@ -248,7 +247,7 @@ def _ask(
     case: Case,
     setup: dict[str, Any],
     script: list[dict[str, Any]],
-    views: list[dict[str, int]],
+    views: bool,
 ) -> dict[str, Any] | _Outcome:
     """One run of ``case`` as given: the adapter's valid reply, or the outcome that ends the
     case (the adapter failed, or wrote a reply that breaks the protocol)."""
@@ -277,7 +276,7 @@ def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outco
     if changed is None or adapter.process is None:
         return None
     events = tuple(reply["events"])
-    second = _ask(adapter, case, *changed, checkpoints(case))
+    second = _ask(adapter, case, *changed, _viewing(adapter))
     if isinstance(second, _Outcome):
         return _Outcome(second.status, f"the second game (shells reordered): {second.message}")
     if second["type"] not in ("result", "rejected"):
@@ -288,10 +287,15 @@ def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outco
     return _Outcome("failed", f"{leak.path}: {leak.message}", leak, events)
 
 
+def _viewing(adapter: _Adapter) -> bool:
+    """Does the adapter speak a protocol with views (every run then asks for them)?"""
+    return adapter.hello is not None and adapter.hello["protocol"] >= VIEW_PROTOCOL
+
+
 def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
     assert adapter.hello is not None
-    views = checkpoints(case)
-    if views and adapter.hello["protocol"] < VIEW_PROTOCOL:
+    viewing = _viewing(adapter)
+    if "views" in case.expect and not viewing:
         spoken = adapter.hello["protocol"]
         needs = Divergence(
             "protocol",
@@ -301,7 +305,7 @@ def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
             f"(INTERPRETING.md 2.4), the adapter speaks protocol {spoken}",
         )
         return _Outcome("failed", f"{needs.path}: {needs.message}", needs)
-    reply = _ask(adapter, case, case.setup, case.sent_script(), views)
+    reply = _ask(adapter, case, case.setup, case.sent_script(), viewing)
     if isinstance(reply, _Outcome):
         return reply
     if reply["type"] == "skipped":
@@ -309,7 +313,7 @@ def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
     if reply["type"] == "errored":
         return _Outcome("errored", f"the adapter reported an error: {reply['message']}")
     events = tuple(reply["events"])
-    divergence = judge(case, reply)
+    divergence = judge(case, reply, viewing)
     if divergence is not None:
         return _Outcome("failed", f"{divergence.path}: {divergence.message}", divergence, events)
     if eligible(case):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,18 @@ def _read_json(path: Path, problems: list[str]) -> Any:
         return None
 
 
+def _whole_numbers_with_a_point(value: Any, at: str) -> Iterator[tuple[str, float]]:
+    """Every number in ``value`` written with a point or an exponent but whole (``4.0``)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _whole_numbers_with_a_point(inner, f"{at}.{key}" if at else key)
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _whole_numbers_with_a_point(inner, f"{at}[{index}]")
+    elif isinstance(value, float) and value.is_integer():
+        yield at, value
+
+
 def _load_fixtures(root: Path, schemas: SchemaSet, problems: list[str]) -> dict[str, Any]:
     fixtures: dict[str, Any] = {}
     for path in sorted((root / "fixtures").glob("*.json")):
@@ -224,14 +237,12 @@ class _Checker:
         for feature in data["features"]:
             if feature not in self.features:
                 self.problems.append(f"{where}: feature {feature!r} is not in features.json")
-        for step, entry in enumerate(data["script"]):
-            # JSON Schema's "integer" admits 0.0; a seat number is sent as written, so a case
-            # may only write it as an integer literal (INTERPRETING.md section 7)
-            if "player" in entry and type(entry["player"]) is not int:
-                self.problems.append(
-                    f"{where}: script[{step}].player {entry['player']!r} is not an integer "
-                    "literal (write 0, not 0.0)"
-                )
+        for at, number in _whole_numbers_with_a_point(data, ""):
+            # JSON Schema's "integer" admits 4.0, which a reader that cannot tell it from 4
+            # would read otherwise: every integer is an integer literal (INTERPRETING.md Q27)
+            self.problems.append(
+                f"{where}: {at} is {number!r}, not an integer literal (write 4, not 4.0)"
+            )
         setup = self.setup(where, data["setup"])
         if setup is None:
             return None

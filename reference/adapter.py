@@ -26,12 +26,13 @@ from buckshot import __version__
 from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.reference.chance import Chance, Outcome, ScriptedChance, SeededChance
 from buckshot.reference.errors import Code, GameError
+from buckshot.reference.events import log_event
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.setup import game_from_setup
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load, RulesetError, load_ruleset, parse_ruleset
-from buckshot.spec.views import PUBLIC_SEAT_FIELDS
+from buckshot.spec.views import PUBLIC_SEAT_FIELDS, TableView, visible_to
 
 PROTOCOL = 2
 T = TypeVar("T")
@@ -155,11 +156,11 @@ def canonical_events(game: Game | None) -> list[dict[str, Any]]:
     return trace
 
 
-def canonical_view(game: Game, seat: int) -> dict[str, Any]:
-    """What ``seat`` knows (INTERPRETING.md, 'Views'): the public facts and what it alone
-    was shown of the chamber, nothing more (R14)."""
+def canonical_view(game: Game, seat: int, first: str | None) -> dict[str, Any]:
+    """What ``seat`` knows (INTERPRETING.md, 'Views'): the public facts, and ``first``, the
+    first shell's type as the events it saw showed it, nothing more (R14)."""
     state = canonical_state(game)
-    chamber = game.view(seat)["chamber"]
+    counts = game.public_counts()
     shot = state["shot"]
     return {
         "seat": seat,
@@ -167,10 +168,10 @@ def canonical_view(game: Game, seat: int) -> dict[str, Any]:
         "owner": state["owner"],
         "seats": [{k: s[k] for k in PUBLIC_SEAT_FIELDS} for s in state["seats"]],
         "chamber": {
-            "shells": chamber["shells_left"],
-            "live": chamber["live_left"],
-            "flips": chamber["pending_flips"],
-            "first": chamber["first"],
+            "shells": counts["shells_left"],
+            "live": counts["live_left"],
+            "flips": counts["pending_flips"],
+            "first": first,
         },
         "shot": None if shot is None else {"shooter": shot["shooter"], "target": shot["target"]},
         "kill_lock": state["kill_lock"],
@@ -213,9 +214,13 @@ class Run:
         self.prompts: list[dict[str, Any] | None] = []
         self.game: Game | None = None
         self.setup = case["setup"]
-        self.checkpoints: list[dict[str, int]] = case.get("views", [])
-        """The seat views the runner asks for (protocol 2): ``before`` and ``seat``."""
+        self.viewing = case.get("views") == "all"
+        """The runner asks for every seat's view and the state at every checkpoint
+        (protocol 2)."""
         self.views: list[dict[str, Any]] = []
+        self.states: list[dict[str, Any]] = []
+        self.known: dict[int, tuple[TableView, int]] = {}
+        """Per seat, the spec's fold of the events it saw, and how many events it folded."""
 
     def new_game(self, setup: dict[str, Any]) -> Game:
         """The game laid out as ``setup`` (the engine's part of the case's setup) says, not
@@ -249,28 +254,37 @@ class Run:
     def view(self, seat: int) -> dict[str, Any]:
         """``seat``'s view of the game as the reply reports it."""
         assert self.game is not None
-        return canonical_view(self.game, seat)
+        return canonical_view(self.game, seat, self.first_shown(seat))
+
+    def first_shown(self, seat: int) -> str | None:
+        """The first shell's type as the events ``seat`` saw showed it (``Game.view``'s
+        reading, folded on from the last view rather than from the start)."""
+        assert self.game is not None
+        known, folded = self.known.get(seat, (TableView(), 0))
+        for event in self.game.events[folded:]:
+            logged = log_event(event)
+            if visible_to(logged, seat):
+                known.observe(logged)
+        self.known[seat] = (known, len(self.game.events))
+        return known.first_shown(seat)
 
     def take_views(self, before: int) -> None:
-        """Record the views asked for at checkpoint ``before`` (a decision entry's index,
-        or the script's length), with the trace's length."""
+        """Record every seat's view at checkpoint ``before`` (a decision entry's index, or
+        the script's length), with the trace's length, when the runner asks for views."""
         assert self.game is not None
-        for checkpoint in self.checkpoints:
-            if checkpoint["before"] == before:
-                seat = checkpoint["seat"]
-                self.views.append(
-                    {
-                        "before": before,
-                        "seat": seat,
-                        "events": len(self.game.events),
-                        "view": self.view(seat),
-                    }
-                )
+        if not self.viewing:
+            return
+        events = len(self.game.events)
+        for seat in range(len(self.game.state.seats)):
+            self.views.append(
+                {"before": before, "seat": seat, "events": events, "view": self.view(seat)}
+            )
 
     def reply(self, kind: str, **fields: Any) -> dict[str, Any]:
         """A reply of type ``kind`` to this run, with ``fields``."""
-        if self.checkpoints and kind in ("result", "rejected"):
+        if self.viewing and kind in ("result", "rejected"):
             fields["views"] = self.views
+            fields["states"] = self.states
         return {"type": kind, "seq": self.seq, "id": self.id, **fields}
 
     def rejected(
@@ -323,6 +337,8 @@ class Run:
                 before, events_before = self.state(), len(game.events)
                 index = self.chance.cursor
                 self.take_views(index)
+                if self.viewing and before is not None:
+                    self.states.append(before)
                 self.chance.cursor += 1
                 try:
                     game.decide(step["player"], step["option"])

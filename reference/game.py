@@ -495,9 +495,7 @@ class Game:
         prompt = self.prompt
         logged = [log_event(event) for event in self.events] if with_events else []
         known = seat_view(logged, player)
-        shown = (
-            known.shot_shell(player) if known.shot is not None else known.first_shell.get(player)
-        )
+        shown = known.first_shown(player)
         return {
             "you": player,
             "turn": state.turn,

@@ -307,6 +307,11 @@ class TableView:
             return None
         return loaded if self.flips % 2 == 0 else FLIPPED[loaded]
 
+    def first_shown(self, seat: int) -> str | None:
+        """The chamber's first shell's type now as ``seat`` was shown it (inside a shot
+        window, the shot's shell with its flips); None when it was shown none (R14)."""
+        return self.shot_shell(seat) if self.shot is not None else self.first_shell.get(seat)
+
     def copy(self) -> TableView:
         """An independent copy (to try one of several readings of the next events)."""
         return replace(

@@ -27,7 +27,12 @@ def _message(case, seq: int = 1) -> dict[str, Any]:  # type: ignore[no-untyped-d
     return {
         "type": "run",
         "seq": seq,
-        "case": {"id": case.id, "setup": case.setup, "script": case.sent_script()},
+        "case": {
+            "id": case.id,
+            "setup": case.setup,
+            "script": case.sent_script(),
+            "views": "all",
+        },
     }
 
 

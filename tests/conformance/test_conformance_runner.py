@@ -291,7 +291,12 @@ def _reply(suite, case_id: str) -> tuple[Case, dict[str, Any]]:  # type: ignore[
     message = {
         "type": "run",
         "seq": 1,
-        "case": {"id": case.id, "setup": case.setup, "script": case.sent_script()},
+        "case": {
+            "id": case.id,
+            "setup": case.setup,
+            "script": case.sent_script(),
+            "views": "all",
+        },
     }
     reply = handle(message, IMPLEMENTATION)
     assert reply is not None and judge(case, reply) is None
@@ -304,7 +309,7 @@ def test_the_judge_names_the_first_divergence(suite: Suite) -> None:
     def verdict(change) -> tuple[str, str]:  # type: ignore[no-untyped-def]
         broken = copy.deepcopy(reply)
         change(broken)
-        found = judge(case, broken)
+        found = judge(case, broken, viewing=False)  # the checks before the views'
         assert found is not None
         return found.path, found.message
 
@@ -378,7 +383,7 @@ def test_the_judge_checks_rejections_strictly(suite: Suite) -> None:
     assert reply["type"] == "rejected" and reply["code"] == "decision.refused"
 
     def verdict(**changes: Any) -> str:
-        found = judge(case, {**copy.deepcopy(reply), **changes})
+        found = judge(case, {**copy.deepcopy(reply), **changes}, viewing=False)
         assert found is not None
         return found.path
 
@@ -396,7 +401,7 @@ def test_the_judge_checks_rejections_strictly(suite: Suite) -> None:
         "consumed": len(case.script),
         "halt": None,
     }
-    found = judge(case, accepted)
+    found = judge(case, accepted, viewing=False)
     assert found is not None and found.path == "rejection.code"
 
 

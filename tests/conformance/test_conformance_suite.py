@@ -205,6 +205,11 @@ def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
         tmp_path / "cases" / "b" / "area.float.json",
         {**good, "id": "area.float", "script": floating},
     )
+    whole_hp = {"seats": [{"role": "medic", "hp": 4.0}, {"role": "gambler"}]}
+    _write(  # Q27: a reader that cannot tell 4.0 from 4 never has to
+        tmp_path / "cases" / "b" / "area.hp.json",
+        {**good, "id": "area.hp", "setup": whole_hp},
+    )
     _write(tmp_path / "cases" / "b" / "area.shape.json", {"id": "area.shape"})
     (tmp_path / "cases" / "b" / "area.text.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(SuiteError) as raised:
@@ -220,7 +225,8 @@ def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
         "no fixture 'missing'",
         "area.shape.json: (top): 'description' is a required property",
         "area.text.json: cannot be read as JSON",
-        "player 0.0 is not an integer literal",
+        "player is 0.0, not an integer literal",
+        "setup.seats[0].hp is 4.0, not an integer literal",
     ):
         assert expected in text, expected
 

@@ -24,7 +24,6 @@ from buckshot.conformance.interference import compare, eligible, rearranged, var
 from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import run_message
 from buckshot.conformance.suite import Case, Suite
-from buckshot.conformance.views import checkpoints
 from buckshot.reference.adapter import IMPLEMENTATION, Run, handle
 
 PEEK_CASE = "views.a-peek-shows-the-first-shell-to-its-user-alone"
@@ -35,16 +34,23 @@ LEAK_FAULTS = {
     "peek-with-the-next-shell": "R14 (M6.1b)",
     "flip-result-in-the-event": "R14 (M6.1c)",
     "load-order-in-an-extra-field": "R14 (M6.1c)",
-    "views-hide-other-hands": "R14 (M2.4a)",
+    "views-hide-other-hands": "M2.4a",
     "views-forget-the-peek": "R14 (M2.4a)",
     "views-after-the-decision": "M2.4a",
     "chance-invalid-with-the-state-before": "M3.2b",
     "load-order-as-a-number": "R14 (M6.1c)",
     "flip-result-as-a-flag": "R14 (M6.1c)",
-    "view-counts-the-flipped-shell": "R14:",
+    "view-counts-the-flipped-shell": "M2.4a",
+    "views-hide-others-rage": "M2.4a",
+    "views-hide-the-kill-lock": "M2.4a",
+    "view-keeps-flips-after-the-shot": "M2.4a",
+    "refusal-without-views": "M2.4a",
+    "chamber-ignores-flips-in-the-window": "M5a",
+    "eliminated-seat-forgets-the-peek": "R14 (M2.4a)",
     "view-deduces-the-first-shell": "R14 (M2.4b)",
 }
-"""The faults of views, leaks and reply fields, and the rule each failure message names."""
+"""The faults of views, leaks, states and reply fields, and the rule each failure message
+names."""
 
 
 def _case(suite: Suite, case_id: str) -> Case:
@@ -52,7 +58,7 @@ def _case(suite: Suite, case_id: str) -> Case:
 
 
 def _reply(case: Case, run: type[Run] = Run) -> dict[str, Any]:
-    message = run_message(1, case.id, case.setup, case.sent_script(), checkpoints(case))
+    message = run_message(1, case.id, case.setup, case.sent_script(), True)
     reply = handle(message, IMPLEMENTATION, run)
     assert reply is not None
     return reply
@@ -67,7 +73,7 @@ def _verdict(case: Case, run: type[Run] = Run) -> Divergence | None:
     if found or changed is None:
         return found
     setup, script = changed
-    message = run_message(2, case.id, setup, script, checkpoints(case))
+    message = run_message(2, case.id, setup, script, True)
     second = handle(message, IMPLEMENTATION, run)
     assert second is not None
     return compare(len(case.setup["seats"]), reply, second)
@@ -93,7 +99,9 @@ def test_view_checkpoints_stand_at_decisions_in_play_order(suite: Suite) -> None
 def test_every_view_case_passes_through_the_reference_adapter(suite: Suite) -> None:
     for case in _view_cases(suite):
         reply = _reply(case)
-        assert len(reply["views"]) == len(case.expect["views"]), case.id
+        decisions = sum(1 for step in case.script if "chance" not in step)
+        assert len(reply["states"]) == decisions, case.id
+        assert len(reply["views"]) == (decisions + 1) * len(case.setup["seats"]), case.id
         assert judge(case, reply) is None, case.id
 
 
@@ -305,13 +313,14 @@ def test_a_view_that_differs_before_the_seat_is_told_anything_is_a_leak(suite: S
     assert found is not None and found.path == "views[0].view.chamber.flips"
     assert found.message.startswith("R14 (M2.4b): seat 0's view depends on a fact hidden")
     after = copy.deepcopy(first)
-    after["views"][1]["view"]["turn"] = 9  # taken after the peek told seat 0: not compared
+    told = next(n for n, v in enumerate(after["views"]) if (v["before"], v["seat"]) == (3, 0))
+    after["views"][told]["view"]["turn"] = 9  # taken after the peek told seat 0: not compared
     assert compare(2, after, _reply_variant(case)) is None
 
 
 def _reply_variant(case: Case) -> dict[str, Any]:
     changed = variant(case)
     assert changed is not None
-    reply = handle(run_message(2, case.id, *changed, checkpoints(case)), IMPLEMENTATION)
+    reply = handle(run_message(2, case.id, *changed, True), IMPLEMENTATION)
     assert reply is not None
     return reply

@@ -1135,3 +1135,117 @@ def _conversion_used_only_by_converting() -> type[Run]:
             return state
 
     return OnlyConverted
+
+
+# --- every seat's view and the whole state at every checkpoint (protocol 2) -----------------
+
+
+@contract_fault("views-hide-others-rage")
+def _views_hide_others_rage() -> type[Run]:
+    """Views show a seat's own rage charges only (R14: every seat's rage is public)."""
+
+    class OwnRageOnly(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            for number, shown in enumerate(view["seats"]):
+                if number != seat:
+                    shown["rage"] = 0
+            return view
+
+    return OwnRageOnly
+
+
+@contract_fault("views-hide-the-kill-lock")
+def _views_hide_the_kill_lock() -> type[Run]:
+    """Views never show the kill lock (section 2.4: ``kill_lock`` as the state's)."""
+
+    class NoLock(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            return {**super().view(seat), "kill_lock": False}
+
+    return NoLock
+
+
+@contract_fault("view-keeps-flips-after-the-shot")
+def _view_keeps_flips_after_the_shot() -> type[Run]:
+    """A view's flips count stays at the last shot's after it fired (section 2.4: 0 with no
+    shot)."""
+
+    class KeepsFlips(Run):
+        last_flips = 0
+
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            if view["shot"] is not None:
+                self.last_flips = view["chamber"]["flips"]
+            else:
+                view["chamber"]["flips"] = self.last_flips
+            return view
+
+    return KeepsFlips
+
+
+@contract_fault("refusal-without-views")
+def _refusal_without_views() -> type[Run]:
+    """A ``rejected`` reply carries no views (section 2.4: every reply to a run asking for
+    views carries them, a refusal's too)."""
+
+    class Viewless(Run):
+        def rejected(
+            self,
+            step: int | None,
+            error: GameError,
+            before: dict[str, Any] | None = None,
+            events_before: int | None = None,
+        ) -> dict[str, Any]:
+            reply = super().rejected(step, error, before, events_before)
+            reply.pop("views", None)
+            return reply
+
+    return Viewless
+
+
+@contract_fault("tally-counts-flip-items")
+def _tally_counts_flip_items() -> None:
+    """The items a Magician pays for a flip count in the tally (section 6.2: not counted)."""
+
+    def wrap(original: Action) -> Action:
+        def pay_flip_cost(g: Board, p: Params) -> None:
+            original(g, p)
+            g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + len(p["items"])
+
+        return pay_flip_cost
+
+    seams.wrap_action("pay_flip_cost", wrap)
+
+
+@contract_fault("chamber-ignores-flips-in-the-window")
+def _chamber_ignores_flips_in_the_window() -> type[Run]:
+    """Inside a shot window the state's chamber and shot show the shell as declared (section
+    5: the shot's shell with the flips so far)."""
+
+    class Unflipped(Run):
+        def state(self) -> dict[str, Any] | None:
+            state, g = super().state(), self.game
+            if state is None or g is None or g.state.shot is None:
+                return state
+            declared = g.state.shot.initial.value
+            state["chamber"][0] = state["shot"]["shell"] = declared
+            return state
+
+    return Unflipped
+
+
+@contract_fault("eliminated-seat-forgets-the-peek")
+def _eliminated_seat_forgets_the_peek() -> type[Run]:
+    """An eliminated seat's view shows no first shell (section 2.4, Q25: it keeps what it was
+    shown until that shell is spent)."""
+
+    class Forgets(Run):
+        def view(self, seat: int) -> dict[str, Any]:
+            view = super().view(seat)
+            if not view["seats"][seat]["alive"]:
+                view["chamber"]["first"] = None
+            return view
+
+    return Forgets

@@ -54,7 +54,7 @@ def test_the_rows_by_room() -> None:
     rooms = Counter((row.room, row.batch) for row in rows())
     assert rooms == {
         ("engine", ""): 48,
-        ("contract", ""): 64,
+        ("contract", ""): 71,
         ("chance", ""): 8,
         ("model", ""): 67,
         ("chart", ""): 8,
