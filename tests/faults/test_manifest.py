@@ -56,7 +56,7 @@ def test_the_rows_by_room() -> None:
         ("engine", ""): 48,
         ("contract", ""): 64,
         ("chance", ""): 8,
-        ("model", ""): 67,
+        ("model", ""): 69,
         ("chart", ""): 8,
         ("model", "stranger-1"): 25,
         ("model", "stranger-2"): 20,
