@@ -55,7 +55,7 @@ def test_the_rows_by_room() -> None:
     assert rooms == {
         ("engine", ""): 48,
         ("contract", ""): 64,
-        ("chance", ""): 8,
+        ("chance", ""): 11,
         ("model", ""): 69,
         ("chart", ""): 8,
         ("model", "stranger-1"): 25,
