@@ -332,11 +332,10 @@ class Game:
         cost = self.rules.magician.cost
         options: list[Option] = []
         for _, candidates, edges in row.choices:
-            tests = [
-                edge.param_passes
-                for edge in edges
-                if edge.static_passes is None or edge.static_passes(self, _NO_PARAMS) is True
-            ]
+            tests = []
+            for edge in edges:  # the edges open to some option: their static guards pass
+                if edge.static_passes is None or edge.static_passes(self, _NO_PARAMS) is True:
+                    tests.append(edge.param_passes)
             if not tests:
                 continue
             listed = candidates(seats, seats[player], cost)
@@ -344,7 +343,9 @@ class Game:
                 options.extend(listed)
             elif len(tests) == 1:
                 passes = tests[0]
-                options.extend([o for o in listed if passes(self, o._kwargs) is True])
+                for option in listed:
+                    if passes(self, option._kwargs) is True:
+                        options.append(option)
             else:  # several open edges: an option passes if one of them passes it
                 options.extend(
                     [
@@ -409,7 +410,7 @@ class Game:
         try:
             self.write(EventType.DECIDED, player, frame.id, chosen._id)
             params = chosen._kwargs
-            self._take(frame, self._row(frame).edges[chosen.event], params)
+            self._take(frame, TABLES[frame.kind].states[frame.state].edges[chosen.event], params)
             self._advance()
         except GameError:
             if saved is not None:
