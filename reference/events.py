@@ -123,11 +123,9 @@ def data_of(kind: EventType, values: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return value.value
     if isinstance(value, list | tuple):
         return [_plain(part) for part in value]
-    return value
+    return value.value if isinstance(value, Enum) else value
 
 
 @dataclass(frozen=True)

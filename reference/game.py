@@ -347,13 +347,9 @@ class Game:
                     if passes(self, option._kwargs) is True:
                         options.append(option)
             else:  # several open edges: an option passes if one of them passes it
-                options.extend(
-                    [
-                        o
-                        for o in listed
-                        if any(t is None or t(self, o._kwargs) is True for t in tests)
-                    ]
-                )
+                for option in listed:
+                    if any(t is None or t(self, option._kwargs) is True for t in tests):
+                        options.append(option)
         return Prompt(player, frame.id, frame.kind, row.id, row.prompt_kind, tuple(options))
 
     def _ask(self, prompt: Prompt) -> None:
