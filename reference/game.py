@@ -24,7 +24,7 @@ from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Role, Shell
 from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator
-from buckshot.spec.views import seat_view, visible_to
+from buckshot.spec.views import TableView, visible_to
 
 SNAPSHOT_FORMAT = "buckshot-snapshot/1"
 
@@ -122,6 +122,10 @@ class Game:
         self._phase_of_turn = ""
         self._observer = observer
         self._reported = 0
+        self._shown: dict[int, tuple[TableView, int, Event | None]] = {}
+        """Each seat's fold of the log so far (:meth:`first_shown`): the view, how many
+        events it has read, and the last of them (a log cut back and written again is read
+        anew)."""
         """How many events of the log the observer has been given."""
 
     @property
@@ -480,8 +484,7 @@ class Game:
         state = self.state
         prompt = self.prompt
         logged = [log_event(event) for event in self.events] if with_events else []
-        known = seat_view(logged, player)
-        shown = known.first_shown(player)
+        shown = self.first_shown(player) if with_events else None
         return {
             "you": player,
             "turn": state.turn,
@@ -539,7 +542,24 @@ class Game:
         game._phase_of_turn = self._phase_of_turn
         game._observer = observer
         game._reported = len(game._events) + len(game._pending)
+        game._shown = {}
         return game
+
+    def first_shown(self, player: int) -> str | None:
+        """The first shell's type as the events ``player`` may see showed it (R14), by the
+        spec's fold of the log (:class:`buckshot.spec.views.TableView`); None when they showed
+        none. The one answer to what a seat knows of the chamber: :meth:`view` and the
+        conformance adapter's view replies both give it."""
+        events = self.events
+        known, folded, last = self._shown.get(player, (TableView(), 0, None))
+        if folded > len(events) or (folded and events[folded - 1] is not last):
+            known, folded = TableView(), 0  # the log was cut back (a restore): read it anew
+        for event in events[folded:]:
+            read = log_event(event)
+            if visible_to(read, player):
+                known.observe(read)
+        self._shown[player] = (known, len(events), events[-1] if events else None)
+        return known.first_shown(player)
 
     def _save(self) -> dict[str, Any]:
         return {
