@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from faults.adapter import command
+from faults.full import FULL_ENV
 from faults.manifest import EXPERIMENTS_REJECT, Row, select
 from scipy import stats
 from typer.testing import CliRunner
@@ -190,8 +192,14 @@ def test_the_reference_passes_every_experiment() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(FAULTS))
 def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> None:
+    """Each experiment a row names fails (with ``BUCKSHOT_FAULTS_FULL=1``, and in
+    ``python benchmarks/faults.py``); in the suite, one of them, taken in turn along the rows
+    (today every experiment but chance.load-for-the-living, which the reference passes)."""
     fault = FAULTS[name]
     named = tuple(BY_ID[ident] for ident in fault.caught_by)
+    if os.environ.get(FULL_ENV) != "1":
+        turn = list(FAULTS).index(name) % len(named)
+        named = named[turn : turn + 1]
     run = run_chance(command(name), named)
     assert run.hello is not None and run.hello["implementation"]["name"].endswith(name)
     for result in run.results:
