@@ -1,8 +1,8 @@
 """Each ruling and MUST sentence lists its plausible wrong readings (docs/conformance.md,
 "Plausible wrong readings"): at least two faults of the manifest (tests/faults/manifest.json)
 break each, or one for a sentence listed with its reason; the page's table is the one the
-manifest gives. That each reading
-is caught is checked by the slow tests of test_conformance_mutants.py."""
+manifest gives; each reading names two cases at least, one hand-written. That each reading
+is caught (its cases fail) is checked by the slow tests of test_conformance_mutants.py."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ import pytest
 from faults import coverage
 from faults.manifest import select
 from faults.readings import BLOCK, main, render_block
+
+from buckshot.conformance.bundled import CASES
+from buckshot.conformance.suite import load_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 BREAKS = {row.name: row.breaks for row in select("engine", "contract")}
@@ -40,6 +43,25 @@ def test_a_sentence_left_with_one_reading_is_short(sentence: str) -> None:
     assert sentence in coverage.short_of_readings(fewer, EVERY_FAULT_CAUGHT)
     survived = {**EVERY_FAULT_CAUGHT, **dict.fromkeys(readers[1:], False)}
     assert sentence in coverage.short_of_readings(BREAKS, survived)
+
+
+def test_every_reading_names_two_cases_one_of_them_hand_written() -> None:
+    """A hand-written case is one that is not generated (INTERPRETING.md section 1: not under
+    generated/ nor model/)."""
+    hand = [case.id for case in load_suite(CASES).cases if not case.generated]
+    caught_by = {row.name: row.caught_by for row in select("engine", "contract")}
+    assert coverage.thin_readings(caught_by, hand) == []
+
+
+def test_a_reading_with_one_case_or_none_hand_written_is_thin() -> None:
+    caught_by = {
+        "one-hand": ("turn.a",),
+        "generated-only": ("poll.n2.a", "model.n2.game01"),
+        "two-hand": ("turn.a", "shot.b"),
+        "hand-and-generated": ("model.n2.game01", "shot.b"),
+    }
+    thin = coverage.thin_readings(caught_by, {"turn.a", "shot.b"})
+    assert thin == ["one-hand", "generated-only"]
 
 
 def test_a_narrow_sentence_has_a_reason_and_is_not_also_untestable() -> None:

@@ -14,7 +14,8 @@ they are listed in :data:`NOT_TESTABLE` with the reason.
 The stronger statement: each sentence lists its plausible wrong readings, one fault each,
 every one caught. A sentence asks for :data:`MIN_READINGS` caught faults, or one when it is
 listed in :data:`ONE_READING` with the reason a second reading is not plausible
-(:func:`short_of_readings`; docs/conformance.md, "Plausible wrong readings").
+(:func:`short_of_readings`; docs/conformance.md, "Plausible wrong readings"). Each reading is
+caught by :data:`CASES_PER_READING` cases at least, one hand-written (:func:`thin_readings`).
 """
 
 from __future__ import annotations
@@ -119,6 +120,19 @@ def short_of_readings(breaks: Mapping[str, Iterable[str]], caught: Mapping[str, 
     """The sentences with fewer caught wrong readings than :func:`readings_wanted` asks."""
     found = readings(breaks, caught)
     return [s for s, names in found.items() if len(names) < readings_wanted(s)]
+
+
+CASES_PER_READING = 2
+"""Failing cases an engine or contract fault names at least, one of them hand-written: a
+reading caught by one case alone, or by generated cases only, is not caught from the rule."""
+
+
+def thin_readings(caught_by: Mapping[str, Iterable[str]], hand_written: Iterable[str]) -> list[str]:
+    """The faults of ``caught_by`` (each fault's cases) naming fewer than
+    :data:`CASES_PER_READING` cases, or none of ``hand_written``."""
+    hand = set(hand_written)
+    named = {name: set(cases) for name, cases in caught_by.items()}
+    return [n for n, cases in named.items() if len(cases) < CASES_PER_READING or not cases & hand]
 
 
 def _check_not_testable() -> None:
