@@ -253,16 +253,18 @@ def _pills(name: str, chance: str | None, plays: int) -> Experiment:
         },
         script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},),
         plays=plays,
-        laws=(
-            Law(
-                "pill",
-                "pill",
-                "S3.6: expired pills heal with the chance pills.heal_chance",
-                read_flag("pill_rolled", "heals"),
-                odds_law("pills", "heal_chance"),
-                bernoulli=True,
-            ),
-        ),
+        laws=(_pill_law(),),
+    )
+
+
+def _pill_law() -> Law:
+    return Law(
+        "pill",
+        "pill",
+        "S3.6: expired pills heal with the chance pills.heal_chance",
+        read_flag("pill_rolled", "heals"),
+        odds_law("pills", "heal_chance"),
+        bernoulli=True,
     )
 
 
@@ -284,14 +286,7 @@ def _gambler(name: str, chance: str | None, plays: int) -> Experiment:
         ),
         plays=plays,
         laws=(
-            Law(
-                "gambler",
-                "gambler",
-                "S2.1, R20: the Lucky Streak pays out with the chance gambler.bonus_chance",
-                read_flag("gambler_rolled", "won"),
-                odds_law("gambler", "bonus_chance"),
-                bernoulli=True,
-            ),
+            _gambler_law(),
             Law(
                 "bonus-item",
                 "item",
@@ -300,6 +295,65 @@ def _gambler(name: str, chance: str | None, plays: int) -> Experiment:
                 weights_law,
             ),
         ),
+    )
+
+
+def _gambler_law() -> Law:
+    return Law(
+        "gambler",
+        "gambler",
+        "S2.1, R20: the Lucky Streak pays out with the chance gambler.bonus_chance",
+        read_flag("gambler_rolled", "won"),
+        odds_law("gambler", "bonus_chance"),
+        bernoulli=True,
+    )
+
+
+SMALL_ODDS = "1/1500"
+"""Odds that are no whole percent and below 1/1000: rounded to whole percents, or cut after a
+few decimal places, they come to 0 (the roll never succeeds, the item is never drawn)."""
+_RARE = {item.value: 1 for item in Item} | {Item.PEEKING_GLASS.value: 1500 - len(Item) + 1}
+"""Item weights that give every kind but the peeking glass the chance :data:`SMALL_ODDS`."""
+_HIGH_HP = {"hp": {"start": 20, "max": 20}}
+"""HP enough that a seat survives every loss of the plays below (no one is dying)."""
+
+
+def _pills_small_odds() -> Experiment:
+    uses = 8
+    return Experiment(
+        id="chance.pills-small-odds",
+        description=f"A Medic uses {uses} expired pills on another seat, pills.heal_chance "
+        f"{SMALL_ODDS}.",
+        setup={
+            "seats": [{"role": "medic", "items": {"expired_pills": uses}}, {"role": "mercenary"}],
+            "chamber": ["live"],
+            "ruleset": {**_HIGH_HP, "pills": {"heal_chance": SMALL_ODDS}},
+        },
+        script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},) * uses,
+        plays=3000,
+        laws=(_pill_law(),),
+    )
+
+
+def _lucky_streak_small_odds() -> Experiment:
+    blanks = 7
+    shot = (
+        {"player": 0, "option": "shoot:target=0"},
+        {"player": 1, "option": "pass_response"},
+        {"player": 0, "option": "pass_response"},
+    )
+    return Experiment(
+        id="chance.lucky-streak-small-odds",
+        description=f"A Gambler shoots themself with {blanks} blanks in a row, "
+        f"gambler.bonus_chance {SMALL_ODDS}.",
+        setup={
+            "seats": [{"role": "gambler"}, {"role": "mercenary"}],
+            "chamber": ["blank"] * blanks + ["live"],
+            "ruleset": {**_HIGH_HP, "gambler": {"bonus_chance": SMALL_ODDS}},
+        },
+        script=shot * blanks,
+        plays=3500,
+        laws=(_gambler_law(),),
     )
 
 
@@ -353,10 +407,25 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         plays=1500,
         laws=(_TURN_ITEMS,),
     ),
+    Experiment(
+        id="chance.items-small-weights",
+        description=f"Eight items a turn, every kind but the peeking glass with the chance "
+        f"{SMALL_ODDS}.",
+        setup={
+            "seats": _SEATS,
+            "chamber": ["live"],
+            "ruleset": {"items": {"per_turn": 8, "weights": _RARE}},
+        },
+        script=(),
+        plays=2700,
+        laws=(_TURN_ITEMS,),
+    ),
     _pills("default-odds", None, 3000),
     _pills("other-odds", "4/5", 3000),
+    _pills_small_odds(),
     _gambler("default-odds", None, 3000),
     _gambler("other-odds", "1/5", 3000),
+    _lucky_streak_small_odds(),
     Experiment(
         id="chance.pickpocket-picks-an-item",
         description="A pickpocket used on a seat holding four amulets, a milk tea and a rage "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -121,7 +122,7 @@ FAULTS: dict[str, Row] = {row.name: row for row in select("chance")}
 
 
 def test_every_chance_fault_names_experiments_that_exist() -> None:
-    assert len(FAULTS) == 8
+    assert len(FAULTS) == 11
     for fault in FAULTS.values():
         assert set(fault.caught_by) <= set(BY_ID), fault.name
         assert fault.expected == EXPERIMENTS_REJECT, fault.name
@@ -323,6 +324,41 @@ def test_the_sample_sizes_catch_the_plausible_wrong_laws_almost_surely() -> None
         experiment = BY_ID[ident]
         per_play = 4 if ident == "chance.items-by-weight" else 1  # items.per_turn there
         assert _power(experiment.plays * per_play, law, wrong) > 1 - 1e-4, ident
+
+
+def _binomial_power(n: int, chance: float, wrong: float) -> float:
+    """The chance that the exact binomial test at ALPHA rejects ``chance`` (of True) in ``n``
+    outcomes that follow ``wrong``: the outcomes outside the counts it accepts."""
+    lo = hi = round(n * chance)
+    while lo > 0 and stats.binomtest(lo - 1, n, chance).pvalue >= ALPHA:
+        lo -= 1
+    while hi < n and stats.binomtest(hi + 1, n, chance).pvalue >= ALPHA:
+        hi += 1
+    return float(stats.binom.cdf(lo - 1, n, wrong) + stats.binom.sf(hi, n, wrong))
+
+
+SMALL = 1 / 1500
+"""The small odds of the experiments at small odds (not a whole percent, below 1/1000)."""
+
+
+def test_the_small_odds_catch_odds_rounded_cut_short_or_read_from_the_default() -> None:
+    """Worked out from the laws alone: at odds 1/1500, odds rounded to whole percents and odds
+    cut after three decimal places are 0, and the default ruleset's are 1/3 (pills), 1/2
+    (Lucky Streak) and every item kind alike; each experiment at small odds rejects each of
+    those wrong laws with a chance above 1 - 1e-4 (at 1/3, rounding to 0.33 would need over
+    half a million plays)."""
+    rolls = {  # outcomes a play gives, from each setup: uses, blanks shot, items.per_turn
+        "chance.pills-small-odds": (8, 1 / 3),
+        "chance.lucky-streak-small-odds": (7, 1 / 2),
+    }
+    for ident, (per_play, default) in rolls.items():
+        n = BY_ID[ident].plays * per_play
+        for wrong in (round(SMALL, 2), math.floor(SMALL * 1000) / 1000, default):
+            assert _binomial_power(n, SMALL, wrong) > 1 - 1e-4, (ident, wrong)
+    law = {0: 1 - 7 * SMALL} | {kind: SMALL for kind in range(1, 8)}
+    drawn = BY_ID["chance.items-small-weights"].plays * 8
+    for wrong in ({0: 1.0}, dict.fromkeys(range(8), 1 / 8)):  # rounded or cut; the default
+        assert _power(drawn, law, wrong) > 1 - 1e-4, wrong
 
 
 @pytest.mark.slow

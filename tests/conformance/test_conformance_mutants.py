@@ -12,10 +12,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from faults import coverage
 from faults.adapter import command
 from faults.manifest import CASES_FAIL, Row, breakers, select
 
-from buckshot.conformance import RunOptions, RunResult, coverage, run_suite
+from buckshot.conformance import RunOptions, RunResult, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.suite import load_suite

@@ -128,6 +128,21 @@ def test_the_item_recipe_names_every_place_that_names_an_item() -> None:
     )
 
 
+def test_a_new_item_is_written_by_hand_in_at_most_ten_places() -> None:
+    """The item recipe's places (its steps before "Then", each naming its place first) are
+    at most ten, and each is a file or folder that exists."""
+    steps = re.split(r"^(?=\d+\. )", _section("Adding an item"), flags=re.M)[1:]
+    places = []
+    for step in steps:
+        if re.match(r"\d+\. Then\b", step):
+            break
+        places.append(step)
+    assert 0 < len(places) <= 10, f"a new item is written in {len(places)} places"
+    for step in places:
+        first = re.match(r"\d+\. `([^`]+)`", step)
+        assert first and (REPO / first.group(1)).exists(), step
+
+
 @pytest.mark.parametrize(
     "title",
     [

@@ -12,13 +12,14 @@ them (``--list`` lists every served fault).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from buckshot.reference.adapter import Run
 from buckshot.reference.chance import SeededChance
 from buckshot.spec.rulebook import Item, Shell
-from buckshot.spec.ruleset import Load
+from buckshot.spec.ruleset import Load, load_ruleset
 from faults.served import B, Breaker, served_fault
 
 BREAKERS: dict[str, Breaker] = {}
@@ -131,3 +132,68 @@ class _UnweightedItems(SeededChance):
 def items_ignore_their_weights() -> type[Run]:
     """Every drawable item kind equally likely."""
     return _drawing_from(_UnweightedItems)
+
+
+# --- odds misread: rounded, cut short, or taken from the default ruleset ---------------------
+
+
+def _whole_percents(chance: Fraction) -> Fraction:
+    return Fraction(round(chance * 100), 100)
+
+
+def _three_places(chance: Fraction) -> Fraction:
+    return Fraction(math.floor(chance * 1000), 1000)
+
+
+def _misread(odds: Callable[[Fraction], Fraction]) -> type[SeededChance]:
+    """A source that reads every odds of the ruleset through ``odds``: the pills', the Lucky
+    Streak's and each item kind's (its weight over the total)."""
+
+    class Misread(SeededChance):
+        def pill_heals(self, chance: Fraction) -> bool:
+            return super().pill_heals(odds(chance))
+
+        def gambler_bonus(self, chance: Fraction) -> bool:
+            return super().gambler_bonus(odds(chance))
+
+        def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+            total = sum(weight for _, weight in weights)
+            chances = [(item, odds(Fraction(weight, total))) for item, weight in weights]
+            scale = math.lcm(*(chance.denominator for _, chance in chances))
+            return super().item([(item, int(chance * scale)) for item, chance in chances])
+
+    return Misread
+
+
+@chance_fault("odds-rounded-to-whole-percents")
+def odds_rounded_to_whole_percents() -> type[Run]:
+    """Every odds rounded to the nearest whole percent (1/3 is 0.33; below 0.5% is 0)."""
+    return _drawing_from(_misread(_whole_percents))
+
+
+@chance_fault("odds-cut-to-three-places")
+def odds_cut_to_three_places() -> type[Run]:
+    """Every odds cut after its third decimal place, as a float of few digits (1/3 is
+    0.333; below 0.001 is 0)."""
+    return _drawing_from(_misread(_three_places))
+
+
+_DEFAULT = load_ruleset()
+
+
+class _DefaultOdds(SeededChance):
+    def pill_heals(self, chance: Fraction) -> bool:
+        return super().pill_heals(_DEFAULT.pills.heal_chance)
+
+    def gambler_bonus(self, chance: Fraction) -> bool:
+        return super().gambler_bonus(_DEFAULT.gambler.bonus_chance)
+
+    def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
+        return super().item(list(_DEFAULT.items.weights))
+
+
+@chance_fault("odds-read-from-the-default-ruleset")
+def odds_read_from_the_default_ruleset() -> type[Run]:
+    """The pills', the Lucky Streak's and the items' odds read from the default ruleset,
+    whatever the ruleset of the game says."""
+    return _drawing_from(_DefaultOdds)

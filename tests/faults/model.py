@@ -17,7 +17,7 @@ from typing import Any
 
 from buckshot.spec.chart_data import chart_model, chart_models
 from buckshot.spec.charts import Trigger
-from buckshot.spec.rulebook import FrameKind, Item, Role
+from buckshot.spec.rulebook import ITEMS, FrameKind, Item, ItemSpec, Role, Target, item_spec
 from buckshot.verification.model.layout import (
     KINDS,
     LAST_SHOT,
@@ -715,6 +715,34 @@ def _no_shot_at_the_next_seat(original: Any, m: Any, s: Any, inp: Any) -> Any:
 def _pills_only_for_oneself(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     return b.and_(original(s, inp), b.or_(b.ne(inp.item, b.num(PILLS)), b.eq(inp.target, s.owner)))
+
+
+# --- the rulebook's item table misread: the model's item_usable reading another table -------
+#
+# The model and the engine read an item's need of a shell and its target rule from the
+# rulebook (spec/rulebook.py, ITEMS); the properties state them from the rule text. A wrong
+# entry in the table moves the model (and the engine) with it, and only a property that does
+# not read the table catches it (issue 33: with the properties reading the table, U1 and A2
+# were proved under both misreadings).
+
+
+def _usable_misread(m: Any, s: Any, inp: Any, wrong: ItemSpec) -> Any:
+    """``item_usable`` under a rulebook whose entry of ``wrong.item`` is ``wrong``."""
+    table = tuple(wrong if spec.item is wrong.item else spec for spec in ITEMS)
+    targets = {item_code(spec.item): spec.target for spec in table}
+    chamber = {item_code(spec.item) for spec in table if spec.needs_shell}
+    return m.item_usable_under(s, inp, targets, chamber)
+
+
+@model_fault("rulebook_glass_needs_no_shell", piece=("guard", "item_usable"))
+def _rulebook_glass_needs_no_shell(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    return _usable_misread(m, s, inp, replace(item_spec(Item.PEEKING_GLASS), needs_shell=False))
+
+
+@model_fault("rulebook_pills_target_others", piece=("guard", "item_usable"))
+def _rulebook_pills_target_others(original: Any, m: Any, s: Any, inp: Any) -> Any:
+    pills = replace(item_spec(Item.EXPIRED_PILLS), target=Target.OTHER_LIVING)
+    return _usable_misread(m, s, inp, pills)
 
 
 chart_fault("no_end_on_empty_chamber", removed=frozenset({"turn:awaiting_action:end_main:0"}))

@@ -55,8 +55,8 @@ def test_the_rows_by_room() -> None:
     assert rooms == {
         ("engine", ""): 48,
         ("contract", ""): 71,
-        ("chance", ""): 8,
-        ("model", ""): 67,
+        ("chance", ""): 11,
+        ("model", ""): 69,
         ("chart", ""): 8,
         ("model", "stranger-1"): 25,
         ("model", "stranger-2"): 20,

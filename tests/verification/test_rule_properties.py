@@ -24,10 +24,13 @@ from faults.mutants import MUTANTS, Mutant
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.proofs import (
+    invariants,
+    lemmas,
     properties,
     rules_chance,
     rules_common,
     rules_counters,
+    rules_enabled,
     rules_end,
     rules_items,
     rules_pauses,
@@ -97,6 +100,36 @@ def test_rule_properties_read_no_guard_action_or_helper(module: object) -> None:
     allowed = READABLE | (RERUN if module is rules_chance else set())
     reads = _model_reads(ast.parse(inspect.getsource(module)))  # type: ignore[arg-type]
     assert reads <= allowed, reads - allowed
+
+
+RULEBOOK_NAMES = {"ITEMS", "ItemSpec", "item_spec", "item_spec_by_code", "Target"}
+RULEBOOK_NAMES |= {"RESCUE_CODES", "SHELL_CODES", "TARGET_OF"}
+"""The rulebook's item table, and the model's readings of it (layout's codes)."""
+ITEM_FLAGS = {"needs_shell", "rescue", "target"}
+"""The fields of an item's entry (``target`` but the decision's own, ``inp.target``)."""
+
+
+@pytest.mark.parametrize(
+    "module",
+    [*MODULES, rules_common, rules_enabled, invariants, lemmas, properties],
+    ids=lambda m: m.__name__,
+)
+def test_properties_state_the_item_facts_themselves(module: object) -> None:
+    """No property reads the rulebook's item table (need of a shell, target rule, rescue)
+    for the fact it asserts: the model and the engine read that table, so a misreading there
+    would move the property with them (issue 33). The facts are written from the rule text
+    in rules_common (CHAMBER_ITEMS, RESCUE_ITEMS, TARGETED_ANY, TARGETED_OTHER)."""
+    found = []
+    for node in ast.walk(ast.parse(inspect.getsource(module))):  # type: ignore[arg-type]
+        if isinstance(node, ast.Name | ast.alias):
+            name = node.id if isinstance(node, ast.Name) else node.name
+            if name in RULEBOOK_NAMES:
+                found.append(name)
+        elif isinstance(node, ast.Attribute) and node.attr in ITEM_FLAGS:
+            owner = node.value
+            if not (isinstance(owner, ast.Name) and owner.id in ("inp", "chosen", "decision")):
+                found.append(f"line {node.lineno}: .{node.attr}")
+    assert not found, found
 
 
 def test_the_rule_readers_read_no_guard_action_or_helper() -> None:

@@ -7,6 +7,8 @@ registry at import, :mod:`.binding`): a guard takes ``(state, input)``, a select
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+
 from buckshot.spec.rulebook import Role, Target
 from buckshot.verification.model.backend import B, I
 from buckshot.verification.model.binding import MODEL
@@ -71,6 +73,17 @@ class Guards(Helpers[I, B]):
     @MODEL.implements("item_usable")
     def guard_item_usable(self, s: State[I, B], inp: Input[I, B]) -> B:
         """The owner holds the item, its target is allowed, a chamber item finds a shell."""
+        return self.item_usable_under(s, inp, TARGET_OF, SHELL_CODES)
+
+    def item_usable_under(
+        self,
+        s: State[I, B],
+        inp: Input[I, B],
+        targets: Mapping[int, Target],
+        chamber_items: Collection[int],
+    ) -> B:
+        """``item_usable`` with the rulebook's target rules ``targets`` and items that act on
+        the chamber ``chamber_items`` (by code): the rulebook's own, or a misreading of it."""
         b = self.b
         k = inp.item
         holds = b.ge(self.held(s, s.owner, k), b.num(1))
@@ -82,7 +95,7 @@ class Guards(Helpers[I, B]):
         )
         rules: list[B] = []
         for code in range(len(ITEM_KINDS)):
-            target = TARGET_OF[code]
+            target = targets[code]
             allowed = (
                 alive_target
                 if target is Target.ANY_LIVING
@@ -90,7 +103,7 @@ class Guards(Helpers[I, B]):
                 if target is Target.OTHER_LIVING
                 else b.true()
             )
-            if code in SHELL_CODES:
+            if code in chamber_items:
                 allowed = b.and_(allowed, b.gt(s.shells, b.num(0)))
             rules.append(b.implies(b.eqn(k, code), allowed))
         return b.and_(b.lt(k, b.num(len(ITEM_KINDS))), holds, *rules)

@@ -75,6 +75,13 @@ class EdgeCode:
     entry: int
 
 
+class MissingTransition(KeyError):
+    """A transition named by its id (``chart:source:event:index``) that the charts lack."""
+
+    def __str__(self) -> str:
+        return f"the charts have no transition {self.args[0]}"
+
+
 @dataclass(frozen=True)
 class Layout:
     """Every code the model uses, read from the charts."""
@@ -116,11 +123,12 @@ class Layout:
         return self.chart(frame).resume_event
 
     def edge_by_id(self, edge_id: str) -> EdgeCode:
-        """The edge whose spec id is ``edge_id``."""
+        """The edge whose spec id is ``edge_id`` (:class:`MissingTransition` when the charts
+        have none)."""
         for edge in self.edges:
             if edge.edge.id == edge_id:
                 return edge
-        raise KeyError(edge_id)
+        raise MissingTransition(edge_id)
 
     def is_resume(self, edge: EdgeCode) -> bool:
         """True for an edge taken on a resume event."""
@@ -228,6 +236,7 @@ __all__ = [
     "WON",
     "EdgeCode",
     "Layout",
+    "MissingTransition",
     "StateCode",
     "Target",
     "item_code",

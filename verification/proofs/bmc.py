@@ -19,6 +19,7 @@ import z3  # type: ignore[import-untyped]
 
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep, Step
+from buckshot.verification.model.layout import MissingTransition
 from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.semantics import StepResult
 from buckshot.verification.model.state import State, differences
@@ -160,20 +161,19 @@ class Unrolling:
 
 
 def bad_at(sym: Symbols, props: Sequence[Property], unroll: Unrolling, j: int) -> Term:
-    """Some property fails in state ``j`` (or on the step into it)."""
+    """Some property fails in state ``j`` (or on the step into it); a property that names a
+    transition the charts lack is left out (its proof fails, naming it)."""
     sem = sym.sem
     terms = []
     for prop in props:
-        if prop.state is not None:
-            terms.append(z3.Not(prop.state(sem, unroll.states[j])))
-        if prop.step is not None and j > 0:
-            terms.append(
-                z3.Not(
-                    prop.step(
-                        sem, unroll.states[j - 1], unroll.inputs[j - 1], unroll.results[j - 1]
-                    )
-                )
-            )
+        try:
+            if prop.state is not None:
+                terms.append(z3.Not(prop.state(sem, unroll.states[j])))
+            if prop.step is not None and j > 0:
+                before, inp, res = unroll.states[j - 1], unroll.inputs[j - 1], unroll.results[j - 1]
+                terms.append(z3.Not(prop.step(sem, before, inp, res)))
+        except MissingTransition:
+            continue
     return z3.Or(*terms) if terms else z3.BoolVal(False)
 
 
@@ -187,7 +187,11 @@ def failing(spec: ExecutableSpec, props: Sequence[Property], witness: Witness) -
         if prop.state is not None:
             ok = bool(prop.state(sem, witness.end))
         if ok and prop.step is not None and last is not None:
-            ok = bool(prop.step(sem, last.before, last.input, spec.result(last.before, last.input)))
+            result = spec.result(last.before, last.input)
+            try:
+                ok = bool(prop.step(sem, last.before, last.input, result))
+            except MissingTransition:  # left out of the search (:func:`bad_at`)
+                continue
         if not ok:
             out.append(prop.id)
     return out

@@ -19,7 +19,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.verification.model.branches import Branch, branch_tree
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
-from buckshot.verification.model.layout import ITEM_KINDS
+from buckshot.verification.model.layout import ITEM_KINDS, MissingTransition
 from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.symbolic import Symbols, read_input, read_state
 from buckshot.verification.proofs import crosscheck, enabled
@@ -391,9 +391,26 @@ def prove_property(
     query is asked again, until it is unsatisfiable (every remaining count proved by it) or
     unknown. ``chunk`` = (i, k) keeps only the step's branches i, i+k, i+2k... (and the base
     case only for i = 0), so that the branches of a property can be shared among processes;
-    :func:`merge_chunks` puts the pieces back together.
+    :func:`merge_chunks` puts the pieces back together. A property that names a chart
+    transition the charts lack fails at every count, its part naming the transition.
     """
     started = time.perf_counter()
+    try:
+        return _prove_property(model, prop, timeout_ms, chunk, started)
+    except MissingTransition as missing:  # a chart edit took away an edge the property names
+        tally = _Tally(model)
+        for n in tally.ns:
+            tally.violated[n] = (0.0, f"{missing}, which the property names", None)
+        return tally.result(prop, players_label(model.cfg), time.perf_counter() - started)
+
+
+def _prove_property(
+    model: ProofModel,
+    prop: Property,
+    timeout_ms: int,
+    chunk: tuple[int, int] | None,
+    started: float,
+) -> ProofResult:
     cfg, sem, spec = model.cfg, model.sem, model.spec
     tally = _Tally(model)
     budget = Budget.nominal(prop.budget_ms, timeout_ms)

@@ -28,8 +28,8 @@ from fractions import Fraction
 from typing import Any
 
 from buckshot.spec.charts import Trigger
-from buckshot.spec.rulebook import ITEMS, FrameKind, Target
-from buckshot.verification.model.layout import KINDS, item_code
+from buckshot.spec.rulebook import FrameKind
+from buckshot.verification.model.layout import KINDS
 from buckshot.verification.model.state import Input, State, flatten, leaves
 from buckshot.verification.proofs.properties import (
     In,
@@ -48,6 +48,8 @@ from buckshot.verification.proofs.rules_common import (
     EJECT,
     PICK,
     PILLS,
+    TARGETED_ANY,
+    TARGETED_OTHER,
     drew,
     loaded,
     lucky,
@@ -57,11 +59,7 @@ from buckshot.verification.proofs.rules_common import (
     used,
 )
 
-TARGETED = tuple(
-    item_code(spec.item)
-    for spec in ITEMS
-    if spec.target in (Target.ANY_LIVING, Target.OTHER_LIVING)
-)
+TARGETED = TARGETED_ANY + TARGETED_OTHER
 """The items whose use names a target (R10, R23)."""
 
 

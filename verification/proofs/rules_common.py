@@ -34,6 +34,19 @@ PILLS = item_code(Item.EXPIRED_PILLS)
 PICK = item_code(Item.PICKPOCKET)
 INVERT = item_code(Item.INVERTER)
 
+# The items' facts, stated from the rule text, never read from the rulebook's item table
+# (which the model and the engine read: a misreading there must not move the properties too).
+CHAMBER_ITEMS = (PEEK, EJECT, INVERT)
+"""The items that act on the chamber, usable only while it holds a shell (S3.1, S3.2, S3.8;
+R22)."""
+RESCUE_ITEMS = (MILK, PILLS)
+"""The items a dying player may use on themself (S4.3.1, S3.5, S3.6; R10)."""
+TARGETED_ANY = (PILLS,)
+"""The items given to any living player, the user included (S3.6; R10)."""
+TARGETED_OTHER = (PICK,)
+"""The items aimed at another living player who holds an item (S3.7; R23); every item not
+named here or in :data:`TARGETED_ANY` acts on its user and takes no target."""
+
 LOAD_EDGE = "turn:reloading:check_chamber:0"
 NO_LOAD_EDGE = "turn:reloading:check_chamber:1"
 

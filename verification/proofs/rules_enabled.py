@@ -7,9 +7,10 @@ that satisfies the invariants and lemmas and in which the rule's condition holds
 decision's parameters, the model has a legal step taking that decision with those parameters
 for some chance outcome (the chance fields quantified, as progress quantifies the whole
 input). The condition is written from the rule text on the state's fields, seat arithmetic,
-the rulebook's item data and the ruleset's numbers (the ``rule_*`` readers), never with the
-model's guards, helpers or option enumerators; only which chart transition is the decision
-is read from the charts (spec data). A decision's fields that it does not use are zero, as a
+the items' facts as the rule text states them (:mod:`.rules_common`) and the ruleset's
+numbers (the ``rule_*`` readers), never with the model's guards, helpers or option
+enumerators, nor the rulebook's item table; only which chart transition is the decision is
+named (its id). A decision's fields that it does not use are zero, as a
 player's decision leaves them.
 
 The counter response's decisions have no property: no role has a counter skill, so the
@@ -21,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from buckshot.spec.rulebook import ITEMS, FrameKind, Role, Target
-from buckshot.verification.model.layout import KINDS, SEATS, item_code
+from buckshot.spec.rulebook import FrameKind, Role
+from buckshot.verification.model.layout import KINDS, SEATS
 from buckshot.verification.proofs.properties import (
     In,
     Offer,
@@ -38,6 +39,12 @@ from buckshot.verification.proofs.properties import (
     rule_top_cursor,
     rule_top_state,
     rule_top_who,
+)
+from buckshot.verification.proofs.rules_common import (
+    CHAMBER_ITEMS,
+    RESCUE_ITEMS,
+    TARGETED_ANY,
+    TARGETED_OTHER,
 )
 
 SHOOT = "turn:awaiting_action:shoot:0"
@@ -110,14 +117,14 @@ def shot_offered(m: Sem, s: S, inp: In) -> Any:
 # --- A2: each held item, with each target its rule allows ------------------------------------
 
 
-def _item_target_allowed(m: Sem, s: S, inp: In, target: Target) -> Any:
+def _item_target_allowed(m: Sem, s: S, inp: In, kind: int) -> Any:
     """The decision's target is one the item's target rule allows: the user for an item that
     chooses none (S3.1-S3.5, S3.8), any living player for expired pills (S3.6; R10), another
     living player who holds an item for the pickpocket (S3.7; R23)."""
     b = m.b
-    if target is Target.ANY_LIVING:
+    if kind in TARGETED_ANY:
         return _living(m, s, inp.target)
-    if target is Target.OTHER_LIVING:
+    if kind in TARGETED_OTHER:
         return b.and_(
             _living(m, s, inp.target),
             b.ne(inp.target, s.owner),
@@ -132,14 +139,13 @@ def item_offered(m: Sem, s: S, inp: In) -> Any:
     acts on the chamber only while it holds a shell (R22)."""
     b = m.b
     per_kind = []
-    for spec in ITEMS:
-        k = item_code(spec.item)
+    for k in range(KINDS):
         allowed = [
             b.eqn(inp.item, k),
             b.ge(_held(m, s, s.owner, k), b.num(1)),
-            _item_target_allowed(m, s, inp, spec.target),
+            _item_target_allowed(m, s, inp, k),
         ]
-        if spec.needs_shell:
+        if k in CHAMBER_ITEMS:
             allowed.append(b.gt(s.shells, b.num(0)))
         per_kind.append(b.and_(*allowed))
     return b.and_(
@@ -198,12 +204,7 @@ def rescue_offered(m: Sem, s: S, inp: In) -> Any:
     b = m.b
     dying = rule_top_who(m, s)
     rescue = [
-        b.and_(
-            b.eqn(inp.item, item_code(spec.item)),
-            b.ge(_held(m, s, dying, item_code(spec.item)), b.num(1)),
-        )
-        for spec in ITEMS
-        if spec.rescue
+        b.and_(b.eqn(inp.item, k), b.ge(_held(m, s, dying, k), b.num(1))) for k in RESCUE_ITEMS
     ]
     return b.and_(_at(m, s, FrameKind.DYING, "asking"), b.or_(*rescue), _untouched(m, inp, "item"))
 

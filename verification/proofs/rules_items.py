@@ -1,10 +1,10 @@
 """Each item's rules as a property: when it may be used, on whom, and what it does (S3, S4.2.2).
 
 U0 states who may use items and when (R24); U1-U8 state, one item kind each, its
-precondition (a shell in the chamber for the items that act on it, R22), its target rule (the
-rulebook's :class:`~buckshot.spec.rulebook.Target`, settled by R10 and R23) and its effect,
-and that it changes nothing else. Written from the rule text through the ``rule_*`` readers,
-never through the model's guards, actions or helpers.
+precondition (a shell in the chamber for the items that act on it, R22), its target rule
+(settled by R10 and R23) and its effect, and that it changes nothing else. Written from the
+rule text through the ``rule_*`` readers and the items' facts of :mod:`.rules_common`, never
+through the model's guards, actions or helpers, nor the rulebook's item table.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from buckshot.spec.rulebook import ITEMS, Item, ItemSpec, Target
-from buckshot.verification.model.layout import KINDS, RESCUE_CODES, SEATS, item_code
+from buckshot.spec.rulebook import Item
+from buckshot.verification.model.layout import KINDS, SEATS, item_code
 from buckshot.verification.proofs.properties import (
     In,
     Property,
@@ -30,7 +30,15 @@ from buckshot.verification.proofs.properties import (
     rule_top_who,
     turn_in,
 )
-from buckshot.verification.proofs.rules_common import pills_hp, rescued, used
+from buckshot.verification.proofs.rules_common import (
+    CHAMBER_ITEMS,
+    RESCUE_ITEMS,
+    TARGETED_ANY,
+    TARGETED_OTHER,
+    pills_hp,
+    rescued,
+    used,
+)
 
 Effect = Callable[[Sem, S, In, Res], Any]
 
@@ -44,7 +52,7 @@ def items_used_when_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
     use = fired_action(m, r, "apply_item")
     main = b.and_(turn_in(m, s, "awaiting_action", "shooting_locked"), b.eqn(s.depth, 1))
     held = rule_held(m, s, s.owner, inp.item)
-    rescue_kind = b.or_(*(b.eqn(inp.item, k) for k in RESCUE_CODES))
+    rescue_kind = b.or_(*(b.eqn(inp.item, k) for k in RESCUE_ITEMS))
     who = rule_top_who(m, s)
     return b.and_(
         b.implies(
@@ -62,18 +70,18 @@ def items_used_when_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
     )
 
 
-def precondition(m: Sem, s: S, inp: In, spec: ItemSpec) -> Any:
-    """What must hold for the owner to use an item of ``spec``'s kind, from the rulebook's
-    target rule and its need of a shell (S3; R10, R22, R23)."""
+def precondition(m: Sem, s: S, inp: In, kind: int) -> Any:
+    """What must hold for the owner to use an item of ``kind``: its target rule and its need
+    of a shell, as the rule text states them (S3; R10, R22, R23)."""
     b = m.b
     alive = rule_seat_flag(m, s.alive, inp.target)
     terms = []
-    if spec.target is Target.ANY_LIVING:
+    if kind in TARGETED_ANY:
         terms.append(alive)
-    elif spec.target is Target.OTHER_LIVING:
+    elif kind in TARGETED_OTHER:
         holds = b.sum_([rule_held(m, s, inp.target, b.num(k)) for k in range(KINDS)])
         terms += [alive, b.ne(inp.target, s.owner), b.ge(holds, b.num(1))]
-    if spec.needs_shell:
+    if kind in CHAMBER_ITEMS:
         terms.append(b.ge(s.shells, b.num(1)))
     return b.and_(*terms)
 
@@ -217,16 +225,15 @@ def _inverter(m: Sem, s: S, inp: In, r: Res) -> Any:
 def item_rule(item: Item, effect: Effect) -> Callable[[Sem, S, In, Res], Any]:
     """The step property of one item kind: when it is used, its precondition held and its
     effect is the rule's."""
-    spec = next(entry for entry in ITEMS if entry.item is item)
     kind = item_code(item)
 
     def rule(m: Sem, s: S, inp: In, r: Res) -> Any:
         b = m.b
         return b.implies(
-            used(m, inp, r, kind), b.and_(precondition(m, s, inp, spec), effect(m, s, inp, r))
+            used(m, inp, r, kind), b.and_(precondition(m, s, inp, kind), effect(m, s, inp, r))
         )
 
-    rule.__doc__ = f"When {spec.name} is used: {effect.__doc__}"
+    rule.__doc__ = f"When {item.value.replace('_', ' ')} is used: {effect.__doc__}"
     return rule
 
 

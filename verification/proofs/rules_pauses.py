@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from buckshot.spec.rulebook import FrameKind
-from buckshot.verification.model.layout import KINDS, NONE, RESCUE_CODES, SEATS, kind_code
+from buckshot.verification.model.layout import KINDS, NONE, SEATS, kind_code
 from buckshot.verification.proofs.properties import (
     In,
     Property,
@@ -31,7 +31,12 @@ from buckshot.verification.proofs.properties import (
     rule_top_flags,
     rule_top_who,
 )
-from buckshot.verification.proofs.rules_common import discarded, eliminated, turn_ended
+from buckshot.verification.proofs.rules_common import (
+    RESCUE_ITEMS,
+    discarded,
+    eliminated,
+    turn_ended,
+)
 
 
 def _top_is(m: Sem, s: S, frame: FrameKind, state_id: str) -> Any:
@@ -53,7 +58,7 @@ def dying_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     opened = rule_top_who(m, nxt)
     open_ok = b.and_(rule_seat_flag(m, s.alive, opened), b.eqn(rule_seat_value(m, s.hp, opened), 0))
     hp = rule_seat_value(m, s.hp, who)
-    holds = b.or_(*(b.ge(rule_held(m, s, who, b.num(k)), b.num(1)) for k in RESCUE_CODES))
+    holds = b.or_(*(b.ge(rule_held(m, s, who, b.num(k)), b.num(1)) for k in RESCUE_ITEMS))
 
     def dying(state_id: str) -> Any:
         return b.num(code(FrameKind.DYING, state_id))
