@@ -26,13 +26,12 @@ from buckshot import __version__
 from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.reference.chance import Chance, Outcome, ScriptedChance, SeededChance
 from buckshot.reference.errors import Code, GameError
-from buckshot.reference.events import log_event
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.setup import game_from_setup
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load, RulesetError, load_ruleset, parse_ruleset
-from buckshot.spec.views import PUBLIC_SEAT_FIELDS, TableView, visible_to
+from buckshot.spec.views import PUBLIC_SEAT_FIELDS
 
 PROTOCOL = 2
 T = TypeVar("T")
@@ -156,9 +155,10 @@ def canonical_events(game: Game | None) -> list[dict[str, Any]]:
     return trace
 
 
-def canonical_view(game: Game, seat: int, first: str | None) -> dict[str, Any]:
-    """What ``seat`` knows (INTERPRETING.md, 'Views'): the public facts, and ``first``, the
-    first shell's type as the events it saw showed it, nothing more (R14)."""
+def canonical_view(game: Game, seat: int) -> dict[str, Any]:
+    """What ``seat`` knows (INTERPRETING.md, 'Views'): the public facts, and the first
+    shell's type as the events it saw showed it (:meth:`Game.first_shown`, which
+    :meth:`Game.view` gives too), nothing more (R14)."""
     state = canonical_state(game)
     counts = game.public_counts()
     shot = state["shot"]
@@ -171,7 +171,7 @@ def canonical_view(game: Game, seat: int, first: str | None) -> dict[str, Any]:
             "shells": counts["shells_left"],
             "live": counts["live_left"],
             "flips": counts["pending_flips"],
-            "first": first,
+            "first": game.first_shown(seat),
         },
         "shot": None if shot is None else {"shooter": shot["shooter"], "target": shot["target"]},
         "kill_lock": state["kill_lock"],
@@ -219,8 +219,6 @@ class Run:
         (protocol 2)."""
         self.views: list[dict[str, Any]] = []
         self.states: list[dict[str, Any]] = []
-        self.known: dict[int, tuple[TableView, int]] = {}
-        """Per seat, the spec's fold of the events it saw, and how many events it folded."""
 
     def new_game(self, setup: dict[str, Any]) -> Game:
         """The game laid out as ``setup`` (the engine's part of the case's setup) says, not
@@ -254,19 +252,7 @@ class Run:
     def view(self, seat: int) -> dict[str, Any]:
         """``seat``'s view of the game as the reply reports it."""
         assert self.game is not None
-        return canonical_view(self.game, seat, self.first_shown(seat))
-
-    def first_shown(self, seat: int) -> str | None:
-        """The first shell's type as the events ``seat`` saw showed it (``Game.view``'s
-        reading, folded on from the last view rather than from the start)."""
-        assert self.game is not None
-        known, folded = self.known.get(seat, (TableView(), 0))
-        for event in self.game.events[folded:]:
-            logged = log_event(event)
-            if visible_to(logged, seat):
-                known.observe(logged)
-        self.known[seat] = (known, len(self.game.events))
-        return known.first_shown(seat)
+        return canonical_view(self.game, seat)
 
     def take_views(self, before: int) -> None:
         """Record every seat's view at checkpoint ``before`` (a decision entry's index, or

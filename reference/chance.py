@@ -13,6 +13,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import accumulate
 from typing import Any, Protocol
 
@@ -57,6 +58,12 @@ _RandomState = tuple[Any, ...]
 """What ``random.Random.getstate()`` returns."""
 
 
+@cache
+def _running_sums(weights: tuple[tuple[Item, int], ...]) -> tuple[int, ...]:
+    """The running sums of a ruleset's item weights (the same for every draw of a game)."""
+    return tuple(accumulate(weight for _, weight in weights))
+
+
 class SeededChance:
     """Outcomes drawn from a private ``random.Random`` seeded with ``seed``."""
 
@@ -82,7 +89,7 @@ class SeededChance:
         """An item drawn by weight: a roll below the weights' sum falls on the first item
         whose running sum lies above it."""
         self._state = None
-        bounds = list(accumulate(weight for _, weight in weights))
+        bounds = _running_sums(tuple(weights))
         roll = self._rng.randrange(bounds[-1] if bounds else 0)
         return weights[bisect_right(bounds, roll)][0]
 

@@ -111,13 +111,12 @@ def draw(g: Board, seat: Seat, count: int, cause: str) -> None:
     for item in drawn:
         seat.add(item)
     if drawn:
-        g.write(EventType.ITEMS_DRAWN, seat.seat, [i.value for i in drawn], cause)
+        g.write(EventType.ITEMS_DRAWN, seat.seat, drawn, cause)
 
 
 def preview(g: Board, seat: Seat) -> None:
     """``seat`` alone sees the chamber's first shell (S2.3, R11, R14)."""
-    shell = g.state.shells[0].value
-    g.write(EventType.PREVIEW, seat.seat, shell, visibility=(seat.seat,))
+    g.write(EventType.PREVIEW, seat.seat, g.state.shells[0], visibility=(seat.seat,))
 
 
 def _flip_shot(g: Board) -> None:
@@ -420,7 +419,7 @@ def apply_item(g: Board, p: Params) -> None:
     owner.remove(item)
     g.state.last_step = "item"
     g.state.tally["items_used"] = g.state.tally.get("items_used", 0) + 1
-    g.write(EventType.ITEM_USED, owner.seat, item.value, p.get("target"))
+    g.write(EventType.ITEM_USED, owner.seat, item, p.get("target"))
     ITEM_EFFECTS[item](g, owner, g.state.seats[target])
 
 
@@ -447,14 +446,14 @@ def item_effect(item: Item) -> Callable[[ItemEffect], ItemEffect]:
 @item_effect(Item.PEEKING_GLASS)
 def peek(g: Board, user: Seat, target: Seat) -> None:
     """The user alone sees the head shell (S3.1, R14, R22)."""
-    g.write(EventType.PEEK, user.seat, g.state.shells[0].value, visibility=(user.seat,))
+    g.write(EventType.PEEK, user.seat, g.state.shells[0], visibility=(user.seat,))
 
 
 @item_effect(Item.EJECTING_DRINK)
 def eject(g: Board, user: Seat, target: Seat) -> None:
     """The head shell leaves the chamber unfired, its type shown to all (S3.2, R22)."""
     shell = g.state.shells.pop(0)
-    g.write(EventType.SHELL_EJECTED, shell.value)
+    g.write(EventType.SHELL_EJECTED, shell)
 
 
 @item_effect(Item.RAGE_POTION)
@@ -493,7 +492,7 @@ def pickpocket(g: Board, user: Seat, target: Seat) -> None:
     stolen = g.chance.pick(target.held())
     target.remove(stolen)
     user.add(stolen)
-    g.write(EventType.ITEM_STOLEN, user.seat, target.seat, stolen.value)
+    g.write(EventType.ITEM_STOLEN, user.seat, target.seat, stolen)
 
 
 @item_effect(Item.INVERTER)
@@ -531,7 +530,7 @@ def settle_shot(g: Board, p: Params) -> None:
         g.write(EventType.RAGE_USED, shooter.seat, shooter.rage)
     live = shot.shell is Shell.LIVE
     damage = rules.shot.live_damage + (rules.rage.bonus_damage if boosted else 0) if live else 0
-    g.write(EventType.SHOT_FIRED, shooter.seat, target.seat, shot.shell.value, damage)
+    g.write(EventType.SHOT_FIRED, shooter.seat, target.seat, shot.shell, damage)
     if live:
         if target.shield > 0:  # a passive block: no window, no handover (S3.4)
             target.shield -= 1
@@ -652,9 +651,7 @@ def pay_flip_cost(g: Board, p: Params) -> None:
 def flip_shot_shell(g: Board, p: Params) -> None:
     """The shot's shell changes type; the fact is public, the type is not (S2.6, R8, R14)."""
     _flip_shot(g)
-    g.write(
-        EventType.SHELL_FLIPPED, poll_cursor(g), g.state.stack[-1].id, [i.value for i in p["items"]]
-    )
+    g.write(EventType.SHELL_FLIPPED, poll_cursor(g), g.state.stack[-1].id, p["items"])
 
 
 @implements("open_counter_response")
@@ -695,7 +692,7 @@ def apply_rescue_item(g: Board, p: Params) -> None:
     """The dying player uses milk tea or pills on themself (S4.3.1, S3.5, S3.6, R10)."""
     seat, item = frame_player(g), p["item"]
     seat.remove(item)
-    g.write(EventType.ITEM_USED, seat.seat, item.value, None)
+    g.write(EventType.ITEM_USED, seat.seat, item, None)
     ITEM_EFFECTS[item](g, seat, seat)
 
 
@@ -711,7 +708,7 @@ def make_traitor(g: Board, p: Params) -> None:
 def discard_one(g: Board, p: Params) -> None:
     """The owner discards the chosen item (S4.4.3, R12)."""
     _owner(g).remove(p["item"])
-    g.write(EventType.DISCARDED, g.state.owner, p["item"].value)
+    g.write(EventType.DISCARDED, g.state.owner, p["item"])
 
 
 ENGINE.check()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any
 
 from buckshot.spec.events import EVENT_FIELDS
@@ -116,8 +116,16 @@ check_fields()
 
 
 def data_of(kind: EventType, values: tuple[Any, ...]) -> dict[str, Any]:
-    """The data of an event of ``kind`` written as ``values`` (one for each of its fields)."""
-    return dict(zip(FIELDS[kind], values, strict=True))
+    """The data of an event of ``kind`` written as ``values`` (one for each of its fields),
+    each a plain JSON value: a member of the rulebook's enums is read as its name (a shell,
+    an item, a frame kind), a sequence of them as a list."""
+    return {name: _plain(value) for name, value in zip(FIELDS[kind], values, strict=True)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return [_plain(part) for part in value]
+    return value.value if isinstance(value, Enum) else value
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from buckshot.reference.chance import (
     clone_chance,
     restore_chance,
 )
-from buckshot.reference.effects import Params
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType, data_of, log_event
 from buckshot.reference.options import Option, Prompt, parse_option
@@ -25,7 +24,7 @@ from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Role, Shell
 from buckshot.spec.ruleset import Ruleset, RulesetError, load_ruleset, parse_ruleset
 from buckshot.spec.schema_registry import validator
-from buckshot.spec.views import seat_view, visible_to
+from buckshot.spec.views import TableView, visible_to
 
 SNAPSHOT_FORMAT = "buckshot-snapshot/1"
 
@@ -34,31 +33,22 @@ __all__ = ["SNAPSHOT_FORMAT", "Game", "GameObserver", "Prompt"]
 
 _TEXT_OR_OPTION = (str, Option)
 
-_Data = tuple[Any, ...] | dict[str, Any] | Prompt
-"""A written event's values (one for each of its fields, :data:`events.FIELDS`), its data
-by name (:meth:`Game.emit`), or the prompt an ``asked`` event's data is made from."""
+_Data = tuple[Any, ...] | dict[str, Any]
+"""A written event's values (one for each of its fields, :data:`events.FIELDS`; an ``asked``
+event's its prompt alone) or its data by name (:meth:`Game.emit`)."""
 
 _NO_PARAMS: dict[str, Any] = {}
 """The parameters of an automatic step or a resume: none (never changed)."""
 
 
-def _first_passing(game: Game, edges: tuple[Edge, ...], params: Params) -> Edge:
-    """The first of ``edges`` whose guards pass, in the chart's priority order."""
-    for edge in edges:
-        if edge.passes is None or edge.passes(game, params) is True:
-            return edge
-    raise AssertionError(f"no branch of {edges[0].event if edges else '?'} passes")
-
-
 def _data(kind: EventType, written: _Data) -> dict[str, Any]:
     """The data of an event of ``kind`` written as ``written``."""
-    if type(written) is tuple:
-        return data_of(kind, written)
     if isinstance(written, dict):
         return written
-    assert isinstance(written, Prompt), "only an asked event is written as its prompt"
-    prompt = written
-    return data_of(kind, (prompt.player, prompt.frame_id, prompt.kind, prompt.option_ids()))
+    if kind is EventType.ASKED:  # written as its prompt: the options' text is made when read
+        (prompt,) = written
+        written = (prompt.player, prompt.frame_id, prompt.kind, prompt.option_ids())
+    return data_of(kind, written)
 
 
 class GameObserver:
@@ -132,6 +122,10 @@ class Game:
         self._phase_of_turn = ""
         self._observer = observer
         self._reported = 0
+        self._shown: dict[int, tuple[TableView, int, Event | None]] = {}
+        """Each seat's fold of the log so far (:meth:`first_shown`): the view, how many
+        events it has read, and the last of them (a log cut back and written again is read
+        anew)."""
         """How many events of the log the observer has been given."""
 
     @property
@@ -239,17 +233,12 @@ class Game:
 
     # --- writing events: the one place that asks whether the game records them -----------
 
-    def _log(self, type: EventType, visibility: tuple[int, ...] | None, data: _Data) -> None:
-        """Append an event to the log (built into an :class:`Event` when the log is read);
-        a game that records no events (``record=False``) writes nothing."""
-        if self.record:
-            self._pending.append((self.state.turn, type, visibility, data))
-
     def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
         """Append an event to the log with its data by name (the engine itself writes its
         events by :meth:`write`). A game that records no events ignores it.
         """
-        self._log(type, visibility, data)
+        if self.record:
+            self._pending.append((self.state.turn, type, visibility, data))
 
     def write(
         self, type: EventType, *values: Any, visibility: tuple[int, ...] | None = None
@@ -258,7 +247,8 @@ class Game:
         of its fields (:data:`buckshot.reference.events.FIELDS`) in order; it is built into
         an :class:`Event` when the log is read. A game that records no events ignores it.
         """
-        self._log(type, visibility, values)
+        if self.record:
+            self._pending.append((self.state.turn, type, visibility, values))
 
     def push_frame(
         self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
@@ -271,7 +261,7 @@ class Game:
         state.next_frame_id += 1
         state.stack.append(frame)
         self.deepest_stack = max(self.deepest_stack, len(state.stack))
-        self.write(EventType.FRAME_PUSHED, frame.id, kind.value, len(state.stack), player)
+        self.write(EventType.FRAME_PUSHED, frame.id, kind, len(state.stack), player)
 
     # --- the step loop: the charts' tables, interpreted ---------------------------------------
 
@@ -294,7 +284,7 @@ class Game:
             frame = stack[-1]
             row = TABLES[frame.kind].states[frame.state]
             if row.automatic:
-                self._take(frame, _first_passing(self, row.automatic, _NO_PARAMS), _NO_PARAMS)
+                self._take(frame, row.automatic, _NO_PARAMS)
             elif row.choices:
                 self._ask(self._prompt(frame, row))
                 return
@@ -304,9 +294,15 @@ class Game:
                 raise AssertionError(f"{frame.kind.value} frame on top in {row.kind} {row.id}")
         self.prompt = None
 
-    def _take(self, frame: Frame, edge: Edge, params: dict[str, Any]) -> None:
-        """Run ``edge``'s actions and put ``frame`` in its entry state; the observer, if
-        any, is told before and after (with the events written in between)."""
+    def _take(self, frame: Frame, edges: tuple[Edge, ...], params: dict[str, Any]) -> None:
+        """Take the first of ``edges`` whose guards pass (in the chart's priority order): run
+        its actions and put ``frame`` in its entry state; the observer, if any, is told
+        before and after (with the events written in between)."""
+        for edge in edges:
+            if edge.passes is None or edge.passes(self, params) is True:
+                break
+        else:
+            raise AssertionError(f"no branch of {edges[0].event if edges else '?'} passes")
         observer = self._observer
         if observer is not None:
             self._report_events(observer)
@@ -327,10 +323,9 @@ class Game:
             raise AssertionError(f"{frame.kind.value} finished, but it resumes no frame")
         stack = self.state.stack
         stack.pop()
-        self.write(EventType.FRAME_POPPED, frame.id, frame.kind.value, len(stack) + 1, row.id)
+        self.write(EventType.FRAME_POPPED, frame.id, frame.kind, len(stack) + 1, row.id)
         below = stack[-1]
-        edges = TABLES[below.kind].states[below.state].edges[resume]
-        self._take(below, _first_passing(self, edges, _NO_PARAMS), _NO_PARAMS)
+        self._take(below, TABLES[below.kind].states[below.state].edges[resume], _NO_PARAMS)
 
     def _prompt(self, frame: Frame, row: StateRow) -> Prompt:
         """A decision state's prompt: who is asked, and each event's candidate options that
@@ -341,11 +336,10 @@ class Game:
         cost = self.rules.magician.cost
         options: list[Option] = []
         for _, candidates, edges in row.choices:
-            tests = [
-                edge.param_passes
-                for edge in edges
-                if edge.static_passes is None or edge.static_passes(self, _NO_PARAMS) is True
-            ]
+            tests = []
+            for edge in edges:  # the edges open to some option: their static guards pass
+                if edge.static_passes is None or edge.static_passes(self, _NO_PARAMS) is True:
+                    tests.append(edge.param_passes)
             if not tests:
                 continue
             listed = candidates(seats, seats[player], cost)
@@ -353,15 +347,13 @@ class Game:
                 options.extend(listed)
             elif len(tests) == 1:
                 passes = tests[0]
-                options.extend([o for o in listed if passes(self, o._kwargs) is True])
+                for option in listed:
+                    if passes(self, option._kwargs) is True:
+                        options.append(option)
             else:  # several open edges: an option passes if one of them passes it
-                options.extend(
-                    [
-                        o
-                        for o in listed
-                        if any(t is None or t(self, o._kwargs) is True for t in tests)
-                    ]
-                )
+                for option in listed:
+                    if any(t is None or t(self, option._kwargs) is True for t in tests):
+                        options.append(option)
         return Prompt(player, frame.id, frame.kind, row.id, row.prompt_kind, tuple(options))
 
     def _ask(self, prompt: Prompt) -> None:
@@ -370,7 +362,7 @@ class Game:
         if observer is not None:
             self._report_events(observer)
         self.prompt = prompt
-        self._log(EventType.ASKED, None, prompt)
+        self.write(EventType.ASKED, prompt)
         if observer is not None:
             observer.asked(self, prompt)
             self._report_events(observer)
@@ -418,9 +410,7 @@ class Game:
         try:
             self.write(EventType.DECIDED, player, frame.id, chosen._id)
             params = chosen._kwargs
-            self._take(
-                frame, _first_passing(self, self._row(frame).edges[chosen.event], params), params
-            )
+            self._take(frame, TABLES[frame.kind].states[frame.state].edges[chosen.event], params)
             self._advance()
         except GameError:
             if saved is not None:
@@ -494,8 +484,7 @@ class Game:
         state = self.state
         prompt = self.prompt
         logged = [log_event(event) for event in self.events] if with_events else []
-        known = seat_view(logged, player)
-        shown = known.first_shown(player)
+        shown = self.first_shown(player) if with_events else None
         return {
             "you": player,
             "turn": state.turn,
@@ -553,7 +542,24 @@ class Game:
         game._phase_of_turn = self._phase_of_turn
         game._observer = observer
         game._reported = len(game._events) + len(game._pending)
+        game._shown = {}
         return game
+
+    def first_shown(self, player: int) -> str | None:
+        """The first shell's type as the events ``player`` may see showed it (R14), by the
+        spec's fold of the log (:class:`buckshot.spec.views.TableView`); None when they showed
+        none. The one answer to what a seat knows of the chamber: :meth:`view` and the
+        conformance adapter's view replies both give it."""
+        events = self.events
+        known, folded, last = self._shown.get(player, (TableView(), 0, None))
+        if folded > len(events) or (folded and events[folded - 1] is not last):
+            known, folded = TableView(), 0  # the log was cut back (a restore): read it anew
+        for event in events[folded:]:
+            read = log_event(event)
+            if visible_to(read, player):
+                known.observe(read)
+        self._shown[player] = (known, len(events), events[-1] if events else None)
+        return known.first_shown(player)
 
     def _save(self) -> dict[str, Any]:
         return {
