@@ -18,8 +18,8 @@ patches are beside it). Each row is run by the checks its room names:
   fails but no path from an initial state shows the bug) or ``escaped``.
 
 ``--room`` (repeatable) keeps the rows of those rooms, ``--batch`` those of a stranger batch
-(``stranger-1``, ``stranger-2``; ``project`` for the project's own), ``--only`` the rows
-named. Prints one line per row (its verdict, the one expected, ``ok`` or ``DIFFERS``, what
+(``stranger-1``, ``stranger-2``, ``stranger-3``; ``project`` for the project's own), ``--only``
+the rows named. Prints one line per row (its verdict, the one expected, ``ok`` or ``DIFFERS``, what
 caught it) and a line per room. A run of every row is kept under ``faults``: ``--update``
 stores it in ``benchmarks/results.json`` and rewrites the blocks made from it, ``--results
 FILE`` stores it in FILE; without either nothing is written; a run of part of the manifest is

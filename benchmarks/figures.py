@@ -441,6 +441,7 @@ FAULT_GROUPS = {
     "chart": "chart faults",
     "stranger-1": "model bugs of the first stranger batch",
     "stranger-2": "of the second",
+    "stranger-3": "bugs of the third (engine, free chance and model)",
 }
 """How the faults block names each group of rows (a room, or a stranger batch)."""
 

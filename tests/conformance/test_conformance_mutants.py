@@ -76,7 +76,9 @@ def test_the_fault_adapter_lists_the_faults() -> None:
         timeout=60,
     )
     assert [line.split(":")[0] for line in out.stdout.splitlines()] == list(breakers())
-    assert list(breakers()) == [row.name for row in select("engine", "contract", "chance")]
+    assert list(breakers()) == [
+        row.name for row in select("engine", "contract", "chance", batch=None)
+    ]
 
 
 def test_the_fault_adapter_refuses_an_unknown_fault_and_the_reference_one_takes_none() -> None:

@@ -9,7 +9,8 @@ reaches its target through a public seam and nothing else:
   of its named guards, actions, selectors and helpers, or of the charts' transitions
   (:class:`buckshot.verification.model.patch.Patch`); caught by the proofs
   (:mod:`.mutants`). The stranger batches were written by people who had not read the
-  properties.
+  properties; the third, :mod:`.stranger_3`, also has engine and chance faults, served as
+  those below are.
 - :mod:`.engine`, :mod:`.contract` and :mod:`.chance`: bugs of the reference engine, of its
   adapter's contract and of free chance, broken in the adapter's process through the engine's
   seams; caught by the conformance cases or chance mode's experiments

@@ -28,12 +28,12 @@ def command(name: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve the reference adapter with one fault, or list the faults; the exit status."""
     from buckshot.reference.adapter import IMPLEMENTATION, serve
-    from faults import chance, contract, engine
+    from faults import chance, contract, engine, stranger_3
     from faults.served import apply
 
     # the breakers as faults.manifest.breakers() gives them, without importing the manifest's
     # reader (and with it the model and Z3) into every adapter a test starts
-    catalogue = {**engine.BREAKERS, **contract.BREAKERS, **chance.BREAKERS}
+    catalogue = {**engine.BREAKERS, **contract.BREAKERS, **chance.BREAKERS, **stranger_3.BREAKERS}
     parser = argparse.ArgumentParser(
         prog="python tests/faults/adapter.py", description=__doc__.splitlines()[0]
     )

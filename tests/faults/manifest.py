@@ -54,8 +54,8 @@ EXPECTED_BY_ROOM = {
 }
 """The verdicts each room's checks can give."""
 
-BATCHES = ("stranger-1", "stranger-2")
-"""The batches of model bugs written by strangers to the properties."""
+BATCHES = ("stranger-1", "stranger-2", "stranger-3")
+"""The batches of bugs written by strangers to the checks (the first two of the model only)."""
 
 
 @dataclass(frozen=True)
@@ -151,17 +151,17 @@ def select(*rooms: str, batch: str | None = "", names: tuple[str, ...] = ()) -> 
 
 def breakers() -> dict[str, Breaker]:
     """Every breaker served by the reference adapter, by name: the engine's, the
-    contract's, then free chance's."""
-    from faults import chance, contract, engine
+    contract's, free chance's, then the third stranger batch's."""
+    from faults import chance, contract, engine, stranger_3
 
-    return {**engine.BREAKERS, **contract.BREAKERS, **chance.BREAKERS}
+    return {**engine.BREAKERS, **contract.BREAKERS, **chance.BREAKERS, **stranger_3.BREAKERS}
 
 
 def patches() -> dict[str, Patch]:
     """Every patch of the model, by name: the project's faults, then the stranger batches."""
-    from faults import model, stranger_1, stranger_2
+    from faults import model, stranger_1, stranger_2, stranger_3
 
-    return {**model.PATCHES, **stranger_1.PATCHES, **stranger_2.PATCHES}
+    return {**model.PATCHES, **stranger_1.PATCHES, **stranger_2.PATCHES, **stranger_3.PATCHES}
 
 
 def serve(name: str) -> type[Run]:

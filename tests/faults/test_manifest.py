@@ -44,7 +44,7 @@ def test_every_name_is_one_row_and_every_row_has_what_a_row_needs() -> None:
         assert row.expected in VERDICTS, row.name
         assert row.expected in EXPECTED_BY_ROOM[row.room], row.name
         assert row.batch in ("", *BATCHES), row.name
-        if row.batch:
+        if row.batch in ("stranger-1", "stranger-2"):
             assert row.room == "model", row.name
         if row.table is not None or row.variant is not None or row.counts is not None:
             assert row.room in ("model", "chart"), row.name
@@ -60,6 +60,9 @@ def test_the_rows_by_room() -> None:
         ("chart", ""): 8,
         ("model", "stranger-1"): 25,
         ("model", "stranger-2"): 20,
+        ("engine", "stranger-3"): 22,
+        ("chance", "stranger-3"): 3,
+        ("model", "stranger-3"): 7,
     }
 
 
