@@ -50,8 +50,8 @@ class ClusterError(RuntimeError):
 
 
 def _one_line(error: BaseException) -> str:
-    """The error's message on one line (its class name when it has none)."""
-    return " ".join(str(error).split()) or type(error).__name__
+    """The error's message on one line ("no message" when it has none)."""
+    return " ".join(str(error).split()) or "no message"
 
 
 def knock(address: str, seconds: float = CONNECT_TIMEOUT) -> None:
@@ -79,10 +79,9 @@ def knock(address: str, seconds: float = CONNECT_TIMEOUT) -> None:
         raise ClusterError(f"cannot reach the Dask scheduler {address}: {reason}") from None
     try:
         kind = asyncio.run(asyncio.wait_for(_identity(address, seconds), seconds * 2))
-    except Exception as error:  # whatever a stranger answers: the handshake did not happen
+    except Exception:  # whatever a stranger answers: the handshake did not happen
         raise ClusterError(
-            f"cannot reach the Dask scheduler {address}: no Dask scheduler answers there "
-            f"({type(error).__name__})"
+            f"cannot reach the Dask scheduler {address}: no Dask scheduler answers there"
         ) from None
     if kind != "Scheduler":
         raise ClusterError(f"--scheduler {address}: a Dask {kind or 'server'}, not a scheduler")
