@@ -33,8 +33,8 @@ from results import (  # benchmarks/results.py
 from buckshot.cli.verify import parse_players
 from buckshot.progress import CommandProgress
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.model.config import Config, make_config
 from buckshot.verdict import Verdict
+from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.report import Report
 from buckshot.verification.run import verify
 
