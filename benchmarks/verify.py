@@ -33,6 +33,7 @@ from results import (  # benchmarks/results.py
 from buckshot.cli.verify import parse_players
 from buckshot.progress import CommandProgress
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.verdict import Verdict
 from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.report import Report
 from buckshot.verification.run import verify
@@ -55,7 +56,7 @@ def figures(
             "properties": list(report.bmc_checked),
         },
         "wall_seconds": round(total, 1),
-        "failed": report.failed,
+        "failed": report.verdict is not Verdict.PASSED,
         "proofs": {p.id: round(p.seconds, 2) for p in report.proofs},
         "stages": {k: round(v, 1) for k, v in report.seconds.items() if k != "total"},
         "cpu": {k: round(v, 1) for k, v in report.cpu_seconds.items()},
@@ -178,7 +179,7 @@ def main() -> None:
             print(
                 f"stage {stage}: {seconds:.2f} s, processor {cpu:.2f} s (over {report.jobs} jobs)"
             )
-    print(f"full run: {total:.2f} s wall clock ({'FAILED' if report.failed else 'ok'})")
+    print(f"full run: {total:.2f} s wall clock ({report.verdict.upper()})")
     measured = figures(report, total, begun, host)
     if not args.bmc_all:
         print(render("verify", {"verify": measured}))

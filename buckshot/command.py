@@ -22,6 +22,7 @@ A leaf module (it imports no other command), so that each subcommand's module ca
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import sys
 import tempfile
@@ -43,6 +44,10 @@ INTERRUPTED = 130
 
 REFUSED = 2
 """The exit status of a refusal: bad input, an unwritable output, a usage error."""
+
+MAX_GAMES = 10_000_000
+"""The most games one command plays (``--games``, times the rulesets of a sweep): hours of a
+machine's cores already; a larger number is refused, not started."""
 
 TRACEBACK_VARIABLE = "BUCKSHOT_TRACEBACK"
 """Set (to anything but empty) to see the traceback of an unforeseen error, not its one line."""
@@ -254,6 +259,40 @@ def save(path: Path, text: str, option: str = "output") -> None:
         write_atomic(path, text)
     except OSError as error:
         fail("output.unwritable", f"{option} {path}: cannot write: {error.strerror or error}")
+
+
+class InputError(ValueError):
+    """An input file that cannot be read as the text it should be, in the user's words."""
+
+
+def read_input(path: Path, what: str) -> str:
+    """The text of the input file ``path``, a ``what`` ("conformance report");
+    :class:`InputError` saying, in words, why it cannot be read: missing, a folder, not
+    readable, not UTF-8 text."""
+    if path.is_dir():
+        raise InputError(f"{path}: a folder, not a {what}")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file (a {what} was expected)") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read it: {(error.strerror or 'error').lower()}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{path}: not UTF-8 text (byte {error.start + 1}), so not a {what}"
+        ) from None
+
+
+def json_problem(error: ValueError, where: bool = True) -> str:
+    """What a JSON parse error means, in words (never the parser's own text); ``where``
+    adds the line and column (a file's, not one line's)."""
+    if not isinstance(error, json.JSONDecodeError):
+        return "not JSON"
+    if error.msg == "Extra data":
+        return "more than one JSON value" + (f" (from line {error.lineno})" if where else "")
+    return "not JSON" + (f" (at line {error.lineno}, column {error.colno})" if where else "")
 
 
 def load_rules(rules: Path | None) -> Ruleset:

@@ -2,13 +2,16 @@
 (``simulate``, ``verify``, ``conformance run``).
 
 On a terminal: a rich bar per stage, cleared at the end. Elsewhere (a log file, a pipe, CI):
-plain timestamped lines, one when a stage starts, one when it ends and one at most every
-``every`` seconds in between (``[18:40:02 +12s] simulate 400/1500``). ``quiet`` turns both off.
+plain timestamped lines, one when a stage starts, one when it ends, and in between one at
+least every ``every`` seconds (``[18:40:02 +12s] simulate 400/1500``), even while no count
+moves (a long solver query): a quiet stretch gets a line of every stage not finished.
+``quiet`` turns both off.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from types import TracebackType
 from typing import TextIO
@@ -52,9 +55,16 @@ class CommandProgress:
         self.counts: dict[str, tuple[int, int]] = {}
         self.last: dict[str, float] = {}
         self.started = time.monotonic()
+        self.printed = self.started
+        """When the last line was printed (plain lines only)."""
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.heart = threading.Thread(target=self._beat, name="progress", daemon=True)
 
     def __enter__(self) -> CommandProgress:
         self.bar.__enter__()
+        if self.plain:
+            self.heart.start()
         return self
 
     def __exit__(
@@ -63,7 +73,19 @@ class CommandProgress:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
+        self.stopped.set()
+        if self.heart.is_alive():
+            self.heart.join(timeout=1.0)
         self.bar.__exit__(kind, error, trace)
+
+    def _beat(self) -> None:
+        """Print the stages not finished whenever ``every`` seconds pass without a line."""
+        while not self.stopped.wait(min(1.0, self.every)):
+            with self.lock:
+                if time.monotonic() - self.printed < self.every:
+                    continue
+                going = [f"{s} {d}/{t}".strip() for s, (d, t) in self.counts.items() if d < t]
+                self._print(f"{self.command}: {', '.join(going) or 'working'}")
 
     def update(self, done: int, total: int, stage: str = "") -> None:
         """Note that ``stage`` (empty: the whole run) has ``done`` of ``total`` parts done."""
@@ -75,21 +97,32 @@ class CommandProgress:
         if not self.plain:
             return
         now = time.monotonic()
-        if stage not in self.last or done >= total or now - self.last[stage] >= self.every:
-            self.last[stage] = now
-            label = f"{self.command} {stage}:" if stage else self.command
-            print(f"{self._stamp()} {label} {done}/{total}", file=self.stream, flush=True)
+        with self.lock:
+            if stage not in self.last or done >= total or now - self.last[stage] >= self.every:
+                self.last[stage] = now
+                self._print(self._count(stage, done, total))
+
+    def _count(self, stage: str, done: int, total: int) -> str:
+        """``verify proofs: 9/14``: the command, the stage and its count."""
+        label = f"{self.command} {stage}:" if stage else self.command
+        return f"{label} {done}/{total}"
+
+    def _print(self, text: str) -> None:
+        """One timestamped plain line (the lock held)."""
+        self.printed = time.monotonic()
+        print(f"{self._stamp()} {text}", file=self.stream, flush=True)
 
     def say(self, message: str) -> None:
         """Tell a step that has no count (``verification: proofs of the new ruleset``): a
         timestamped line, above the bar on a terminal."""
         if self.quiet:
             return
-        text = f"{self._stamp()} {self.command}: {message}"
         if self.terminal:
+            text = f"{self._stamp()} {self.command}: {message}"
             self.console.print(text, markup=False, highlight=False)
         else:
-            print(text, file=self.stream, flush=True)
+            with self.lock:
+                self._print(f"{self.command}: {message}")
 
     def _stamp(self) -> str:
         """``[18:40:02 +12s]``: the clock and the seconds since the run started."""
@@ -98,7 +131,7 @@ class CommandProgress:
     def done_so_far(self) -> str:
         """What the run had done when it stopped: ``stage done/total`` for each stage seen."""
         if not self.counts:
-            return "nothing finished"
+            return "nothing"
         return ", ".join(
             f"{stage + ' ' if stage else ''}{done}/{total}"
             for stage, (done, total) in self.counts.items()

@@ -42,7 +42,12 @@ from buckshot.conformance.protocol import (
     sample_message,
     start_message,
 )
-from buckshot.conformance.session import AdapterFailure, AdapterProcess, split_command
+from buckshot.conformance.session import (
+    AdapterFailure,
+    AdapterNotStarted,
+    AdapterProcess,
+    split_command,
+)
 from buckshot.conformance.suite import default_ruleset, resolve_setup
 from buckshot.spec import SPEC_VERSION
 from buckshot.spec.rulebook import Item
@@ -584,21 +589,24 @@ def run_chance(
     on_result: Callable[[ExperimentResult], None] | None = None,
 ) -> ChanceRun:
     """Send every experiment to ``adapter`` as a ``sample`` and judge the replies; an adapter
-    that fails once is restarted for the next experiment."""
+    that fails once is restarted for the next experiment. :class:`AdapterNotStarted` when
+    it does not answer its hello within ``timeout`` before the first experiment."""
     argv = split_command(adapter)
     started = time.monotonic()
     results: list[ExperimentResult] = []
     process: AdapterProcess | None = None
     hello: dict[str, Any] | None = None
+    if experiments:
+        try:
+            process, hello = _started(argv, timeout)
+        except AdapterFailure as failure:
+            raise AdapterNotStarted(f"the adapter did not start: {failure}") from None
     try:
         for seq, experiment in enumerate(experiments, start=1):
             begun = time.monotonic()
             try:
                 if process is None:
-                    process = AdapterProcess(argv)
-                    hello = process.request(start_message(SPEC_VERSION), max(timeout, 10.0))
-                    if hello.get("type") != "hello":
-                        raise AdapterFailure("malformed", f"no hello: {quote(process.last_line)}")
+                    process, hello = _started(argv, timeout)
                 assert hello is not None  # the adapter was started with it
                 if not _speaks_samples(hello):
                     result = ExperimentResult(
@@ -632,6 +640,20 @@ def run_chance(
         if process is not None:
             process.close()
     return ChanceRun(adapter, hello, results, time.monotonic() - started)
+
+
+def _started(argv: list[str], timeout: float) -> tuple[AdapterProcess, dict[str, Any]]:
+    """The adapter started, and its hello, answered within ``timeout`` seconds;
+    :class:`AdapterFailure` when it does not start or answers no hello."""
+    process = AdapterProcess(argv)
+    try:
+        hello = process.request(start_message(SPEC_VERSION), timeout)
+        if hello.get("type") != "hello":
+            raise AdapterFailure("malformed", f"no hello: {quote(process.last_line)}")
+    except AdapterFailure:
+        process.kill()
+        raise
+    return process, hello
 
 
 @cache

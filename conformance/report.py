@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from buckshot.command import InputError, json_problem, read_input
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.runner import CaseResult, RunResult
@@ -64,9 +65,9 @@ def read_jsonl(path: Path) -> Report:
     """The report in ``path``; :class:`ReportError` naming the line and the field if a line
     does not fit ``report.schema.json`` (or the file is no report at all)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, ValueError) as error:
-        raise ReportError(f"{path}: {error}") from None
+        text = read_input(path, f"{REPORT_FORMAT} report")
+    except InputError as error:
+        raise ReportError(str(error)) from None
     numbered: list[tuple[int, Any]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
@@ -74,7 +75,8 @@ def read_jsonl(path: Path) -> Report:
         try:
             numbered.append((number, json.loads(raw)))
         except ValueError as error:
-            raise ReportError(f"{path}, line {number}: not JSON ({error})") from None
+            reason = json_problem(error, where=False)
+            raise ReportError(f"{path}, line {number}: {reason}, not a report line") from None
     first = numbered[0][1] if numbered else None
     if not (
         isinstance(first, dict)

@@ -32,7 +32,12 @@ from buckshot.conformance.protocol import (
 )
 from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.schemas import SchemaSet
-from buckshot.conformance.session import AdapterFailure, AdapterProcess, split_command
+from buckshot.conformance.session import (
+    AdapterFailure,
+    AdapterNotStarted,
+    AdapterProcess,
+    split_command,
+)
 from buckshot.conformance.suite import Case, Suite, load_suite, select
 from buckshot.spec import SPEC_VERSION
 
@@ -181,7 +186,7 @@ class _Adapter:
                 f"the adapter was not started again after {self.failed_starts} failed starts; "
                 f"the last: {self.last_error}"
             )
-        timeout = max(self.options.timeout, 10.0)
+        timeout = self.options.timeout
         try:
             process = AdapterProcess(self.argv, self.options.cwd)
         except AdapterFailure as failure:
@@ -354,9 +359,10 @@ def run_suite(
 ) -> RunResult:
     """Run the selected cases of ``suite`` (loaded from ``options.cases_dir`` when None).
 
-    Raises :class:`~buckshot.conformance.suite.SuiteError` when the suite is broken and
-    ``ValueError`` when the adapter command is empty; everything an adapter does is
-    recorded in the results instead. Ctrl-C ends the run early: the adapter is killed and
+    Raises :class:`~buckshot.conformance.suite.SuiteError` when the suite is broken,
+    ``ValueError`` when the adapter command is empty, and :class:`AdapterNotStarted` when the
+    adapter does not answer its hello before the first case; everything an adapter does
+    later is recorded in the results instead. Ctrl-C ends the run early: the adapter is killed and
     the result, marked ``interrupted``, holds the cases finished until then. With
     ``options.exit_first`` the run ends after its first unexpected result.
     """
@@ -368,6 +374,8 @@ def run_suite(
     results: list[CaseResult] = []
     interrupted = stopped_early = False
     try:
+        if selected and (error := adapter.ensure()) is not None:
+            raise AdapterNotStarted(error)
         for case in selected:
             tick = time.perf_counter()
             outcome = _run_case(adapter, case)

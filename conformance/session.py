@@ -27,6 +27,11 @@ STDERR_LINES = 20
 """How many of the adapter's last standard-error lines an error message quotes."""
 
 
+class AdapterNotStarted(RuntimeError):
+    """The adapter did not answer its hello within the timeout, before the first case or
+    experiment: nothing can run, so the run is refused, not a verdict."""
+
+
 class AdapterFailure(Exception):
     """The adapter crashed, hung, or wrote a line that is not a protocol message.
 
@@ -101,7 +106,8 @@ class AdapterProcess:
                 start_new_session=True,
             )
         except OSError as error:
-            raise AdapterFailure("crash", f"cannot start {shlex.join(argv)}: {error}") from None
+            reason = (error.strerror or "it cannot be run").lower()
+            raise AdapterFailure("crash", f"cannot start {shlex.join(argv)}: {reason}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
         self._readers = [
             threading.Thread(target=_pump, args=(self._process.stdout, self._lines), daemon=True),

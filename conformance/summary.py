@@ -116,7 +116,8 @@ def totals(run: RunResult) -> str:
     counts = run.counts()
     parts = [f"{counts[status]} {status}" for status in STATUSES if counts[status]]
     implementation = (run.hello or {}).get("implementation", {})
-    name = f"{implementation.get('name', '?')} {implementation.get('version', '')}".strip()
+    name = f"{implementation.get('name', '')} {implementation.get('version', '')}".strip()
+    name = name or f"the adapter {run.options.adapter!r}"
     verdict = "FAILED" if run.unexpected() else "INTERRUPTED" if run.interrupted else "OK"
     restarts = f", {run.restarts} adapter restarts" if run.restarts else ""
     return (

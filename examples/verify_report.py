@@ -59,7 +59,7 @@ def main() -> None:
     if data["assumed_not_proved"]:
         assumed = ", ".join(data["assumed_not_proved"])
         print(f"assumed by the proofs, not proved in this run: {assumed}")
-    print(f"failed: {data['failed']}; the report is {report}")
+    print(f"verdict: {data['verdict']}; the report is {report}")
 
 
 if __name__ == "__main__":

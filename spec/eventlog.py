@@ -308,9 +308,11 @@ def _parse(line: int, text: str, source: str) -> object:
         raise EventLogError(f"{source}, line {line}: binary data (a NUL byte), not a text log")
     try:
         return json.loads(text, parse_constant=_refuse_constant)
-    except ValueError as error:
-        reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-        raise EventLogError(f"{source}, line {line}: not JSON ({reason})") from None
+    except json.JSONDecodeError as error:
+        what = "more than one JSON value" if error.msg == "Extra data" else "not JSON"
+        raise EventLogError(f"{source}, line {line}: {what}, not an event") from None
+    except ValueError as error:  # NaN, Infinity: no JSON number
+        raise EventLogError(f"{source}, line {line}: not JSON ({error})") from None
 
 
 def _records(lines: Iterable[tuple[int, str]], source: str) -> Iterator[tuple[int, object]]:

@@ -327,7 +327,7 @@ def load_ruleset(path: Path | None = None) -> Ruleset:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RulesetError("", f"not UTF-8 text: {exc}", source) from exc
+        raise RulesetError("", f"not UTF-8 text (byte {exc.start + 1})", source) from exc
     return _parse_toml(text, source)
 
 

@@ -1,5 +1,7 @@
 """A counterexample document built from a random walk of the executable spec: well formed
-(the reference engine follows it), for tests that tamper with it."""
+(the reference engine follows it), for tests that tamper with it. It names an enabledness
+property (A1): the replay checks that the model takes the path, but cannot check from the
+document alone that the model refuses a decision at its end, so the walk is accepted."""
 
 from __future__ import annotations
 
@@ -13,14 +15,18 @@ from buckshot.verification.model.layout import ROLES
 from buckshot.verification.model.state import to_json
 
 
-def walk_document(spec: ExecutableSpec | None = None, steps: int = 6) -> dict[str, Any]:
-    """A ``buckshot-counterexample/1`` document of a two-seat random walk (seed 0)."""
+def walk_document(
+    spec: ExecutableSpec | None = None, steps: int = 6, property_id: str = "A1"
+) -> dict[str, Any]:
+    """A ``buckshot-counterexample/1`` document of a two-seat random walk (seed 0), a path
+    from a game's start, naming ``property_id``."""
     spec = spec if spec is not None else ExecutableSpec(load_ruleset())
     walk = spec.random_game(2, random.Random(0), max_steps=steps)
     start = walk[0].before
     return {
         "format": FORMAT,
-        "property": "walk",
+        "property": property_id,
+        "kind": "bounded",
         "ruleset": spec.cfg.ruleset.to_dict(),
         "players": 2,
         "roles": [ROLES[start.role[p]].value for p in range(2)],

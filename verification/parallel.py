@@ -121,7 +121,7 @@ def run_task_or_fail(task: Task) -> Done:
         return run_task(task)
     except Exception as error:
         reason = " ".join(str(error).split()) or "no message"
-        raise TaskFailed([f"{describe(task)}: {type(error).__name__}: {reason}"]) from None
+        raise TaskFailed([f"{describe(task)}: {reason}"]) from None
 
 
 def run_task(task: Task) -> Done:

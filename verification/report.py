@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.verdict import Finding, Verdict, verdict_of
 from buckshot.verification.engine.lockstep import WalkResult
 from buckshot.verification.model.config import Config, saturations
 from buckshot.verification.model.executable import ExecutableSpec, Step
@@ -19,6 +21,7 @@ from buckshot.verification.proofs.crosscheck import (
 )
 from buckshot.verification.proofs.induction import (
     PROVED,
+    UNKNOWN,
     PerN,
     ProofCounterexample,
     ProofResult,
@@ -50,6 +53,8 @@ class Report:
     bmc_per_n: list[BmcPerN] = field(default_factory=list)
     vacuity: list[VacuityTarget] = field(default_factory=list)
     vacuity_times: dict[str, float] = field(default_factory=dict)
+    vacuity_depth: int = 0
+    """The depth the vacuity check's bounded search went to."""
     seconds: dict[str, float] = field(default_factory=dict)
     """Per stage, the time its tasks ran (added up over the processes); ``total``, the run's
     wall-clock time."""
@@ -75,43 +80,72 @@ class Report:
         """The player counts of the run."""
         return list(range(self.cfg.players_lo, self.cfg.players_hi + 1))
 
-    @property
-    def failed(self) -> bool:
-        """Some proof is not proved, BMC found or could not rule out a violation, some target
-        was neither reached nor proved unreachable, or the engine parted
-        from the model, or cvc5 could not read a query it was asked to re-check (a solver
-        disagreement fails its property)."""
-        figures = self.cross_check_figures()
-        return (
-            any(p.verdict != PROVED for p in self.proofs)
-            or (figures is not None and figures.errors > 0)
-            or self.bmc_status in ("violated", "unknown")
-            or any(t.status == NOT_SHOWN for t in self.vacuity)
-            or (self.walks is not None and not self.walks.agreed)
-        )
-
-    def failures(self) -> list[str]:
-        """One line per failure: which property, for which N, and why (empty when none)."""
+    def findings(self) -> list[Finding]:
+        """What keeps the run from passing, one finding per property, player count or
+        target (:mod:`buckshot.verdict`): a property shown violated (by a proof, a bounded
+        path, a solver disagreement) or the engine parting from the model fails; a check
+        that ended without a verdict (a solver's unknown, a target neither reached nor
+        proved unreachable, cvc5 unable to read a query) is undecided, with what would
+        decide it."""
         out = []
         for proof in self.proofs:
             for v in proof.per_n:
-                if v.verdict != PROVED:
-                    out.append(f"{proof.id} N={v.n}: {v.verdict} ({v.part})")
+                if v.verdict == UNKNOWN:
+                    out.append(
+                        Finding(
+                            Verdict.UNDECIDED,
+                            f"{proof.id} N={v.n}: unknown ({v.part})",
+                            "a larger --timeout, or --cross-check to ask cvc5 too",
+                        )
+                    )
+                elif v.verdict != PROVED:
+                    out.append(
+                        Finding(Verdict.FAILED, f"{proof.id} N={v.n}: {v.verdict} ({v.part})")
+                    )
         for violation in self.violations:
             found = "on a path of" if violation.witness.note.startswith("a seeded") else "at BMC"
             out.append(
-                f"{violation.property_id} N={violation.n}: violated {found} depth {violation.depth}"
+                Finding(
+                    Verdict.FAILED,
+                    f"{violation.property_id} N={violation.n}: violated {found} depth "
+                    f"{violation.depth}",
+                )
             )
         if self.bmc_status == "unknown":
-            out.append("BMC: unknown (a query ran out of its budget)")
+            out.append(
+                Finding(
+                    Verdict.UNDECIDED,
+                    "BMC: unknown (a query ran out of its budget)",
+                    f"a smaller --depth than {self.bmc_depth}, or a larger --timeout",
+                )
+            )
+        figures = self.cross_check_figures()
+        if figures is not None and figures.errors > 0:
+            out.append(
+                Finding(
+                    Verdict.UNDECIDED,
+                    f"cross-check: cvc5 could not read {figures.errors} quer"
+                    f"{'ies' if figures.errors > 1 else 'y'}",
+                    "the run without --cross-check (Z3's verdicts stand alone)",
+                )
+            )
         out.extend(
-            f"vacuity: {t.label} neither reached nor proved unreachable"
+            Finding(
+                Verdict.UNDECIDED,
+                f"vacuity: {t.label} neither reached nor proved unreachable",
+                vacuity_hint(self.cfg, self.vacuity_depth),
+            )
             for t in self.vacuity
             if t.status == NOT_SHOWN
         )
         if self.walks is not None and not self.walks.agreed:
-            out.append("engine walks: the engine parted from the model")
+            out.append(Finding(Verdict.FAILED, "engine walks: the engine parted from the model"))
         return out
+
+    @property
+    def verdict(self) -> Verdict:
+        """The run's verdict: :func:`buckshot.verdict.verdict_of` its findings."""
+        return verdict_of(self.findings())
 
     def to_dict(self, spec: ExecutableSpec) -> dict[str, Any]:
         """The report as JSON-ready data."""
@@ -120,7 +154,8 @@ class Report:
             "ruleset": self.cfg.ruleset.to_dict(),
             "players": [self.cfg.players_lo, self.cfg.players_hi],
             "bit_width": self.cfg.width,
-            "failed": self.failed,
+            "verdict": self.verdict.value,
+            "findings": [finding.to_json() for finding in self.findings()],
             "jobs": self.jobs,
             "assumed_not_proved": list(self.assumed),
             "saturations": list(saturations(self.cfg)),
@@ -200,6 +235,24 @@ class Report:
                 if c.agree is not True
             ],
         }
+
+
+def vacuity_hint(cfg: Config, depth: int) -> str:
+    """What would decide a target the vacuity check left open: random games and a bounded
+    search to ``depth`` did not reach it, and the invariants do not rule it out. Under a
+    turn limit shorter than the default's the target may be out of every game's reach (no
+    depth shows it), so a longer limit shows whether the spec reaches it at all."""
+    turns, usual = cfg.ruleset.limits.max_turns, load_ruleset().limits.max_turns
+    if turns < usual:
+        return (
+            f"this ruleset's games end after limits.max_turns = {turns} turns (default "
+            f"{usual}), which may leave the target out of reach; verify a variant with a "
+            "longer limit to show it reachable"
+        )
+    return (
+        f"a search longer than this run's (seeded games, and bounded paths to depth {depth}, "
+        "the deepest the vacuity check goes): report it, the rules may need a lemma"
+    )
 
 
 def _kind(prop: Property) -> str:

@@ -122,7 +122,8 @@ def verify(
     if walk_steps > 0:
         tasks.append(Task(ENGINE, cfg, patch, steps=walk_steps))
     if vacuity:
-        tasks.append(Task(VACUITY, cfg, depth=min(depth, 8) if depth > 0 else 6))
+        report.vacuity_depth = vacuity_depth(depth)
+        tasks.append(Task(VACUITY, cfg, depth=report.vacuity_depth))
     pieces = proof_pieces(props, workers)
     tasks += [
         Task(PROOF, cfg, patch, timeout_ms, prop=prop.id, chunk=chunk, cross_check=cross_check)
@@ -172,6 +173,13 @@ def verify(
             tick("vacuity", 1, 1)
         return []
 
+    for task in tasks:  # each stage's start: a line before its first task runs
+        if task.kind == PROOF:
+            tick("proofs", 0, len(props))
+        elif task.kind == BMC:
+            tick("bmc", 0, depth)
+        else:
+            tick("vacuity" if task.kind == VACUITY else "engine", 0, 1)
     failed: TaskFailed | None = None
     try:
         execute(tasks, workers, done, isolate)
@@ -191,6 +199,13 @@ def verify(
     if failed is not None:
         raise RunFailed(report, failed.failures)
     return report
+
+
+def vacuity_depth(depth: int) -> int:
+    """How deep the vacuity check's bounded search goes for a run to ``depth``: as deep, up
+    to 8 (its random games show the rest), and 6 when the run does no bounded model
+    checking."""
+    return min(depth, 8) if depth > 0 else 6
 
 
 def _refusals(

@@ -13,14 +13,18 @@ import typer
 
 from buckshot.command import (
     INTERRUPTED,
+    InputError,
     OneLineErrors,
     check_output,
     check_output_folder,
     fail,
+    json_problem,
+    read_input,
     save,
 )
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
+from buckshot.conformance.session import AdapterNotStarted
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
 
@@ -165,6 +169,8 @@ def run_command(
             run = run_suite(options, suite, on_result=tick)
         except ValueError as error:
             fail("adapter.invalid", str(error))
+        except AdapterNotStarted as error:
+            fail("adapter.start", f"{error}; no case was run")
     if table_format is TableFormat.TABLE:
         sys.stdout.write(render(run, tables))
     else:  # standard output: the tables alone (notes_console), the rest on standard error
@@ -211,6 +217,8 @@ def _run_chance_mode(adapter: str, quiet: bool, report: Path | None) -> bool:
 
         try:
             chance_run = run_chance(adapter, EXPERIMENTS, on_result=tick)
+        except AdapterNotStarted as error:
+            fail("adapter.start", f"{error}; no experiment was run")
         except KeyboardInterrupt:
             fail("interrupted", "stopped by Ctrl-C in chance mode", INTERRUPTED)
     sys.stdout.write(render_chance(chance_run))
@@ -352,6 +360,8 @@ def chance_command(
             run = run_chance(adapter, chosen, timeout, on_result=tick)
         except ValueError as error:
             fail("adapter.invalid", str(error))
+        except AdapterNotStarted as error:
+            fail("adapter.start", f"{error}; no experiment was run")
         except KeyboardInterrupt:
             fail("interrupted", "stopped by Ctrl-C; no report written", INTERRUPTED)
     sys.stdout.write(render_chance(run))
@@ -427,9 +437,11 @@ def _read_chance_report(path: Path) -> dict[str, Any]:
     from buckshot.conformance.report_page import CHANCE_FORMAT, chance_report_problem
 
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        fail("report.invalid", f"{path}: {error}")
+        report = json.loads(read_input(path, f"{CHANCE_FORMAT} report"))
+    except InputError as error:
+        fail("report.invalid", str(error))
+    except ValueError as error:
+        fail("report.invalid", f"{path}: {json_problem(error)}, not a {CHANCE_FORMAT} report")
     if not isinstance(report, dict) or report.get("format") != CHANCE_FORMAT:
         fail("report.invalid", f"{path}: not a {CHANCE_FORMAT} report")
     if (problem := chance_report_problem(report)) is not None:

@@ -18,7 +18,18 @@ from buckshot.cli.regen import regen_command
 from buckshot.cli.verify import app as verify_app
 from buckshot.cli.verify_trace import verify_trace_command
 from buckshot.cli.workbench import compare_command, sweep_command
-from buckshot.command import INTERRUPTED, OneLineErrors, check_output, fail, load_rules, save
+from buckshot.command import (
+    INTERRUPTED,
+    MAX_GAMES,
+    InputError,
+    OneLineErrors,
+    check_output,
+    fail,
+    json_problem,
+    load_rules,
+    read_input,
+    save,
+)
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.reference.agents import AGENTS
 from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
@@ -163,7 +174,9 @@ def spec_schema(
 
 @app.command("simulate")
 def simulate_command(
-    games: Annotated[int, typer.Option("--games", min=1, help="How many games to play.")] = 1000,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=MAX_GAMES, help="How many games to play.")
+    ] = 1000,
     players: Annotated[int, typer.Option("--players", min=2, max=8, help="Seats per game.")] = 4,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
     rules: RulesOption = None,
@@ -348,6 +361,8 @@ def replay_command(
     """
     check_output(json_out, "--json")
     if _is_document(log):
+        if seat is not None:
+            fail("usage.seat", f"--seat {seat}: {log} is a counterexample, replayed whole")
         _replay_counterexample(log, json_out)
         return
     from itertools import chain
@@ -409,13 +424,11 @@ def _replay_counterexample(path: Path, json_out: Path | None) -> None:
     )
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        fail(CounterexampleError.code, f"{path}: cannot read the document ({error})")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        fail(CounterexampleError.code, f"{path}: not JSON ({error})")
+        data = json.loads(read_input(path, "counterexample"))
+    except InputError as error:
+        fail(CounterexampleError.code, str(error))
+    except ValueError as error:
+        fail(CounterexampleError.code, f"{path}: {json_problem(error)}, not a counterexample")
     try:
         cex = load_document(data)
     except CounterexampleError as error:

@@ -29,6 +29,7 @@ from buckshot.tables import (
     output_console,
     print_tables,
 )
+from buckshot.verdict import Verdict, conclude
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations
 from buckshot.verification.model.executable import ExecutableSpec
@@ -131,9 +132,9 @@ def main(
         int | None,
         typer.Option(
             "--jobs",
-            min=1,
-            help="Worker processes (default: the cores available, at most 2; more than the "
-            "cores available are cut to them).",
+            min=0,
+            help="Worker processes (0: one per core; default: the cores available, at most 2; "
+            "at most one per core).",
         ),
     ] = None,
     walk_steps: Annotated[
@@ -171,7 +172,8 @@ def main(
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
     table_format: FormatOption = TableFormat.TABLE,
 ) -> None:
-    """Run the verification; exit 1 on any violation or unknown, 2 on a bad ruleset.
+    """Run the verification; exit 0 when every check passed, 1 when a property fails, 2 when
+    a check is undecided (with what would decide it) or the input is refused.
 
     Ctrl-C stops it at once (the worker processes are ended), says which stages had got how
     far, and exits 130 without writing anything."""
@@ -180,7 +182,9 @@ def main(
     check_output_folder(counterexamples, "--counterexamples")
     cfg = make_config(ruleset, chosen_players(players, ruleset))
     known = {p.id for p in all_properties()}
-    chosen = [part.strip() for part in only.split(",")] if only else None
+    chosen = None if only is None else [part.strip() for part in only.split(",") if part.strip()]
+    if chosen == []:
+        fail("usage.only", f"--only {only!r}: no property ID (give IDs such as I1,I4)")
     if chosen is not None and not set(chosen) <= known:
         raise typer.BadParameter(f"unknown property IDs: {sorted(set(chosen) - known)}")
     failed: RunFailed | None = None
@@ -201,7 +205,7 @@ def main(
             )
         except KeyboardInterrupt:
             typer.echo(
-                f"verify: interrupted ({progress.done_so_far()} finished); nothing written",
+                f"verify: interrupted (finished: {progress.done_so_far()}); nothing written",
                 err=True,
             )
             raise typer.Exit(INTERRUPTED) from None
@@ -221,10 +225,19 @@ def main(
     if json_out is not None:
         save(json_out, json.dumps(report.to_dict(spec), indent=2) + "\n", "--json")
         typer.echo(f"wrote {json_out}", err=True)
-    if report.failed:
-        raise typer.Exit(1)
+    conclude("verify", report.findings())
 
 
+HEADLINE = {
+    Verdict.PASSED: "all checks passed",
+    Verdict.FAILED: "FAILED: a property fails",
+    Verdict.UNDECIDED: "UNDECIDED: no property fails, but not every check could be decided",
+}
+VERDICT_STYLE = {
+    Verdict.PASSED: "bold green",
+    Verdict.FAILED: "bold red",
+    Verdict.UNDECIDED: "bold yellow",
+}
 STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow", DISAGREED: "bold red"}
 
 
@@ -424,9 +437,9 @@ def show_ending(report: Report, console: Console, finished: bool = True) -> None
         f"times: {stages} (added up over {report.jobs} process"
         f"{'es' if report.jobs > 1 else ''}); wall clock {report.seconds.get('total', 0):.1f}s"
     )
-    for line in report.failures():
-        console.print(f"[bold red]{line}[/]", markup=True)
+    for finding in report.findings():
+        style = "bold red" if finding.verdict is Verdict.FAILED else "yellow"
+        console.print(f"[{style}]{escape(finding.line())}[/]")
     if finished:
-        console.print(
-            "[bold red]FAILED[/]" if report.failed else "[bold green]all checks passed[/]"
-        )
+        verdict = report.verdict
+        console.print(f"[{VERDICT_STYLE[verdict]}]{HEADLINE[verdict]}[/]")

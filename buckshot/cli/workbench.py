@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from buckshot.command import INTERRUPTED, check_output, fail, load_rules, save
+from buckshot.command import INTERRUPTED, MAX_GAMES, check_output, fail, load_rules, save
 from buckshot.extras import WORKBENCH, require
 from buckshot.progress import QUIET_HELP
 from buckshot.reference.agents import AGENTS
@@ -18,7 +18,10 @@ from buckshot.spec.ruleset import Ruleset, RulesetError
 from buckshot.tables import FormatOption, TableFormat, output_console
 
 GamesOption = Annotated[
-    int, typer.Option("--games", min=1, help="Games per ruleset (the same seeds for each).")
+    int,
+    typer.Option(
+        "--games", min=1, max=MAX_GAMES, help="Games per ruleset (the same seeds for each)."
+    ),
 ]
 PlayersOption = Annotated[int, typer.Option("--players", min=2, max=8, help="Seats per game.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run.")]
@@ -77,11 +80,13 @@ def _measure(
     from buckshot.workbench.measure import measure
 
     started = time.perf_counter()
+    total = games * len(rulesets)
     try:
-        with dask_client(scheduler, workers or available_cores()) as client:
-            count = len(client.scheduler_info(n_workers=-1).get("workers", {}))
-            total = games * len(rulesets)
-            with CommandProgress(command, quiet) as progress:
+        with CommandProgress(command, quiet) as progress:
+            where = scheduler or "a local Dask cluster"
+            progress.say(f"{total:,} games of {len(rulesets)} rulesets; starting {where}")
+            with dask_client(scheduler, workers or available_cores()) as client:
+                count = len(client.scheduler_info(n_workers=-1).get("workers", {}))
                 played = 0
 
                 def tick(n: int) -> None:
@@ -89,6 +94,7 @@ def _measure(
                     played += n
                     progress.update(played, total, "games")
 
+                progress.update(0, total, "games")
                 balances = measure(client, rulesets, games, players, seed, agent, tick)
     except ClusterError as error:
         fail("cluster.unreachable", str(error))
@@ -96,7 +102,7 @@ def _measure(
         fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
     except Exception as error:  # a worker lost or a task failed: one line, no traceback
         reason = " ".join(str(error).split()) or "no message"
-        fail("simulation.failed", f"{type(error).__name__}: {reason}", 1)
+        fail("simulation.failed", f"a game failed in a worker: {reason}", 1)
     seconds = time.perf_counter() - started
     run = {
         "games per ruleset": games,
@@ -256,6 +262,12 @@ def sweep_command(
     except RulesetError as error:
         fail(error.code, str(error))
     _check_run([v.rules for v in grid], players, agent)
+    if games * len(grid) > MAX_GAMES:
+        fail(
+            "usage.param",
+            f"{len(grid) - 1} variants and the reference, {games} games each: "
+            f"{games * len(grid):,} games, more than the {MAX_GAMES:,} a run plays",
+        )
     balances, run = _measure(
         [v.rules for v in grid], games, players, seed, agent, scheduler, workers, "sweep", quiet
     )

@@ -50,8 +50,8 @@ class ClusterError(RuntimeError):
 
 
 def _one_line(error: BaseException) -> str:
-    """The error's message on one line (its class name when it has none)."""
-    return " ".join(str(error).split()) or type(error).__name__
+    """The error's message on one line ("no message" when it has none)."""
+    return " ".join(str(error).split()) or "no message"
 
 
 def knock(address: str, seconds: float = CONNECT_TIMEOUT) -> None:
@@ -79,10 +79,9 @@ def knock(address: str, seconds: float = CONNECT_TIMEOUT) -> None:
         raise ClusterError(f"cannot reach the Dask scheduler {address}: {reason}") from None
     try:
         kind = asyncio.run(asyncio.wait_for(_identity(address, seconds), seconds * 2))
-    except Exception as error:  # whatever a stranger answers: the handshake did not happen
+    except Exception:  # whatever a stranger answers: the handshake did not happen
         raise ClusterError(
-            f"cannot reach the Dask scheduler {address}: no Dask scheduler answers there "
-            f"({type(error).__name__})"
+            f"cannot reach the Dask scheduler {address}: no Dask scheduler answers there"
         ) from None
     if kind != "Scheduler":
         raise ClusterError(f"--scheduler {address}: a Dask {kind or 'server'}, not a scheduler")
@@ -132,13 +131,14 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
                 silence_logs=logging.CRITICAL,  # a task's error reaches the client; logs: noise
                 preload=[__name__] if processes else [],  # dask_setup: workers ignore Ctrl-C
             )
+            # built whole too: a client that Ctrl-C left half-built closes itself as it is
+            # collected at the exit, waiting for ever for a loop that is gone
+            client = Client(cluster, set_as_default=False)
     except (OSError, RuntimeError) as error:
         raise ClusterError(f"cannot start a local Dask cluster: {_one_line(error)}") from None
-    client: Client | None = None
     try:
         if pressed:
             raise KeyboardInterrupt
-        client = Client(cluster, set_as_default=False)
         with _workers_stderr_silenced(processes):
             cluster.scale(count)
             try:
@@ -199,7 +199,7 @@ def _workers_stderr_silenced(processes: bool) -> Iterator[None]:
         os.close(saved)
 
 
-def _stop_at_once(cluster: LocalCluster, client: Client | None = None) -> None:
+def _stop_at_once(cluster: LocalCluster, client: Client) -> None:
     """End the cluster's worker processes now (they are mid-game: nothing of theirs is kept),
     then close the client and the cluster, not waiting long and with their logs silenced:
     the workers' deaths are expected."""
@@ -212,8 +212,7 @@ def _stop_at_once(cluster: LocalCluster, client: Client | None = None) -> None:
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
     with suppress(Exception):
-        if client is not None:
-            # given the time it needs: a client left half-closed closes again as the
-            # interpreter exits, and can wait there for a loop that is gone
-            client.close(timeout=CLOSE_TIMEOUT)
+        # given the time it needs: a client left half-closed closes again as the
+        # interpreter exits, and can wait there for a loop that is gone
+        client.close(timeout=CLOSE_TIMEOUT)
         cluster.close(timeout=2)

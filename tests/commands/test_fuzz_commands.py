@@ -7,6 +7,9 @@ promises of docs/commands.md (its exit status section):
 - exit 0, 1 only for the commands whose 1 is a verdict or an ending, or 2 with one line
   ``error [code]: message`` last on standard error (never ``error [internal]``, the guard's
   word for what no command foresaw);
+- (issue 34) ``FAILED`` only with exit 1, when a named property, case or experiment failed;
+  exit 2 whenever no game, proof or case ran; no error line with an errno, a codec's or
+  the JSON parser's words, or an exception's class name;
 - no partial or overwritten output: a refused command leaves every file as it was and adds
   none; a command that finishes leaves no temporary file, and each JSON file it wrote parses.
 
@@ -36,6 +39,8 @@ from pathlib import Path
 import pytest
 from cli_catalogue import (
     ERROR_LINE,
+    NOTHING_RAN,
+    RAW_PYTHON,
     REFUSED_TEXT,
     ROOT,
     Param,
@@ -292,6 +297,11 @@ def check(
     allowed = {0, 2} | ({1} if name in verdict_commands() else set())
     assert result.exit_code in allowed, shown
     errors = [line for line in result.stderr.splitlines() if line.startswith("error [")]
+    assert not [line for line in errors if RAW_PYTHON.search(line)], shown
+    # FAILED only when a named property (case, experiment) failed: the exit status 1
+    assert "FAILED" not in result.output or result.exit_code == 1, shown
+    # no verdict when nothing ran: a refusal or an undecided run
+    assert not NOTHING_RAN.search(result.output) or result.exit_code == 2, shown
     if result.exit_code == 2:
         last = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else ""
         found = ERROR_LINE.match(last)

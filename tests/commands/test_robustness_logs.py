@@ -220,6 +220,4 @@ def test_a_counterexample_that_is_not_json_is_refused(tmp_path: Path) -> None:
     path.write_text(text[: len(text) // 2], encoding="utf-8")
     _refused(runner.invoke(PROGRAM, ["replay", str(path)]), "[counterexample.invalid]", "not JSON")
     path.write_bytes(b"{\n \xff\xfe\n}\n")
-    _refused(
-        runner.invoke(PROGRAM, ["replay", str(path)]), "[counterexample.invalid]", "cannot read"
-    )
+    _refused(runner.invoke(PROGRAM, ["replay", str(path)]), "[counterexample.invalid]", "not UTF-8")

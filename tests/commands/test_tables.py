@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from buckshot.cli import verify
 from buckshot.cli.main import app
 from buckshot.tables import TableFormat, as_csv, as_markdown, cells, output_console, print_tables
+from buckshot.verdict import Verdict
 from buckshot.workbench.report import Report, TableSection, print_report
 
 HEADINGS = tuple(f"column number {n} with a long heading" for n in range(12))
@@ -154,7 +155,7 @@ def test_verify_with_a_table_format_prints_the_tables_alone() -> None:
     report = SimpleNamespace(
         assumed=["I2"], cfg=None, proofs=[], bmc_status="", bmc_depth=0, vacuity=[], walks=None,
         cross_check=None, cross_check_figures=lambda: None, seconds={"total": 1.0}, jobs=1,
-        failures=lambda: [], failed=False,
+        findings=lambda: [], verdict=Verdict.PASSED,
     )  # fmt: skip
     for fmt in TableFormat:
         out, err = io.StringIO(), io.StringIO()

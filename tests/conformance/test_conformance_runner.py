@@ -18,6 +18,7 @@ from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
 from buckshot.conformance.known import KnownFailuresError, parse_known_failures
 from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, report_lines
+from buckshot.conformance.session import AdapterNotStarted
 from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
@@ -174,14 +175,13 @@ def test_exit_first_stops_after_the_first_case_that_fails_the_run(suite, fake: P
     assert not passing.stopped_early and _statuses(passing) == dict.fromkeys(THREE, "passed")
 
 
-def test_an_adapter_that_cannot_start_errors_every_case(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
-    missing = _run(suite, "/nonexistent/adapter --flag", filters=[*THREE, "turn.five-*"])
-    assert len(missing.results) == 4 and set(_statuses(missing).values()) == {"errored"}
-    assert "cannot start" in (missing.results[0].message or "")
-    assert "not started again after 3 failed starts" in (missing.results[-1].message or "")
-    bad = _run(suite, f"{sys.executable} {fake} bad-hello -", filters=[THREE[0]])
-    assert bad.results[0].status == "errored" and "bad hello" in (bad.results[0].message or "")
-    _whole(missing)
+def test_an_adapter_that_cannot_start_runs_no_case(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: an adapter that cannot start, or answers no good hello, is refused before
+    the first case (one error, not one per case)."""
+    with pytest.raises(AdapterNotStarted, match="cannot start /nonexistent/adapter --flag"):
+        _run(suite, "/nonexistent/adapter --flag", filters=[*THREE, "turn.five-*"])
+    with pytest.raises(AdapterNotStarted, match="bad hello"):
+        _run(suite, f"{sys.executable} {fake} bad-hello -", filters=[THREE[0]])
 
 
 @pytest.mark.slow

@@ -93,7 +93,7 @@ def test_conformance_run(tmp_path: Path) -> None:
 def test_verify_report(tmp_path: Path) -> None:
     out = run("verify_report.py", tmp_path)
     assert "I5 (invariant;" in out and "N=2 proved" in out
-    assert "failed: False" in out
+    assert "verdict: passed" in out
 
 
 @pytest.mark.slow

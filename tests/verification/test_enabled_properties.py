@@ -148,7 +148,7 @@ def test_verify_saves_a_replayable_path_for_a_refused_choice() -> None:
     cfg = _cfg(3, 3)
     fault = next(m for m in TEETH if m.name == "no_shot_at_the_next_seat")
     report = verify(cfg, depth=0, vacuity=False, only=["A1"], patch=fault.patch, jobs=1)
-    assert any("A1 N=3: violated on a path of depth" in line for line in report.failures())
+    assert any("A1 N=3: violated on a path of depth" in f.what for f in report.findings())
     (violation,) = report.violations
     spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=fault.patch)
     end = violation.witness.end

@@ -14,6 +14,7 @@ from dataclasses import replace
 import pytest
 
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.verdict import Verdict
 from buckshot.verification import parallel, run
 from buckshot.verification.model.config import make_config
 from buckshot.verification.parallel import BMC, PROOF, Done, Task, execute
@@ -87,7 +88,7 @@ def _searched(asked: list[Task]) -> list[tuple[str, ...]]:
 def test_every_property_proved_needs_no_search(monkeypatch: pytest.MonkeyPatch) -> None:
     report, asked = _run(monkeypatch)
     assert _searched(asked) == []
-    assert report.bmc_status == NOT_NEEDED and not report.failed
+    assert report.bmc_status == NOT_NEEDED and report.verdict is Verdict.PASSED
     assert report.bmc_depth == 0 and report.bmc_checked == []
 
 
@@ -99,7 +100,9 @@ def test_an_invariant_left_open_is_searched_after_the_proofs(
     report, asked = _run(monkeypatch, broken={"I4": frozenset({3})})
     assert _searched(asked) == [tuple(BOUNDED)] and asked[-1].kind == BMC
     assert asked[-1].depth == 5, "the search starts only when every proof is known"
-    assert report.bmc_checked == BOUNDED and report.bmc_depth == 5 and report.failed
+    assert (
+        report.bmc_checked == BOUNDED and report.bmc_depth == 5 and report.verdict is Verdict.FAILED
+    )
 
 
 def test_a_broken_lemma_opens_every_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,7 +110,7 @@ def test_a_broken_lemma_opens_every_invariant(monkeypatch: pytest.MonkeyPatch) -
     resting on it, so BMC searches them all."""
     report, asked = _run(monkeypatch, broken={"L3": frozenset({2, 3})})
     assert _searched(asked) == [tuple(BOUNDED)] and asked[-1].kind == BMC
-    assert report.bmc_status == "ok" and report.failed
+    assert report.bmc_status == "ok" and report.verdict is Verdict.FAILED
 
 
 def test_a_property_nothing_assumes_opens_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,7 +118,7 @@ def test_a_property_nothing_assumes_opens_nothing_else(monkeypatch: pytest.Monke
     BMC searches were proved, so their search is not needed. The run fails on P1."""
     report, asked = _run(monkeypatch, broken={"P1": frozenset({2})})
     assert _searched(asked) == []
-    assert report.bmc_status == NOT_NEEDED and report.failed
+    assert report.bmc_status == NOT_NEEDED and report.verdict is Verdict.FAILED
 
 
 def test_a_solver_disagreement_leaves_the_invariants_open(
@@ -123,7 +126,7 @@ def test_a_solver_disagreement_leaves_the_invariants_open(
 ) -> None:
     report, asked = _run(monkeypatch, disagreed=frozenset({"I5"}))
     assert _searched(asked) == [tuple(BOUNDED)]
-    assert report.failed
+    assert report.verdict is Verdict.FAILED
 
 
 def test_proofs_that_rest_on_unproved_assumptions_search_from_the_start(

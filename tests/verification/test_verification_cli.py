@@ -50,7 +50,7 @@ def test_selected_proofs_pass_and_write_json(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     assert [p["id"] for p in data["proofs"]] == ["I1", "I6"]
     assert data["bmc"]["status"] == "ok" and len(data["bmc"]["seconds_per_depth"]) == 3
-    assert data["failed"] is False
+    assert data["verdict"] == "passed" and data["findings"] == []
 
 
 @pytest.mark.slow

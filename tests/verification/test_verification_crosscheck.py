@@ -141,7 +141,7 @@ def test_a_disagreement_fails_the_property_and_the_run(
     proof = data["proofs"][0]
     assert proof["verdict"] == DISAGREED
     assert [v["verdict"] for v in proof["per_n"]] == [DISAGREED]
-    assert data["failed"] is True and data["cross_check"]["disagreements"] >= 1
+    assert data["verdict"] == "failed" and data["cross_check"]["disagreements"] >= 1
     shown = data["cross_check"]["not_agreed"][0]
     assert shown["disagree"] and {shown["z3"], shown["cvc5"]} == {"sat", "unsat"}
     assert "z3 answers unsat, cvc5 answers sat" in result.output

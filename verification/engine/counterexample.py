@@ -63,6 +63,8 @@ from buckshot.verification.model.state import (
     to_json,
 )
 from buckshot.verification.proofs.bmc import Violation
+from buckshot.verification.proofs.induction import all_properties
+from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.rules_enabled import RULES_ENABLED
 from buckshot.verification.render import action
 
@@ -119,6 +121,7 @@ def to_document(spec: ExecutableSpec, violation: Violation, statement: str = "")
         "property": violation.property_id,
         "statement": statement,
         "kind": "bounded",
+        "model": spec.sem.patch.name,
         "depth": violation.depth,
         "ruleset": spec.cfg.ruleset.to_dict(),
         "players": witness.start.n,
@@ -175,6 +178,7 @@ def induction_document(
         "property": property_id,
         "statement": statement,
         "kind": "induction",
+        "model": spec.sem.patch.name,
         "depth": len(steps),
         "normalized": normalized,
         "note": note,
@@ -208,7 +212,7 @@ def load_document(data: Any) -> CounterexamplePath:
     problem = first_problem(validator("counterexample"), data)
     if problem is not None:
         note = f" ({data['note']})" if problem.startswith("steps:") and data.get("note") else ""
-        raise CounterexampleError(f"counterexample refused: {problem}{note}")
+        raise CounterexampleError(f"{problem}{note}")
     try:
         ruleset = parse_ruleset(data["ruleset"], source="counterexample")
         cfg = make_config(ruleset)
@@ -223,7 +227,8 @@ def load_document(data: Any) -> CounterexamplePath:
             )
             for step in data["steps"]
         )
-        known = {edge.edge.id for edge in ExecutableSpec(ruleset, config=cfg).layout.edges}
+        spec = ExecutableSpec(ruleset, config=cfg)
+        known = {edge.edge.id for edge in spec.layout.edges}
         for number, step in enumerate(steps, 1):
             if step.edge_id not in known:
                 raise ValueError(f"step {number}: no transition {step.edge_id!r} in the charts")
@@ -232,13 +237,87 @@ def load_document(data: Any) -> CounterexamplePath:
         for step in steps:
             _check_values(cfg, flatten(cfg, step.input), leaves(cfg, Input))
         _check_seats(data, ruleset, start)
-        return CounterexamplePath(
+        cex = CounterexamplePath(
             str(data["property"]), str(data.get("statement", "")), ruleset, cfg, start, steps
         )
-    except (KeyError, TypeError, ValueError, IndexError, StopIteration) as error:
+    except KeyError as error:
+        raise CounterexampleError(f"a field is missing: {error}") from None
+    except (TypeError, ValueError, IndexError, StopIteration) as error:
+        raise CounterexampleError(str(error) or "a value of the wrong kind") from None
+    _check_path(spec, cex, data.get("kind"), str(data.get("model", "")))
+    return cex
+
+
+def _check_path(spec: ExecutableSpec, cex: CounterexamplePath, kind: Any, model: str) -> None:
+    """Refuse (:class:`CounterexampleError`) a document that is no counterexample of the
+    model: a property no run checks; a path the model does not take (a bounded path must
+    start where a game starts, and every step must be the model's step from the state
+    before it, to the state after); or a path along which the property holds. A document
+    found on a changed model (``model``: a deliberate bug's name) is checked against the
+    property alone: the model as shipped need not take its steps."""
+    prop = next((p for p in all_properties() if p.id == cex.property_id), None)
+    if prop is None:
+        raise CounterexampleError(f"property: no property {cex.property_id!r} (see verify --only)")
+    if not model:
+        if kind == "bounded" and cex.start != spec.initial(
+            cex.players, cex.start.role[: cex.players]
+        ):
+            raise CounterexampleError(
+                "start: a bounded path starts where a game starts; this start is no initial state"
+            )
+        if kind == "induction" and len(cex.steps) > 1:
+            raise CounterexampleError(
+                f"steps: a counterexample to induction takes at most one step, not {len(cex.steps)}"
+            )
+        before = cex.start
+        for number, step in enumerate(cex.steps, 1):
+            try:
+                taken = spec.take(before, step.input)
+            except IllegalStep:
+                raise CounterexampleError(
+                    f"step {number} ({step.edge_id}): the model refuses its input in the state "
+                    "before it"
+                ) from None
+            if taken.edge.edge.id != step.edge_id or taken.after != step.after:
+                found = differences(cex.cfg, step.after, taken.after)[:3]
+                what = (
+                    f"its state after differs: {'; '.join(found)}"
+                    if found
+                    else f"the model takes {taken.edge.edge.id}"
+                )
+                raise CounterexampleError(
+                    f"step {number} ({step.edge_id}): not the model's step: {what}"
+                )
+            before = step.after
+    if (
+        prop.offer is None
+        and not prop.progress
+        and not _breaks(spec, prop, cex, checked_steps=not model)
+    ):
         raise CounterexampleError(
-            f"counterexample refused: {type(error).__name__}: {error}"
-        ) from None
+            f"property: {prop.id} holds in every state of the path, which breaks nothing"
+        )
+
+
+def _breaks(
+    spec: ExecutableSpec, prop: Property, cex: CounterexamplePath, checked_steps: bool
+) -> bool:
+    """Some state of the path breaks ``prop``, or (when the steps are the model's) some step
+    breaks its step predicate; True when neither can be evaluated from the document."""
+    sem = spec.sem
+    if prop.state is not None and not all(
+        prop.state(sem, s) for s in (cex.start, *(t.after for t in cex.steps))
+    ):
+        return True
+    if prop.step is None:
+        return False
+    if not checked_steps:
+        return True
+    befores = (cex.start, *(t.after for t in cex.steps))
+    return any(
+        not prop.step(sem, b, t.input, spec.result(b, t.input))
+        for b, t in zip(befores, cex.steps, strict=False)
+    )
 
 
 def _shown(value: Any) -> tuple[int, ...] | None:

@@ -1,0 +1,195 @@
+"""Verdicts a user can trust (issue 34): FAILED only when a named property fails, exit 2
+when a check is undecided or nothing could run, options with one meaning and a bound, and
+messages in the user's words. Each test is one example of the issue, which today's code
+(before the issue) got wrong."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_catalogue import RAW_PYTHON
+from typer.testing import CliRunner, Result
+
+from buckshot.cli.main import app
+from buckshot.cli.verify import app as verify_app
+from buckshot.progress import CommandProgress
+from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.model.config import make_config
+from buckshot.verification.proofs.vacuity import NOT_SHOWN, REACHED_WALK, VacuityTarget
+from buckshot.verification.report import Report
+from buckshot.workers import available_cores
+
+RUNNER = CliRunner()
+
+
+def _one_error(result: Result) -> str:
+    """The one ``error [...]`` line a refused (exit 2) command ends with."""
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("error [")]
+    assert len(errors) == 1, result.output
+    assert not RAW_PYTHON.search(errors[0]), errors[0]
+    return errors[0]
+
+
+# --- verify: an undecided check is no failure --------------------------------------------
+
+
+def _short_game_report(**options: Any) -> Report:
+    """What `verify --rules short.toml --players 2` found: every property proved (none
+    run here), one transition neither reached nor proved unreachable."""
+    ruleset = load_ruleset().with_changes({"limits.max_turns": 3})
+    report = Report(make_config(ruleset, (2, 2)), vacuity_depth=8)
+    report.vacuity = [
+        VacuityTarget("dying:asking:give_up:0", "transition", NOT_SHOWN),
+        VacuityTarget("turn:idle:start:0", "transition", REACHED_WALK, 3),
+    ]
+    return report
+
+
+def test_an_undecided_vacuity_check_is_undecided_not_failed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from buckshot.cli import verify as command
+
+    monkeypatch.setattr(command, "verify", lambda cfg, **options: _short_game_report())
+    out = tmp_path / "report.json"
+    result = RUNNER.invoke(verify_app, ["--quiet", "--json", str(out), "--no-vacuity"])
+    line = _one_error(result)
+    assert line.startswith("error [verify.undecided]: 1 check undecided, no property fails")
+    assert "limits.max_turns = 3" in line  # the hint: what would decide it
+    assert "FAILED" not in result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["verdict"] == "undecided"
+    (finding,) = report["findings"]
+    assert finding["verdict"] == "undecided" and "give_up" in finding["what"]
+    assert "max_turns" in finding["hint"]
+
+
+def test_verify_only_needs_a_property(tmp_path: Path) -> None:
+    for only in ("", ",", " , "):
+        line = _one_error(RUNNER.invoke(verify_app, ["--only", only, "--quiet"]))
+        assert line.startswith("error [usage.only]: --only"), line
+
+
+def test_verify_jobs_0_means_one_per_core_as_for_simulate(monkeypatch: pytest.MonkeyPatch) -> None:
+    from buckshot.cli import verify as command
+
+    asked: dict[str, Any] = {}
+
+    def run(cfg: Any, **options: Any) -> Report:
+        asked.update(options)
+        return Report(cfg)
+
+    monkeypatch.setattr(command, "verify", run)
+    result = RUNNER.invoke(verify_app, ["--jobs", "0", "--quiet", "--no-vacuity"])
+    assert result.exit_code == 0, result.output
+    assert asked["jobs"] == available_cores()
+
+
+# --- the conformance runner: an adapter that cannot start ----------------------------------
+
+
+@pytest.mark.slow
+def test_an_adapter_that_cannot_start_is_one_line_before_any_case() -> None:
+    result = RUNNER.invoke(app, ["conformance", "run", "--adapter", "/nonexistent/adapter"])
+    line = _one_error(result)
+    assert line.startswith("error [adapter.start]: the adapter did not start: cannot start")
+    assert "no such file" in line and "ERRORED" not in result.output
+    assert "through ?" not in result.output
+    chance = RUNNER.invoke(app, ["conformance", "chance", "--adapter", "/nonexistent/adapter"])
+    assert _one_error(chance).startswith("error [adapter.start]: ")
+
+
+@pytest.mark.slow
+def test_the_timeout_covers_the_adapter_start(tmp_path: Path) -> None:
+    """An adapter that answers its hello after 30 s is refused after --timeout 1, not after
+    a fixed 10 s (nor after 30)."""
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\ntime.sleep(30)\n", encoding="utf-8")
+    adapter = f"{sys.executable} {slow}"
+    for command in ("run", "chance"):
+        started = time.monotonic()
+        result = RUNNER.invoke(
+            app, ["conformance", command, "--adapter", adapter, "--timeout", "1", "--quiet"]
+        )
+        assert _one_error(result).startswith("error [adapter.start]: "), result.output
+        assert "within 1 s" in result.output
+        assert time.monotonic() - started < 10  # not the fixed 10 s of before
+
+
+# --- bounds ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["simulate", "--games", "1000000000000000000000000000000"],
+        ["compare", "a.toml", "b.toml", "--games", "100000000"],
+    ],
+)
+def test_a_number_of_games_has_a_bound(words: list[str]) -> None:
+    line = _one_error(RUNNER.invoke(app, words))
+    assert "--games" in line and "10000000" in line
+
+
+# --- messages in the user's words --------------------------------------------------------
+
+
+def _report_file(tmp_path: Path) -> Path:
+    """A good case report of ``conformance run`` (one case)."""
+    report = tmp_path / "cases.jsonl"
+    args = ["conformance", "run", "--adapter", "reference", "--quiet", "--no-tables"]
+    args += ["--filter", "turn.last-seat-passes-to-seat-0", "--report", str(report)]
+    assert RUNNER.invoke(app, args).exit_code == 0
+    return report
+
+
+@pytest.mark.slow
+def test_readers_of_reports_say_what_the_file_is(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    lines = [
+        _one_error(RUNNER.invoke(app, ["conformance", "diff", str(tmp_path / "no"), "x"])),
+        _one_error(RUNNER.invoke(app, ["conformance", "diff", str(binary), str(binary)])),
+        _one_error(
+            RUNNER.invoke(
+                app,
+                [
+                    "conformance",
+                    "report",
+                    str(_report_file(tmp_path)),
+                    "--out",
+                    str(tmp_path / "page.html"),
+                    "--chance",
+                    str(tmp_path / "cases.jsonl"),  # a case report given as a chance report
+                ],
+            )
+        ),
+    ]
+    assert "no such file" in lines[0]
+    assert "not UTF-8 text" in lines[1]
+    assert "more than one JSON value" in lines[2] and "chance/1 report" in lines[2]
+
+
+# --- progress ----------------------------------------------------------------------------
+
+
+def test_progress_prints_a_line_while_no_count_moves() -> None:
+    """A stage whose count does not move (a long solver query) still gets a line at most
+    ``every`` seconds apart: here, one with every stage not finished."""
+    stream = io.StringIO()
+    with CommandProgress("verify", stream=stream, every=0.1) as progress:
+        progress.update(0, 14, "proofs")
+        progress.update(1, 1, "vacuity")
+        time.sleep(0.35)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) >= 3, lines
+    assert lines[-1].endswith("verify: proofs 0/14")
+    assert progress.done_so_far() == "proofs 0/14, vacuity 1/1"
+    assert CommandProgress("verify").done_so_far() == "nothing"
