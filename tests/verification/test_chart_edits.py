@@ -24,6 +24,7 @@ from faults.full import FULL_ENV
 from buckshot.spec.chart_data import ChartModel, TransitionEdge, chart_models
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.verdict import Verdict
 from buckshot.verification.model import layout as layout_module
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import ExecutableSpec
@@ -125,7 +126,7 @@ def test_a_chart_edit_gives_a_verdict_and_a_report(
     report = verify(cfg, depth=1, vacuity=False, only=only, jobs=1)  # no RunFailed: a verdict
     written = json.dumps(report.to_dict(ExecutableSpec(cfg.ruleset, config=cfg)))
     assert written
-    lines = report.failures()
+    lines = [finding.what for finding in report.findings()]
     for pid in naming(missing, monkeypatch):
         assert any(
             line.startswith(f"{pid} N=2: violated") and "no transition" in line for line in lines
@@ -144,7 +145,7 @@ def test_a_deleted_edge_that_a_property_names_fails_it_naming_the_edge(
     assert "C6" in naming({edge}, monkeypatch)
     cfg = make_config(load_ruleset(), (2, 2))
     report = verify(cfg, depth=1, vacuity=False, only=["C6", "A4"], jobs=1)
-    assert report.failed
+    assert report.verdict == Verdict.FAILED
     (c6,) = [p for p in report.proofs if p.id == "C6"]
     assert c6.verdict == "violated" and edge in c6.part
     assert [p.verdict for p in report.proofs if p.id == "A4"] == ["proved"]
