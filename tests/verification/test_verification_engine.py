@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 from buckshot.cli.main import app
 from buckshot.reference.options import parse_option
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.engine import counterexample as counterexample_module
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
 from buckshot.verification.engine.counterexample import (
     CounterexampleError,
@@ -235,7 +236,9 @@ def _keeps_hp(m: Any, s: Any) -> Any:
 
 
 @pytest.mark.slow
-def test_a_real_counterexample_is_followed_by_the_engine(tmp_path: Path) -> None:
+def test_a_real_counterexample_is_followed_by_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cfg = make_config(RULES, (2, 2))
     prop = Property("T1", ("S4.2.1c",), "Nobody ever loses HP.", state=_keeps_hp)
     violations, _, status = check_bounded(cfg, [prop], 8)
@@ -243,7 +246,10 @@ def test_a_real_counterexample_is_followed_by_the_engine(tmp_path: Path) -> None
     doc = to_document(ExecutableSpec(RULES, config=cfg), violations[0], prop.statement)
     path = tmp_path / "cex.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    result = replay(load_document(json.loads(path.read_text(encoding="utf-8"))))
+    with monkeypatch.context() as patch:  # its T1 is this test's, not the spec's (see below)
+        patch.setattr(counterexample_module, "_check_path", lambda *args: None)
+        cex = load_document(json.loads(path.read_text(encoding="utf-8")))
+    result = replay(cex)
     assert result.followed, "\n".join(result.lines())
     assert "bug is in the spec" in result.verdict()
     # the command replays counterexamples of the spec's properties only: this one's T1 is

@@ -99,7 +99,7 @@ def test_a_failing_task_keeps_the_proofs_that_finished(tmp_path: Path) -> None:
     with pytest.raises(RunFailed) as raised:
         verify(cfg, depth=0, vacuity=False, only=["P1"], jobs=2, walk_steps=30)
     [failure] = raised.value.failures
-    assert failure.startswith("engine: GameError: ") and "3..5" in failure
+    assert failure.startswith("engine: [setup.invalid] ") and "3..5" in failure
     assert [p.id for p in raised.value.report.proofs] == ["P1"]
 
 

