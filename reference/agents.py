@@ -45,6 +45,7 @@ _DISCARD_ORDER = (
     Item.MILK_TEA,
 )
 """The heuristic's order of items to discard; a kind not listed is discarded first."""
+_DISCARD_RANK = {item: place for place, item in enumerate(_DISCARD_ORDER)}
 
 
 class HeuristicAgent:
@@ -62,8 +63,7 @@ class HeuristicAgent:
         if prompt.kind == "conversion":
             return by_id["keep_role"] if self._rng.random() < 0.5 else by_id["convert"]
         if prompt.kind == "discard":
-            rank = {item: place for place, item in enumerate(_DISCARD_ORDER)}
-            return min(prompt.options, key=lambda o: rank.get(o.kwargs()["item"], -1))
+            return min(prompt.options, key=lambda o: _DISCARD_RANK.get(o.kwargs()["item"], -1))
         if prompt.kind in ("shot_response", "counter_response"):
             if len(prompt.options) == 1:
                 return prompt.options[0]

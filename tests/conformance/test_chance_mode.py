@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -17,7 +16,7 @@ from typing import Any
 
 import pytest
 from faults.adapter import command
-from faults.full import FULL_ENV
+from faults.full import full_run
 from faults.manifest import EXPERIMENTS_REJECT, Row, select
 from scipy import stats
 from typer.testing import CliRunner
@@ -197,7 +196,7 @@ def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> N
     (today every experiment but chance.load-for-the-living, which the reference passes)."""
     fault = FAULTS[name]
     named = tuple(BY_ID[ident] for ident in fault.caught_by)
-    if os.environ.get(FULL_ENV) != "1":
+    if not full_run():
         turn = list(FAULTS).index(name) % len(named)
         named = named[turn : turn + 1]
     run = run_chance(command(name), named)

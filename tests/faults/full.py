@@ -17,8 +17,15 @@ import pytest
 FULL_ENV = "BUCKSHOT_FAULTS_FULL"
 """Set to ``1`` to run the tests marked :data:`full_only`."""
 
+
+def full_run() -> bool:
+    """Whether this run checks every player count, walk, edit and experiment
+    (``BUCKSHOT_FAULTS_FULL=1``)."""
+    return os.environ.get(FULL_ENV) == "1"
+
+
 full_only = pytest.mark.skipif(
-    os.environ.get(FULL_ENV) != "1",
+    not full_run(),
     reason=f"every player count and walk: {FULL_ENV}=1 pytest ..., or python benchmarks/faults.py",
 )
 """Skip a test of every player count and walk unless ``BUCKSHOT_FAULTS_FULL=1``."""

@@ -14,12 +14,11 @@ checked with ``BUCKSHOT_FAULTS_FULL=1`` (tests/faults/full.py).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
-from faults.full import FULL_ENV
+from faults.full import FULL_ENV, full_run
 
 from buckshot.spec.chart_data import ChartModel, TransitionEdge, chart_models
 from buckshot.spec.rulebook import Role
@@ -115,7 +114,7 @@ def naming(ids: set[str], monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_chart_edit_gives_a_verdict_and_a_report(
     edge_id: str, how: str, charts_as: Callable[..., None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if os.environ.get(FULL_ENV) != "1" and (how != "deleted" or not naming({edge_id}, monkeypatch)):
+    if not full_run() and (how != "deleted" or not naming({edge_id}, monkeypatch)):
         pytest.skip(f"an edge no property names, or a retarget: {FULL_ENV}=1 checks every edit")
     charts = edited(edge_id, how)
     after = {edge.id for chart in charts for edge in chart.transitions}
