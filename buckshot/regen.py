@@ -79,15 +79,15 @@ def _export(root: Path) -> Rendered:
 
 
 def _cases(root: Path) -> Rendered:
-    from buckshot.conformance import generate
+    from buckshot.conformance.generate import RULE_FAMILIES, render_all
 
-    return _under(root, generate.render_all())
+    return _under(root, render_all(RULE_FAMILIES))
 
 
 def _model_cases(root: Path) -> Rendered:
-    from buckshot.conformance.modelcases import generate
+    from buckshot.conformance.generate import render_all
 
-    return _under(root, generate.render_all())
+    return _under(root, render_all(["model"]))
 
 
 def _traceability(root: Path) -> Rendered:

@@ -1,6 +1,6 @@
 """A generated conformance case as a document: its keys in the suite's order, its citations
-split into clauses and rulings. The generators (:mod:`buckshot.conformance.generate`, whose
-``invalid`` family is :mod:`buckshot.conformance.invalid`) write every case through it."""
+split into clauses and rulings. Every family of the generator
+(:mod:`buckshot.conformance.generate`) writes its cases through it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from buckshot.spec.rulings import ruling_ids
 
 GENERATOR = "conformance/generate.py"
-"""The command that writes the generated cases, as each case's ``generated_by`` names it."""
+"""The generator of every generated case, as each case's ``generated_by`` names it."""
 
 SPEC_MIN = "0.1.0"
 """The oldest spec version the generated cases hold for."""
@@ -26,18 +26,21 @@ def case_document(
     setup: dict[str, Any],
     script: list[dict[str, Any]],
     expect: dict[str, Any],
+    rulings_by_number: bool = True,
+    generated_by: str = GENERATOR,
 ) -> dict[str, Any]:
     """A case document with its keys in the suite's order: ``citations`` gives its clauses
-    (in their first order) and its rulings (by number), each once."""
-    rulings = {cite for cite in citations if cite in RULING_IDS}
+    (in their first order) and its rulings (by number, or in their first order), each
+    once."""
+    rulings = list(dict.fromkeys(cite for cite in citations if cite in RULING_IDS))
     return {
         "id": case_id,
         "description": description,
-        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in rulings)),
-        "rulings": sorted(rulings, key=lambda r: int(r[1:])),
+        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in RULING_IDS)),
+        "rulings": sorted(rulings, key=lambda r: int(r[1:])) if rulings_by_number else rulings,
         "features": list(dict.fromkeys(features)),
         "spec_version": {"min": SPEC_MIN},
-        "generated_by": GENERATOR,
+        "generated_by": generated_by,
         "setup": setup,
         "script": script,
         "expect": expect,

@@ -1,12 +1,10 @@
-"""Generate the conformance suite's families of cases, their expectations computed from the rules.
+"""The conformance suite's one case generator: each family of cases is a function, and
+every expectation is worked out from the rules, never recorded from an engine (this module
+and its families import no engine, ``buckshot.reference`` least of all).
 
-``buckshot regen`` rewrites ``data/cases/generated/`` from :func:`render_all` (``--check``
-names the files that differ; a test runs the same check). Every expectation below is worked
-out here, from the rule text and the rulings, by the small rule model of this file; nothing
-is recorded from an engine, and this script imports no engine (``buckshot.reference`` least
-of all).
-
-Families:
+``buckshot regen`` rewrites ``data/cases/generated/<family>/`` and ``data/cases/model/``
+from :func:`render_all` (``--check`` names the files that differ; a test runs the same
+check). The families:
 
 - ``roleitem``: every role x every item, as a normal player and as a traitor: the turn
   owner uses the item once in the main phase (S3, S2, S5.1, S4.2.2, R9, R10, R22-R24).
@@ -17,18 +15,24 @@ Families:
 - ``invalid``: every constraint of the ruleset schema and every consistency rule, every
   setup condition of M3.1a, every clause of the option syntax and of decision.malformed,
   each broken once (:mod:`buckshot.conformance.invalid`).
+- ``model``: seeded games of the executable spec that together take every chart transition
+  and show every guard outcome at 2, 3, 5 and 8 seats, every expectation the model's
+  (:mod:`buckshot.conformance.model_cases`).
+
+The first three are worked out by the small rule model of this file.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
 from buckshot.conformance.case_document import case_document
 from buckshot.conformance.invalid import invalid_cases
+from buckshot.conformance.model_cases import model_cases
 from buckshot.spec import rulebook
 from buckshot.spec.clauses import clause, clause_sort_key
 from buckshot.spec.registry import Entry, entry
@@ -46,8 +50,7 @@ from buckshot.spec.rulebook import (
 )
 from buckshot.spec.ruleset import load_ruleset
 
-HERE = Path(__file__).resolve().parent / "data"
-OUT = HERE / "cases" / "generated"
+CASES = Path(__file__).resolve().parent / "data" / "cases"
 
 # --- the rules, as far as these families need them ------------------------------------------
 # Numbers come from the default ruleset (spec/rulesets/default.toml), the items' targets and
@@ -93,8 +96,6 @@ def cites(home: Home, *chosen: str) -> list[str]:
         raise ValueError(f"{home.name} does not cite {', '.join(stray)}")
     return list(chosen) if chosen else every
 
-
-"""Every ruling's ID (a citation that is none of them is a clause)."""
 
 NO_KILL = {"R7"}
 """Rulings on kills (who is credited with one): these cases kill nobody."""
@@ -584,12 +585,17 @@ def cap_cases() -> Iterator[dict[str, Any]]:
                 yield cap_case(hp, traitor, held)
 
 
-FAMILIES = {
+FAMILIES: dict[str, Callable[[], Iterable[dict[str, Any]]]] = {
     "roleitem": role_item_cases,
     "poll": poll_cases,
     "cap": cap_cases,
     "invalid": invalid_cases,
+    "model": model_cases,
 }
+"""Every family of cases, by name."""
+RULE_FAMILIES = ("roleitem", "poll", "cap", "invalid")
+"""The families written to ``cases/generated/<family>/``; the model family's cases, slower
+to make, go to ``cases/model/``."""
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -616,26 +622,14 @@ def to_text(value: Any, indent: int = 0, width: int = 100, used: int = 0) -> str
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
-def render_all() -> dict[Path, str]:
-    """Every generated case file: its path under ``cases/generated`` and its text."""
+def render_all(families: Iterable[str] = FAMILIES) -> dict[Path, str]:
+    """Every case file of ``families``: its path and its text."""
     files: dict[Path, str] = {}
-    for family, make in FAMILIES.items():
-        for document in make():
-            files[OUT / family / f"{document['id']}.json"] = to_text(document) + "\n"
+    for family in families:
+        folder = CASES / "generated" / family if family in RULE_FAMILIES else CASES / family
+        for document in FAMILIES[family]():
+            files[folder / f"{document['id']}.json"] = to_text(document) + "\n"
     return files
-
-
-def differences(files: dict[Path, str], out: Path = OUT) -> list[str]:
-    """How the files under ``out`` differ from ``files`` (missing, changed, extra)."""
-    found = []
-    on_disk = set(out.rglob("*.json")) if out.is_dir() else set()
-    for path, text in files.items():
-        if path not in on_disk:
-            found.append(f"missing {path.relative_to(HERE)}")
-        elif path.read_text(encoding="utf-8") != text:
-            found.append(f"changed {path.relative_to(HERE)}")
-    found += [f"extra {path.relative_to(HERE)}" for path in sorted(on_disk - set(files))]
-    return found
 
 
 def _check_every_item_has_an_expected_effect() -> None:

@@ -296,7 +296,7 @@ def coverage_command(
 ) -> None:
     """Replay every case on the executable spec; print which chart transitions the suite
     takes and which guard outcomes it shows; exit 1 when one is not covered."""
-    from buckshot.conformance.modelcases.coverage import render, suite_coverage
+    from buckshot.conformance.coverage import render, suite_coverage
     from buckshot.conformance.suite import SuiteError, load_suite
 
     try:
