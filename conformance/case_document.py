@@ -27,7 +27,6 @@ def case_document(
     script: list[dict[str, Any]],
     expect: dict[str, Any],
     rulings_by_number: bool = True,
-    generated_by: str = GENERATOR,
 ) -> dict[str, Any]:
     """A case document with its keys in the suite's order: ``citations`` gives its clauses
     (in their first order) and its rulings (by number, or in their first order), each
@@ -40,7 +39,7 @@ def case_document(
         "rulings": sorted(rulings, key=lambda r: int(r[1:])) if rulings_by_number else rulings,
         "features": list(dict.fromkeys(features)),
         "spec_version": {"min": SPEC_MIN},
-        "generated_by": generated_by,
+        "generated_by": GENERATOR,
         "setup": setup,
         "script": script,
         "expect": expect,

@@ -593,7 +593,6 @@ def model_case(path: Path, case_id: str) -> dict[str, Any]:
         steps,
         expect,
         rulings_by_number=False,
-        generated_by="conformance/modelcases/generate.py",
     )
 
 
