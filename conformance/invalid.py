@@ -57,51 +57,28 @@ class Constraint:
         place = [str(step) for step in self.path]
         if self.keyword == "required":
             place.append(str(self.argument))
-        words = [*place, _KEYWORD_WORDS[self.keyword]] if place else [_KEYWORD_WORDS[self.keyword]]
+        words = [*place, KEYWORDS[self.keyword][0]]
         return "-".join(word.replace("_", "-") for word in words)
 
     def describe(self) -> str:
         """The constraint in words."""
         where = _dotted(self.path) or "the ruleset"
-        match self.keyword:
-            case "required":
-                return f"{where} lacks its required key {self.argument}"
-            case "additionalProperties":
-                return f"{where} holds a key the schema does not know"
-            case "type":
-                return f"{where} is not of type {self.argument}"
-            case "minimum":
-                return f"{where} is below its minimum {self.argument}"
-            case "maximum":
-                return f"{where} is above its maximum {self.argument}"
-            case "minItems":
-                return f"{where} has fewer than {self.argument} entries"
-            case "maxItems":
-                return f"{where} has more than {self.argument} entries"
-            case "pattern":
-                return f"{where} is text that is no number"
-        raise AssertionError(self.keyword)  # pragma: no cover - every keyword is listed
+        return KEYWORDS[self.keyword][1].format(where=where, argument=self.argument)
 
 
-_KEYWORD_WORDS = {
-    "required": "missing",
-    "additionalProperties": "unknown-key",
-    "type": "wrong-type",
-    "minimum": "below-minimum",
-    "maximum": "above-maximum",
-    "minItems": "too-few",
-    "maxItems": "too-many",
-    "pattern": "not-a-number",
+KEYWORDS = {
+    "required": ("missing", "{where} lacks its required key {argument}"),
+    "additionalProperties": ("unknown-key", "{where} holds a key the schema does not know"),
+    "type": ("wrong-type", "{where} is not of type {argument}"),
+    "minimum": ("below-minimum", "{where} is below its minimum {argument}"),
+    "maximum": ("above-maximum", "{where} is above its maximum {argument}"),
+    "minItems": ("too-few", "{where} has fewer than {argument} entries"),
+    "maxItems": ("too-many", "{where} has more than {argument} entries"),
+    "pattern": ("not-a-number", "{where} is text that is no number"),
 }
-CONSTRAINT_KEYWORDS = frozenset(_KEYWORD_WORDS)
-"""The schema keywords that constrain a value; every other keyword of the ruleset schema
-only describes or links (``description``, ``default``, ``$ref``, ``properties``, ...)."""
-
-DESCRIPTIVE_KEYWORDS = frozenset(
-    {"$schema", "$id", "$defs", "$ref", "title", "description", "default"}
-    | {"properties", "items", "prefixItems"}
-)
-"""Keywords that constrain nothing themselves (the last three lead to nodes that do)."""
+"""The schema keywords that constrain a value, each with its word in a case ID and its
+sentence; every other keyword of the ruleset schema only describes or links
+(``description``, ``default``, ``$ref``, ``properties``, ...)."""
 
 NOT_SENDABLE = {
     ((), "type"): "a case's setup patches the default ruleset, which is an object: a ruleset "
@@ -135,7 +112,7 @@ def _walk(node: dict[str, Any], path: KeyPath, root: dict[str, Any]) -> Iterator
         elif keyword == "additionalProperties":
             if argument is False:
                 yield Constraint(path, keyword, argument, node)
-        elif keyword in CONSTRAINT_KEYWORDS:
+        elif keyword in KEYWORDS:
             yield Constraint(path, keyword, argument, node)
     for key, child in node.get("properties", {}).items():
         yield from _walk(child, (*path, key), root)
@@ -311,126 +288,79 @@ CONSISTENCY: tuple[Consistency, ...] = (
 
 @dataclass(frozen=True)
 class SetupCondition:
-    """One condition of M3.1a under which a setup is refused, and the case that checks it."""
+    """One condition of M3.1a under which a setup is refused, and the case that checks it:
+    a generated one when it has a ``setup``, else the hand-written ``setup.<slug>-refused``."""
 
     slug: str
     quote: str
     """The words of M3.1a that state it."""
-    setup: dict[str, Any] | None
-    """The inline setup the generated case sends; None when a hand-written case checks it."""
-    case: str
-    """The ID of the case that checks it."""
-    cites: tuple[str, ...]
+    setup: dict[str, Any] | None = None
+    """The inline setup the generated case sends."""
+    cites: tuple[str, ...] = ()
     situation: str | None = None
-    """What the generated case's setup is, as a clause (``an eliminated seat holds items``);
-    None when a hand-written case checks it."""
+    """What the generated case's setup is, as a clause (``an eliminated seat holds items``)."""
+
+    @property
+    def case(self) -> str:
+        """The ID of the case that checks it."""
+        if self.setup is None:
+            return f"setup.{self.slug}-refused"
+        return f"invalid.setup.{self.slug}"
 
 
 _TWO = [{"role": "medic"}, {"role": "mercenary"}]
+_OUTSIDE_HP = "any HP lies outside 0..`hp.max`"
+_NEGATIVE = "a count is negative"
+_NO_SEAT = "(or no seat at all)"
+_HAS_WON = "a traitor, living or eliminated, with at least `traitor.kills_to_win` kills"
 
 
-def _setup(
-    slug: str, situation: str, quote: str, setup: dict[str, Any], *cites: str
-) -> SetupCondition:
-    return SetupCondition(slug, quote, setup, f"invalid.setup.{slug}", cites, situation)
-
-
-def _written(slug: str, quote: str, case: str) -> SetupCondition:
-    return SetupCondition(slug, quote, None, case, ())
+def _eliminated_with(slug: str, quote: str, held: str, **hand: Any) -> SetupCondition:
+    """The condition that an eliminated seat (the third) holds ``hand``."""
+    dead = {"role": "doctor", "hp": 0, "alive": False, **hand}
+    situation = f"an eliminated seat holds {held}"
+    return SetupCondition(slug, quote, {"seats": [*_TWO, dead]}, ("S5.2", "R13"), situation)
 
 
 SETUP_CONDITIONS: tuple[SetupCondition, ...] = (
-    _setup(
+    SetupCondition(
         "fewer-seats-than-players-min",
-        "it has fewer seats than players.min",
         "the number of seats lies outside `players.min..players.max`",
         {"seats": _TWO, "ruleset": {"players": {"min": 3}}},
-        "S1.1",
-        "R16",
+        ("S1.1", "R16"),
+        "it has fewer seats than players.min",
     ),
-    _written(
-        "more-seats-than-players-max",
-        "the number of seats lies outside `players.min..players.max`",
-        "setup.nine-seats-refused",
-    ),
-    _written("one-living-seat", "fewer than two seats are alive", "setup.one-living-seat-refused"),
-    _written(
-        "living-seat-at-zero-hp", "a living seat has HP 0", "setup.living-seat-at-zero-hp-refused"
-    ),
-    _written(
-        "hp-above-the-maximum",
-        "any HP lies outside 0..`hp.max`",
-        "setup.hp-above-the-maximum-refused",
-    ),
-    _written("negative-hp", "any HP lies outside 0..`hp.max`", "setup.negative-hp-refused"),
-    _written("negative-item-count", "a count is negative", "setup.negative-item-count-refused"),
-    _written("negative-shield", "a count is negative", "setup.negative-shield-refused"),
-    _setup(
+    SetupCondition("nine-seats", "the number of seats lies outside `players.min..players.max`"),
+    SetupCondition("one-living-seat", "fewer than two seats are alive"),
+    SetupCondition("living-seat-at-zero-hp", "a living seat has HP 0"),
+    SetupCondition("hp-above-the-maximum", _OUTSIDE_HP),
+    SetupCondition("negative-hp", _OUTSIDE_HP),
+    SetupCondition("negative-item-count", _NEGATIVE),
+    SetupCondition("negative-shield", _NEGATIVE),
+    SetupCondition(
         "negative-rage",
-        "a seat's rage count is negative",
-        "a count is negative",
+        _NEGATIVE,
         {"seats": [{"role": "mercenary", "rage": -1}, {"role": "medic"}]},
-        "S3.3",
-        "R9",
+        ("S3.3", "R9"),
+        "a seat's rage count is negative",
     ),
-    _written("negative-kills", "a count is negative", "setup.negative-kills-refused"),
-    _written("unknown-role", "a role or item is unknown", "setup.unknown-role-refused"),
-    _written("unknown-item", "a role or item is unknown", "setup.unknown-item-refused"),
-    _written(
-        "eliminated-owner", "the owner is not a living seat", "setup.eliminated-owner-refused"
+    SetupCondition("negative-kills", _NEGATIVE),
+    SetupCondition("unknown-role", "a role or item is unknown"),
+    SetupCondition("unknown-item", "a role or item is unknown"),
+    SetupCondition("eliminated-owner", "the owner is not a living seat"),
+    SetupCondition("owner-outside-the-table", _NO_SEAT),
+    SetupCondition("negative-owner", _NO_SEAT),
+    SetupCondition("invalid-ruleset", "the ruleset is not valid"),
+    SetupCondition(
+        "chamber-beyond-a-load", "the chamber holds more than `shells.max_per_load` shells"
     ),
-    _written("owner-no-seat", "(or no seat at all)", "setup.owner-outside-the-table-refused"),
-    _written("negative-owner", "(or no seat at all)", "setup.negative-owner-refused"),
-    _written("invalid-ruleset", "the ruleset is not valid", "setup.invalid-ruleset-refused"),
-    _written(
-        "chamber-beyond-a-load",
-        "the chamber holds more than `shells.max_per_load` shells",
-        "setup.chamber-beyond-a-load-refused",
-    ),
-    _written(
-        "traitor-with-an-unused-conversion",
-        "a traitor's `conversion_used` is false",
-        "setup.traitor-with-an-unused-conversion-refused",
-    ),
-    _written(
-        "eliminated-seat-with-hp",
-        "an eliminated seat (`alive: false`) has HP above 0",
-        "setup.eliminated-seat-with-hp-refused",
-    ),
-    _setup(
-        "eliminated-seat-with-items",
-        "an eliminated seat holds an item",
-        "items",
-        {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "items": {"amulet": 1}}]},
-        "S5.2",
-        "R13",
-    ),
-    _setup(
-        "eliminated-seat-with-shield",
-        "an eliminated seat holds a shield block",
-        "shield blocks",
-        {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "shield": 1}]},
-        "S5.2",
-        "R13",
-    ),
-    _setup(
-        "eliminated-seat-with-rage",
-        "an eliminated seat holds a rage charge",
-        "rage charges",
-        {"seats": [*_TWO, {"role": "doctor", "hp": 0, "alive": False, "rage": 1}]},
-        "S5.2",
-        "R13",
-    ),
-    _written(
-        "living-traitor-who-has-won",
-        "a traitor, living or eliminated, with at least `traitor.kills_to_win` kills",
-        "setup.traitor-who-has-won-refused",
-    ),
-    _written(
-        "eliminated-traitor-who-has-won",
-        "a traitor, living or eliminated, with at least `traitor.kills_to_win` kills",
-        "setup.eliminated-traitor-who-has-won-refused",
-    ),
+    SetupCondition("traitor-with-an-unused-conversion", "a traitor's `conversion_used` is false"),
+    SetupCondition("eliminated-seat-with-hp", "an eliminated seat (`alive: false`) has HP above 0"),
+    _eliminated_with("eliminated-seat-with-items", "items", "an item", items={"amulet": 1}),
+    _eliminated_with("eliminated-seat-with-shield", "shield blocks", "a shield block", shield=1),
+    _eliminated_with("eliminated-seat-with-rage", "rage charges", "a rage charge", rage=1),
+    SetupCondition("traitor-who-has-won", _HAS_WON),
+    SetupCondition("eliminated-traitor-who-has-won", _HAS_WON),
 )
 """Every condition of M3.1a, each with the case that checks it."""
 
@@ -447,128 +377,37 @@ class DecisionClause:
     quote: str
     """The words of INTERPRETING.md (section 4 or 7, or a settled question) it checks."""
     option: str
-    code: str | None
+    code: str | None = "decision.malformed"
     """The rejection expected; None for a text that must be accepted."""
 
 
+_PARAMETER = "an unknown, repeated or empty parameter"
+_NUMERAL = "a value that is not a decimal seat numeral"
+_REQUIRED = "lacks a parameter its decision requires"
+_EMPTY = "no parameter is empty"
+
 MALFORMED_DECISIONS: tuple[DecisionClause, ...] = (
-    DecisionClause(
-        "unknown-decision-name", "an unknown decision name", "reload", "decision.malformed"
-    ),
-    DecisionClause(
-        "decision-name-in-capitals",
-        "lower case",
-        "SHOOT:target=1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "unknown-parameter",
-        "an unknown, repeated or empty parameter",
-        "shoot:seat=1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "parameter-for-a-decision-without-any",
-        "an unknown, repeated or empty parameter",
-        "end_main:target=1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "repeated-parameter",
-        "an unknown, repeated or empty parameter",
-        "shoot:target=1,target=0",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "negative-seat",
-        "a value that is not a decimal seat numeral",
-        "shoot:target=-1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "seat-as-a-word",
-        "a value that is not a decimal seat numeral",
-        "shoot:target=one",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "seat-left-empty",
-        "a value that is not a decimal seat numeral",
-        "shoot:target=",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "seat-with-a-plus-sign",
-        "a value that is not a decimal seat numeral",
-        "shoot:target=+1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "seat-with-a-space",
-        "a value that is not a decimal seat numeral",
-        "shoot:target= 1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "seat-in-other-digits",
-        "a value that is not a decimal seat numeral",
-        "shoot:target=\u0661",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "seat-as-a-decimal-fraction",
-        "a value that is not a decimal seat numeral",
-        "shoot:target=1.0",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "unknown-item-name",
-        "an item name",
-        "use_item:item=sword",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "item-name-in-capitals",
-        "an item name",
-        "use_item:item=Amulet",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "missing-parameter",
-        "lacks a parameter its decision requires",
-        "shoot",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "missing-item",
-        "lacks a parameter its decision requires",
-        "use_item:target=1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "parameter-without-a-value", 'name "=" value', "shoot:target", "decision.malformed"
-    ),
-    DecisionClause(
-        "empty-parameter-after-a-comma",
-        "no parameter is empty",
-        "shoot:target=1,",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "colon-without-a-parameter", "no parameter is empty", "end_main:", "decision.malformed"
-    ),
-    DecisionClause(
-        "text-with-a-leading-space",
-        "no space anywhere",
-        " shoot:target=1",
-        "decision.malformed",
-    ),
-    DecisionClause(
-        "empty-multiset-part",
-        "an item name",
-        "flip_shell:items=amulet+",
-        "decision.malformed",
-    ),
+    DecisionClause("unknown-decision-name", "an unknown decision name", "reload"),
+    DecisionClause("decision-name-in-capitals", "lower case", "SHOOT:target=1"),
+    DecisionClause("unknown-parameter", _PARAMETER, "shoot:seat=1"),
+    DecisionClause("parameter-for-a-decision-without-any", _PARAMETER, "end_main:target=1"),
+    DecisionClause("repeated-parameter", _PARAMETER, "shoot:target=1,target=0"),
+    DecisionClause("negative-seat", _NUMERAL, "shoot:target=-1"),
+    DecisionClause("seat-as-a-word", _NUMERAL, "shoot:target=one"),
+    DecisionClause("seat-left-empty", _NUMERAL, "shoot:target="),
+    DecisionClause("seat-with-a-plus-sign", _NUMERAL, "shoot:target=+1"),
+    DecisionClause("seat-with-a-space", _NUMERAL, "shoot:target= 1"),
+    DecisionClause("seat-in-other-digits", _NUMERAL, "shoot:target=\u0661"),
+    DecisionClause("seat-as-a-decimal-fraction", _NUMERAL, "shoot:target=1.0"),
+    DecisionClause("unknown-item-name", "an item name", "use_item:item=sword"),
+    DecisionClause("item-name-in-capitals", "an item name", "use_item:item=Amulet"),
+    DecisionClause("missing-parameter", _REQUIRED, "shoot"),
+    DecisionClause("missing-item", _REQUIRED, "use_item:target=1"),
+    DecisionClause("parameter-without-a-value", 'name "=" value', "shoot:target"),
+    DecisionClause("empty-parameter-after-a-comma", _EMPTY, "shoot:target=1,"),
+    DecisionClause("colon-without-a-parameter", _EMPTY, "end_main:"),
+    DecisionClause("text-with-a-leading-space", "no space anywhere", " shoot:target=1"),
+    DecisionClause("empty-multiset-part", "an item name", "flip_shell:items=amulet+"),
     DecisionClause("seat-with-a-leading-zero", "leading zeros allowed", "shoot:target=01", None),
 )
 """Every clause of the option syntax and of decision.malformed, with a text that tests it."""
