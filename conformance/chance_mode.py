@@ -220,10 +220,6 @@ def _odds(value: Any) -> Fraction:
 # --- the experiments -------------------------------------------------------------------------
 
 
-def _law_loads(rule: str) -> Law:
-    return Law("load", "load", rule, read_loads, loads_law)
-
-
 _ORDER = Law(
     "order",
     "order",
@@ -231,12 +227,41 @@ _ORDER = Law(
     read_first_order,
     orders_law,
 )
-_LOADS = _law_loads("R1: a load drawn with equal chance from the table for the living players")
+_LOADS = Law(
+    "load",
+    "load",
+    "R1: a load drawn with equal chance from the table for the living players",
+    read_loads,
+    loads_law,
+)
 _TURN_ITEMS = Law(
     "item",
     "item",
     "R15: each random item drawn with chance proportional to its weight",
     read_items("turn_start"),
+    weights_law,
+)
+_PILL = Law(
+    "pill",
+    "pill",
+    "S3.6: expired pills heal with the chance pills.heal_chance",
+    read_flag("pill_rolled", "heals"),
+    odds_law("pills", "heal_chance"),
+    bernoulli=True,
+)
+_GAMBLER = Law(
+    "gambler",
+    "gambler",
+    "S2.1, R20: the Lucky Streak pays out with the chance gambler.bonus_chance",
+    read_flag("gambler_rolled", "won"),
+    odds_law("gambler", "bonus_chance"),
+    bernoulli=True,
+)
+_BONUS_ITEMS = Law(
+    "bonus-item",
+    "item",
+    "R15, R20: the Lucky Streak's items drawn by weight, as every random item",
+    read_items("lucky_streak"),
     weights_law,
 )
 _SEATS = [{"role": "medic"}, {"role": "mercenary"}]
@@ -258,18 +283,7 @@ def _pills(name: str, chance: str | None, plays: int) -> Experiment:
         },
         script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},),
         plays=plays,
-        laws=(_pill_law(),),
-    )
-
-
-def _pill_law() -> Law:
-    return Law(
-        "pill",
-        "pill",
-        "S3.6: expired pills heal with the chance pills.heal_chance",
-        read_flag("pill_rolled", "heals"),
-        odds_law("pills", "heal_chance"),
-        bernoulli=True,
+        laws=(_PILL,),
     )
 
 
@@ -290,27 +304,7 @@ def _gambler(name: str, chance: str | None, plays: int) -> Experiment:
             {"player": 0, "option": "pass_response"},
         ),
         plays=plays,
-        laws=(
-            _gambler_law(),
-            Law(
-                "bonus-item",
-                "item",
-                "R15, R20: the Lucky Streak's items drawn by weight, as every random item",
-                read_items("lucky_streak"),
-                weights_law,
-            ),
-        ),
-    )
-
-
-def _gambler_law() -> Law:
-    return Law(
-        "gambler",
-        "gambler",
-        "S2.1, R20: the Lucky Streak pays out with the chance gambler.bonus_chance",
-        read_flag("gambler_rolled", "won"),
-        odds_law("gambler", "bonus_chance"),
-        bernoulli=True,
+        laws=(_GAMBLER, _BONUS_ITEMS),
     )
 
 
@@ -336,7 +330,7 @@ def _pills_small_odds() -> Experiment:
         },
         script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},) * uses,
         plays=3000,
-        laws=(_pill_law(),),
+        laws=(_PILL,),
     )
 
 
@@ -358,7 +352,7 @@ def _lucky_streak_small_odds() -> Experiment:
         },
         script=shot * blanks,
         plays=3500,
-        laws=(_gambler_law(),),
+        laws=(_GAMBLER,),
     )
 
 
@@ -398,7 +392,15 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         },
         script=(),
         plays=1500,
-        laws=(_law_loads("R1: a load drawn from the table for the number of living players"),),
+        laws=(
+            Law(
+                "load",
+                "load",
+                "R1: a load drawn from the table for the number of living players",
+                read_loads,
+                loads_law,
+            ),
+        ),
     ),
     Experiment(
         id="chance.items-by-weight",
@@ -694,17 +696,3 @@ def render_chance(run: ChanceRun) -> str:
     verdict = ", ".join(parts) or "all passed"
     lines.append(f"chance mode: {verdict} in {run.seconds:.1f} s")
     return "\n".join(lines) + "\n"
-
-
-__all__ = [
-    "EXPERIMENTS",
-    "ChanceRun",
-    "Experiment",
-    "ExperimentResult",
-    "Law",
-    "chance_kinds_tested",
-    "judge_samples",
-    "render_chance",
-    "run_chance",
-    "sample_of",
-]

@@ -239,7 +239,6 @@ class Replay:
 
     case_id: str
     goals: set[str] = field(default_factory=set)
-    steps: int = 0
     stopped: str | None = None
     """Why the replay ended before the script did (None when it played it all)."""
     disagreements: list[str] = field(default_factory=list)
@@ -424,7 +423,6 @@ class _Player:
                 if not res.ok:
                     raise _Halt(f"the model refuses the step at script entry {self.cursor - 1}")
                 self.state, self.chamber = res.next, self.next_chamber
-                self.result.steps += 1
         except _Halt as halt:
             self.result.stopped = str(halt)
         if self.result.stopped is None and self.cursor < len(self.case.script):

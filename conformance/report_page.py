@@ -49,15 +49,7 @@ class Column:
 def column_names(reports: list[Report]) -> list[str]:
     """A heading for each report: its implementation's name and version (or its adapter),
     numbered where two would read the same."""
-    names = []
-    for report in reports:
-        hello = report.header.get("implementation")  # the adapter's hello, or null
-        implementation = hello.get("implementation") if isinstance(hello, dict) else None
-        if isinstance(implementation, dict) and implementation.get("name"):
-            name = f"{implementation['name']} {implementation.get('version', '')}".strip()
-        else:
-            name = str(report.header.get("adapter") or "report")
-        names.append(name)
+    names = [_implementation(report.header, "report") for report in reports]
     seen: Counter[str] = Counter(names)
     numbered: Counter[str] = Counter()
     result = []
@@ -145,12 +137,14 @@ def _by_area(columns: list[Column], areas: dict[str, list[str]]) -> str:
     return '<h2>By area</h2>\n<table id="areas">' + "".join(rows) + "</table>"
 
 
-def _chance_name(report: dict[str, Any]) -> str:
-    hello = report.get("implementation")
+def _implementation(header: dict[str, Any], otherwise: str) -> str:
+    """A report's implementation name and version from the adapter's hello it holds (or
+    null), else its adapter, else ``otherwise``."""
+    hello = header.get("implementation")
     implementation = hello.get("implementation") if isinstance(hello, dict) else None
     if isinstance(implementation, dict) and implementation.get("name"):
         return f"{implementation['name']} {implementation.get('version', '')}".strip()
-    return str(report.get("adapter") or "chance report")
+    return str(header.get("adapter") or otherwise)
 
 
 def chance_report_problem(report: dict[str, Any]) -> str | None:
@@ -194,7 +188,9 @@ def _chance(reports: list[dict[str, Any]]) -> str:
                 tests.setdefault((experiment["id"], test["id"]), {})[number] = test
             if not experiment.get("tests"):
                 tests.setdefault((experiment["id"], ""), {})
-    heading = "".join(f"<th>{_e(_chance_name(report))}</th>" for report in reports)
+    heading = "".join(
+        f"<th>{_e(_implementation(report, 'chance report'))}</th>" for report in reports
+    )
     rows = [f"<tr><th>experiment</th><th>law</th>{heading}</tr>"]
     for (experiment_id, test_id), by_report in sorted(tests.items(), key=_run_order(tests)):
         cells = []

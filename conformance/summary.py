@@ -12,22 +12,20 @@ from rich.text import Text
 from buckshot.conformance.runner import STATUSES, CaseResult, RunResult
 from buckshot.spec.clauses import clause_sort_key
 
-COLUMNS = ("passed", "failed", "errored", "skipped", "xfail", "xpass")
-
 
 def _counts(
     rows: dict[str, list[CaseResult]], order: Callable[[str], Any]
 ) -> list[tuple[str, int, list[int]]]:
-    """Each key in ``order``, its number of cases and its count for each of :data:`COLUMNS`."""
+    """Each key in ``order``, its number of cases and its count for each of :data:`STATUSES`."""
     return [
-        (key, len(rows[key]), [sum(1 for r in rows[key] if r.status == c) for c in COLUMNS])
+        (key, len(rows[key]), [sum(1 for r in rows[key] if r.status == c) for c in STATUSES])
         for key in sorted(rows, key=order)
     ]
 
 
 def _table(title: str, rows: dict[str, list[CaseResult]], order: Callable[[str], Any]) -> str:
     width = max([len(title), *(len(key) for key in rows)])
-    header = f"{title:<{width}} {'cases':>5} " + " ".join(f"{c:>7}" for c in COLUMNS)
+    header = f"{title:<{width}} {'cases':>5} " + " ".join(f"{c:>7}" for c in STATUSES)
     lines = [header, "-" * len(header)]
     for key, cases, counts in _counts(rows, order):
         cells = " ".join(f"{n if n else '.':>7}" for n in counts)
@@ -40,7 +38,7 @@ def _data_table(
 ) -> Table:
     """The same counts as :func:`_table`, as a table for CSV or Markdown."""
     table = Table(title=f"cases by {title}")
-    for heading in (title, "cases", *COLUMNS):
+    for heading in (title, "cases", *STATUSES):
         table.add_column(heading)
     for key, cases, counts in _counts(rows, order):
         table.add_row(Text(key), str(cases), *(str(n) for n in counts))
@@ -77,21 +75,6 @@ def _grouped(
 ) -> tuple[str, dict[str, list[CaseResult]], Callable[[str], Any]]:
     keys, order = GROUPINGS[title]
     return title, _group(run.results, keys), order
-
-
-def by_clause(run: RunResult) -> str:
-    """The table of case counts by status for every clause the selected cases cite."""
-    return _table(*_grouped(run, "clause"))
-
-
-def by_ruling(run: RunResult) -> str:
-    """The table of case counts by status for every ruling the selected cases follow."""
-    return _table(*_grouped(run, "ruling"))
-
-
-def by_feature(run: RunResult) -> str:
-    """The table of case counts by status for every feature tag of the selected cases."""
-    return _table(*_grouped(run, "feature"))
 
 
 def problems(run: RunResult) -> str:
