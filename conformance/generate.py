@@ -30,6 +30,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
+from buckshot.conformance.bundled import CASES
 from buckshot.conformance.case_document import case_document
 from buckshot.conformance.invalid import invalid_cases
 from buckshot.conformance.model_cases import model_cases
@@ -50,8 +51,6 @@ from buckshot.spec.rulebook import (
 )
 from buckshot.spec.ruleset import load_ruleset
 
-CASES = Path(__file__).resolve().parent / "data" / "cases"
-
 # --- the rules, as far as these families need them ------------------------------------------
 # Numbers come from the default ruleset (spec/rulesets/default.toml), the items' targets and
 # the roles from the rulebook; citations from the entries of the rulebook and the registry that
@@ -60,10 +59,7 @@ CASES = Path(__file__).resolve().parent / "data" / "cases"
 RULES = load_ruleset()
 """The default ruleset: every number the cases' expectations use."""
 HP_MAX = RULES.hp.max
-HP_START = RULES.hp.start
 PER_TURN = RULES.items.per_turn
-MAGICIAN_COST = RULES.magician.cost
-TRAITOR_CAP_BONUS = RULES.traitor.cap_bonus
 
 ROLES = tuple(spec.role.value for spec in rulebook.ROLES)
 ITEMS = tuple(spec.item.value for spec in rulebook.ITEMS)
@@ -187,7 +183,7 @@ def response_options(role: str, traitor: bool, hand: dict[str, int]) -> list[str
     options = ["pass_response"]
     if role == "magician" and not traitor:
         kinds = [item for item in ITEMS if hand.get(item)]
-        for combo in combinations_with_replacement(kinds, MAGICIAN_COST):
+        for combo in combinations_with_replacement(kinds, RULES.magician.cost):
             if all(hand[item] >= combo.count(item) for item in set(combo)):
                 options.append("flip_shell:items=" + "+".join(combo))
     return options
@@ -338,7 +334,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         {
             "events": checks,
             "state": {
-                "seats": [seat0, {"hp": HP_START, "items": hands[1]}],
+                "seats": [seat0, {"hp": RULES.hp.start, "items": hands[1]}],
                 "chamber": chamber,
                 "stack": [{"kind": "turn", "state": "awaiting_action"}],
                 "prompt": {
@@ -496,7 +492,7 @@ def cap_case(hp: int, traitor: bool, held: int) -> dict[str, Any]:
     """The owner ends a turn with ``held`` inverters and those drawn, and discards down to the
     cap."""
     total = held + PER_TURN
-    cap = hp + (TRAITOR_CAP_BONUS if traitor else 0)
+    cap = hp + (RULES.traitor.cap_bonus if traitor else 0)
     discards = max(0, total - cap)
     script: list[dict[str, Any]] = draws(*("inverter",) * PER_TURN)
     script.append(

@@ -20,13 +20,9 @@ from jsonschema.exceptions import best_match
 from referencing import Resource
 
 from buckshot.conformance.protocol import CASE_REPLIES
-from buckshot.conformance.schemas import URN_PREFIX, SchemaSet
+from buckshot.conformance.schemas import URN_PREFIX, SchemaSet, where
 
 _FAST_ID = URN_PREFIX + "protocol-envelopes"
-
-
-def _where(path: Any) -> str:
-    return "/".join(str(part) for part in path) or "(top)"
 
 
 class ReplyChecker:
@@ -57,14 +53,14 @@ class ReplyChecker:
             return f"type: {kind!r} is not one of {list(CASE_REPLIES)}"
         error = best_match(self._replies[kind].iter_errors(reply))
         if error is not None:
-            return f"{_where(error.absolute_path)}: {error.message}"
+            return f"{where(error.absolute_path)}: {error.message}"
         for index, event in enumerate(reply.get("events", ())):
             key = event["type"] + json.dumps(event["data"], sort_keys=True)
             if key in self._seen:
                 continue
             error = best_match(self._data[event["type"]].iter_errors(event["data"]))
             if error is not None:
-                where = _where(["events", index, "data", *error.absolute_path])
-                return f"{where}: {error.message}"
+                place = where(["events", index, "data", *error.absolute_path])
+                return f"{place}: {error.message}"
             self._seen.add(key)
         return None

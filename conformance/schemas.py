@@ -20,6 +20,11 @@ URN_PREFIX = "urn:buckshot:conformance:"
 """The ``$id`` of schema ``NAME`` is this prefix followed by ``NAME``."""
 
 
+def where(path: Any) -> str:
+    """A place in a JSON document, as a validation message names it."""
+    return "/".join(str(part) for part in path) or "(top)"
+
+
 class SchemaSet:
     """Every ``*.schema.json`` of one folder, with validators that resolve each other's refs."""
 
@@ -52,5 +57,4 @@ class SchemaSet:
         error = best_match(self.validator(name, definition).iter_errors(instance))
         if error is None:
             return None
-        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        return f"{where}: {error.message}"
+        return f"{where(error.absolute_path)}: {error.message}"
