@@ -249,31 +249,18 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
             {"type": "shield_gained", "data": {"player": 0, "blocks": blocks, "shield": blocks}}
         )
         seat0["shield"] = blocks
-    elif item == "milk_tea":
-        new_hp = min(HP_MAX, hp + RULES.milk_tea.heal)
-        effect.append(
-            {
-                "type": "hp_changed",
-                "data": {"player": 0, "hp": new_hp, "delta": new_hp - hp, "cause": "milk_tea"},
-            }
-        )
-        hp = new_hp
-    elif item == "expired_pills":
-        target = 0
-        rolls = not (role == "doctor" and skilled)
-        heal = RULES.pills.heal if rolls else RULES.pills.doctor_heal
-        new_hp = min(HP_MAX, hp + heal)
-        if rolls:
-            effect.append({"type": "pill_rolled", "data": {"player": 0, "heals": True}})
-        effect.append(
-            {
-                "type": "hp_changed",
-                "data": {"player": 0, "hp": new_hp, "delta": new_hp - hp, "cause": "expired_pills"},
-            }
-        )
-        hp = new_hp
+    elif item in ("milk_tea", "expired_pills"):
+        pills = item == "expired_pills"
+        rolls = pills and not (role == "doctor" and skilled)
+        pill_heal = RULES.pills.heal if rolls else RULES.pills.doctor_heal
+        new_hp = min(HP_MAX, hp + (pill_heal if pills else RULES.milk_tea.heal))
         pill = [{"type": "pill_rolled", "data": {"player": 0, "heals": True}}] if rolls else []
-        checks.append({"match": "exact", "types": ["pill_rolled"], "events": pill})
+        changed = {"player": 0, "hp": new_hp, "delta": new_hp - hp, "cause": item}
+        effect += [*pill, {"type": "hp_changed", "data": changed}]
+        hp = new_hp
+        if pills:
+            target = 0
+            checks.append({"match": "exact", "types": ["pill_rolled"], "events": pill})
     elif item == "pickpocket":
         target = 1
         effect.append(
