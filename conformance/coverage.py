@@ -29,7 +29,7 @@ from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Item, Role
 from buckshot.spec.ruleset import parse_ruleset
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
-from buckshot.verification.model.layout import KINDS, SEATS, EdgeCode, item_code, layout, role_code
+from buckshot.verification.model.layout import KINDS, SEATS, EdgeCode, item_code, layout
 from buckshot.verification.model.semantics import StepResult
 from buckshot.verification.model.text import ITEM_NAMES, UnreadableOption, option_text, parse_text
 
@@ -226,8 +226,6 @@ def inverting(actions: tuple[str, ...], item: int) -> bool:
 
 # --- a case replayed -----------------------------------------------------------------------
 
-ROLE_NAMES = tuple(role.value for role in Role)
-
 
 class NotReplayable(ValueError):
     """A case that gives the model no game to play (the message says why)."""
@@ -262,7 +260,7 @@ def start_state(setup: dict[str, Any]) -> tuple[ExecutableSpec, Concrete, list[b
     if not 2 <= n <= SEATS:
         raise NotReplayable(f"{n} seats: the model seats 2..{SEATS}")
     try:
-        roles = [ROLE_NAMES.index(seat["role"]) for seat in seats]
+        roles = [Role(seat["role"]) for seat in seats]
         hands = [[seat["items"].get(name, 0) for name in ITEM_NAMES] for seat in seats]
         unknown = [k for seat in seats for k in seat["items"] if k not in ITEM_NAMES]
     except ValueError as error:
@@ -276,7 +274,7 @@ def start_state(setup: dict[str, Any]) -> tuple[ExecutableSpec, Concrete, list[b
 
     chamber = [shell == "live" for shell in setup["chamber"]]
     owner = setup["owner"]
-    s = spec.initial(n, [role_code(Role(ROLE_NAMES[r])) for r in roles])
+    s = spec.initial(n, roles)
     s = s.set(
         alive=column("alive", False),
         hp=column("hp", 0),

@@ -23,7 +23,6 @@ from typing import Any
 from buckshot.conformance.case_document import case_document
 from buckshot.conformance.coverage import (
     chance_kinds,
-    gaps,
     impossible_at,
     inverting,
     legal_options,
@@ -286,14 +285,6 @@ def all_paths() -> dict[str, Path]:
         for index, path in enumerate(probe_paths(played, covered), 1):
             out[f"model.n{n}.refused{index:02d}"] = path
     return out
-
-
-def table_gaps() -> dict[int, list[str]]:
-    """For each table size, the goals the generated paths leave uncovered."""
-    found: dict[int, set[str]] = {n: set() for n in SEAT_COUNTS}
-    for path in all_paths().values():
-        found[path.n] |= path_goals(path)
-    return {n: gaps(goals, n) for n, goals in found.items()}
 
 
 # --- the script ----------------------------------------------------------------------------
