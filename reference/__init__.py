@@ -6,9 +6,8 @@ engine's functions); ``effects`` implements the registry's
 guards, actions and selectors; ``options`` lists and parses decision options; ``events``,
 ``state``, ``chance`` and ``errors`` hold the log, the state, the chance port and the error
 codes; ``setup`` starts a game from a given position; ``observe`` is the observer hook (every
-transition, prompt and event). ``simulate``,
-``agents``, ``terminal``, ``narrate``, ``wording`` (words for people), ``play`` (the
-``play`` command), ``examples`` and ``adapter`` (the conformance adapter) use it.
+transition, prompt and event). ``simulate``, ``agents``, ``search``, ``examples`` and
+``adapter`` (the conformance adapter) use it; play at the terminal is ``buckshot.play``.
 
 The same modules may run compiled: ``python scripts/build_engine.py`` builds :data:`COMPILED`
 with mypyc into :data:`BUILT`, found before this folder while the build matches the
