@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from buckshot.cli.main import app
 from buckshot.reference.options import parse_option
+from buckshot.spec.rulebook import Target
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine import counterexample as counterexample_module
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
@@ -39,7 +40,7 @@ from buckshot.verification.engine.counterexample import (
 from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import ExecutableSpec
-from buckshot.verification.model.layout import TARGET_OF, Target, layout
+from buckshot.verification.model.layout import TARGET_OF, layout
 from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import check_bounded
 from buckshot.verification.proofs.induction import all_properties, prove

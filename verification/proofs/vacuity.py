@@ -27,7 +27,7 @@ from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step, Stuck
 from buckshot.verification.model.layout import kind_code, layout
 from buckshot.verification.model.symbolic import Symbols
-from buckshot.verification.proofs.bmc import Unrolling, Witness
+from buckshot.verification.proofs.bmc import Unrolling
 from buckshot.verification.proofs.induction import all_properties
 from buckshot.verification.proofs.limits import Budget, one_shot
 from buckshot.verification.proofs.outcomes import Outcome
@@ -417,6 +417,3 @@ def way_in_queries(relation: Relation, goal: Sequence[Any]) -> list[Any]:
         one_shot(budget, [*facts, init_cond, sym.equal(init, relation.s)]),
         one_shot(budget, [*facts, *relation.back]),
     ]
-
-
-__all__ = ["VacuityTarget", "Witness", "check_vacuity", "targets"]

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from buckshot.spec.chart_data import StateKind
-from buckshot.spec.eventlog import EventLogError, LogEvent
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.verification.tracecheck.decisions import DecisionMatcher
 from buckshot.verification.tracecheck.log import LogInput, read_log
@@ -228,6 +228,3 @@ def _run(
             candidates = steps.candidates(s, top, inp, None)
         steps.take(s, top, inp, candidates, decided)
     raise Mismatch(walk.pos, "too many steps")
-
-
-__all__ = ["EventLogError", "TraceFailure", "TraceResult", "validate_log"]
