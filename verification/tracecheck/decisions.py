@@ -30,9 +30,8 @@ from buckshot.verification.model.layout import (
 )
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
-from buckshot.verification.tracecheck.log import unreadable_event
 from buckshot.verification.tracecheck.solver import Mismatch
-from buckshot.verification.tracecheck.walk import Walk
+from buckshot.verification.tracecheck.walk import Walk, unreadable_event
 
 
 class DecisionMatcher:

@@ -11,15 +11,9 @@ fold as terms are built, so most of the state stays concrete; what the log does 
 event pins it down, and after each step every field the solver proves to have a single
 value is replaced by that value, which keeps the terms small.
 
-The events between two decisions are split among the model's steps with the log format's
-table of which events each action writes (:data:`buckshot.spec.events.ACTION_EVENTS`), plus
-``frame_popped`` for a pop and ``phase`` when the turn enters another phase (S4.0). Each
-step's state is then constrained by what its events observe: per event, its own facts (a
-fired shell's type and damage, a peeked or previewed head shell, a roll, a popped frame's
-kind and outcome, the asked player and prompt, the decision's legality) and the fields of
-the folded view (:class:`.observe.View`) it set; after the step, every other field
-the view knows must be unchanged in the model. The first event whose constraints no model
-step can meet is reported, with the reason.
+The events between two decisions are split among the model's steps and each step is
+constrained by what its events observe (:mod:`.steps`); the first event whose constraints no
+model step can meet is reported, with the reason.
 
 This module holds the verdict (:func:`validate_log`, :class:`TraceResult`) and the walk
 along the log; the parts it drives are
@@ -42,10 +36,9 @@ from buckshot.spec.chart_data import StateKind
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.verification.tracecheck.decisions import DecisionMatcher
-from buckshot.verification.tracecheck.log import LogInput, read_log
 from buckshot.verification.tracecheck.solver import Mismatch
 from buckshot.verification.tracecheck.steps import StepMatcher
-from buckshot.verification.tracecheck.walk import Walk
+from buckshot.verification.tracecheck.walk import LogInput, Walk, read_log
 
 MAX_STEPS = 1_000_000
 """Model steps after which a walk gives up (no game is this long)."""
