@@ -310,49 +310,44 @@ class ChanceLog:
 
 
 class RecordingChance:
-    """A chance source that passes every draw through to ``inner`` and notes its outcome."""
+    """A chance source (:class:`buckshot.reference.chance.Chance`) that passes every draw
+    through to ``inner`` and notes its outcome in :class:`ChanceLog` (not the order: the model
+    sees the head shell in the next state)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.log = ChanceLog()
 
     def load(self, options: Sequence[Load]) -> Load:
-        """The inner source's load, noted as its index in ``options``."""
         chosen: Load = self.inner.load(options)
         self.log.load = list(options).index(chosen)
         return chosen
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
-        """The inner source's order (the model sees the head shell in the next state)."""
         order: tuple[Shell, ...] = self.inner.order(live, blank)
         return order
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        """The inner source's item, noted as a draw."""
         item: Item = self.inner.item(weights)
         self.log.draws.append(item_code(item))
         return item
 
     def pill_heals(self, chance: Any) -> bool:
-        """The inner source's pill roll, noted."""
         heals = bool(self.inner.pill_heals(chance))
         self.log.pill_heal = heals
         return heals
 
     def gambler_bonus(self, chance: Any) -> bool:
-        """The inner source's Gambler roll, noted."""
         won = bool(self.inner.gambler_bonus(chance))
         self.log.gamble_win = won
         return won
 
     def pick(self, held: Sequence[Item]) -> Item:
-        """The inner source's pickpocket pick, noted."""
         item: Item = self.inner.pick(held)
         self.log.steal = item_code(item)
         return item
 
     def snapshot(self) -> dict[str, Any]:
-        """The inner source's snapshot."""
         snap: dict[str, Any] = self.inner.snapshot()
         return snap
 

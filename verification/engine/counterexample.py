@@ -416,7 +416,8 @@ def shell_orders(cex: CounterexamplePath, edges: dict[str, Any]) -> dict[int, tu
 
 
 class PathChance:
-    """A chance source that answers the engine from the path's current step input."""
+    """A chance source (:class:`buckshot.reference.chance.Chance`) that answers the engine
+    from the path's current step input, and each load's order from ``orders``."""
 
     def __init__(self, orders: dict[int, tuple[Shell, ...]]) -> None:
         self.orders = orders
@@ -433,33 +434,26 @@ class PathChance:
         return self.input
 
     def load(self, options: Sequence[Load]) -> Load:
-        """The load the path's input picks."""
         return options[self._inp().load]
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
-        """The order rebuilt from the heads the path exposes."""
         return self.orders[self.index]
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        """The path's next drawn kind."""
         kind = self._inp().draws[self._draw]
         self._draw += 1
         return ITEM_KINDS[kind]
 
     def pill_heals(self, chance: Any) -> bool:
-        """The path's pill roll."""
         return self._inp().pill_heal
 
     def gambler_bonus(self, chance: Any) -> bool:
-        """The path's Gambler roll."""
         return self._inp().gamble_win
 
     def pick(self, held: Sequence[Item]) -> Item:
-        """The path's pickpocket pick."""
         return ITEM_KINDS[self._inp().steal]
 
     def snapshot(self) -> dict[str, Any]:
-        """Where in the path the source is."""
         return {"kind": "path", "index": self.index}
 
 
