@@ -48,7 +48,7 @@ from buckshot.verification.model.executable import (
     IllegalStep,
     Step,
 )
-from buckshot.verification.model.layout import ITEM_KINDS, ROLES, SEATS, item_code
+from buckshot.verification.model.layout import ITEM_KINDS, ROLES, item_code
 from buckshot.verification.model.state import (
     Input,
     Leaf,
@@ -235,7 +235,7 @@ def load_document(data: Any) -> CounterexamplePath:
                 input_from_json(cfg, step["input"]),
                 state_from_json(cfg, step["after"]),
                 str(step.get("text", "")),
-                _shown(step.get("shown")),
+                None if step.get("shown") is None else tuple(step["shown"]),
             )
             for step in data["steps"]
         )
@@ -330,17 +330,6 @@ def _breaks(
         not prop.step(sem, b, t.input, spec.result(b, t.input))
         for b, t in zip(befores, cex.steps, strict=False)
     )
-
-
-def _shown(value: Any) -> tuple[int, ...] | None:
-    """A step's ``shown`` seats (None when absent); ``ValueError`` when not a list of seats."""
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(
-        isinstance(p, int) and not isinstance(p, bool) and 0 <= p < SEATS for p in value
-    ):
-        raise ValueError(f"shown: {value!r} is not a list of seats")
-    return tuple(value)
 
 
 def _check_seats(data: dict[str, Any], ruleset: Ruleset, start: Concrete) -> None:

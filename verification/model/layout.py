@@ -15,7 +15,7 @@ from typing import Final
 from buckshot.spec.chart_data import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.charts import Trigger
 from buckshot.spec.registry import ENTRIES, Kind
-from buckshot.spec.rulebook import ITEMS, FrameKind, Item, ItemSpec, Role
+from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role
 
 SEATS: Final = 8
 """Seat slots of the model; seats at or beyond the player count are dead from the start."""
@@ -204,11 +204,6 @@ def layout() -> Layout:
 def registry_names(kind: Kind) -> tuple[str, ...]:
     """The registry's names of one kind."""
     return tuple(entry.name for entry in ENTRIES if entry.kind is kind)
-
-
-def item_spec_by_code(code: int) -> ItemSpec:
-    """The rulebook entry of the item with ``code``."""
-    return next(spec for spec in ITEMS if spec.item is ITEM_KINDS[code])
 
 
 RESCUE_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.rescue)

@@ -197,23 +197,6 @@ def failing(spec: ExecutableSpec, props: Sequence[Property], witness: Witness) -
     return out
 
 
-def check_bounded(
-    cfg: Config,
-    props: Sequence[Property],
-    depth: int,
-    patch: Patch = NO_PATCH,
-    timeout_ms: int = 60_000,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[list[Violation], list[DepthTime], str]:
-    """Search for a property violation on every path of up to ``depth`` steps.
-
-    Returns the violations found (the first one at the first depth that has any), the time
-    per depth and ``"ok"``, ``"violated"`` or ``"unknown"``; see :func:`bounded_per_n`.
-    """
-    result = bounded_per_n(cfg, props, depth, patch, timeout_ms, progress)
-    return result.violations, result.times, result.status
-
-
 def bounded_per_n(
     cfg: Config,
     props: Sequence[Property],
