@@ -40,8 +40,7 @@ from buckshot.verification.proofs.reach import refusal_paths
 from buckshot.verification.proofs.vacuity import VacuityTarget
 from buckshot.verification.report import Report
 
-Progress = Callable[[str, int, int], None]
-"""Called with (stage, done, total) as the run advances."""
+Progress = Callable[[str, int, int], None]  # called with (stage, done, total) as the run advances
 
 CHUNKS = {"I10": 4, "L3": 4}
 """How many pieces the branches of the costliest per-branch proofs are cut into when the run

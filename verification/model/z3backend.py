@@ -24,8 +24,7 @@ from buckshot.verification.model.backend import Backend
 
 T = TypeVar("T")
 
-Term = Any
-"""A Z3 expression (untyped library)."""
+Term = Any  # a Z3 expression (untyped library)
 
 
 class Z3Backend(Backend[Term, Term]):

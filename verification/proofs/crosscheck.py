@@ -23,8 +23,7 @@ import z3  # type: ignore[import-untyped]
 SAT = "sat"
 UNSAT = "unsat"
 UNKNOWN = "unknown"
-ERROR = "error"
-"""cvc5 could not read the exported query (a defect of the export, not an answer)."""
+ERROR = "error"  # cvc5 could not read the exported query (a defect of the export, not an answer)
 
 DISAGREED = "solvers disagree"
 """The verdict of a property one of whose queries the two solvers answered differently."""

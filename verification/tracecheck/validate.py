@@ -40,8 +40,7 @@ from buckshot.verification.tracecheck.solver import Mismatch
 from buckshot.verification.tracecheck.steps import StepMatcher
 from buckshot.verification.tracecheck.walk import LogInput, Walk, read_log
 
-MAX_STEPS = 1_000_000
-"""Model steps after which a walk gives up (no game is this long)."""
+MAX_STEPS = 1_000_000  # model steps after which a walk gives up (no game is this long)
 
 
 @dataclass(frozen=True)
@@ -69,15 +68,11 @@ class TraceFailure:
 class TraceResult:
     """The verdict on one log."""
 
-    matched: bool
-    """Every event is matched by model steps."""
-    complete: bool
-    """The log reaches the end of the game (otherwise it stops at some decision)."""
+    matched: bool  # every event is matched by model steps
+    complete: bool  # the log reaches the end of the game (otherwise it stops at some decision)
     events: int
-    events_matched: int
-    """Events matched before the first failing one (all of them when matched)."""
-    steps: int
-    """Model steps (chart transitions) matched."""
+    events_matched: int  # events matched before the first failing one (all of them when matched)
+    steps: int  # model steps (chart transitions) matched
     decisions: int
     solver_checks: int
     seconds: float

@@ -65,12 +65,9 @@ class Walk:
         self.sem = sym.sem
         self.lay = layout()
         self.solver = TraceSolver(self.cfg, self.b)
-        self.pos = 1
-        """The index of the next event to match."""
-        self.steps = 0
-        """Model steps (chart transitions) matched."""
-        self.decisions = 0
-        """Decisions matched."""
+        self.pos = 1  # the index of the next event to match
+        self.steps = 0  # model steps (chart transitions) matched
+        self.decisions = 0  # decisions matched
         roles = [role_code(Role(seat["role"])) for seat in seats] + [0] * (SEATS - self.n)
         self.state: State[Term, Term] = self.sem.initial(
             self.b.num(self.n), tuple(self.b.num(r) for r in roles[:SEATS])
