@@ -21,8 +21,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rich.table import Table
-
 from buckshot.spec.ruleset import Ruleset
 from buckshot.spec.ruleset_diff import Difference, differences
 from buckshot.verification.model.config import Config, make_config
@@ -86,26 +84,6 @@ class VerificationComparison:
             "changed": len(self.changes),
             "seconds": {k: round(v, 2) for k, v in self.seconds.items()},
         }
-
-    def table(self, changed_only: bool = False) -> Table:
-        """The rows as a rich table (changed rows marked; ``changed_only`` keeps only them)."""
-        table = Table(title="Verification: old and new ruleset")
-        for column in ("", "kind", "name", "old", "new", "why", "evidence"):
-            table.add_column(column, overflow="fold")
-        for row in self.rows:
-            if changed_only and not row.changed:
-                continue
-            table.add_row(
-                "*" if row.changed else "",
-                row.kind,
-                row.name,
-                row.old,
-                row.new,
-                "; ".join(row.why),
-                row.evidence or "",
-                style="bold" if row.changed else None,
-            )
-        return table
 
 
 def _plain(value: object) -> object:

@@ -237,26 +237,12 @@ def prove(
     patch: Patch = NO_PATCH,
     timeout_ms: int = 60_000,
     assume: Sequence[Property] | None = None,
-    on_result: Callable[[ProofResult], None] | None = None,
 ) -> list[ProofResult]:
-    """Prove each property inductively (base and step), assuming ``assume`` (default: all).
-
-    ``on_result`` is called with each property's result as soon as it is known.
-
-    Each property is one query for its base case and one for its step: the assumptions on a symbolic
-    state, and some branch of the step (:mod:`buckshot.verification.model.branches`) after which the
-    property fails. Every player count of the configured range is in the same query; a
-    counterexample names its player count, which is then excluded and the query asked again, so that
-    every count gets its own verdict (:func:`prove_property`).
-    """
-    props = list(properties) if properties is not None else list(all_properties())
+    """Prove each property inductively (:func:`prove_property`), assuming ``assume`` (default:
+    all)."""
     model = proof_model(cfg, patch, assume)
-    results: list[ProofResult] = []
-    for prop in props:
-        results.append(prove_property(model, prop, timeout_ms))
-        if on_result is not None:
-            on_result(results[-1])
-    return results
+    props = properties if properties is not None else all_properties()
+    return [prove_property(model, prop, timeout_ms) for prop in props]
 
 
 QUICK_MS = 5_000
