@@ -84,9 +84,7 @@ class PathStep:
     input: ConcreteInput
     after: Concrete
     text: str
-    shown: tuple[int, ...] | None = None
-    """The seats the step privately showed the chamber's first shell (a Dealer's preview,
-    R11); None when the document does not say (an older one)."""
+    shown: tuple[int, ...] | None = None  # seats a Dealer's preview showed (R11); None: unsaid
 
 
 @dataclass(frozen=True)
@@ -466,15 +464,9 @@ class ReplayResult:
     cex: CounterexamplePath
     outcomes: list[StepOutcome] = field(default_factory=list)
     start_details: tuple[str, ...] = ()
-    stuck_details: tuple[str, ...] = ()
-    """For a path with no step (the model takes none from its start): what the engine does
-    from an engine state abstracting to the start."""
-    initial_only: bool = False
-    """The path is the initial state alone (a violation at the start), which the engine
-    started from and matched."""
-    end_details: tuple[str, ...] = ()
-    """For a path the engine followed to its end: what the engine does there (every option
-    of the decision it asks)."""
+    stuck_details: tuple[str, ...] = ()  # no step: what the engine does from the start
+    initial_only: bool = False  # the path is the initial state, which the engine matched
+    end_details: tuple[str, ...] = ()  # a path followed: every option the engine offers at its end
 
     @property
     def followed(self) -> bool:

@@ -106,10 +106,8 @@ class Lockstep(GameObserver):
         self.steps = 0
         self.decisions = 0
         self.edges: set[str] = set()
-        self.before: Before | None = None
-        """The engine's facts before the transition under way (None before the first)."""
-        self.mark = PreviewMark(0, False)
-        """Where the engine's transition under way began (its log, a fresh load)."""
+        self.before: Before | None = None  # the engine before the transition under way
+        self.mark = PreviewMark(0, False)  # where that transition began (its log, a fresh load)
 
     def part(self, what: str, details: Sequence[str], where: str | None = None) -> Parted:
         """The exception that stops the game at a disagreement."""
@@ -233,8 +231,7 @@ class WalkResult:
     seconds: float = 0.0
     steps_by_players: dict[int, int] = field(default_factory=dict)
     disagreements: list[Disagreement] = field(default_factory=list)
-    edges: set[str] = field(default_factory=set)
-    """The spec ids of the transitions taken in agreement."""
+    edges: set[str] = field(default_factory=set)  # the transitions taken in agreement
 
     @property
     def agreed(self) -> bool:

@@ -245,8 +245,7 @@ def prove(
     return [prove_property(model, prop, timeout_ms) for prop in props]
 
 
-QUICK_MS = 5_000
-"""Time allowed to the single query over all branches before falling back to one per branch."""
+QUICK_MS = 5_000  # the one query over all branches, before one query per branch
 
 
 class _Tally:
@@ -434,8 +433,7 @@ def _prove_property(
     return tally.result(prop, players_label(cfg), time.perf_counter() - started)
 
 
-ABSTRACT_MS = 10_000
-"""Time allowed to a query with opaque sums before the branch is split or asked plainly."""
+ABSTRACT_MS = 10_000  # a query with opaque sums, before its branch is split or asked plainly
 
 
 def _prove_tree(
