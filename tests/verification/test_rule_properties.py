@@ -102,7 +102,7 @@ def test_rule_properties_read_no_guard_action_or_helper(module: object) -> None:
     assert reads <= allowed, reads - allowed
 
 
-RULEBOOK_NAMES = {"ITEMS", "ItemSpec", "item_spec", "item_spec_by_code", "Target"}
+RULEBOOK_NAMES = {"ITEMS", "ItemSpec", "item_spec", "Target"}
 RULEBOOK_NAMES |= {"RESCUE_CODES", "SHELL_CODES", "TARGET_OF"}
 """The rulebook's item table, and the model's readings of it (layout's codes)."""
 ITEM_FLAGS = {"needs_shell", "rescue", "target"}
