@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: set up if needed, then lint, type-check, check the import contracts and
-# run pytest in two worker processes (pytest-xdist; a test file stays in one worker). `--fast`
-# leaves out the tests marked slow (the tier for your own loop); any other arguments go to
-# pytest (`-n 0` runs in this process alone).
+# run pytest in two worker processes (pytest-xdist). The whole suite keeps a test file in one
+# worker (its module fixtures, such as the fault runs, are set up once); `--fast` leaves out the
+# tests marked slow (the tier for your own loop) and lets a free worker take tests from the
+# other (over half of the tier is one file's proofs of the model faults). Any other arguments
+# go to pytest (`-n 0` runs in this process alone).
 FAST=0
 if [ "${1:-}" = "--fast" ]; then
     FAST=1
@@ -20,7 +22,7 @@ say "mypy and the import contracts"
 python scripts/static_checks.py mypy layers
 if [ "$FAST" = 1 ]; then
     say "pytest (fast tier: not slow)"
-    pytest -n 2 --dist loadfile -m "not slow" "$@"
+    pytest -n 2 --dist worksteal -m "not slow" "$@"
 else
     say "pytest"
     pytest -n 2 --dist loadfile "$@"

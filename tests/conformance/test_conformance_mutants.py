@@ -19,7 +19,7 @@ from faults.manifest import CASES_FAIL, Row, breakers, select
 from buckshot.conformance import RunOptions, RunResult, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.bundled import suite_path
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite
 
 FAULTS: dict[str, Row] = {row.name: row for row in select("engine", "contract")}
 
@@ -28,9 +28,8 @@ CASES = BUNDLED_CASES
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[str, RunResult]:
+def runs(suite: Suite) -> dict[str, RunResult]:
     """Each fault served by the reference adapter, run on the cases named for it."""
-    suite = load_suite(CASES)
 
     def run(name: str) -> RunResult:
         options = RunOptions(
@@ -46,11 +45,13 @@ def runs() -> dict[str, RunResult]:
 
 
 @pytest.mark.slow
-def test_there_are_one_hundred_and_nineteen_faults_each_with_cases_to_catch_it() -> None:
+def test_there_are_one_hundred_and_nineteen_faults_each_with_cases_to_catch_it(
+    suite: Suite,
+) -> None:
     assert len(FAULTS) == 119
     assert {fault.room for fault in FAULTS.values()} == {"engine", "contract"}
     assert {fault.expected for fault in FAULTS.values()} == {CASES_FAIL}
-    ids = {case.id for case in load_suite(CASES).cases}
+    ids = {case.id for case in suite.cases}
     for fault in FAULTS.values():
         assert fault.caught_by and set(fault.caught_by) <= ids, fault.name
 

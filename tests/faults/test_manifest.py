@@ -11,9 +11,8 @@ from collections import Counter
 
 import pytest
 
-from buckshot.conformance.bundled import CASES
 from buckshot.conformance.chance_mode import EXPERIMENTS
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite
 from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST
 from buckshot.verification.proofs.induction import all_properties
 from faults import coverage
@@ -91,8 +90,8 @@ def test_an_unknown_citation_is_refused() -> None:
         coverage.check_citations("fault probe", ("R1", "R99"))
 
 
-def test_every_check_a_row_names_exists() -> None:
-    cases = {case.id for case in load_suite(CASES).cases}
+def test_every_check_a_row_names_exists(suite: Suite) -> None:
+    cases = {case.id for case in suite.cases}
     experiments = {experiment.id for experiment in EXPERIMENTS}
     properties = {prop.id for prop in all_properties()}
     known = {"engine": cases, "contract": cases, "chance": experiments}

@@ -17,16 +17,15 @@ from __future__ import annotations
 import ast
 import inspect
 import json
-from functools import cache
 
 import pytest
 from faults.full import full_only
 from faults.manifest import patch_of, row
 from faults.mutants import MUTANTS, Mutant
+from model_helpers import default_config
 
-from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine.counterexample import load_document, replay, to_document
-from buckshot.verification.model.config import Config, make_config
+from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.patch import NO_PATCH
 from buckshot.verification.proofs import enabled, rules_enabled
@@ -48,11 +47,6 @@ TEETH = [mutant for mutant in MUTANTS if mutant.caught_by[0] in IDS]
 
 PER_N_STEPS = 30_000
 """Steps of random play given to each player count's walk."""
-
-
-@cache
-def _cfg(lo: int = 2, hi: int = 8) -> Config:
-    return make_config(load_ruleset(), (lo, hi))
 
 
 def test_the_enabledness_properties_are_proved_with_the_others() -> None:
@@ -84,7 +78,7 @@ def test_each_is_proved_for_every_player_count() -> None:
     """On the model as it is, no reachable-looking state (every invariant and lemma holds)
     refuses what a property offers, for N 2-8 (S4.2.1a, S4.2.2, S2.6, S4.3.1, S4.3.2,
     S4.4.3; R4, R8, R10, R12)."""
-    for proof in prove(_cfg(), PROPERTIES):
+    for proof in prove(default_config(), PROPERTIES):
         assert [v.n for v in proof.per_n] == list(range(2, 9))
         assert all(v.verdict == PROVED for v in proof.per_n), proof.id
 
@@ -92,7 +86,7 @@ def test_each_is_proved_for_every_player_count() -> None:
 def test_the_walks_find_no_refusal_on_the_model() -> None:
     """Seeded games of the model as it is never reach a state that refuses an offer: the
     concrete check agrees with the proofs."""
-    assert find_reachable(_cfg(), NO_PATCH, PROPERTIES, steps=1_500) is None
+    assert find_reachable(default_config(), NO_PATCH, PROPERTIES, steps=1_500) is None
 
 
 def _table(mutant: Mutant, n: int) -> Table:
@@ -120,7 +114,7 @@ def test_each_fault_is_caught_for_every_player_count(mutant: Mutant) -> None:
     """The property named first fails at every N with a confirmed counterexample; a seeded
     game of every N reaches a state that refuses the offer under the fault and offers it
     without; its path replays in the engine, which offers there what the model refused."""
-    cfg = _cfg()
+    cfg = default_config()
     prop = property_by_id(mutant.caught_by[0])
     (proof,) = prove(cfg, [prop], mutant.patch)
     for verdict in proof.per_n:
@@ -145,7 +139,7 @@ def test_each_fault_is_caught_for_every_player_count(mutant: Mutant) -> None:
 def test_verify_saves_a_replayable_path_for_a_refused_choice() -> None:
     """A run whose enabledness proof fails adds, for that N, the path a seeded game finds
     (a violation of the run, written and replayed like a bounded path)."""
-    cfg = _cfg(3, 3)
+    cfg = default_config(3, 3)
     fault = next(m for m in TEETH if m.name == "no_shot_at_the_next_seat")
     report = verify(cfg, depth=0, vacuity=False, only=["A1"], patch=fault.patch, jobs=1)
     assert any("A1 N=3: violated on a path of depth" in f.what for f in report.findings())
@@ -169,12 +163,12 @@ def test_the_strangers_shot_at_oneself_is_caught() -> None:
     patch = patch_of("no_shot_at_oneself")
     assert row("no_shot_at_oneself").batch == "stranger-1"
     prop = property_by_id("A1")
-    (proof,) = prove(_cfg(), [prop], patch)
+    (proof,) = prove(default_config(), [prop], patch)
     assert all(v.verdict == VIOLATED for v in proof.per_n)
     cex = proof.per_n[0].counterexample
     assert cex is not None and cex.refused is not None
     assert cex.refused.target == cex.after.owner
-    found = find_reachable(_cfg(), patch, [prop])
+    found = find_reachable(default_config(), patch, [prop])
     assert found is not None and found.property_id == "A1"
 
 
@@ -189,6 +183,6 @@ def test_a_refused_decision_is_named_in_words(fault: str, pid: str, words: str) 
     """The counterexample's note names the refused item and payment by kind (a stranger read
     "item 5" and "pay [0, 0, 0, 0, 0, 2, 0, 0]")."""
     patch = next(m for m in MUTANTS if m.name == fault).patch
-    (proof,) = prove(_cfg(2, 3), [property_by_id(pid)], patch=patch)
+    (proof,) = prove(default_config(2, 3), [property_by_id(pid)], patch=patch)
     notes = [v.counterexample.note for v in proof.per_n if v.counterexample is not None]
     assert notes and all(words in note and "refused: " in note for note in notes), notes

@@ -15,14 +15,12 @@ from __future__ import annotations
 import ast
 import inspect
 import pickle
-from functools import cache
 
 import pytest
 from faults.full import full_only
 from faults.mutants import MUTANTS, Mutant
+from model_helpers import default_config
 
-from buckshot.spec.ruleset import load_ruleset
-from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.proofs import (
     invariants,
     lemmas,
@@ -69,11 +67,6 @@ games, such as a game's end at eight players)."""
 
 TEETH = [mutant for mutant in MUTANTS if mutant.caught_by[0] in {p.id for p in RULES}]
 """The faults named first for a rule property."""
-
-
-@cache
-def _cfg() -> Config:
-    return make_config(load_ruleset(), (2, 8))
 
 
 def test_the_rule_properties_are_proved_with_the_others() -> None:
@@ -203,7 +196,7 @@ def test_each_rule_fault_is_caught_for_every_player_count(mutant: Mutant) -> Non
     """The property named first fails for every N with a confirmed counterexample, and a
     seeded game of every N reaches the bug (a path from an initial state that breaks it);
     every N at which the bug can show, for a fault that names those counts."""
-    cfg = _cfg()
+    cfg = default_config()
     prop = property_by_id(mutant.caught_by[0])
     lo, hi = mutant.counts or (cfg.players_lo, cfg.players_hi)
     (proof,) = prove(cfg, [prop], mutant.patch)

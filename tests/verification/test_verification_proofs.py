@@ -35,9 +35,6 @@ from buckshot.verification.proofs.vacuity import (
 )
 from buckshot.verification.render import trace
 
-_cfg = default_config
-"""The default ruleset's model configuration (the name the deliberate bugs' test uses)."""
-
 
 def _holds(spec: ExecutableSpec, s: object) -> list[str]:
     return [p.id for p in all_properties() if p.state is not None and not p.state(spec.sem, s)]
@@ -68,7 +65,7 @@ def test_random_games_keep_every_property() -> None:
 @pytest.mark.slow
 def test_structural_invariants_are_inductive_for_every_n(pid: str) -> None:
     """A sample of the inductive proofs, all N in one query each."""
-    (result,) = prove(_cfg(), [p for p in all_properties() if p.id == pid])
+    (result,) = prove(default_config(), [p for p in all_properties() if p.id == pid])
     assert result.verdict == PROVED and result.players == "N=2..8"
 
 
@@ -76,7 +73,7 @@ def test_structural_invariants_are_inductive_for_every_n(pid: str) -> None:
 def test_a_broken_invariant_gives_a_confirmed_counterexample() -> None:
     """A failing step names the property and the spec re-checks the state it returns."""
     (result,) = prove(
-        _cfg(), [p for p in all_properties() if p.id == "I3"], patch_of("cap_off_by_one")
+        default_config(), [p for p in all_properties() if p.id == "I3"], patch_of("cap_off_by_one")
     )
     assert result.verdict == VIOLATED
     assert result.counterexample is not None and result.counterexample.confirmed
@@ -84,7 +81,7 @@ def test_a_broken_invariant_gives_a_confirmed_counterexample() -> None:
 
 @pytest.mark.slow
 def test_bmc_small_depth_finds_nothing_on_the_rules() -> None:
-    found = bounded_per_n(_cfg(2, 3), INVARIANTS, 4)
+    found = bounded_per_n(default_config(2, 3), INVARIANTS, 4)
     violations, times, status = found.violations, found.times, found.status
     assert status == "ok" and violations == [] and len(times) == 5
 
@@ -92,8 +89,9 @@ def test_bmc_small_depth_finds_nothing_on_the_rules() -> None:
 @pytest.mark.slow
 def test_bmc_finds_a_seeded_bug_with_a_replayed_trace() -> None:
     """The shooter asked first (S6.2.1) breaks I4 as soon as the first window opens."""
-    spec = ExecutableSpec(load_ruleset(), config=_cfg(2, 3), patch=patch_of("poll_owner_first"))
-    found = bounded_per_n(_cfg(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
+    cfg, patch = default_config(2, 3), patch_of("poll_owner_first")
+    spec = ExecutableSpec(load_ruleset(), config=cfg, patch=patch)
+    found = bounded_per_n(cfg, INVARIANTS, 6, patch)
     violations, status = found.violations, found.status
     assert status == "violated"
     assert "I4" in {v.property_id for v in violations}
@@ -106,7 +104,7 @@ def test_bmc_finds_a_seeded_bug_with_a_replayed_trace() -> None:
 @pytest.mark.slow
 def test_bmc_witnesses_replay_on_the_executable_spec() -> None:
     """A path Z3 returns for a reachability goal is taken step by step by the spec."""
-    unroll = Unrolling(_cfg())
+    unroll = Unrolling(default_config())
     for _ in range(5):
         unroll.extend()
     shoot = next(e for e in unroll.spec.layout.edges if e.edge.event == "shoot")
@@ -117,7 +115,7 @@ def test_bmc_witnesses_replay_on_the_executable_spec() -> None:
 
 
 def test_vacuity_targets_cover_every_transition_frame_and_depth() -> None:
-    names = {t.name for t in targets(_cfg())}
+    names = {t.name for t in targets(default_config())}
     assert "turn:awaiting_action:shoot:0" in names and "counter_response" in names
     assert {"depth 1", "depth 4"} <= names
 
@@ -127,7 +125,7 @@ def test_vacuity_shows_every_target_but_the_counter_response_reachable() -> None
     """No role has a counter skill (R18), so the counter-response frame is never pushed and
     the stack never grows past the turn and one frame above it with a pending fall (depths
     3-4); everything else the charts hold is reached by a checked path."""
-    found, _ = check_vacuity(_cfg(2, 3), depth=6)
+    found, _ = check_vacuity(default_config(2, 3), depth=6)
     assert all(t.status != NOT_SHOWN for t in found), [t for t in found if t.status == NOT_SHOWN]
     unreached = {t.name for t in found if not t.status.startswith("reachable")}
     lay = layout()
@@ -141,7 +139,7 @@ def test_vacuity_shows_every_target_but_the_counter_response_reachable() -> None
 
 @pytest.mark.slow
 def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
-    cfg = _cfg(2, 3)
+    cfg = default_config(2, 3)
     items = {t.name: t for t in targets(cfg)}
     wanted = {"depth 2", "turn:awaiting_action:shoot:0"}
     for target in items.values():
@@ -196,7 +194,7 @@ def _only_for(bad: set[int], part: str) -> Property:
 def test_each_player_count_gets_its_own_verdict(part: str) -> None:
     """One query for all N; each counterexample's N is excluded and the query asked again."""
     prop = _only_for({3, 5}, part)
-    (result,) = prove(_cfg(2, 6), [prop], assume=(*all_properties(), prop))
+    (result,) = prove(default_config(2, 6), [prop], assume=(*all_properties(), prop))
     assert result.verdict == VIOLATED and result.part == part
     verdicts = {v.n: v.verdict for v in result.per_n}
     assert verdicts == {2: PROVED, 3: VIOLATED, 4: PROVED, 5: VIOLATED, 6: PROVED}
@@ -216,7 +214,7 @@ def test_chunks_of_branches_merge_to_the_whole_proof() -> None:
     """A property proved in chunks of its branches (one per process) gets the same verdicts."""
     prop = _only_for({2, 4}, "step")
     assume = (*all_properties(), prop)
-    model = proof_model(_cfg(2, 5), assume=assume)
+    model = proof_model(default_config(2, 5), assume=assume)
     whole = prove_property(model, prop)
     parts = [prove_property(model, prop, chunk=(i, 3)) for i in range(3)]
     merged = merge_chunks(parts)
@@ -228,21 +226,21 @@ def test_chunks_of_branches_merge_to_the_whole_proof() -> None:
 @pytest.mark.slow
 def test_bmc_gives_each_player_count_its_verdict() -> None:
     """After a violation the unrolling excludes its N and goes on for the others."""
-    result = bounded_per_n(_cfg(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
+    result = bounded_per_n(default_config(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
     assert result.status == "violated"
     assert {v.n for v in result.per_n} == {2, 3}
     for verdict in result.per_n:
         assert verdict.status == "violated"
         found = [v for v in result.violations if v.n == verdict.n]
         assert found and all(v.depth == verdict.depth and v.witness.replayed for v in found)
-    clean = bounded_per_n(_cfg(2, 3), INVARIANTS, 2)
+    clean = bounded_per_n(default_config(2, 3), INVARIANTS, 2)
     assert [(v.n, v.status, v.depth) for v in clean.per_n] == [(2, "ok", 2), (3, "ok", 2)]
 
 
 @pytest.mark.slow
 def test_branch_tree_covers_each_branch_once() -> None:
     """The tree's leaves are the branches of the split, each once; its top is smaller."""
-    model = proof_model(_cfg())
+    model = proof_model(default_config())
     leaves = [leaf for node in model.tree for leaf in node.leaves()]
     assert sorted(id(leaf) for leaf in leaves) == sorted(id(case) for case in model.cases)
     assert len(model.tree) < len(model.cases) // 2
@@ -257,7 +255,7 @@ def test_sums_after_a_step_equal_the_plain_sums() -> None:
     from buckshot.verification.model.state import flatten
     from buckshot.verification.proofs.properties import items_in_play
 
-    model = proof_model(_cfg())
+    model = proof_model(default_config())
     cfg, sem = model.cfg, model.sem
     vars_ = flatten(cfg, model.s) + flatten(cfg, model.inp)
     names = ("use_item:0[item=6,owner=2,steal=5]", "use_item:0[item=1]", "flip_shell", "draw")
@@ -295,7 +293,7 @@ def test_the_branches_of_the_proofs_are_the_step_of_bmc() -> None:
 
     from buckshot.verification.model.state import flatten
 
-    model = proof_model(_cfg())
+    model = proof_model(default_config())
     cfg = model.cfg
     step = model.sem.step(model.s, model.inp)
 
