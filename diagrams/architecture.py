@@ -1,8 +1,6 @@
 """The architecture picture: the rooms of the checkout in their layers, bottom to top.
 
-Drawn from the import contract that ``lint-imports`` keeps (``[tool.importlinter]`` of
-``pyproject.toml``: a layer imports only the layers below it) and the map of import names to
-folders (``[tool.setuptools.package-dir]``), so the picture is the rule the checks enforce.
+Drawn from the import contract ``lint-imports`` keeps and ``[tool.setuptools.package-dir]``.
 """
 
 from __future__ import annotations

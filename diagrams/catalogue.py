@@ -9,7 +9,6 @@ from pathlib import PurePosixPath
 
 from buckshot.diagrams.chart_dot import chart_dot
 from buckshot.diagrams.chart_mermaid import chart_mermaid
-from buckshot.diagrams.describe import chart_file_stem
 from buckshot.diagrams.stack_dot import stack_dot
 from buckshot.diagrams.stack_mermaid import stack_mermaid
 from buckshot.diagrams.stack_model import stack_model
@@ -46,7 +45,7 @@ def chart_diagrams() -> list[Diagram]:
     return [
         Diagram(
             Section.CHARTS,
-            PurePosixPath("charts") / chart_file_stem(model.kind),
+            PurePosixPath("charts") / model.kind.value,
             model.title,
             model.doc.replace("``", ""),
             chart_dot(model),

@@ -110,11 +110,8 @@ class _Layout:
         return state.id
 
     def head(self, inside: list[str], target: str) -> tuple[str, dict[str, str]]:
-        """The node an edge into ``target`` ends at, and its ``lhead``, if any.
-
-        ``inside`` lists the compound states that hold the edge's tail; an edge into a
-        compound state ends at its initial leaf, clipped at the cluster's border unless the
-        tail is inside that cluster.
+        """The node an edge into ``target`` ends at, and its ``lhead``, if any (``inside``: the
+        compound states holding the edge's tail).
         """
         if self.model.state(target).kind is not StateKind.COMPOUND:
             return target, {}

@@ -1,12 +1,7 @@
 """The explorer: one self-contained HTML page that steps through an event log on the charts.
 
-The page carries everything it shows: each chart as inline SVG (drawn by ``dot`` through
-the ``graphviz`` package), the log's events, the view after each event
-(:mod:`buckshot.diagrams.explore_state`, folded by :mod:`buckshot.spec.views`) as JSON, a
-style sheet and a small script. It loads nothing from anywhere. The script only shows what
-the JSON says: the states of the frames on the stack highlighted in their charts, the edges
-a decision took, the stack as frames with their poll cursors, the seats, and the event list
-with the current one marked.
+It carries the charts as inline SVG, the log's events, the view after each event
+(:mod:`buckshot.diagrams.explore_state`) as JSON, a style sheet and a script; it loads nothing.
 """
 
 from __future__ import annotations
@@ -64,11 +59,7 @@ def event_texts(events: Sequence[LogEvent]) -> dict[int, str]:
 
 
 def trace_data(events: Sequence[LogEvent], name: str) -> dict[str, Any]:
-    """One trace as the page's script reads it: its events, and the view after each.
-
-    Stacks and edge lists are stored once each and seats once per change; each step
-    refers to them by index.
-    """
+    """One trace as the page's script reads it: its events, and the view after each by index."""
     texts = event_texts(events)
     stacks: dict[tuple[FrameView, ...], int] = {}
     taken: dict[tuple[str, ...], int] = {}

@@ -1,8 +1,7 @@
 """A played fragment as a timeline: steps in log order, inside nested bands, one per frame.
 
-A band opens at ``frame_pushed`` and closes at the matching ``frame_popped``; an ``asked``
-and the ``decided`` that answers it become one step (who was asked, the options, the
-choice). Known event types get a sentence; any other type becomes a labelled point.
+An ``asked`` and the ``decided`` that answers it become one step; known event types get a
+sentence, any other a labelled point.
 """
 
 from __future__ import annotations

@@ -10,10 +10,7 @@ _INDENT = "    "
 
 
 def _text(text: str) -> str:
-    """Text safe in a Mermaid message or note: no statement ends or markup.
-
-    A frame's ``#id`` is written ``frame id``: Mermaid would read ``#`` as markup.
-    """
+    """Text safe in a Mermaid message or note (``#id`` written ``frame id``)."""
     return (
         text.replace(";", ",")
         .replace(" #", " frame ")
