@@ -1,8 +1,5 @@
-"""The charts read back as plain data: states, transitions, prompts, pushes and resume points.
-
-This and the charts' metaclass (:mod:`.charts.meta`) are the only places that introspect
-python-statemachine. The export, the engine's
-tables, the formal model and the diagrams all start from :func:`chart_models`.
+"""The charts read back as plain data (:func:`chart_models`): states, transitions, prompts,
+pushes and resume points. Only this and :mod:`.charts.meta` introspect python-statemachine.
 """
 
 from __future__ import annotations
