@@ -41,11 +41,6 @@ def edge_id(transition_id: str) -> str:
     return transition_id.replace(":", "-")
 
 
-def state_node_id(model: ChartModel, state_id: str) -> str:
-    """The DOT (and SVG) ``id`` of a state's node: ``state-<frame kind>-<state>``."""
-    return f"state-{model.kind.value}-{state_id}"
-
-
 def _state_node(graph: graphviz.Digraph, model: ChartModel, state: StateNode) -> None:
     style = STATE_STYLES[state.kind]
     rows = [labels.bold(state.name), labels.font(state_role(model, state), 9)]
@@ -54,7 +49,7 @@ def _state_node(graph: graphviz.Digraph, model: ChartModel, state: StateNode) ->
         rows.append(labels.font(cited, 8, labels.MUTED))
     styles = ["rounded", "filled"] + (["dashed"] if style.dashed else [])
     values = {
-        "id": state_node_id(model, state.id),
+        "id": f"state-{model.kind.value}-{state.id}",
         "label": labels.html(labels.table(rows)),
         "fillcolor": style.fill,
         "color": style.stroke,

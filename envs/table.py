@@ -75,10 +75,6 @@ def payoff(winners: Sequence[int] | None, alive: Sequence[bool]) -> list[float]:
     return [share if seat in sharing else -1.0 for seat in range(seats)]
 
 
-def _token(event: LogEvent) -> str:
-    return event.type + json.dumps(event.data, sort_keys=True, separators=(",", ":"))
-
-
 @dataclass(frozen=True, eq=False)
 class Trail:
     """The steps that led to a settled point, each with the events it wrote, newest last.
@@ -129,7 +125,7 @@ class Trail:
                 if point.parent is None and not point.step:
                     continue  # the fresh start before any step
                 told = [
-                    _token(event)
+                    event.type + json.dumps(event.data, sort_keys=True, separators=(",", ":"))
                     for event in point.events
                     if visible_to(event, seat) and event.type not in BOOKKEEPING
                 ]

@@ -592,7 +592,7 @@ def _to_plain(row: type, value: object) -> object:
 
 def _plain_value(key: Key, value: Any) -> object:
     if key.shape is Shape.ODDS:
-        return _fraction_text(value)
+        return f"{value.numerator}/{value.denominator}"
     if key.shape is Shape.WEIGHTS:
         return {kind.value: weight for kind, weight in value}
     if key.shape is Shape.ROWS:
@@ -626,10 +626,6 @@ def _odds(value: object, key: str, source: str) -> Fraction:
 
 def _odds_reason(value: object) -> str:
     return f'must be a fraction "p/q", a decimal or a number, got {_show(value)}'
-
-
-def _fraction_text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
 
 
 # --- consistency: the rules a schema cannot state ----------------------------------------

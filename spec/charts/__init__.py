@@ -37,11 +37,6 @@ def _check_resumes() -> None:
 _check_resumes()
 
 
-def chart_meta(kind: FrameKind) -> ChartMeta:
-    """The annotations of the chart for frame kind ``kind``."""
-    return CHARTS[kind].META
-
-
 __all__ = [
     "CHARTS",
     "Chart",
@@ -56,5 +51,4 @@ __all__ = [
     "SpecError",
     "Trigger",
     "TurnChart",
-    "chart_meta",
 ]
