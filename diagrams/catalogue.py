@@ -71,8 +71,7 @@ def stack_diagram(max_depth: int) -> Diagram:
 
 
 def trace_diagram(name: str, events: Sequence[LogEvent], cut: bool = False) -> Diagram:
-    """The timeline of a played fragment, drawn from its event log and named ``name``;
-    titled as the log's first events only when ``cut`` (the log goes on beyond them)."""
+    """The timeline of a played fragment named ``name`` (titled as cut short when ``cut``)."""
     timeline = build_timeline(events)
     shown = f"{name}, only its first {len(events):,} events" if cut else name
     return Diagram(

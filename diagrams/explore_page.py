@@ -97,8 +97,7 @@ def trace_data(events: Sequence[LogEvent], name: str) -> dict[str, Any]:
 
 
 def first_difference(expected: Sequence[LogEvent], actual: Sequence[LogEvent]) -> int | None:
-    """The position of the first event whose type, turn, data or visibility differ, or where
-    one log ends before the other; None when the logs say the same."""
+    """The position of the first event that differs (or where one log ends); None if none."""
     for index, (want, got) in enumerate(zip(expected, actual, strict=False)):
         if (want.type, want.turn, dict(want.data), want.visibility) != (
             got.type,
@@ -129,8 +128,7 @@ def _asset(name: str) -> str:
 def explore_html(
     traces: Sequence[tuple[str, Sequence[LogEvent]]], title: str, svgs: dict[str, str]
 ) -> str:
-    """The explorer page of one named trace, or of two side by side (the expected one
-    first), titled ``title``, showing the charts ``svgs``."""
+    """The explorer page of one trace, or two side by side (the expected first), with ``svgs``."""
     if not 1 <= len(traces) <= 2:
         raise ValueError(f"the explorer shows one or two traces, got {len(traces)}")
     data = json.dumps(page_data(traces, title), separators=(",", ":"), ensure_ascii=False)

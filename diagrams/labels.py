@@ -9,7 +9,6 @@ FONT = "DejaVu Sans"
 """The font every diagram names: Debian always has it, so the SVGs stay the same bytes."""
 
 MUTED = "#555555"
-"""Colour of secondary text: clause and ruling IDs, notes."""
 
 
 def escape(text: str) -> str:

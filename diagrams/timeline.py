@@ -22,11 +22,9 @@ class StepKind(StrEnum):
     ASK = "ask"
     """A player was asked, with the options, and (when the log has it) what they chose."""
     EVENT = "event"
-    """An event type the timeline knows, told as a sentence."""
     POINT = "point"
     """Any other event type, shown by its name and data."""
     TURN = "turn"
-    """The turn number changed."""
 
 
 @dataclass(frozen=True)

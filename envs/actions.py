@@ -51,7 +51,6 @@ class ActionSpace:
     seats: int
     cost: int
     ids: tuple[str, ...] = field(init=False)
-    """Each action's option text, by action id."""
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -64,7 +64,6 @@ class Encoder:
 
     seats: int
     parts: dict[str, int] = field(init=False)
-    """Each named part of the tensor and its length, in order."""
     starts: dict[str, int] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -170,8 +170,8 @@ class BuckshotState(pyspiel.State):  # type: ignore[misc]
 
 
 class SeatObserver:
-    """OpenSpiel's Python observer of a seat's view; ``recall`` adds the seat's record;
-    without ``private``, only what every seat sees (R14).
+    """OpenSpiel's observer of a seat's view (``recall``: with its record; without ``private``:
+    only what every seat sees, R14).
     """
 
     def __init__(self, encoder: Encoder, recall: bool, private: bool = True) -> None:

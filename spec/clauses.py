@@ -87,7 +87,6 @@ def _load() -> tuple[Clause, ...]:
 
 
 CLAUSES: Final[tuple[Clause, ...]] = _load()
-"""Every entry of the clause index, in the order of the rule text."""
 
 _BY_ID: Final[dict[str, Clause]] = {c.id: c for c in CLAUSES}
 if len(_BY_ID) != len(CLAUSES):

@@ -18,7 +18,6 @@ from buckshot.workbench.balance import ALL_ROLES, ITEMS, ROLES, Balance, Rate
 _STYLE: Any = {"svg.hashsalt": "buckshot-workbench", "font.size": 9, "svg.fonttype": "path"}
 """Settings that make the SVG bytes depend only on the figure."""
 BINS = 30
-"""Bins of the game length histogram."""
 
 
 def _svg(figure: Figure) -> str:

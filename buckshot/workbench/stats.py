@@ -10,11 +10,8 @@ from scipy import stats
 
 
 def fisher_exact(a: int, b: int, c: int, d: int) -> float:
-    """The two-sided p-value of Fisher's exact test of the 2x2 table [[a, b], [c, d]].
-
-    Rows are the two samples, columns success and failure; the p-value sums the
-    hypergeometric probabilities of every table with the same margins that is no more
-    likely than the observed one (1.0 when a row or column is empty).
+    """The two-sided p-value of Fisher's exact test of the 2x2 table [[a, b], [c, d]]
+    (rows the samples, columns success and failure; 1.0 when a row or column is empty).
     """
     if min(a, b, c, d) < 0:
         raise ValueError("a contingency table holds counts of at least 0")
@@ -22,11 +19,8 @@ def fisher_exact(a: int, b: int, c: int, d: int) -> float:
 
 
 def mann_whitney(first: Mapping[int, int], second: Mapping[int, int]) -> float:
-    """The two-sided p-value of the Mann-Whitney U test of two samples given as histograms.
-
-    Each sample maps a value to how many times it occurs. Normal approximation with the
-    correction for ties and a continuity correction (the usual large-sample form); 1.0 when a
-    sample is empty or every value is the same.
+    """The two-sided p-value of the Mann-Whitney U test of two histograms (value -> count):
+    normal approximation, tie and continuity corrected; 1.0 when a sample is empty or constant.
     """
     if min([*first.values(), *second.values(), 0]) < 0:
         raise ValueError("a histogram holds counts of at least 0")
@@ -45,11 +39,7 @@ def mann_whitney(first: Mapping[int, int], second: Mapping[int, int]) -> float:
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm-Bonferroni adjusted p-values, in the order given (each at most 1).
-
-    Reject a hypothesis at level alpha when its adjusted p-value is below alpha; the
-    family-wise error rate over all of them is then at most alpha.
-    """
+    """Holm-Bonferroni adjusted p-values, in the order given (each at most 1)."""
     order = sorted(range(len(p_values)), key=lambda i: p_values[i])
     adjusted = [1.0] * len(p_values)
     running = 0.0
