@@ -98,19 +98,13 @@ class _Layout:
             parent = self.model.state(parent).parent
         return chain
 
-    def entry_leaf(self, state_id: str) -> str:
-        state = self.model.state(state_id)
-        while state.kind is StateKind.COMPOUND:
-            state = next(c for c in self.children[state.id] if c.initial)
-        return state.id
-
     def head(self, inside: list[str], target: str) -> tuple[str, dict[str, str]]:
         """The node an edge into ``target`` ends at, and its ``lhead``, if any (``inside``: the
         compound states holding the edge's tail).
         """
         if self.model.state(target).kind is not StateKind.COMPOUND:
             return target, {}
-        leaf = self.entry_leaf(target)
+        leaf = self.model.leaves[target]
         if target in inside:
             return leaf, {}
         return leaf, {"lhead": cluster_id(target)}

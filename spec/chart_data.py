@@ -99,6 +99,8 @@ class ChartModel:
     transitions: tuple[TransitionEdge, ...]
     prompts: dict[str, Prompt]
     pushes: tuple[PushPoint, ...]
+    leaves: dict[str, str]
+    """The non-compound state that entering each state enters: itself or its initial leaf."""
 
     def state(self, state_id: str) -> StateNode:
         """The state with id ``state_id``."""
@@ -213,6 +215,7 @@ def _build(kind: FrameKind, chart: type[Chart]) -> ChartModel:
         transitions=tuple(edges),
         prompts=dict(meta.prompts),
         pushes=tuple(pushes),
+        leaves={state.id: _initial_leaf(state).id for state in states},
     )
 
 

@@ -65,22 +65,6 @@ class _Charts:
         finals = [s.id for s in turn.states if s.kind is StateKind.FINAL and s.parent is None]
         (self.game_over,) = finals
         self.turn_states = frozenset(state.id for state in turn.states)
-        self._entries: dict[tuple[str, str], str] = {}
-
-    def entry(self, kind: str, state_id: str) -> str:
-        """The leaf a chart is in when it enters ``state_id`` (compound: its initial leaf)."""
-        key = (kind, state_id)
-        if key not in self._entries:
-            model = self.models[kind]
-            state = model.state(state_id)
-            while state.kind is StateKind.COMPOUND:
-                state = next(s for s in model.states if s.parent == state.id and s.initial)
-            self._entries[key] = state.id
-        return self._entries[key]
-
-    def initial(self, kind: str) -> str:
-        """The leaf a freshly pushed frame of ``kind`` starts in."""
-        return self.entry(kind, self.models[kind].initial)
 
 
 CHARTS = _Charts(chart_models())
@@ -347,7 +331,7 @@ class TableView:
         self.phase = phase
         if phase in CHARTS.turn_states and self.stack and self.stack[0].kind == "turn":
             assert phase is not None
-            self._set_state(0, CHARTS.entry("turn", phase))
+            self._set_state(0, CHARTS.models["turn"].leaves[phase])
         owner = event.int_of("owner")
         if owner != self.owner:
             return f"the phase is announced for seat {owner}, the owner is {self.owner}"
@@ -492,7 +476,7 @@ class TableView:
             alive = [self.seat(n).alive for n in range(max(self.seats) + 1)]
             order = poll_order(alive, self.owner)
         frame_id, player = event.int_of("frame_id"), event.int_of("player")
-        self.stack.append(FrameView(frame_id, kind, CHARTS.initial(kind), player, order))
+        self.stack.append(FrameView(frame_id, kind, CHARTS.models[kind].initial, player, order))
         said = event.int_of("depth")
         if said != depth:
             return f"a frame pushed at depth {said} onto a stack of {depth - 1}"
