@@ -80,6 +80,3 @@ class ActionSpace:
     def legal(self, prompt: Prompt) -> list[int]:
         """The ids of ``prompt``'s options, ascending."""
         return sorted(self._index[option.id] for option in prompt.options)
-
-
-__all__ = ["ActionSpace"]

@@ -161,6 +161,3 @@ class DrawnChance:
     def snapshot(self) -> dict[str, Any]:
         """The outcomes given and how many were used."""
         return {"kind": "drawn", "given": list(self.given), "cursor": self.cursor}
-
-
-__all__ = ["ChanceCodes", "ChanceNeeded", "Draw", "DrawnChance"]

@@ -146,6 +146,3 @@ def observation_text(view: dict[str, Any], known: str) -> str:
     shown = {key: value for key, value in view.items() if key != "events"}
     shown["known_shell"] = known
     return json.dumps(shown, sort_keys=True, separators=(",", ":"))
-
-
-__all__ = ["KNOWN", "PHASES", "PROMPTS", "Encoder", "known_shell", "observation_text"]

@@ -221,5 +221,3 @@ class SeatObserver:
 
 
 pyspiel.register_game(GAME_TYPE, BuckshotGame)
-
-__all__ = ["GAME_TYPE", "SHORT_NAME", "BuckshotGame", "BuckshotState", "SeatObserver", "max_steps"]

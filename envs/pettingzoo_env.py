@@ -171,5 +171,3 @@ def env(**kwargs: Any) -> BuckshotEnv:
 
 
 raw_env = BuckshotEnv
-
-__all__ = ["BuckshotEnv", "env", "raw_env"]

@@ -111,6 +111,3 @@ def resampler(seed: int) -> Callable[[BuckshotState, int], BuckshotState]:
     """A resampling callback (state, player) -> state with its own seeded generator."""
     rng = random.Random(seed)
     return lambda state, player: resample(state, player, rng)
-
-
-__all__ = ["resample", "resampler"]

@@ -329,6 +329,3 @@ def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> 
     kept.update({("record", s): lines for s, lines in zip(seats, record, strict=True)})
     table.settled = Settled(game, Trail(None, "", (), kept))
     return table
-
-
-__all__ = ["BOOKKEEPING", "PUBLIC", "Settled", "Setup", "Table", "Trail", "default_roles", "payoff"]

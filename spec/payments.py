@@ -34,6 +34,3 @@ def payments(held: Sequence[int], cost: int) -> Iterator[tuple[int, ...]]:
 
     if room[0] >= cost:
         yield from fill(0, cost)
-
-
-__all__ = ["payments"]
