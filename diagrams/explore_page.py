@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import asdict
 from html import escape
 from importlib.resources import files
 from typing import Any
@@ -89,7 +90,7 @@ def trace_data(events: Sequence[LogEvent], name: str) -> dict[str, Any]:
             }
             for event in events
         ],
-        "stacks": [[frame.to_json() for frame in stack] for stack in stacks],
+        "stacks": [[asdict(frame) for frame in stack] for stack in stacks],
         "seats": [list(shown) for shown in seats],
         "taken": [list(edges) for edges in taken],
         "steps": steps,

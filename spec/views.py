@@ -87,18 +87,6 @@ class FrameView:
     answers: tuple[tuple[int, str], ...] = ()
     """Each polled seat's answer so far, in order: (seat, option)."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The frame as JSON-ready data."""
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "state": self.state,
-            "player": self.player,
-            "order": list(self.order),
-            "cursor": self.cursor,
-            "answers": [list(answer) for answer in self.answers],
-        }
-
 
 @dataclass
 class SeatView:
