@@ -29,7 +29,8 @@ Each configuration plays ``--games`` games, stopping early when ``--seconds`` ha
 passed, so that the package's very short games are timed over a measurable span. Timings
 include creating each game and picking the random decisions, as a client would; the
 process's CPU time is recorded beside the wall-clock time, since the machine may be shared.
-Nothing here asserts on time.
+Nothing here asserts on time. It says which engine ran, the plain Python or the one
+``scripts/build_engine.py`` compiles (not split by cProfile: it sees one call).
 
 The figures, with the date, the machine and its load, are printed; ``--update`` stores them
 under the key ``"engine"`` of ``benchmarks/results.json`` (other keys are kept) and rewrites
@@ -58,6 +59,7 @@ from figures import (  # benchmarks/figures.py
 )
 from results import add_arguments, check_arguments, machine, publish  # benchmarks/results.py
 
+from buckshot.reference import engine as engine_build
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import FrameKind, Role
@@ -171,6 +173,12 @@ def bench_engine(
 CLONE_POSITIONS = 24
 """Games of each configuration, each stopped at a random decision, that the clone benchmark
 copies in turn."""
+
+BUILDS = {
+    "plain": "plain Python",
+    "compiled": "built with mypyc by scripts/build_engine.py; BUCKSHOT_ENGINE=plain for the other",
+}
+"""Which engine runs (:func:`buckshot.reference.engine`), as the figures say it."""
 
 ENGINE_MODES = {True: "full", False: "record=False"}
 """The engine's modes by ``record``, as the figures name them: ``record=False`` is the fast
@@ -407,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     host = machine()
     print(f"Python {host['python']} on {host['system']}, {host['cores']} cores of {host['cpu']}")
     print(f"load average at the start: {host['load_average']}")
+    build = engine_build()
+    print(f"engine: {build} ({BUILDS[build]})")
     print(
         f"{args.games} games per configuration (at least {budget.min_seconds:g} s, "
         f"at most {args.seconds:g} s), seed {args.seed}"
@@ -439,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {
         "date": started.strftime("%Y-%m-%d %H:%M UTC"),
         "machine": host,
+        "engine": build,
         "arguments": {"games": args.games, "seconds": args.seconds, "seed": args.seed},
         "configurations": [figures.to_json() for figures in engine],
         "clones": [cloned.to_json() for cloned in clones],
@@ -483,7 +494,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  target: {verdict}")
         results["package"] = {"version": found, **package.to_json()}
 
-    if args.profile_games > 0:
+    if args.profile_games > 0 and build == "compiled":
+        print("\nwhere the time goes: not split for the compiled engine (cProfile sees one call)")
+    elif args.profile_games > 0:
         results["profile"] = {}
         for record, mode in ENGINE_MODES.items():
             shares = profile(4, args.profile_games, args.seed, record)

@@ -289,6 +289,13 @@ ENGINE_PREFIX = "reference engine, "
 """How an engine configuration's label begins; its clones' label is the rest of it."""
 
 
+_BUILT_TEXT = {
+    "plain": "of the plain engine",
+    "compiled": "of the engine compiled by `python scripts/build_engine.py` (mypyc)",
+}
+"""How the engine block names the engine a run measured."""
+
+
 def engine(results: Results) -> str:
     """The reference engine's throughput and its clones beside the ``buckshot-roulette``
     package, where its time goes, and whether issue 27's targets are met."""
@@ -297,7 +304,8 @@ def engine(results: Results) -> str:
     clones = {c["label"]: c for c in f.get("clones") or []}
     lines = [
         f"Measured on {f['date']} with `benchmarks/engine.py` in one run "
-        f"({machine_text(m)}, Python {m['python']}), random legal decisions and "
+        f"({machine_text(m)}, Python {m['python']}) {_BUILT_TEXT[f.get('engine', 'plain')]}, "
+        "random legal decisions and "
         "`Game.clone()` of mid-game positions:",
         "",
         "| | decisions/s | per CPU-second | games/s | package / engine per decision "
@@ -577,6 +585,8 @@ def _summary_engine(results: Results) -> tuple[str, str]:
     f = entry(results, "engine")
     first = f["configurations"][0]
     label = first["label"].removeprefix("reference engine, ")
+    if f.get("engine") == "compiled":
+        label += ", compiled with mypyc"
     verdicts = target_verdicts(f["ratios"], list(f.get("clones") or []))
     against = (
         f"; against {PACKAGE}: " + "; ".join(verdicts) + " ([where the time goes and what "

@@ -17,6 +17,8 @@ from functools import cache
 from itertools import accumulate
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from buckshot.reference.errors import Code, GameError
 from buckshot.spec.rulebook import Item, Shell
 from buckshot.spec.ruleset import Load
@@ -64,13 +66,19 @@ def _running_sums(weights: tuple[tuple[Item, int], ...]) -> tuple[int, ...]:
     return tuple(accumulate(weight for _, weight in weights))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by tests' sources
 class SeededChance:
-    """Outcomes drawn from a private ``random.Random`` seeded with ``seed``."""
+    """Outcomes drawn from a private ``random.Random`` seeded with ``seed``, or set to the
+    generator's ``state`` when it is given (a clone's, a restored source's)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, state: _RandomState | None = None) -> None:
         self.seed = seed
-        self._rng = random.Random(seed)
-        self._state: _RandomState | None = None
+        if state is None:
+            self._rng = random.Random(seed)
+        else:
+            self._rng = random.Random.__new__(random.Random)  # not seeded, then set
+            self._rng.setstate(state)
+        self._state = state
         """The generator's state while no draw has changed it (kept for clones)."""
 
     def load(self, options: Sequence[Load]) -> Load:
@@ -120,19 +128,13 @@ class SeededChance:
         state = self._state
         if state is None:
             state = self._state = self._rng.getstate()
-        twin = SeededChance.__new__(SeededChance)
-        twin.seed, twin._state = self.seed, state
-        twin._rng = random.Random.__new__(random.Random)
-        twin._rng.setstate(state)
-        return twin
+        return SeededChance(self.seed, state)
 
     @classmethod
     def restore(cls, data: dict[str, Any]) -> SeededChance:
         """The source saved by :meth:`snapshot`."""
-        source = cls(int(data["seed"]))
         version, internal, gauss = data["state"]
-        source._rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
-        return source
+        return cls(int(data["seed"]), (int(version), tuple(int(x) for x in internal), gauss))
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ class Outcome:
     value: Any
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by tests' sources
 class ScriptedChance:
     """Outcomes taken in order from a script; asking for a kind out of turn is an error."""
 
@@ -240,8 +243,7 @@ def clone_chance(chance: Chance) -> Chance:
     if type(chance) is SeededChance:
         return chance.clone()
     if type(chance) is ScriptedChance:
-        scripted = ScriptedChance.__new__(ScriptedChance)
-        scripted.outcomes = chance.outcomes  # read, never changed: shared
+        scripted = ScriptedChance(chance.outcomes)
         scripted.cursor = chance.cursor
         return scripted
     return copy.deepcopy(chance)  # another source (a subclass, a test's): copied whole

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from buckshot.reference.chance import (
     Chance,
     ScriptedChance,
@@ -51,6 +53,7 @@ def _data(kind: EventType, written: _Data) -> dict[str, Any]:
     return data_of(kind, written)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by observers, tests
 class GameObserver:
     """Sees every transition, prompt and event of the games it is given to; override what
     you need, the base methods do nothing (:mod:`buckshot.reference.observe` says when each
@@ -392,11 +395,13 @@ class Game:
         """True once the game has ended."""
         return self.state.over
 
-    def decide(self, player: int, option: str | Option) -> None:
-        """Answer the pending prompt as ``player`` with ``option`` (an :class:`Option` or its text).
+    def decide(self, player: object, option: object) -> None:
+        """Answer the pending prompt as ``player`` (a seat number) with ``option`` (an
+        :class:`Option` or its text).
 
         Raises :class:`GameError` with a stable code, leaving the game exactly as it was, when
-        the game is over, ``player`` is not the one asked, or the option is not legal.
+        ``player`` or ``option`` is of another type (``decision.malformed``), the game is
+        over, ``player`` is not the one asked, or the option is not legal.
         """
         prompt, chosen = self._checked(player, option)
         for offered in prompt.options:  # the same object as one offered, or equal to one
@@ -417,7 +422,7 @@ class Game:
                 self._load(saved)
             raise
 
-    def _checked(self, player: Any, option: Any) -> tuple[Prompt, Option]:
+    def _checked(self, player: object, option: object) -> tuple[Prompt, Option]:
         """The pending prompt and the option ``option`` names, checked in order: the player
         and the option are well-formed, a prompt is pending, ``player`` is the one asked and
         the text (if given as text) reads as an option; ``GameError`` at the first that is not."""
@@ -527,10 +532,15 @@ class Game:
         events (its log empty), as search wants; ``chance`` gives the clone another source;
         the clone has ``observer`` (by default none), told of what follows.
         """
-        game = Game.__new__(Game)
-        game.rules = self.rules
-        game.chance = clone_chance(self.chance) if chance is None else chance
-        game.record = self.record if record is None else record
+        seats = self.state.seats
+        game = Game(
+            self.rules,
+            [seat.role for seat in seats],
+            clone_chance(self.chance) if chance is None else chance,
+            [seat.name for seat in seats],
+            self.record if record is None else record,
+            observer=observer,
+        )
         if game.record and self.record:
             game._events = list(self._events)  # events are frozen: shared
             game._pending = list(self._pending)
@@ -540,9 +550,7 @@ class Game:
         game.deepest_stack = self.deepest_stack
         game.prompt = self.prompt  # immutable
         game._phase_of_turn = self._phase_of_turn
-        game._observer = observer
         game._reported = len(game._events) + len(game._pending)
-        game._shown = {}
         return game
 
     def first_shown(self, player: int) -> str | None:
@@ -620,9 +628,9 @@ class Game:
             game.prompt = None if state.over else game._compute_prompt()
         except GameError as error:
             raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused: {error.message}") from None
-        except (RulesetError, KeyError, TypeError, ValueError, IndexError) as error:
+        except (RulesetError, KeyError, TypeError, ValueError, IndexError) as bad:
             raise GameError(
-                Code.BAD_SNAPSHOT, f"snapshot refused: {type(error).__name__}: {error}"
+                Code.BAD_SNAPSHOT, f"snapshot refused: {type(bad).__name__}: {bad}"
             ) from None
         return game
 

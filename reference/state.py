@@ -57,12 +57,19 @@ class Seat:
 
     def copy(self) -> Seat:
         """An independent copy of the seat (its own hand)."""
-        new = Seat.__new__(Seat)
-        new.seat, new.name, new.role, new.hp = self.seat, self.name, self.role, self.hp
-        new.alive, new.items = self.alive, dict(self.items)
-        new.traitor, new.conversion_used = self.traitor, self.conversion_used
-        new.shield, new.rage, new.kills = self.shield, self.rage, self.kills
-        return new
+        return Seat(
+            self.seat,
+            self.name,
+            self.role,
+            self.hp,
+            self.alive,
+            dict(self.items),
+            self.traitor,
+            self.conversion_used,
+            self.shield,
+            self.rage,
+            self.kills,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The seat as JSON-ready data, items in canonical order."""
@@ -110,10 +117,7 @@ class Shot:
 
     def copy(self) -> Shot:
         """An independent copy of the shot."""
-        new = Shot.__new__(Shot)
-        new.shooter, new.target = self.shooter, self.target
-        new.initial, new.shell, new.flips = self.initial, self.shell, self.flips
-        return new
+        return Shot(self.shooter, self.target, self.initial, self.shell, self.flips)
 
     def to_json(self) -> dict[str, Any]:
         """The shot as JSON-ready data."""
@@ -154,10 +158,7 @@ class Frame:
 
     def copy(self) -> Frame:
         """An independent copy of the frame."""
-        new = Frame.__new__(Frame)
-        new.id, new.kind, new.state = self.id, self.kind, self.state
-        new.player, new.order, new.cursor = self.player, self.order, self.cursor
-        return new
+        return Frame(self.id, self.kind, self.state, self.player, self.order, self.cursor)
 
     def to_json(self) -> dict[str, Any]:
         """The frame as JSON-ready data."""
@@ -226,19 +227,23 @@ class GameState:
         The same as ``copy.deepcopy(state)``, many times faster: its enums, strings and
         numbers are shared, every list, dict and record is its own.
         """
-        new = GameState.__new__(GameState)
-        new.seats = [seat.copy() for seat in self.seats]
-        new.shells = list(self.shells)
-        new.owner, new.turn, new.kill_lock = self.owner, self.turn, self.kill_lock
-        new.last_step, new.fresh_load = self.last_step, self.fresh_load
-        new.shot = None if self.shot is None else self.shot.copy()
-        new.fell_to_one = list(self.fell_to_one)
-        new.damage_source = dict(self.damage_source)
-        new.stack = [frame.copy() for frame in self.stack]
-        new.next_frame_id = self.next_frame_id
-        new.winners = None if self.winners is None else list(self.winners)
-        new.end_reason, new.tally = self.end_reason, dict(self.tally)
-        return new
+        return GameState(
+            [seat.copy() for seat in self.seats],
+            list(self.shells),
+            self.owner,
+            self.turn,
+            self.kill_lock,
+            self.last_step,
+            self.fresh_load,
+            None if self.shot is None else self.shot.copy(),
+            list(self.fell_to_one),
+            dict(self.damage_source),
+            [frame.copy() for frame in self.stack],
+            self.next_frame_id,
+            None if self.winners is None else list(self.winners),
+            self.end_reason,
+            dict(self.tally),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The state as JSON-ready data."""

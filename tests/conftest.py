@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
 import pickle
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
     from buckshot.traceability import TraceMatrix
     from buckshot.verification.comparison import VerificationComparison
+
+os.environ.setdefault("BUCKSHOT_ENGINE", "plain")
+"""The tests check the plain engine, whose functions the deliberate bugs substitute, even
+when it is built with mypyc; tests/reference/test_engine_build.py runs the 200-game digest
+on the built one (``BUCKSHOT_ENGINE=compiled pytest ...`` runs any test on it)."""
 
 SLOW_SECONDS = 0.5
 """A test that takes longer than this (setup and call) belongs in the slow tier."""

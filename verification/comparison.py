@@ -17,12 +17,9 @@ depend on the ruleset's verdicts); ``buckshot verify --rules`` runs them for one
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
-
-from rich.table import Table
 
 from buckshot.spec.ruleset import Ruleset
 from buckshot.spec.ruleset_diff import Difference, differences
@@ -39,32 +36,25 @@ from buckshot.verification.proofs.outcomes import OUTCOMES, UNDRAWABLE
 from buckshot.verification.proofs.reachability import REACH_DEPTH, Reachability
 from buckshot.verification.proofs.reasons import Explainer
 from buckshot.verification.proofs.vacuity import NOT_SHOWN, VacuityTarget
-from buckshot.verification.run import merged, proof_pieces
+from buckshot.verification.run import Parts, gathered, proof_pieces
 
 KINDS = ("property", "transition", "frame", "win", "skill", "item", "progress")
 """The kinds of row, in report order (``progress``: a random game that got stuck, shown
 only when one did, see :data:`.vacuity.STUCK`)."""
-REACHABLE = "reachable"
-UNREACHABLE = "unreachable"
-NOT_REACHED = "not reached"
-"""The three answers about a target; a change between two of them is a change of the row."""
+REACHABLE, UNREACHABLE, NOT_REACHED = "reachable", "unreachable", "not reached"
 
 
 @dataclass(frozen=True)
 class ComparisonRow:
     """One thing checked under both rulesets: its verdict under each and why it changed."""
 
-    kind: str
-    """``property`` (one per property and player count), ``transition``, ``frame``,
-    ``win``, ``skill`` or ``item``."""
+    kind: str  # one of KINDS (``property``: one row per property and player count)
     name: str
     old: str
     new: str
     changed: bool
-    why: tuple[str, ...] = ()
-    """For a target lost (or gained) or a property that newly fails: the reasons."""
-    evidence: str | None = None
-    """What shows the new verdict (and, for a change, the old one): a path or a proof."""
+    why: tuple[str, ...] = ()  # for a target lost or gained, a property newly failing
+    evidence: str | None = None  # a path or a proof of the new verdict (and of the old)
 
 
 @dataclass(frozen=True)
@@ -94,26 +84,6 @@ class VerificationComparison:
             "changed": len(self.changes),
             "seconds": {k: round(v, 2) for k, v in self.seconds.items()},
         }
-
-    def table(self, changed_only: bool = False) -> Table:
-        """The rows as a rich table (changed rows marked; ``changed_only`` keeps only them)."""
-        table = Table(title="Verification: old and new ruleset")
-        for column in ("", "kind", "name", "old", "new", "why", "evidence"):
-            table.add_column(column, overflow="fold")
-        for row in self.rows:
-            if changed_only and not row.changed:
-                continue
-            table.add_row(
-                "*" if row.changed else "",
-                row.kind,
-                row.name,
-                row.old,
-                row.new,
-                "; ".join(row.why),
-                row.evidence or "",
-                style="bold" if row.changed else None,
-            )
-        return table
 
 
 def _plain(value: object) -> object:
@@ -157,10 +127,8 @@ def compare_verification(
         for prop, chunk in pieces
         for label, cfg in run.items()
     ]
-    counts = Counter(prop.id for prop, _ in pieces)
-    parts: dict[tuple[str, str], list[ProofResult | None]] = {
-        (label, pid): [None] * n for label in run for pid, n in counts.items()
-    }
+    parts: Parts = {}
+    proofs: dict[tuple[str, str], ProofResult] = {}
     reach: dict[str, Reachability] = {}
     cpu: dict[str, float] = {}
     finished = 0
@@ -173,15 +141,15 @@ def compare_verification(
         stage = "proofs" if task.kind == PROOF else "reachability"
         cpu[stage] = cpu.get(stage, 0.0) + item.cpu_seconds
         if task.kind == PROOF:
-            slot = parts[(label, task.prop)]
-            slot[task.chunk[0] if task.chunk is not None else 0] = item.result
+            proof = gathered(parts, item)
+            if proof is not None:
+                proofs[(label, task.prop)] = proof
         else:
             reach[label] = item.result
         say(f"verification {finished}/{len(tasks)}: {stage} of the {label} ruleset")
 
     execute(tasks, workers, done)
     checked = time.perf_counter()
-    proofs = {key: merged([p for p in found if p is not None]) for key, found in parts.items()}
     if "new" not in run:
         proofs.update({("new", pid): proof for (_, pid), proof in list(proofs.items())})
         reach["new"] = reach["old"]

@@ -57,27 +57,17 @@ REACHABILITY = "reachability"
 class Task:
     """One independent piece of a run (plain data, so that it can go to another process)."""
 
-    kind: str
-    """``proof``, ``bmc``, ``vacuity``, ``engine`` or ``reachability`` (every target and
-    outcome of a ruleset, for a comparison)."""
+    kind: str  # PROOF, BMC, VACUITY, ENGINE or REACHABILITY (a comparison's targets)
     cfg: Config
-    patch: Patch = NO_PATCH
-    """The change of the model the task runs on (a deliberate bug), if any."""
+    patch: Patch = NO_PATCH  # the change of the model (a deliberate bug), if any
     timeout_ms: int = 60_000
-    prop: str = ""
-    """The property of a proof task."""
-    chunk: tuple[int, int] | None = None
-    """A proof task's share (i, k) of the branches: i, i+k, i+2k..."""
-    depth: int = 0
-    """The bound of a BMC or vacuity task."""
-    props: tuple[str, ...] = ()
-    """The properties a BMC task checks."""
-    steps: int = 0
-    """The steps of an engine task's lockstep walks."""
-    cross_check: bool = False
-    """A proof task re-checks each of its queries with cvc5 (:mod:`.proofs.crosscheck`)."""
-    tag: str = ""
-    """A label the caller gives to tell its tasks apart (a comparison's ``old``/``new``)."""
+    prop: str = ""  # a proof task's property
+    chunk: tuple[int, int] | None = None  # a proof task's branches (i, k): i, i+k, i+2k...
+    depth: int = 0  # a BMC or vacuity task's bound
+    props: tuple[str, ...] = ()  # the properties a BMC task checks
+    steps: int = 0  # an engine task's lockstep steps
+    cross_check: bool = False  # a proof task re-asks its queries of cvc5
+    tag: str = ""  # the caller's label (a comparison's ``old``/``new``)
 
 
 @dataclass(frozen=True)
@@ -85,14 +75,10 @@ class Done:
     """A finished task, its result and how long it ran (in the process that ran it)."""
 
     task: Task
-    result: Any
-    """A :class:`.ProofResult`, a :class:`.BmcResult`, the vacuity targets and times, or a
-    :class:`.WalkResult`."""
+    result: Any  # what :func:`run_task` returns for the task's kind
     seconds: float
-    cpu_seconds: float
-    """Processor time of the process that ran it (Z3 included), unaffected by other load."""
-    checks: tuple[CrossCheck, ...] = ()
-    """A proof task's queries re-checked by cvc5, when it was asked to."""
+    cpu_seconds: float  # the processor time of the process that ran it, Z3 included
+    checks: tuple[CrossCheck, ...] = ()  # a proof task's queries re-checked by cvc5
 
 
 class TaskFailed(RuntimeError):
@@ -107,21 +93,16 @@ class TaskFailed(RuntimeError):
         return (TaskFailed, (self.failures,))
 
 
-def describe(task: Task) -> str:
-    """The task in a few words: its kind, property and chunk (``proof P1``, ``engine``)."""
-    words = [task.kind, task.prop]
-    if task.chunk is not None:
-        words.append(f"part {task.chunk[0] + 1} of {task.chunk[1]}")
-    return " ".join(word for word in words if word)
-
-
 def run_task_or_fail(task: Task) -> Done:
-    """:func:`run_task`, its error (any but Ctrl-C) raised as a :class:`TaskFailed`."""
+    """:func:`run_task`, its error (any but Ctrl-C) raised as a :class:`TaskFailed` naming
+    the task (``proof P1 part 1 of 4: ...``)."""
     try:
         return run_task(task)
     except Exception as error:
+        part = "" if task.chunk is None else f"part {task.chunk[0] + 1} of {task.chunk[1]}"
+        what = " ".join(word for word in (task.kind, task.prop, part) if word)
         reason = " ".join(str(error).split()) or "no message"
-        raise TaskFailed([f"{describe(task)}: {reason}"]) from None
+        raise TaskFailed([f"{what}: {reason}"]) from None
 
 
 def run_task(task: Task) -> Done:

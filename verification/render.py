@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from buckshot.spec.rulebook import FrameKind
+from buckshot.spec.rulebook import FrameKind, Target
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec, Step
 from buckshot.verification.model.layout import (
     ITEM_KINDS,
@@ -10,7 +10,6 @@ from buckshot.verification.model.layout import (
     ROLES,
     SEATS,
     TARGET_OF,
-    Target,
     kind_code,
     layout,
 )

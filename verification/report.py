@@ -37,38 +37,29 @@ class Report:
     """Everything one run found."""
 
     cfg: Config
-    patch: Patch = NO_PATCH
-    """The change of the model the run checked (:mod:`.model.patch`); the model itself when
-    empty."""
+    patch: Patch = NO_PATCH  # the change of the model checked (:mod:`.model.patch`)
     proofs: list[ProofResult] = field(default_factory=list)
-    bmc_depth: int = 0
-    """The depth bounded model checking went to (0: it did not run)."""
+    bmc_depth: int = 0  # 0: BMC did not run
     bmc_status: str = "skipped"
     """``ok``, ``violated``, ``unknown``, ``skipped`` (depth 0, or no invariant it can search
     among the properties asked) or :data:`.NOT_NEEDED`."""
-    bmc_checked: list[str] = field(default_factory=list)
-    """The invariants bounded model checking searched (:func:`.run.bmc_scope`)."""
+    bmc_checked: list[str] = field(default_factory=list)  # the invariants BMC searched
     bmc_times: list[DepthTime] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     bmc_per_n: list[BmcPerN] = field(default_factory=list)
     vacuity: list[VacuityTarget] = field(default_factory=list)
     vacuity_times: dict[str, float] = field(default_factory=dict)
-    vacuity_depth: int = 0
-    """The depth the vacuity check's bounded search went to."""
+    vacuity_depth: int = 0  # the depth of the vacuity check's bounded search
     seconds: dict[str, float] = field(default_factory=dict)
     """Per stage, the time its tasks ran (added up over the processes); ``total``, the run's
     wall-clock time."""
-    cpu_seconds: dict[str, float] = field(default_factory=dict)
-    """Per stage, the processor time of its tasks (added up over the processes)."""
+    cpu_seconds: dict[str, float] = field(default_factory=dict)  # per stage, over processes
     jobs: int = 1
-    """Processes the run used."""
-    walks: WalkResult | None = None
-    """The engine's lockstep walks against the model, when run."""
+    walks: WalkResult | None = None  # the engine's lockstep walks, when run
     assumed: list[str] = field(default_factory=list)
     """Properties every proof of this run assumes but that this run did not prove (with
     ``--only``): each verdict holds only if they do."""
-    cross_check: dict[str, tuple[CrossCheck, ...]] | None = None
-    """Per property, its queries re-checked by cvc5 (None: no cross-check asked)."""
+    cross_check: dict[str, tuple[CrossCheck, ...]] | None = None  # None: not asked
 
     def cross_check_figures(self) -> Figures | None:
         """What the re-checks of the whole run came to (None: no cross-check asked)."""
@@ -88,58 +79,37 @@ class Report:
         proved unreachable, cvc5 unable to read a query) is undecided, with what would
         decide it."""
         out = []
+        undecided, failed = Verdict.UNDECIDED, Verdict.FAILED
         for proof in self.proofs:
             for v in proof.per_n:
+                what = f"{proof.id} N={v.n}: {v.verdict} ({v.part})"
                 if v.verdict == UNKNOWN:
-                    out.append(
-                        Finding(
-                            Verdict.UNDECIDED,
-                            f"{proof.id} N={v.n}: unknown ({v.part})",
-                            "a larger --timeout, or --cross-check to ask cvc5 too",
-                        )
-                    )
+                    hint = "a larger --timeout, or --cross-check to ask cvc5 too"
+                    out.append(Finding(undecided, what, hint))
                 elif v.verdict != PROVED:
-                    out.append(
-                        Finding(Verdict.FAILED, f"{proof.id} N={v.n}: {v.verdict} ({v.part})")
-                    )
+                    out.append(Finding(failed, what))
         for violation in self.violations:
             found = "on a path of" if violation.witness.note.startswith("a seeded") else "at BMC"
-            out.append(
-                Finding(
-                    Verdict.FAILED,
-                    f"{violation.property_id} N={violation.n}: violated {found} depth "
-                    f"{violation.depth}",
-                )
-            )
+            what = f"{violation.property_id} N={violation.n}: violated {found} depth"
+            out.append(Finding(failed, f"{what} {violation.depth}"))
         if self.bmc_status == "unknown":
-            out.append(
-                Finding(
-                    Verdict.UNDECIDED,
-                    "BMC: unknown (a query ran out of its budget)",
-                    f"a smaller --depth than {self.bmc_depth}, or a larger --timeout",
-                )
-            )
+            hint = f"a smaller --depth than {self.bmc_depth}, or a larger --timeout"
+            out.append(Finding(undecided, "BMC: unknown (a query ran out of its budget)", hint))
         figures = self.cross_check_figures()
         if figures is not None and figures.errors > 0:
-            out.append(
-                Finding(
-                    Verdict.UNDECIDED,
-                    f"cross-check: cvc5 could not read {figures.errors} quer"
-                    f"{'ies' if figures.errors > 1 else 'y'}",
-                    "the run without --cross-check (Z3's verdicts stand alone)",
-                )
+            what = (
+                f"cvc5 could not read {figures.errors} quer{'ies' if figures.errors > 1 else 'y'}"
             )
+            hint = "the run without --cross-check (Z3's verdicts stand alone)"
+            out.append(Finding(undecided, f"cross-check: {what}", hint))
+        hint = vacuity_hint(self.cfg, self.vacuity_depth)
         out.extend(
-            Finding(
-                Verdict.UNDECIDED,
-                f"vacuity: {t.label} neither reached nor proved unreachable",
-                vacuity_hint(self.cfg, self.vacuity_depth),
-            )
+            Finding(undecided, f"vacuity: {t.label} neither reached nor proved unreachable", hint)
             for t in self.vacuity
             if t.status == NOT_SHOWN
         )
         if self.walks is not None and not self.walks.agreed:
-            out.append(Finding(Verdict.FAILED, "engine walks: the engine parted from the model"))
+            out.append(Finding(failed, "engine walks: the engine parted from the model"))
         return out
 
     @property

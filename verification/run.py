@@ -10,7 +10,6 @@ on ``jobs`` processes, the longest first.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -41,14 +40,16 @@ from buckshot.verification.proofs.reach import refusal_paths
 from buckshot.verification.proofs.vacuity import VacuityTarget
 from buckshot.verification.report import Report
 
-Progress = Callable[[str, int, int], None]
-"""Called with (stage, done, total) as the run advances."""
+Progress = Callable[[str, int, int], None]  # called with (stage, done, total) as the run advances
 
 CHUNKS = {"I10": 4, "L3": 4}
 """How many pieces the branches of the costliest per-branch proofs are cut into when the run
 has several processes (more pieces than processes, so that the processes finish together).
 I10 in 4 pieces, not 8: branches asked together let its opaque-sum queries refute more of
 them (61 queries instead of 70, measured 2026-11-30)."""
+
+
+Parts = dict[tuple[str, str], list[ProofResult | None]]  # proof pieces by tag and property
 
 
 class RunFailed(RuntimeError):
@@ -78,26 +79,15 @@ def verify(
     """Run every stage that is asked for and collect the results.
 
     ``only`` restricts the proofs (and BMC) to those property IDs; ``patch`` changes the model
-    from outside it (:mod:`.model.patch`: the tests' deliberate bugs) in every stage but the
-    vacuity check; ``jobs`` is the number of processes (default :func:`.default_jobs`). The
-    verdicts do not depend on ``jobs``.
-    ``walk_steps`` > 0 runs that many steps of the engine against the model
-    (:func:`buckshot.verification.engine.lockstep.random_walks`). ``cross_check`` re-checks
-    every query of the proofs with cvc5 (:mod:`.proofs.crosscheck`); a
-    property on one of whose queries the solvers disagree is marked so and fails.
-    ``isolate`` runs even one job in a worker process, so that Ctrl-C stops the run at once
-    (:func:`.parallel.execute`).
+    (:mod:`.model.patch`) in every stage but vacuity; ``jobs`` processes (default
+    :func:`.default_jobs`) do not change the verdicts; ``walk_steps`` > 0 runs the engine's
+    lockstep walks; ``cross_check`` re-asks every proof query of cvc5; ``isolate`` runs even
+    one job in a worker, so that Ctrl-C stops at once.
 
-    Bounded model checking (to ``depth``; 0 skips it) searches for a path from the initial
-    states that breaks an invariant the proofs left open (:func:`bmc_scope`), once the proofs
-    are done: when every property was proved for every count, each invariant holds on paths of
-    every length, so no bounded path can break one. It starts with the run when the proofs
-    already rest on properties the run does not prove (``only``), and with ``bmc_all``, which
-    searches every invariant whatever the proofs find: a cross-check of the proofs by a second
-    method.
-
-    A task that fails (an error, not a verdict) raises :class:`RunFailed` once the others are
-    done, with the report of what finished.
+    BMC (to ``depth``; 0 skips it) searches the invariants the proofs left open
+    (:func:`bmc_scope`) once they are done; it starts with the run when the proofs rest on
+    properties not proved here (``only``), or with ``bmc_all``, which searches them all.
+    A task that fails raises :class:`RunFailed` once the others are done.
     """
     report = Report(cfg, patch)
     tick: Progress = progress if progress is not None else (lambda stage, done, total: None)
@@ -130,8 +120,7 @@ def verify(
         for prop, chunk in pieces
     ]
 
-    counts = Counter(prop.id for prop, _ in pieces)
-    chunks: dict[str, list[ProofResult | None]] = {pid: [None] * n for pid, n in counts.items()}
+    parts: Parts = {}
     proofs: dict[str, ProofResult] = {}
     checks: dict[str, list[CrossCheck]] = {p.id: [] for p in props}
     stage_seconds: dict[str, float] = {}
@@ -144,10 +133,9 @@ def verify(
         stage_cpu[stage] = stage_cpu.get(stage, 0.0) + item.cpu_seconds
         if task.kind == PROOF:
             checks[task.prop].extend(item.checks)
-            parts = chunks[task.prop]
-            parts[task.chunk[0] if task.chunk is not None else 0] = item.result
-            if all(part is not None for part in parts):
-                proofs[task.prop] = merged([part for part in parts if part is not None])
+            proof = gathered(parts, item)
+            if proof is not None:
+                proofs[task.prop] = proof
                 tick("proofs", len(proofs), len(props))
                 if len(proofs) == len(props):
                     report.proofs = [_with_cross_check(proofs[p.id], checks[p.id]) for p in props]
@@ -251,9 +239,18 @@ def proof_pieces(
     return out
 
 
-def merged(parts: Sequence[ProofResult]) -> ProofResult:
-    """A property's result from those of its pieces (:func:`proof_pieces`)."""
-    return parts[0] if len(parts) == 1 else merge_chunks(parts)
+def gathered(
+    parts: dict[tuple[str, str], list[ProofResult | None]], done: Done
+) -> ProofResult | None:
+    """Note a finished proof task in ``parts`` (by its tag and property); the property's
+    result once its last piece (:func:`proof_pieces`) is in."""
+    task = done.task
+    index, count = task.chunk or (0, 1)
+    found = parts.setdefault((task.tag, task.prop), [None] * count)
+    found[index] = done.result
+    if any(part is None for part in found):
+        return None
+    return done.result if count == 1 else merge_chunks([p for p in found if p is not None])
 
 
 def _with_cross_check(proof: ProofResult, checks: Sequence[CrossCheck]) -> ProofResult:

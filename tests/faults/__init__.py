@@ -20,3 +20,15 @@ The installed package holds none of this: the tests import it as ``faults`` (``t
 the import path, see ``tests/conftest.py``), and ``python benchmarks/faults.py`` runs every
 row and compares each verdict with the one expected.
 """
+
+import os
+
+os.environ["BUCKSHOT_ENGINE"] = "plain"  # this process's engine and the adapters' it starts
+
+import buckshot.reference as _reference  # after the choice of engine
+
+if _reference.engine() != "plain":  # loaded before this package was
+    raise ImportError(
+        "the deliberate bugs substitute functions of the plain engine, and the one built with "
+        "mypyc is loaded: run with BUCKSHOT_ENGINE=plain"
+    )

@@ -27,8 +27,7 @@ def command(name: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve the reference adapter with one fault, or list the faults; the exit status."""
-    from buckshot.reference.adapter import IMPLEMENTATION, serve
-    from faults import chance, contract, engine, stranger_3
+    from faults import chance, contract, engine, stranger_3  # first: they choose the plain engine
     from faults.served import apply
 
     # the breakers as faults.manifest.breakers() gives them, without importing the manifest's
@@ -57,6 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    from buckshot.reference.adapter import IMPLEMENTATION, serve
+
     run = apply(catalogue[args.fault])
     implementation = {**IMPLEMENTATION, "name": f"{IMPLEMENTATION['name']}+fault:{args.fault}"}
     return serve(sys.stdin, sys.stdout, implementation, run)

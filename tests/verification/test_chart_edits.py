@@ -28,7 +28,7 @@ from buckshot.verification.model import layout as layout_module
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import Layout, MissingTransition
-from buckshot.verification.proofs import induction, rules_turn
+from buckshot.verification.proofs import induction
 from buckshot.verification.proofs.induction import all_properties
 from buckshot.verification.run import verify
 
@@ -71,12 +71,10 @@ def charts_as(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
         monkeypatch.setattr(layout_module, "chart_models", lambda: charts)
         monkeypatch.setattr(induction, "_MODELS", {})
         layout_module.layout.cache_clear()
-        rules_turn.turn_phases.cache_clear()
 
     yield use
     monkeypatch.undo()
     layout_module.layout.cache_clear()
-    rules_turn.turn_phases.cache_clear()
 
 
 def naming(ids: set[str], monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from buckshot.cli.main import app
 from buckshot.reference.options import parse_option
+from buckshot.spec.rulebook import Target
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.engine import counterexample as counterexample_module
 from buckshot.verification.engine.abstraction import input_key, option_key, option_of
@@ -39,9 +40,9 @@ from buckshot.verification.engine.counterexample import (
 from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import ExecutableSpec
-from buckshot.verification.model.layout import TARGET_OF, Target, layout
+from buckshot.verification.model.layout import TARGET_OF, layout
 from buckshot.verification.model.state import to_json
-from buckshot.verification.proofs.bmc import check_bounded
+from buckshot.verification.proofs.bmc import bounded_per_n
 from buckshot.verification.proofs.induction import all_properties, prove
 from buckshot.verification.proofs.invariants import INVARIANTS
 from buckshot.verification.proofs.properties import Property
@@ -241,7 +242,8 @@ def test_a_real_counterexample_is_followed_by_the_engine(
 ) -> None:
     cfg = make_config(RULES, (2, 2))
     prop = Property("T1", ("S4.2.1c",), "Nobody ever loses HP.", state=_keeps_hp)
-    violations, _, status = check_bounded(cfg, [prop], 8)
+    found = bounded_per_n(cfg, [prop], 8)
+    violations, status = found.violations, found.status
     assert status == "violated"
     doc = to_document(ExecutableSpec(RULES, config=cfg), violations[0], prop.statement)
     path = tmp_path / "cex.json"
@@ -264,7 +266,8 @@ def test_a_model_bug_counterexample_departs_at_the_buggy_step(tmp_path: Path) ->
     cfg = make_config(RULES, (3, 3))
     bugged = patch_of("poll_owner_first")
     i4 = [p for p in INVARIANTS if p.id == "I4"]
-    violations, _, status = check_bounded(cfg, i4, 8, bugged)
+    found = bounded_per_n(cfg, i4, 8, bugged)
+    violations, status = found.violations, found.status
     assert status == "violated"
     doc = to_document(ExecutableSpec(RULES, config=cfg, patch=bugged), violations[0], "")
     result = replay(load_document(doc))

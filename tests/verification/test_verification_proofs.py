@@ -13,7 +13,7 @@ from model_helpers import default_config
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import layout
-from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n, check_bounded
+from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n
 from buckshot.verification.proofs.induction import (
     PROVED,
     VIOLATED,
@@ -84,7 +84,8 @@ def test_a_broken_invariant_gives_a_confirmed_counterexample() -> None:
 
 @pytest.mark.slow
 def test_bmc_small_depth_finds_nothing_on_the_rules() -> None:
-    violations, times, status = check_bounded(_cfg(2, 3), INVARIANTS, 4)
+    found = bounded_per_n(_cfg(2, 3), INVARIANTS, 4)
+    violations, times, status = found.violations, found.times, found.status
     assert status == "ok" and violations == [] and len(times) == 5
 
 
@@ -92,7 +93,8 @@ def test_bmc_small_depth_finds_nothing_on_the_rules() -> None:
 def test_bmc_finds_a_seeded_bug_with_a_replayed_trace() -> None:
     """The shooter asked first (S6.2.1) breaks I4 as soon as the first window opens."""
     spec = ExecutableSpec(load_ruleset(), config=_cfg(2, 3), patch=patch_of("poll_owner_first"))
-    violations, _, status = check_bounded(_cfg(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
+    found = bounded_per_n(_cfg(2, 3), INVARIANTS, 6, patch_of("poll_owner_first"))
+    violations, status = found.violations, found.status
     assert status == "violated"
     assert "I4" in {v.property_id for v in violations}
     witness = violations[0].witness

@@ -1,4 +1,4 @@
-"""The abstraction function from the reference engine's state to the model's state.
+"""The abstraction function from the reference engine's state to the model's state, and back.
 
 :func:`abstract_state` maps an engine :class:`~buckshot.reference.state.GameState` to a concrete
 :class:`~.state.State`, field by field (``ABSTRACTIONS.md`` lists the mapping). Four groups
@@ -18,10 +18,15 @@ the engine facts they stand for:
 outcomes it drew) to the model's :class:`~.state.Input`; :func:`option_key` and
 :func:`input_key` project an engine option and a model input to the same decision key, so
 that the engine's legal options can be compared with the model's enabled decisions.
+
+:func:`engine_state` is its inverse, for a counterexample to induction, whose start need not
+be reachable: an engine state that abstracts to exactly the given model state, or
+:class:`NoEngineState` naming the fields no engine state can have.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -30,9 +35,11 @@ from typing import Any
 from buckshot.reference.events import EventType
 from buckshot.reference.game import Game
 from buckshot.reference.options import Option, parse_option
-from buckshot.reference.state import Frame, GameState
+from buckshot.reference.state import Frame, GameState, Seat, Shot
+from buckshot.spec.polling import poll_order
 from buckshot.spec.rulebook import FrameKind, Item, Shell, Target
 from buckshot.spec.ruleset import Load
+from buckshot.verification.model.chamber import fill_order
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
 from buckshot.verification.model.layout import (
@@ -43,6 +50,7 @@ from buckshot.verification.model.layout import (
     LAST_NONE,
     LAST_SHOT,
     NONE,
+    ROLES,
     RUNNING,
     SEATS,
     TARGET_OF,
@@ -53,6 +61,7 @@ from buckshot.verification.model.layout import (
     layout,
     role_code,
 )
+from buckshot.verification.model.state import differences
 from buckshot.verification.model.text import option_text
 
 POLL_FRAMES = frozenset({FrameKind.SHOT_WINDOW, FrameKind.COUNTER_RESPONSE})
@@ -82,9 +91,10 @@ def _chamber(state: GameState) -> tuple[int, int, bool]:
     return len(shells), live, bool(shells) and shells[0] is Shell.LIVE
 
 
-def _frame_fields(
-    state: GameState, lay: Layout, frame: Frame
-) -> tuple[int, int, int, int, tuple[bool, ...]]:
+FrameFields = tuple[int, int, int, int, tuple[bool, ...]]
+
+
+def _frame_fields(state: GameState, lay: Layout, frame: Frame) -> FrameFields:
     """One frame's kind, state, player, poll cursor and asked flags, as model codes."""
     who = state.owner if frame.kind in OWNER_FRAMES else frame.player
     cursor, asked = NONE, [False] * SEATS
@@ -117,13 +127,7 @@ def abstract_state(state: GameState, cfg: Config, ghost: Concrete) -> Concrete:
     seats = state.seats
     frames = [_frame_fields(state, lay, frame) for frame in state.stack]
     depth = len(frames)
-    empty: tuple[int, int, int, int, tuple[bool, ...]] = (
-        EMPTY,
-        EMPTY,
-        NONE,
-        NONE,
-        (False,) * SEATS,
-    )
+    empty: FrameFields = (EMPTY, EMPTY, NONE, NONE, (False,) * SEATS)
     slots = frames + [empty] * (cfg.depth - depth)
     snaps = frames[: max(depth - 1, 0)] + [empty] * (cfg.depth - max(depth - 1, 0))
     shells, live, head_live = _chamber(state)
@@ -306,49 +310,44 @@ class ChanceLog:
 
 
 class RecordingChance:
-    """A chance source that passes every draw through to ``inner`` and notes its outcome."""
+    """A chance source (:class:`buckshot.reference.chance.Chance`) that passes every draw
+    through to ``inner`` and notes its outcome in :class:`ChanceLog` (not the order: the model
+    sees the head shell in the next state)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.log = ChanceLog()
 
     def load(self, options: Sequence[Load]) -> Load:
-        """The inner source's load, noted as its index in ``options``."""
         chosen: Load = self.inner.load(options)
         self.log.load = list(options).index(chosen)
         return chosen
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
-        """The inner source's order (the model sees the head shell in the next state)."""
         order: tuple[Shell, ...] = self.inner.order(live, blank)
         return order
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        """The inner source's item, noted as a draw."""
         item: Item = self.inner.item(weights)
         self.log.draws.append(item_code(item))
         return item
 
     def pill_heals(self, chance: Any) -> bool:
-        """The inner source's pill roll, noted."""
         heals = bool(self.inner.pill_heals(chance))
         self.log.pill_heal = heals
         return heals
 
     def gambler_bonus(self, chance: Any) -> bool:
-        """The inner source's Gambler roll, noted."""
         won = bool(self.inner.gambler_bonus(chance))
         self.log.gamble_win = won
         return won
 
     def pick(self, held: Sequence[Item]) -> Item:
-        """The inner source's pickpocket pick, noted."""
         item: Item = self.inner.pick(held)
         self.log.steal = item_code(item)
         return item
 
     def snapshot(self) -> dict[str, Any]:
-        """The inner source's snapshot."""
         snap: dict[str, Any] = self.inner.snapshot()
         return snap
 
@@ -415,17 +414,109 @@ def step_input(
     )
 
 
-__all__ = [
-    "Before",
-    "ChanceLog",
-    "DecisionKey",
-    "RecordingChance",
-    "abstract_state",
-    "before_facts",
-    "ghost_mismatches",
-    "input_key",
-    "model_decisions",
-    "option_key",
-    "option_of",
-    "step_input",
-]
+# --- back from a model state to an engine state ------------------------------------------
+
+
+class NoEngineState(ValueError):
+    """No engine state abstracts to the model state; the message names the fields."""
+
+
+def _shells(s: Concrete, heads: Sequence[bool]) -> list[Shell]:
+    known = [s.head_live, *heads[1:]] if s.shells else []
+    return list(fill_order(known, s.shells, s.live))
+
+
+def _frames(s: Concrete, alive: list[bool]) -> list[Frame]:
+    lay = layout()
+    kinds = {kind_code(kind): kind for kind in FrameKind}
+    frames = []
+    for i in range(s.depth):
+        kind = kinds.get(s.fkind[i])
+        state = lay.by_code(s.fstate[i])
+        if kind is None or state is None or state.frame is not kind:
+            raise NoEngineState(f"stack slot {i}: no chart state {s.fstate[i]} of kind {kind}")
+        frame = Frame(i + 1, kind, state.id)
+        if kind in (FrameKind.DYING, FrameKind.CONVERSION, FrameKind.DISCARD):
+            frame.player = s.fwho[i]
+        if kind in POLL_FRAMES:
+            order = poll_order(alive, s.owner)
+            if kind is FrameKind.COUNTER_RESPONSE:
+                order = ()  # no role holds a counter skill (R18)
+            frame.order = order
+            frame.cursor = sum(1 for seat in order if s.fasked[i][seat])
+        frames.append(frame)
+    return frames
+
+
+def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
+    """An engine state whose abstraction is ``s``; :class:`NoEngineState` if there is none.
+
+    ``heads`` are the chamber's shell types as later steps expose them (its first is the
+    head); the shells after them are filled live first.
+    """
+    n = s.n
+    if not 2 <= n <= SEATS or any(s.alive[p] for p in range(n, SEATS)):
+        raise NoEngineState(f"{n} players with seats beyond them alive")
+    seats = [
+        Seat(
+            seat=p,
+            name=string.ascii_uppercase[p],
+            role=ROLES[s.role[p]] if s.role[p] < len(ROLES) else ROLES[0],
+            hp=s.hp[p],
+            alive=s.alive[p],
+            items={ITEM_KINDS[k]: c for k, c in enumerate(s.items[p]) if c},
+            traitor=s.traitor[p],
+            conversion_used=s.conv_used[p],
+            shield=s.shield[p],
+            rage=s.rage[p],
+            kills=s.kills[p],
+        )
+        for p in range(n)
+    ]
+    alive = [seat.alive for seat in seats]
+    frames = _frames(s, alive)
+    shells = _shells(s, heads)
+    window = any(f.kind is FrameKind.SHOT_WINDOW for f in frames)
+    shot = None
+    if window and shells:
+        current = Shell.LIVE if s.shot_live else Shell.BLANK
+        shot = Shot(s.shot_shooter, s.shot_target, shells[0], current, s.shot_flips)
+        shells[0] = current
+    self_blank = s.shot_target == s.shot_shooter and not s.shot_live
+    last_step = {LAST_ITEM: "item", LAST_SHOT: "self_blank" if self_blank else "shot"}.get(
+        s.last_step
+    )
+    dying = [p for p in range(n) if s.alive[p] and s.hp[p] == 0]
+    winners: list[int] | None = None
+    reason = None
+    if s.result == WON:
+        winners, reason = ([s.winner] if s.winner < NONE else []), "last_standing"
+        if s.winner < NONE and s.traitor[s.winner]:
+            reason = "traitor_kills"
+    elif s.result == DRAWN:
+        winners, reason = [], "turn_limit"
+    pending = s.fell < n and s.alive[s.fell] and not s.conv_used[s.fell] and s.hp[s.fell] == 1
+    state = GameState(
+        seats=seats,
+        shells=shells,
+        owner=s.owner,
+        turn=s.turn_no,
+        kill_lock=s.kill_lock,
+        last_step=last_step,
+        shot=shot,
+        fell_to_one=[s.fell] if pending else [],
+        damage_source={p: s.hit_src for p in dying if s.hit_src < n},
+        stack=frames,
+        next_frame_id=len(frames) + 1,
+        winners=winners,
+        end_reason=reason,
+    )
+    return state
+
+
+def check_round_trip(state: GameState, s: Concrete, cfg: Config) -> None:
+    """Raise :class:`NoEngineState` naming the fields where the abstraction of ``state``
+    differs from ``s``."""
+    diffs = differences(cfg, abstract_state(state, cfg, s), s)
+    if diffs:
+        raise NoEngineState("no engine state has " + "; ".join(diffs))

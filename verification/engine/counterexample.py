@@ -29,17 +29,15 @@ from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, parse_ruleset
 from buckshot.spec.schema_registry import first_problem, validator
 from buckshot.verification.engine.abstraction import (
+    NoEngineState,
     PreviewMark,
     abstract_state,
+    check_round_trip,
+    engine_state,
     ghost_mismatches,
     option_of,
     preview_mark,
     preview_mismatch,
-)
-from buckshot.verification.engine.concretize import (
-    NoEngineState,
-    check_round_trip,
-    engine_state,
 )
 from buckshot.verification.model.chamber import exposed, fill_order
 from buckshot.verification.model.config import Config, make_config
@@ -50,7 +48,7 @@ from buckshot.verification.model.executable import (
     IllegalStep,
     Step,
 )
-from buckshot.verification.model.layout import ITEM_KINDS, ROLES, SEATS, item_code
+from buckshot.verification.model.layout import ITEM_KINDS, ROLES, item_code
 from buckshot.verification.model.state import (
     Input,
     Leaf,
@@ -86,9 +84,7 @@ class PathStep:
     input: ConcreteInput
     after: Concrete
     text: str
-    shown: tuple[int, ...] | None = None
-    """The seats the step privately showed the chamber's first shell (a Dealer's preview,
-    R11); None when the document does not say (an older one)."""
+    shown: tuple[int, ...] | None = None  # seats a Dealer's preview showed (R11); None: unsaid
 
 
 @dataclass(frozen=True)
@@ -116,18 +112,36 @@ class CounterexamplePath:
 def to_document(spec: ExecutableSpec, violation: Violation, statement: str = "") -> dict[str, Any]:
     """A BMC violation as a self-contained counterexample document."""
     witness = violation.witness
+    start, steps = witness.start, witness.steps
+    return _document(
+        spec, violation.property_id, statement, "bounded", violation.depth, start, steps
+    )
+
+
+def _document(
+    spec: ExecutableSpec,
+    property_id: str,
+    statement: str,
+    kind: str,
+    depth: int,
+    start: Concrete,
+    steps: Sequence[Step],
+    **extra: Any,
+) -> dict[str, Any]:
+    """The document's fields, ``extra`` after its depth."""
     return {
         "format": FORMAT,
-        "property": violation.property_id,
+        "property": property_id,
         "statement": statement,
-        "kind": "bounded",
+        "kind": kind,
         "model": spec.sem.patch.name,
-        "depth": violation.depth,
+        "depth": depth,
+        **extra,
         "ruleset": spec.cfg.ruleset.to_dict(),
-        "players": witness.start.n,
-        "roles": [ROLES[witness.start.role[p]].value for p in range(witness.start.n)],
-        "start": to_json(spec.cfg, witness.start),
-        "steps": [_step_json(spec, step) for step in witness.steps],
+        "players": start.n,
+        "roles": [ROLES[start.role[p]].value for p in range(start.n)],
+        "start": to_json(spec.cfg, start),
+        "steps": [_step_json(spec, step) for step in steps],
     }
 
 
@@ -136,8 +150,8 @@ def normalize(spec: ExecutableSpec, s: Concrete) -> tuple[Concrete, list[str]]:
 
     A counterexample to induction may hold values no guard or property reads (an empty
     stack slot's player, a seat beyond the players' role); the state is built in the
-    engine (:func:`.concretize.engine_state`) and abstracted back, which sets each such
-    value to the one the engine implies. :class:`.concretize.NoEngineState` when even that
+    engine (:func:`.abstraction.engine_state`) and abstracted back, which sets each such
+    value to the one the engine implies. :class:`.abstraction.NoEngineState` when even that
     is impossible.
     """
     state = engine_state(s)
@@ -173,21 +187,17 @@ def induction_document(
     except IllegalStep:
         note = "the step is not legal from the normalized start: it rests on values no engine "
         note += "state holds, so the proof lacks a lemma rather than the rules a fix"
-    return {
-        "format": FORMAT,
-        "property": property_id,
-        "statement": statement,
-        "kind": "induction",
-        "model": spec.sem.patch.name,
-        "depth": len(steps),
-        "normalized": normalized,
-        "note": note,
-        "ruleset": spec.cfg.ruleset.to_dict(),
-        "players": start.n,
-        "roles": [ROLES[start.role[p]].value for p in range(start.n)],
-        "start": to_json(spec.cfg, start),
-        "steps": [_step_json(spec, step) for step in steps],
-    }
+    return _document(
+        spec,
+        property_id,
+        statement,
+        "induction",
+        len(steps),
+        start,
+        steps,
+        normalized=normalized,
+        note=note,
+    )
 
 
 def _step_json(spec: ExecutableSpec, step: Step) -> dict[str, Any]:
@@ -223,7 +233,7 @@ def load_document(data: Any) -> CounterexamplePath:
                 input_from_json(cfg, step["input"]),
                 state_from_json(cfg, step["after"]),
                 str(step.get("text", "")),
-                _shown(step.get("shown")),
+                None if step.get("shown") is None else tuple(step["shown"]),
             )
             for step in data["steps"]
         )
@@ -320,17 +330,6 @@ def _breaks(
     )
 
 
-def _shown(value: Any) -> tuple[int, ...] | None:
-    """A step's ``shown`` seats (None when absent); ``ValueError`` when not a list of seats."""
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(
-        isinstance(p, int) and not isinstance(p, bool) and 0 <= p < SEATS for p in value
-    ):
-        raise ValueError(f"shown: {value!r} is not a list of seats")
-    return tuple(value)
-
-
 def _check_seats(data: dict[str, Any], ruleset: Ruleset, start: Concrete) -> None:
     """The document's players and roles are its start state's, and the ruleset allows them."""
     players, roles = data["players"], data["roles"]
@@ -404,7 +403,8 @@ def shell_orders(cex: CounterexamplePath, edges: dict[str, Any]) -> dict[int, tu
 
 
 class PathChance:
-    """A chance source that answers the engine from the path's current step input."""
+    """A chance source (:class:`buckshot.reference.chance.Chance`) that answers the engine
+    from the path's current step input, and each load's order from ``orders``."""
 
     def __init__(self, orders: dict[int, tuple[Shell, ...]]) -> None:
         self.orders = orders
@@ -421,33 +421,26 @@ class PathChance:
         return self.input
 
     def load(self, options: Sequence[Load]) -> Load:
-        """The load the path's input picks."""
         return options[self._inp().load]
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
-        """The order rebuilt from the heads the path exposes."""
         return self.orders[self.index]
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        """The path's next drawn kind."""
         kind = self._inp().draws[self._draw]
         self._draw += 1
         return ITEM_KINDS[kind]
 
     def pill_heals(self, chance: Any) -> bool:
-        """The path's pill roll."""
         return self._inp().pill_heal
 
     def gambler_bonus(self, chance: Any) -> bool:
-        """The path's Gambler roll."""
         return self._inp().gamble_win
 
     def pick(self, held: Sequence[Item]) -> Item:
-        """The path's pickpocket pick."""
         return ITEM_KINDS[self._inp().steal]
 
     def snapshot(self) -> dict[str, Any]:
-        """Where in the path the source is."""
         return {"kind": "path", "index": self.index}
 
 
@@ -471,15 +464,9 @@ class ReplayResult:
     cex: CounterexamplePath
     outcomes: list[StepOutcome] = field(default_factory=list)
     start_details: tuple[str, ...] = ()
-    stuck_details: tuple[str, ...] = ()
-    """For a path with no step (the model takes none from its start): what the engine does
-    from an engine state abstracting to the start."""
-    initial_only: bool = False
-    """The path is the initial state alone (a violation at the start), which the engine
-    started from and matched."""
-    end_details: tuple[str, ...] = ()
-    """For a path the engine followed to its end: what the engine does there (every option
-    of the decision it asks)."""
+    stuck_details: tuple[str, ...] = ()  # no step: what the engine does from the start
+    initial_only: bool = False  # the path is the initial state, which the engine matched
+    end_details: tuple[str, ...] = ()  # a path followed: every option the engine offers at its end
 
     @property
     def followed(self) -> bool:
@@ -508,12 +495,11 @@ class ReplayResult:
                 "rulings."
             )
         if self.followed and cex.property_id in ENABLEDNESS:
-            engine = "; ".join(self.end_details) or "nothing is known of the engine there"
             return (
                 f"The reference engine takes all {len(cex.steps)} steps and reaches the same "
-                f"states. There {engine}. {cex.property_id} says the rules offer there: "
-                f"{ENABLEDNESS[cex.property_id]} The model refused such a decision at the "
-                "path's end: where the engine offers it, the bug is in the model."
+                f"states. There {_known(self.end_details)}. {cex.property_id} says the rules "
+                f"offer there: {ENABLEDNESS[cex.property_id]} The model refused such a decision "
+                "at the path's end: where the engine offers it, the bug is in the model."
             )
         if self.followed:
             return (
@@ -527,19 +513,18 @@ class ReplayResult:
                 "engine can be in (a state only the model has): " + "; ".join(self.start_details)
             )
         if not cex.steps and cex.property_id in ENABLEDNESS:
-            engine = "; ".join(self.stuck_details) or "nothing is known of the engine there"
             return (
                 f"{cex.property_id} says the rules offer at the path's start: "
                 f"{ENABLEDNESS[cex.property_id]} The model refused such a decision there; from "
-                f"an engine state abstracting to it, {engine}. Where the engine offers it, the "
-                "bug is in the model."
+                f"an engine state abstracting to it, {_known(self.stuck_details)}. Where the "
+                "engine offers it, the bug is in the model."
             )
         if not cex.steps:
-            engine = "; ".join(self.stuck_details) or "nothing is known of the engine there"
             return (
                 f"The model takes no step from the path's start (it breaks {cex.property_id} "
-                f"there); from an engine state abstracting to it, {engine}. Where the engine "
-                "goes on, the model is stuck where the rules are not: the bug is in the model."
+                f"there); from an engine state abstracting to it, {_known(self.stuck_details)}. "
+                "Where the engine goes on, the model is stuck where the rules are not: the bug is "
+                "in the model."
             )
         last = self.outcomes[-1]
         return (
@@ -571,15 +556,14 @@ class ReplayResult:
             "spec_at_fault": self.spec_at_fault,
             "verdict": self.verdict(),
             "outcomes": [
-                {
-                    "step": o.number,
-                    "text": o.text,
-                    "agreed": o.agreed,
-                    "details": list(o.details),
-                }
+                {"step": o.number, "text": o.text, "agreed": o.agreed, "details": list(o.details)}
                 for o in self.outcomes
             ],
         }
+
+
+def _known(details: Sequence[str]) -> str:
+    return "; ".join(details) or "nothing is known of the engine there"
 
 
 class _Stop(Exception):
@@ -594,17 +578,13 @@ class _PathFollower(GameObserver):
         self.cex = cex
         self.chance = chance
         self.result = result
-        self.next = 0
-        """The index of the path's step the engine's next transition is compared with."""
-        self.check_start = False
-        """Compare the engine's state with the path's start before the first transition."""
+        self.next = 0  # the path's step the engine's next transition is compared with
+        self.check_start = False  # compare the start before the first transition
         self.edges = {
             edge.edge.id: edge for edge in ExecutableSpec(cex.ruleset, config=cex.cfg).layout.edges
         }
-        self.mark = PreviewMark(0, False)
-        """Where the engine's transition under way began (its log, a fresh load)."""
-        self.owner = 0
-        """The turn owner before the transition under way."""
+        self.mark = PreviewMark(0, False)  # where the transition under way began
+        self.owner = 0  # the turn owner before it
 
     def before_transition(
         self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
@@ -700,34 +680,17 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
             index = follower.next
             step = cex.steps[index]
             prompt = game.prompt
-            taken = edges[step.edge_id]
-            if taken.edge.trigger.value != "decision" or prompt is None:
-                result.outcomes.append(
-                    StepOutcome(
-                        index + 1,
-                        step.text,
-                        False,
-                        (
-                            "the engine waits for a decision here"
-                            if prompt is not None
-                            else "the engine's game is over",
-                        ),
-                    )
-                )
-                break
-            option = option_of(spec, step.edge_id, step.input)
-            if option not in prompt.options:
-                result.outcomes.append(
-                    StepOutcome(
-                        index + 1,
-                        step.text,
-                        False,
-                        (
-                            f"the engine does not offer {option.id}; "
-                            f"it offers {', '.join(prompt.option_ids())}",
-                        ),
-                    )
-                )
+            refused = ""
+            if edges[step.edge_id].edge.trigger.value != "decision" or prompt is None:
+                refused = "the engine waits for a decision here"
+                refused = refused if prompt is not None else "the engine's game is over"
+            else:
+                option = option_of(spec, step.edge_id, step.input)
+                if option not in prompt.options:
+                    offered = ", ".join(prompt.option_ids())
+                    refused = f"the engine does not offer {option.id}; it offers {offered}"
+            if refused or prompt is None:
+                result.outcomes.append(StepOutcome(index + 1, step.text, False, (refused,)))
                 break
             game.decide(prompt.player, option)
         result.end_details = (_what_the_engine_does(game, every=True),)
@@ -740,20 +703,3 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
             StepOutcome(number, text, False, (f"{error.code.value}: {error.message}",))
         )
     return result
-
-
-__all__ = [
-    "FORMAT",
-    "CounterexampleError",
-    "CounterexamplePath",
-    "PathChance",
-    "ReplayResult",
-    "StepOutcome",
-    "exposed_heads",
-    "induction_document",
-    "load_document",
-    "normalize",
-    "replay",
-    "shell_orders",
-    "to_document",
-]

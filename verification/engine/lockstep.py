@@ -106,10 +106,8 @@ class Lockstep(GameObserver):
         self.steps = 0
         self.decisions = 0
         self.edges: set[str] = set()
-        self.before: Before | None = None
-        """The engine's facts before the transition under way (None before the first)."""
-        self.mark = PreviewMark(0, False)
-        """Where the engine's transition under way began (its log, a fresh load)."""
+        self.before: Before | None = None  # the engine before the transition under way
+        self.mark = PreviewMark(0, False)  # where that transition began (its log, a fresh load)
 
     def part(self, what: str, details: Sequence[str], where: str | None = None) -> Parted:
         """The exception that stops the game at a disagreement."""
@@ -233,8 +231,7 @@ class WalkResult:
     seconds: float = 0.0
     steps_by_players: dict[int, int] = field(default_factory=dict)
     disagreements: list[Disagreement] = field(default_factory=list)
-    edges: set[str] = field(default_factory=set)
-    """The spec ids of the transitions taken in agreement."""
+    edges: set[str] = field(default_factory=set)  # the transitions taken in agreement
 
     @property
     def agreed(self) -> bool:
@@ -252,40 +249,6 @@ class WalkResult:
             "transitions_taken": sorted(self.edges),
             "disagreements": [d.to_dict() for d in self.disagreements],
         }
-
-
-def walk_game(
-    spec: ExecutableSpec,
-    rules: Ruleset,
-    roles: Sequence[Role],
-    seed: int,
-    max_decisions: int = 100_000,
-    lock: Lockstep | None = None,
-) -> Lockstep:
-    """Play one seeded random game in lockstep and return the lockstep (steps, decisions).
-
-    The first disagreement stops the game by raising an exception that carries it (a
-    :class:`Disagreement`); :func:`random_walks` collects them.
-    """
-    rng = random.Random(seed)
-    players = len(roles)
-    if lock is None:
-        lock = Lockstep(spec, players, seed, spec.initial(players, [role_code(r) for r in roles]))
-    game = Game(rules, roles, RecordingChance(SeededChance(seed)), observer=lock)
-    game.start()
-    lock.check_prompt(game)
-    while game.prompt is not None and lock.decisions < max_decisions:
-        prompt = game.prompt
-        if not prompt.options:
-            raise lock.part(
-                f"stuck: no legal input at step {lock.steps + 1} (the engine asks "
-                f"P{prompt.player} and offers no option)",
-                [],
-            )
-        game.decide(prompt.player, rng.choice(prompt.options))
-        lock.decisions += 1
-        lock.check_prompt(game)
-    return lock
 
 
 def random_walks(
@@ -318,15 +281,14 @@ def random_walks(
         game_seed = rng.randrange(2**31)
         lock = Lockstep(spec, n, game_seed, spec.initial(n, [role_code(r) for r in roles]))
         try:
-            walk_game(spec, rules, roles, game_seed, lock=lock)
+            _walk(lock, Game(rules, roles, RecordingChance(SeededChance(game_seed)), observer=lock))
         except Parted as parted:
             result.disagreements.append(parted.disagreement)
-        counted = lock.steps, lock.decisions
         result.edges |= lock.edges
         result.games += 1
-        result.steps += counted[0]
-        result.decisions += counted[1]
-        result.steps_by_players[n] = result.steps_by_players.get(n, 0) + counted[0]
+        result.steps += lock.steps
+        result.decisions += lock.decisions
+        result.steps_by_players[n] = result.steps_by_players.get(n, 0) + lock.steps
         if progress is not None:
             progress(min(result.steps, steps))
         if stop_at_first and result.disagreements:
@@ -335,11 +297,20 @@ def random_walks(
     return result
 
 
-__all__ = [
-    "Disagreement",
-    "Lockstep",
-    "Parted",
-    "WalkResult",
-    "random_walks",
-    "walk_game",
-]
+def _walk(lock: Lockstep, game: Game) -> None:
+    """Play ``game`` to its end with seeded random decisions, in lockstep; the first
+    disagreement raises :class:`Parted`."""
+    rng = random.Random(lock.seed)
+    game.start()
+    lock.check_prompt(game)
+    while game.prompt is not None and lock.decisions < 100_000:
+        prompt = game.prompt
+        if not prompt.options:
+            raise lock.part(
+                f"stuck: no legal input at step {lock.steps + 1} (the engine asks "
+                f"P{prompt.player} and offers no option)",
+                [],
+            )
+        game.decide(prompt.player, rng.choice(prompt.options))
+        lock.decisions += 1
+        lock.check_prompt(game)

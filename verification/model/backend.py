@@ -180,77 +180,59 @@ class PyBackend(Backend[int, bool]):
         self._mask = (1 << width) - 1
 
     def num(self, value: int) -> int:
-        """The integer itself."""
         return value
 
     def boolean(self, value: bool) -> bool:
-        """The boolean itself."""
         return value
 
     def ite(self, cond: bool, then: int, other: int) -> int:
-        """Python's conditional expression."""
         return then if cond else other
 
     def bite(self, cond: bool, then: bool, other: bool) -> bool:
-        """Python's conditional expression on booleans."""
         return then if cond else other
 
     def and_(self, *terms: bool) -> bool:
-        """Python's ``all``."""
         return all(terms)
 
     def or_(self, *terms: bool) -> bool:
-        """Python's ``any``."""
         return any(terms)
 
     def not_(self, term: bool) -> bool:
-        """Python's ``not``."""
         return not term
 
     def eq(self, left: int, right: int) -> bool:
-        """Python's ``==``."""
         return left == right
 
     def beq(self, left: bool, right: bool) -> bool:
-        """Python's ``==`` on booleans."""
         return left == right
 
     def lt(self, left: int, right: int) -> bool:
-        """Python's ``<`` (values are never negative)."""
         return left < right
 
     def le(self, left: int, right: int) -> bool:
-        """Python's ``<=``."""
         return left <= right
 
     def add(self, left: int, right: int) -> int:
-        """``+`` modulo ``2**width``."""
         return (left + right) & self._mask
 
     def sub(self, left: int, right: int) -> int:
-        """``-`` modulo ``2**width`` (a wrap shows a bug the bounds invariants catch)."""
         return (left - right) & self._mask
 
     def known_false(self, term: bool) -> bool:
-        """The value itself is false."""
         return term is False
 
     def select(self, values: Sequence[int], index: int) -> int:
-        """Direct indexing, the last value when out of range."""
         return values[index] if 0 <= index < len(values) else values[-1]
 
     def bselect(self, values: Sequence[bool], index: int) -> bool:
-        """Direct indexing, the last value when out of range."""
         return values[index] if 0 <= index < len(values) else values[-1]
 
     def update(self, values: Sequence[int], index: int, value: int) -> tuple[int, ...]:
-        """A copy with one position replaced."""
         if not 0 <= index < len(values):
             return tuple(values)
         return (*values[:index], value, *values[index + 1 :])
 
     def bupdate(self, values: Sequence[bool], index: int, value: bool) -> tuple[bool, ...]:
-        """A copy with one position replaced."""
         if not 0 <= index < len(values):
             return tuple(values)
         return (*values[:index], value, *values[index + 1 :])

@@ -40,6 +40,3 @@ def exposed(head: bool, shells: int, later: Iterable[tuple[bool, bool, int, bool
             heads.append(after_head != inverted)
         shells = after_shells
     return heads
-
-
-__all__ = ["exposed", "fill_order"]

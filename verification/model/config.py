@@ -22,22 +22,15 @@ class Config:
     ruleset: Ruleset
     players_lo: int
     players_hi: int
-    depth: int
-    """Stack slots: ``limits.max_stack_depth``."""
+    depth: int  # stack slots: ``limits.max_stack_depth``
     cap_max: int
     """Most items a player may keep after their discard phase: hp.max + traitor.cap_bonus."""
-    owner_max: int
-    """Most items the turn owner can hold during their turn."""
-    rage_max: int
-    """Most rage charges a player can hold."""
-    shield_cap: int
-    """The shield counter's saturation point (an over-approximation above it)."""
-    draws: int
-    """Draw slots of one step's chance input: max(items.per_turn, gambler.bonus_items)."""
-    width: int
-    """Bit-vector width of every integer value."""
-    weights: tuple[int, ...]
-    """Draw weight of each item code."""
+    owner_max: int  # most items the turn owner can hold during their turn
+    rage_max: int  # most rage charges a player can hold
+    shield_cap: int  # the shield counter's saturation point (an over-approximation above it)
+    draws: int  # draw slots of one step's chance input: max(items.per_turn, gambler.bonus_items)
+    width: int  # bit-vector width of every integer value
+    weights: tuple[int, ...]  # draw weight of each item code
 
     @property
     def players(self) -> tuple[int, int]:

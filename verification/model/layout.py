@@ -15,7 +15,7 @@ from typing import Final
 from buckshot.spec.chart_data import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.charts import Trigger
 from buckshot.spec.registry import ENTRIES, Kind
-from buckshot.spec.rulebook import ITEMS, FrameKind, Item, ItemSpec, Role, Target
+from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role
 
 SEATS: Final = 8
 """Seat slots of the model; seats at or beyond the player count are dead from the start."""
@@ -206,43 +206,9 @@ def registry_names(kind: Kind) -> tuple[str, ...]:
     return tuple(entry.name for entry in ENTRIES if entry.kind is kind)
 
 
-def item_spec_by_code(code: int) -> ItemSpec:
-    """The rulebook entry of the item with ``code``."""
-    return next(spec for spec in ITEMS if spec.item is ITEM_KINDS[code])
-
-
 RESCUE_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.rescue)
 """Codes of the items a dying player may use (S3.5, S3.6)."""
 SHELL_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.needs_shell)
 """Codes of the items that act on the chamber (R22)."""
 TARGET_OF: Final = {item_code(spec.item): spec.target for spec in ITEMS}
 """Whom each item may be used on."""
-
-__all__ = [
-    "DRAWN",
-    "EMPTY",
-    "ITEM_KINDS",
-    "KINDS",
-    "LAST_ITEM",
-    "LAST_NONE",
-    "LAST_SHOT",
-    "NONE",
-    "RESCUE_CODES",
-    "ROLES",
-    "RUNNING",
-    "SEATS",
-    "SHELL_CODES",
-    "TARGET_OF",
-    "WON",
-    "EdgeCode",
-    "Layout",
-    "MissingTransition",
-    "StateCode",
-    "Target",
-    "item_code",
-    "item_spec_by_code",
-    "kind_code",
-    "layout",
-    "registry_names",
-    "role_code",
-]

@@ -28,12 +28,9 @@ Wrapper = Callable[..., Any]
 class Patch:
     """Substitutions of named model pieces and changes of the charts' transitions."""
 
-    name: str = ""
-    """How reports name the change (a fault's name); empty for the model itself."""
-    guards: tuple[tuple[str, Wrapper], ...] = ()
-    """Registry guards, by name, with their wrappers."""
-    actions: tuple[tuple[str, Wrapper], ...] = ()
-    """Registry actions, by name, with their wrappers."""
+    name: str = ""  # how reports name the change (a fault's name); empty for the model itself
+    guards: tuple[tuple[str, Wrapper], ...] = ()  # registry guards, by name, with their wrappers
+    actions: tuple[tuple[str, Wrapper], ...] = ()  # registry actions, by name, with their wrappers
     selectors: tuple[tuple[str, Wrapper], ...] = ()
     """Registry selectors, by name, with their wrappers."""
     helpers: tuple[tuple[str, Wrapper], ...] = ()
@@ -68,8 +65,7 @@ class Patch:
         )
 
 
-NO_PATCH = Patch()
-"""The model as written."""
+NO_PATCH = Patch()  # the model as written
 
 
 class PatchError(ValueError):

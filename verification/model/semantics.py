@@ -382,5 +382,3 @@ SKILL_HOMES: dict[Role, tuple[Callable[..., Any], ...]] = {
 }
 """Where each role's skill acts in the model (S2); checked at import against the rulebook."""
 check_role_skills("the formal model", SKILL_HOMES)
-
-__all__ = ["Semantics", "StepResult"]

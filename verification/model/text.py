@@ -72,6 +72,3 @@ def parse_text(spec: ExecutableSpec, s: Concrete, text: str) -> ConcreteInput:
     except ValueError as error:
         raise UnreadableOption(f"{text!r}: {error}") from None
     return inp
-
-
-__all__ = ["ITEM_NAMES", "UnreadableOption", "option_text", "parse_text", "targeted"]

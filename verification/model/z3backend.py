@@ -24,8 +24,7 @@ from buckshot.verification.model.backend import Backend
 
 T = TypeVar("T")
 
-Term = Any
-"""A Z3 expression (untyped library)."""
+Term = Any  # a Z3 expression (untyped library)
 
 
 class Z3Backend(Backend[Term, Term]):
@@ -68,7 +67,6 @@ class Z3Backend(Backend[Term, Term]):
         return term
 
     def num(self, value: int) -> Term:
-        """A bit-vector constant (one term object per value)."""
         term = self._nums.get(value)
         if term is None:
             term = z3.BitVecVal(value, self.width)
@@ -81,11 +79,9 @@ class Z3Backend(Backend[Term, Term]):
         return self._values.get(id(term))
 
     def boolean(self, value: bool) -> Term:
-        """A boolean constant."""
         return self._true if value else self._false
 
     def ite(self, cond: Term, then: Term, other: Term) -> Term:
-        """``If(cond, then, other)``, folded when ``cond`` is known or both branches agree."""
         if cond is self._true:
             return then
         if cond is self._false:
@@ -95,11 +91,9 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("ite", (cond, then, other), lambda: z3.If(cond, then, other))
 
     def bite(self, cond: Term, then: Term, other: Term) -> Term:
-        """``If`` on booleans, folded likewise."""
         return self.ite(cond, then, other)
 
     def and_(self, *terms: Term) -> Term:
-        """``And``, dropping true terms; false when any term is false."""
         kept = []
         for term in terms:
             if term is self._false:
@@ -114,7 +108,6 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("and", args, lambda: z3.And(*args))
 
     def or_(self, *terms: Term) -> Term:
-        """``Or``, dropping false terms; true when any term is true."""
         kept = []
         for term in terms:
             if term is self._true:
@@ -129,7 +122,6 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("or", args, lambda: z3.Or(*args))
 
     def not_(self, term: Term) -> Term:
-        """``Not``, folded on constants."""
         if term is self._true:
             return self._false
         if term is self._false:
@@ -137,7 +129,6 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("not", (term,), lambda: z3.Not(term))
 
     def eq(self, left: Term, right: Term) -> Term:
-        """Bit-vector equality, folded on constants."""
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.boolean(a == c)
@@ -146,13 +137,11 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("eq", (left, right), lambda: left == right)
 
     def beq(self, left: Term, right: Term) -> Term:
-        """Boolean equality."""
         if left is right:
             return self._true
         return self._cached("eq", (left, right), lambda: left == right)
 
     def lt(self, left: Term, right: Term) -> Term:
-        """Unsigned ``<``."""
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.boolean(a < c)
@@ -161,7 +150,6 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("ult", (left, right), lambda: z3.ULT(left, right))
 
     def le(self, left: Term, right: Term) -> Term:
-        """Unsigned ``<=``."""
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.boolean(a <= c)
@@ -170,7 +158,6 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("ule", (left, right), lambda: z3.ULE(left, right))
 
     def add(self, left: Term, right: Term) -> Term:
-        """Bit-vector addition (wraps; the model keeps values in range)."""
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.num((a + c) % (1 << self.width))
@@ -179,7 +166,6 @@ class Z3Backend(Backend[Term, Term]):
         return self._cached("add", (left, right), lambda: left + right)
 
     def sub(self, left: Term, right: Term) -> Term:
-        """Bit-vector subtraction (wraps; the model keeps values in range)."""
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.num((a - c) % (1 << self.width))
@@ -311,22 +297,18 @@ class Z3Backend(Backend[Term, Term]):
         return term
 
     def known_false(self, term: Term) -> bool:
-        """The term is this backend's constant false."""
         return term is self._false
 
     def select(self, values: Sequence[Term], index: Term) -> Term:
-        """``values[index]``, directly when the index is a constant."""
         position = self._value(index)
         if position is not None:
             return values[position] if position < len(values) else values[-1]
         return super().select(values, index)
 
     def bselect(self, values: Sequence[Term], index: Term) -> Term:
-        """A boolean list's ``values[index]``, directly when the index is a constant."""
         return self.select(values, index)
 
     def update(self, values: Sequence[Term], index: Term, value: Term) -> tuple[Term, ...]:
-        """``values`` with one position set, directly when the index is a constant."""
         position = self._value(index)
         if position is not None:
             if position >= len(values):
@@ -335,5 +317,4 @@ class Z3Backend(Backend[Term, Term]):
         return super().update(values, index, value)
 
     def bupdate(self, values: Sequence[Term], index: Term, value: Term) -> tuple[Term, ...]:
-        """A boolean list with one position set."""
         return self.update(values, index, value)

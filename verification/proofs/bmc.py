@@ -35,8 +35,7 @@ class Witness:
 
     start: Concrete
     steps: tuple[Step, ...]
-    replayed: bool
-    """Every step was legal on the executable spec and reached the state Z3 gave."""
+    replayed: bool  # every step was legal on the executable spec and reached the state Z3 gave
     note: str
 
     @property
@@ -72,11 +71,9 @@ class BmcPerN:
     """The bounded check's verdict for one player count."""
 
     n: int
-    status: str
-    """``ok`` (no violation up to ``depth``), ``violated`` (at ``depth``) or ``unknown``."""
+    status: str  # ``ok`` (no violation up to ``depth``), ``violated`` (at ``depth``) or ``unknown``
     depth: int
-    seconds: float
-    """Time from the start of the check until this count's verdict was known."""
+    seconds: float  # time from the start of the check until this count's verdict was known
 
 
 @dataclass(frozen=True)
@@ -85,8 +82,7 @@ class BmcResult:
 
     violations: list[Violation]
     times: list[DepthTime]
-    status: str
-    """``ok``, ``violated`` (for some count) or ``unknown``."""
+    status: str  # ``ok``, ``violated`` (for some count) or ``unknown``
     per_n: tuple[BmcPerN, ...]
 
 
@@ -195,23 +191,6 @@ def failing(spec: ExecutableSpec, props: Sequence[Property], witness: Witness) -
         if not ok:
             out.append(prop.id)
     return out
-
-
-def check_bounded(
-    cfg: Config,
-    props: Sequence[Property],
-    depth: int,
-    patch: Patch = NO_PATCH,
-    timeout_ms: int = 60_000,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[list[Violation], list[DepthTime], str]:
-    """Search for a property violation on every path of up to ``depth`` steps.
-
-    Returns the violations found (the first one at the first depth that has any), the time
-    per depth and ``"ok"``, ``"violated"`` or ``"unknown"``; see :func:`bounded_per_n`.
-    """
-    result = bounded_per_n(cfg, props, depth, patch, timeout_ms, progress)
-    return result.violations, result.times, result.status
 
 
 def bounded_per_n(

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import cvc5  # type: ignore[import-untyped]
@@ -23,8 +23,7 @@ import z3  # type: ignore[import-untyped]
 SAT = "sat"
 UNSAT = "unsat"
 UNKNOWN = "unknown"
-ERROR = "error"
-"""cvc5 could not read the exported query (a defect of the export, not an answer)."""
+ERROR = "error"  # cvc5 could not read the exported query (a defect of the export, not an answer)
 
 DISAGREED = "solvers disagree"
 """The verdict of a property one of whose queries the two solvers answered differently."""
@@ -49,18 +48,12 @@ defaults, since eager bit-blasting is for quantifier-free queries only."""
 class CrossCheck:
     """One query answered by Z3 and re-checked by cvc5."""
 
-    z3: str
-    """Z3's answer: ``sat``, ``unsat`` or ``unknown``."""
-    cvc5: str
-    """cvc5's answer: ``sat``, ``unsat``, ``unknown`` or ``error`` (the query was unreadable)."""
-    seconds: float
-    """Time of the re-check: the export, cvc5's parsing and its check."""
-    cpu_seconds: float
-    """Processor time of the re-check (cvc5 runs in this process), unaffected by other load."""
-    resources: int
-    """cvc5 resource units the check used (its deterministic measure of effort)."""
-    agree: bool | None
-    """Whether the answers are the same; None when either is not sat or unsat."""
+    z3: str  # ``sat``, ``unsat`` or ``unknown``
+    cvc5: str  # the same, or ``error`` (the query was unreadable)
+    seconds: float  # the export, cvc5's parsing and its check
+    cpu_seconds: float  # cvc5 runs in this process
+    resources: int  # cvc5's deterministic measure of effort
+    agree: bool | None  # None when either answer is not sat or unsat
     explanation: str
 
     @property
@@ -76,16 +69,11 @@ class Figures:
     queries: int
     agreements: int
     disagreements: int
-    unknowns: int
-    """Re-checks where either solver answered unknown."""
-    errors: int
-    """Queries cvc5 could not read."""
-    seconds: float
-    """Time the re-checks added (added up over processes)."""
+    unknowns: int  # either solver answered unknown
+    errors: int  # cvc5 could not read the query
+    seconds: float  # added up over processes
     cpu_seconds: float
-    """Processor time the re-checks added."""
-    most_resources: int
-    """The most cvc5 resource units one query used."""
+    most_resources: int  # the most cvc5 resource units one query used
 
     @classmethod
     def of(cls, checks: Sequence[CrossCheck]) -> Figures:
@@ -103,16 +91,8 @@ class Figures:
 
     def to_dict(self) -> dict[str, int | float]:
         """The figures as JSON-ready data."""
-        return {
-            "queries": self.queries,
-            "agreements": self.agreements,
-            "disagreements": self.disagreements,
-            "unknowns": self.unknowns,
-            "errors": self.errors,
-            "seconds": round(self.seconds, 3),
-            "cpu_seconds": round(self.cpu_seconds, 3),
-            "most_resources": self.most_resources,
-        }
+        rounded = {"seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3)}
+        return asdict(self) | rounded
 
     def text(self) -> str:
         """One line: ``12 queries re-checked by cvc5: 12 agree, 0 disagree, ...``."""

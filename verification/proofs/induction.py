@@ -46,15 +46,12 @@ UNKNOWN = "unknown"
 class ProofCounterexample:
     """A state, the input of one step and its result, where a property fails."""
 
-    before: Concrete | None
-    """The state before the step (None for a failure in an initial state)."""
+    before: Concrete | None  # None for a failure in an initial state
     input: ConcreteInput | None
     after: Concrete
-    confirmed: bool
-    """The executable spec, run on the same state and input, shows the same failure."""
+    confirmed: bool  # the executable spec shows the same failure
     note: str
-    stuck: bool = False
-    """A stuck state (progress): ``after`` is a state in which no input is legal."""
+    stuck: bool = False  # progress: no input is legal in ``after``
     refused: ConcreteInput | None = None
     """For an enabledness property: the decision the rules allow in ``after`` and the model
     refuses there (``after`` is then the state, ``before`` and ``input`` None)."""
@@ -69,8 +66,7 @@ class PerN:
     seconds: float
     """Solver time of the queries that decided it: for a violation, the query that returned
     its counterexample; otherwise every query that covered this N and found none."""
-    part: str
-    """``base`` or ``step``: where a violation (or an unknown) was found."""
+    part: str  # ``base`` or ``step``: where a violation (or an unknown) was found
     counterexample: ProofCounterexample | None = None
 
 
@@ -82,13 +78,10 @@ class ProofResult:
     players: str
     verdict: str
     seconds: float
-    part: str
-    """``base`` (initial states) or ``step`` (induction step), where a failure was found."""
+    part: str  # ``base`` or ``step``: where a failure was found
     counterexample: ProofCounterexample | None = None
-    per_n: tuple[PerN, ...] = ()
-    """One verdict per player count of the range (see :class:`PerN`)."""
-    queries: int = 0
-    """Solver queries asked (one per N excluded after a counterexample, plus the rest)."""
+    per_n: tuple[PerN, ...] = ()  # one verdict per player count of the range
+    queries: int = 0  # one per N excluded after a counterexample, plus the rest
 
     def at(self, n: int) -> PerN | None:
         """The verdict for player count ``n`` (None outside the range)."""
@@ -156,9 +149,7 @@ class ProofModel:
                 prop.state(self.sem, self.s) for prop in assumed if prop.state is not None
             ]
         self.cases, self.tree = branch_tree(self.sem, self.s, self.inp)
-        """The branches of the step, and the same as a tree (:func:`.branch_tree`)."""
-        self.abstractions: dict[Any, Abstraction | None] = {}
-        """Each opaque-sums hook's abstraction, made on first use (:func:`abstraction`)."""
+        self.abstractions: dict[Any, Abstraction | None] = {}  # made on first use
 
 
 @dataclass(frozen=True)
@@ -166,10 +157,8 @@ class Abstraction:
     """The assumptions with some sums over the state replaced by fresh values (see
     :attr:`Property.opaque`), and how to replace them in a goal."""
 
-    facts: list[Any]
-    """The assumptions, rewritten, and each fresh value's bounds."""
-    pairs: list[tuple[Any, Any]]
-    """Each sum and its fresh value, outermost first."""
+    facts: list[Any]  # the assumptions, rewritten, and each fresh value's bounds
+    pairs: list[tuple[Any, Any]]  # each sum and its fresh value, outermost first
 
     def apply(self, term: Any) -> Any:
         """``term`` with each sum replaced by its value (an outer sum before its parts)."""
@@ -248,30 +237,15 @@ def prove(
     patch: Patch = NO_PATCH,
     timeout_ms: int = 60_000,
     assume: Sequence[Property] | None = None,
-    on_result: Callable[[ProofResult], None] | None = None,
 ) -> list[ProofResult]:
-    """Prove each property inductively (base and step), assuming ``assume`` (default: all).
-
-    ``on_result`` is called with each property's result as soon as it is known.
-
-    Each property is one query for its base case and one for its step: the assumptions on a symbolic
-    state, and some branch of the step (:mod:`buckshot.verification.model.branches`) after which the
-    property fails. Every player count of the configured range is in the same query; a
-    counterexample names its player count, which is then excluded and the query asked again, so that
-    every count gets its own verdict (:func:`prove_property`).
-    """
-    props = list(properties) if properties is not None else list(all_properties())
+    """Prove each property inductively (:func:`prove_property`), assuming ``assume`` (default:
+    all)."""
     model = proof_model(cfg, patch, assume)
-    results: list[ProofResult] = []
-    for prop in props:
-        results.append(prove_property(model, prop, timeout_ms))
-        if on_result is not None:
-            on_result(results[-1])
-    return results
+    props = properties if properties is not None else all_properties()
+    return [prove_property(model, prop, timeout_ms) for prop in props]
 
 
-QUICK_MS = 5_000
-"""Time allowed to the single query over all branches before falling back to one per branch."""
+QUICK_MS = 5_000  # the one query over all branches, before one query per branch
 
 
 class _Tally:
@@ -280,13 +254,12 @@ class _Tally:
     def __init__(self, model: ProofModel) -> None:
         self.model = model
         self.ns = list(range(model.cfg.players_lo, model.cfg.players_hi + 1))
+        # each count shown violated: the query's time, the part, the counterexample
         self.violated: dict[int, tuple[float, str, ProofCounterexample | None]] = {}
-        """Each player count shown violated: the query's time, the part, the counterexample."""
         self.unknown: dict[int, str] = {}
         self.covered = {n: 0.0 for n in self.ns}
         self.queries = 0
-        self.reason = ""
-        """Why the last query that returned unknown did (see :mod:`.limits`)."""
+        self.reason = ""  # why the last unknown query was (:mod:`.limits`)
 
     def open(self) -> list[int]:
         """The player counts of the range not yet shown violated."""
@@ -308,19 +281,11 @@ class _Tally:
         Returns PROVED (unsat: the goal is impossible for every open count) or UNKNOWN (its
         reason in :attr:`reason`), and adds the queries' times to the counts they covered.
         """
-        b = self.model.symbols.backend
-        width = self.model.cfg.width
-        for _ in range(1 << width):
+        for _ in range(1 << self.model.cfg.width):
             if not self.open():
                 return PROVED
-            excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
-            solver = one_shot(budget, [*facts, goal, *excluded], logic)
-            started = time.perf_counter()
-            outcome = solver.check()
+            solver, outcome, seconds = self._ask(facts, goal, n_term, budget, logic)
             verdict = _verdict(outcome)
-            seconds = time.perf_counter() - started
-            crosscheck.observe(solver, outcome)
-            self.queries += 1
             if verdict == UNKNOWN:
                 self.reason = why_unknown(solver)
             if verdict != VIOLATED:
@@ -337,19 +302,26 @@ class _Tally:
         its time added to those counts); False when the query does not show it."""
         if not self.open():
             return True
-        b = self.model.symbols.backend
-        excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
-        solver = one_shot(budget, [*facts, goal, *excluded])
-        started = time.perf_counter()
-        outcome = solver.check()
-        seconds = time.perf_counter() - started
-        crosscheck.observe(solver, outcome)
-        self.queries += 1
+        _, outcome, seconds = self._ask(facts, goal, n_term, budget, "QF_BV")
         if outcome != z3.unsat:
             return False
         for n in self.open():
             self.covered[n] += seconds
         return True
+
+    def _ask(
+        self, facts: list[Any], goal: Any, n_term: Any, budget: Budget, logic: str | None
+    ) -> tuple[Any, Any, float]:
+        """One query of ``facts`` and ``goal`` for the open counts: solver, outcome, time."""
+        b = self.model.symbols.backend
+        excluded = [z3.Not(n_term == b.num(n)) for n in self.violated]
+        solver = one_shot(budget, [*facts, goal, *excluded], logic)
+        started = time.perf_counter()
+        outcome = solver.check()
+        seconds = time.perf_counter() - started
+        crosscheck.observe(solver, outcome)
+        self.queries += 1
+        return solver, outcome, seconds
 
     def mark_unknown(self, part: str) -> None:
         """Every open count is unknown (a query ran out of its budget), with the reason."""
@@ -461,8 +433,7 @@ def _prove_property(
     return tally.result(prop, players_label(cfg), time.perf_counter() - started)
 
 
-ABSTRACT_MS = 10_000
-"""Time allowed to a query with opaque sums before the branch is split or asked plainly."""
+ABSTRACT_MS = 10_000  # a query with opaque sums, before its branch is split or asked plainly
 
 
 def _prove_tree(

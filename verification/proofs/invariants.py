@@ -16,7 +16,6 @@ from buckshot.verification.model.layout import (
     SEATS,
     WON,
     kind_code,
-    layout,
 )
 from buckshot.verification.model.state import Input
 from buckshot.verification.proofs.properties import (
@@ -46,6 +45,7 @@ from buckshot.verification.proofs.properties import (
     turn_in,
     unasked,
 )
+from buckshot.verification.proofs.rules_common import TURN_PHASES
 
 OWNER_ACTS = (
     "reloading",
@@ -113,19 +113,35 @@ def right_living_player_is_asked(m: Sem, s: S) -> Any:
     )
 
 
+PAUSES = {
+    (FrameKind.TURN, "awaiting_shot_window"): (FrameKind.SHOT_WINDOW, "settling"),
+    (FrameKind.TURN, "awaiting_dying"): (FrameKind.DYING, "settling"),
+    (FrameKind.TURN, "awaiting_conversion"): (FrameKind.CONVERSION, "settling"),
+    (FrameKind.TURN, "awaiting_discard"): (FrameKind.DISCARD, "checking_cap"),
+    (FrameKind.SHOT_WINDOW, "awaiting_counter"): (FrameKind.COUNTER_RESPONSE, "polling"),
+    (FrameKind.COUNTER_RESPONSE, "awaiting_counter"): (FrameKind.COUNTER_RESPONSE, "polling"),
+}
+"""Each state that waits for a pushed frame, by its name: the frame it waits for and the state
+of its own chart it goes on from when that frame pops, its breakpoint (S6.1.2, S6.1.3),
+stated from the rule text, never read from the charts. A shot's window, then the shot's final
+settlement (S4.2.1b, S4.2.1c); dying and the conversion choice, then the rest of the
+settlement (S4.3.1, S4.3.2, S5.3); a discard, then the cap checked again (S4.4.3); a
+response to a response, then the poll goes on where it was (S6.3.1, S6.2.2)."""
+
+
 def _pushed_kind(m: Sem, state: Any) -> Any:
+    """The kind code of the frame a state waits for (0 for a state that waits for none)."""
     b = m.b
     out = b.num(0)
-    for st in m.layout.suspended_states():
-        frame = m.layout.push_frame(st)
-        assert frame is not None
-        out = b.ite(b.eqn(state, st.code), b.num(kind_code(frame)), out)
+    for (frame, state_id), (pushed, _) in PAUSES.items():
+        out = b.ite(b.eqn(state, code(frame, state_id)), b.num(kind_code(pushed)), out)
     return out
 
 
 def _suspended(m: Sem, state: Any) -> Any:
+    """The state waits for a pushed frame."""
     b = m.b
-    return b.or_(*(b.eqn(state, st.code) for st in m.layout.suspended_states()))
+    return b.or_(*(b.eqn(state, code(frame, state_id)) for frame, state_id in PAUSES))
 
 
 def suspended_frames_are_untouched(m: Sem, s: S) -> Any:
@@ -148,29 +164,19 @@ def suspended_frames_are_untouched(m: Sem, s: S) -> Any:
     return b.and_(*terms)
 
 
-def resume_targets() -> dict[int, int]:
-    """Each suspension state's code and the code of the state its chart names as the
-    target of its resume event (read from the charts' transitions, S6.1.3)."""
-    lay = layout()
-    out: dict[int, int] = {}
-    for edge in lay.edges:
-        if edge.edge.trigger.value == "resume":
-            out[edge.source] = lay.state(edge.frame, edge.edge.entry).code
-    return out
-
-
-def pop_lands_on_resume_target(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
-    """A pop hands control to the state the suspended frame's chart names as its resume
-    target, one slot lower, the frame's kind and player and the turn owner unchanged."""
+def pop_lands_on_breakpoint(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
+    """A pop hands control to the suspended frame's breakpoint (:data:`PAUSES`), one slot
+    lower, the frame's kind and player and the turn owner unchanged (S6.1.3)."""
     b = m.b
     nxt = r.next
-    targets = resume_targets()
     terms = []
     for i in range(m.cfg.depth - 1):
         here = b.and_(r.popped, b.eqn(s.depth, i + 2))
         target = b.num(0)
-        for source, entry in targets.items():
-            target = b.ite(b.eqn(s.fstate[i], source), b.num(entry), target)
+        for (frame, state_id), (_, breakpoint) in PAUSES.items():
+            target = b.ite(
+                b.eqn(s.fstate[i], code(frame, state_id)), b.num(code(frame, breakpoint)), target
+            )
         terms.append(
             b.implies(
                 here,
@@ -361,23 +367,11 @@ def shields_never_negative(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     return b.and_(*terms)
 
 
-PHASE_RANK = {
-    "reloading": 9,
-    "drawing": 8,
-    "previewing": 7,
-    "awaiting_action": 6,
-    "awaiting_shot_window": 6,
-    "settling": 6,
-    "awaiting_dying": 6,
-    "awaiting_conversion": 6,
-    "shooting_locked": 6,
-    "tallying": 5,
-    "checking_cap": 4,
-    "awaiting_discard": 4,
-    "clearing": 3,
-    "game_over": 0,
-}
-"""The turn's progress through its phases (S4.1-S4.5): it never goes back within a turn."""
+PHASE_RANK = {state: 8 - phase for state, phase in TURN_PHASES.items()}
+PHASE_RANK.update(reloading=9, drawing=8, game_over=0)
+"""The turn's progress through its phases (S4.1-S4.5): it never goes back within a turn.
+Phase 2 weighs 6 down to phase 5's 3; within phase 1 the load comes before the draw, the
+draw before the preview (S4.1); game_over weighs 0."""
 
 LOCAL_RANK = {
     (FrameKind.TURN, "awaiting_action"): 40,
@@ -506,12 +500,14 @@ INVARIANTS: tuple[Property, ...] = (
     ),
     Property(
         "I2",
-        ("S1.3", "S1.4", "S6.1.3", "S5.3"),
+        ("S1.3", "S1.4", "S6.1.2", "S6.1.3", "S5.3", "S4.2.1c", "S4.4.3"),
         "Every frame below the top equals its snapshot from its suspension and waits for the "
         "frame it pushed; the owner is unchanged while a frame is pushed; every pop resumes "
-        "the frame below at the target its chart names for the resume event.",
+        "the frame below at its breakpoint: a shot's settlement after its window, the rest "
+        "of the settlement after dying or conversion, the cap check after a discard, the "
+        "poll after a counter.",
         state=suspended_frames_are_untouched,
-        step=pop_lands_on_resume_target,
+        step=pop_lands_on_breakpoint,
     ),
     Property(
         "I3",

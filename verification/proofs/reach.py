@@ -49,10 +49,8 @@ class Evidence:
     property_id: str
     players: int
     seed: int
-    steps: int
-    """Length of the path (0: the initial state itself breaks the property)."""
-    where: str
-    """The chart state where the failure shows (``frame:state``)."""
+    steps: int  # length of the path (0: the initial state itself breaks the property)
+    where: str  # the chart state where the failure shows (``frame:state``)
     variant: str = ""
     """The ruleset change under which the path was found ("" for the ruleset itself)."""
     start: Concrete | None = field(default=None, compare=False, repr=False)

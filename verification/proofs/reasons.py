@@ -39,8 +39,7 @@ class Core:
 
     keys: tuple[str, ...]
     values: tuple[int, ...]
-    proof: str
-    """``one state`` (no state satisfying the facts shows it) or ``one step back``."""
+    proof: str  # ``one state`` (no state satisfying the facts shows it) or ``one step back``
     unmodelled: tuple[str, ...] = ()
     """Keys that differ but that the model reads as constants (never in a core)."""
 

@@ -47,6 +47,36 @@ TARGETED_OTHER = (PICK,)
 """The items aimed at another living player who holds an item (S3.7; R23); every item not
 named here or in :data:`TARGETED_ANY` acts on its user and takes no target."""
 
+GAME_OVER_PHASE = 6
+"""The phase number given to ``game_over`` (after the five phases of S4.0)."""
+TURN_PHASES = {
+    "reloading": 1,
+    "drawing": 1,
+    "previewing": 1,
+    "awaiting_action": 2,
+    "awaiting_shot_window": 2,
+    "settling": 2,
+    "awaiting_dying": 2,
+    "awaiting_conversion": 2,
+    "shooting_locked": 2,
+    "tallying": 3,
+    "checking_cap": 4,
+    "awaiting_discard": 4,
+    "clearing": 5,
+    "game_over": GAME_OVER_PHASE,
+}
+"""Each state of the turn, by its name, with the phase of S4.0 it belongs to, stated from the
+rule text, never read from the chart: phase 1 loads, draws and previews (S4.1.1-S4.1.3);
+phase 2 takes actions, a shot's window and its settlement (S4.2), with dying and the
+conversion choice as soon as they are due (S4.3.1, S4.3.2 settled at once, R5); phase 3
+tallies (S4.3.0); phase 4 checks the cap and discards (S4.4); phase 5 clears (S4.5)."""
+
+
+def phase_states(number: int) -> tuple[str, ...]:
+    """The turn's states in phase ``number`` of S4.0."""
+    return tuple(state for state, phase in TURN_PHASES.items() if phase == number)
+
+
 LOAD_EDGE = "turn:reloading:check_chamber:0"
 NO_LOAD_EDGE = "turn:reloading:check_chamber:1"
 

@@ -35,6 +35,7 @@ from buckshot.verification.proofs.rules_common import (
     RESCUE_ITEMS,
     discarded,
     eliminated,
+    phase_states,
     turn_ended,
 )
 
@@ -127,7 +128,7 @@ def conversion_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
 
 # --- D3: discard -----------------------------------------------------------------------------
 
-PHASE_4 = ("checking_cap", "awaiting_discard")
+PHASE_4 = phase_states(4)
 """The turn's states in phase 4 (S4.4); the discard frame's steps are phase 4's too."""
 
 

@@ -10,18 +10,15 @@ guard that lets the wrong transition fire, breaks them.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-from buckshot.spec.chart_data import StateKind, chart_model
-from buckshot.spec.rulebook import PHASES, FrameKind, Phase
+from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.layout import (
     LAST_ITEM,
     LAST_NONE,
     LAST_SHOT,
     NONE,
     SEATS,
-    layout,
 )
 from buckshot.verification.proofs.properties import (
     In,
@@ -39,14 +36,12 @@ from buckshot.verification.proofs.properties import (
     rule_seat_value,
     turn_in,
 )
+from buckshot.verification.proofs.rules_common import GAME_OVER_PHASE, TURN_PHASES, phase_states
 
 PASS_TURN = "turn:clearing:pass_turn:1"
 """The turn end that hands the turn on (the other one draws the game, R21)."""
 END_MAIN = "turn:awaiting_action:end_main:0"
 """Ending the main phase from ``awaiting_action`` (shooting not locked)."""
-
-GAME_OVER_PHASE = len(PHASES) + 1
-"""The phase number given to ``game_over`` (after every phase of S4)."""
 
 
 def _turn_end(m: Sem, r: Res) -> Any:
@@ -84,31 +79,12 @@ def turn_number_counts_turns(m: Sem, s: S, inp: In, r: Res) -> Any:
 # --- T3: the phases in order -----------------------------------------------------------------
 
 
-@cache
-def turn_phases() -> dict[int, int]:
-    """Each leaf state of the turn chart, by layout code, with the number of the phase of S4
-    it belongs to (its compound parent is the phase), and ``game_over`` after them."""
-    chart = chart_model(FrameKind.TURN)
-    numbers = {spec.phase: spec.number for spec in PHASES}
-    lay = layout()
-    out: dict[int, int] = {}
-    for node in chart.states:
-        if node.kind is StateKind.COMPOUND:
-            continue
-        if node.kind is StateKind.FINAL:
-            number = GAME_OVER_PHASE
-        else:
-            assert node.parent is not None, node.id
-            number = numbers[Phase(node.parent)]
-        out[lay.state(FrameKind.TURN, node.id).code] = number
-    return out
-
-
 def _phase(m: Sem, state: Any) -> Any:
+    """The phase of S4.0 of the turn state ``state`` (0 for a state the rules do not name)."""
     b = m.b
     out = b.num(0)
-    for state_code, number in turn_phases().items():
-        out = b.ite(b.eqn(state, state_code), b.num(number), out)
+    for state_id, number in TURN_PHASES.items():
+        out = b.ite(b.eqn(state, code(FrameKind.TURN, state_id)), b.num(number), out)
     return out
 
 
@@ -119,7 +95,7 @@ def phases_in_order(m: Sem, s: S, inp: In, r: Res) -> Any:
     phase 2 (a win, R7) or phase 5 (a draw, R21)."""
     b = m.b
     before, after = _phase(m, s.fstate[0]), _phase(m, r.next.fstate[0])
-    last = len(PHASES)
+    last = GAME_OVER_PHASE - 1
     owner_alive = rule_seat_flag(m, s.alive, s.owner)
     return b.or_(
         b.eq(after, before),
@@ -275,7 +251,7 @@ def turn_end_clears_what_the_rules_clear(m: Sem, s: S, inp: In, r: Res) -> Any:
 
 # --- T7: phases 1 and 3 ----------------------------------------------------------------------
 
-QUIET_PHASES = ("reloading", "drawing", "previewing", "tallying")
+QUIET_PHASES = phase_states(1) + phase_states(3)
 """The automatic steps of phase 1 (S4.1) and phase 3 (S4.3.0)."""
 
 

@@ -27,7 +27,7 @@ from buckshot.verification.model.config import Config, make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step, Stuck
 from buckshot.verification.model.layout import kind_code, layout
 from buckshot.verification.model.symbolic import Symbols
-from buckshot.verification.proofs.bmc import Unrolling, Witness
+from buckshot.verification.proofs.bmc import Unrolling
 from buckshot.verification.proofs.induction import all_properties
 from buckshot.verification.proofs.limits import Budget, one_shot
 from buckshot.verification.proofs.outcomes import Outcome
@@ -41,8 +41,7 @@ NEVER_ENABLED = "unreachable (guard constantly false)"
 NOT_SHOWN = "not shown"
 DRAW = "turn:clearing:pass_turn:0"
 """The transition that ends a game in a draw at the turn limit (R21)."""
-DRAW_OUTCOME = "win:draw"
-"""The outcome (:mod:`.outcomes`) of the same draw."""
+DRAW_OUTCOME = "win:draw"  # the outcome (:mod:`.outcomes`) of the same draw
 OUTCOME_KINDS = frozenset({"win", "skill", "item"})
 FAST_GAME = frozenset({"shoot", "convert"})
 """Decisions that the fast games among the outcome checks take whenever legal: shooting at
@@ -58,8 +57,7 @@ class VacuityTarget:
     """``transition``, ``frame``, ``depth``, or an outcome's kind (``win``, ``skill``,
     ``item``: :mod:`.outcomes`, named ``kind:name``)."""
     status: str = NOT_SHOWN
-    steps: int = 0
-    """Length of the witness path that reaches it."""
+    steps: int = 0  # length of the witness path that reaches it
     note: str = ""
 
     @property
@@ -371,8 +369,7 @@ def unreachable_goal(
     )
 
 
-UNREACHABLE_MS = 30_000
-"""The resource budget of each unreachability query, in nominal milliseconds."""
+UNREACHABLE_MS = 30_000  # the resource budget of each unreachability query, in nominal milliseconds
 
 
 def _prove_unreachable(
@@ -417,6 +414,3 @@ def way_in_queries(relation: Relation, goal: Sequence[Any]) -> list[Any]:
         one_shot(budget, [*facts, init_cond, sym.equal(init, relation.s)]),
         one_shot(budget, [*facts, *relation.back]),
     ]
-
-
-__all__ = ["VacuityTarget", "Witness", "check_vacuity", "targets"]

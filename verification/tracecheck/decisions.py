@@ -22,7 +22,6 @@ from buckshot.spec.rulebook import Item, Target
 from buckshot.verification.model.layout import (
     ITEM_KINDS,
     KINDS,
-    NONE,
     TARGET_OF,
     EdgeCode,
     StateCode,
@@ -30,9 +29,8 @@ from buckshot.verification.model.layout import (
 )
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
-from buckshot.verification.tracecheck.log import unreadable_event
 from buckshot.verification.tracecheck.solver import Mismatch
-from buckshot.verification.tracecheck.walk import Walk
+from buckshot.verification.tracecheck.walk import Walk, unreadable_event
 
 
 class DecisionMatcher:
@@ -40,26 +38,19 @@ class DecisionMatcher:
 
     def __init__(self, walk: Walk, check_options: bool) -> None:
         self.walk = walk
-        self.check_options = check_options
-        """Each prompt must list exactly the decisions the model allows."""
-        self.asked_options: list[str] | None = None
-        """The options of the last prompt (canonical text)."""
-        b = walk.b
-        zero = b.num(0)
-        self.probe: Input[Term, Term] = Input(
-            edge=zero,
-            target=b.num(NONE),
-            item=zero,
-            pay=tuple(zero for _ in range(KINDS)),
+        self.check_options = check_options  # a prompt must list exactly the model's decisions
+        self.asked_options: list[str] | None = None  # the last prompt's, as canonical text
+        zero, no = walk.b.num(0), walk.b.false()
+        # an input with every chance outcome fixed, for asking which decisions are legal
+        self.probe = walk.input(
             load=zero,
-            head_live=b.false(),
-            draws=tuple(zero for _ in range(walk.cfg.draws)),
-            pill_heal=b.false(),
-            gamble_win=b.false(),
+            head_live=no,
+            draws=(zero,) * walk.cfg.draws,
+            pill_heal=no,
+            gamble_win=no,
             steal=zero,
-            shield_keep=b.false(),
+            shield_keep=no,
         )
-        """An input with every chance outcome fixed, for asking which decisions are legal."""
 
     def expect_asked(self, s: State[Term, Term], top: StateCode) -> None:
         """The next event must ask the player the model's decision state asks (S1.4, S6.2.1)."""
@@ -243,7 +234,7 @@ class DecisionMatcher:
 
 
 def _option_id(text: str, event: LogEvent) -> str:
-    """The canonical text of an option; :func:`.log.unreadable_event` when it cannot be read."""
+    """The canonical text of an option; :func:`.walk.unreadable_event` when it cannot be read."""
     try:
         return parse_option(text).id
     except GameError as error:

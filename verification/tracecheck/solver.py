@@ -24,13 +24,10 @@ from buckshot.verification.tracecheck.view import Value
 
 REBASE_AFTER = 8
 """Solver checks that add constraints before the solver is rebuilt from the open fields."""
-REBASE_COMBOS = 32
-"""Most value combinations of the open fields a rebuilt solver lists."""
+REBASE_COMBOS = 32  # most value combinations of the open fields a rebuilt solver lists
 
-Req = tuple[str, Term, Value]
-"""A requirement: its label, a model term, the value the log gives it."""
-Cond = tuple[str, Term]
-"""A requirement: its label and a model condition that must hold."""
+Req = tuple[str, Term, Value]  # a requirement: its label, a model term, the value the log gives it
+Cond = tuple[str, Term]  # a requirement: its label and a model condition that must hold
 
 
 class Mismatch(Exception):
@@ -49,12 +46,9 @@ class TraceSolver:
         self.cfg = cfg
         self.b = backend
         self.solver = z3.SolverFor("QF_BV")
-        self.dirty = False
-        """Constraints were added since the last :meth:`settle`."""
-        self.grown = 0
-        """Checks that added constraints since the solver was last rebuilt."""
-        self.checks = 0
-        """Solver checks made so far."""
+        self.dirty = False  # constraints were added since the last :meth:`settle`
+        self.grown = 0  # checks that added constraints since the solver was last rebuilt
+        self.checks = 0  # solver checks made so far
         self.literals = 0
         self.rebases = 0
         self.known: dict[int, Value] = {id(backend.num(v)): v for v in range(1 << cfg.width)}

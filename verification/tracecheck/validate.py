@@ -11,15 +11,9 @@ fold as terms are built, so most of the state stays concrete; what the log does 
 event pins it down, and after each step every field the solver proves to have a single
 value is replaced by that value, which keeps the terms small.
 
-The events between two decisions are split among the model's steps with the log format's
-table of which events each action writes (:data:`buckshot.spec.events.ACTION_EVENTS`), plus
-``frame_popped`` for a pop and ``phase`` when the turn enters another phase (S4.0). Each
-step's state is then constrained by what its events observe: per event, its own facts (a
-fired shell's type and damage, a peeked or previewed head shell, a roll, a popped frame's
-kind and outcome, the asked player and prompt, the decision's legality) and the fields of
-the folded view (:class:`.observe.View`) it set; after the step, every other field
-the view knows must be unchanged in the model. The first event whose constraints no model
-step can meet is reported, with the reason.
+The events between two decisions are split among the model's steps and each step is
+constrained by what its events observe (:mod:`.steps`); the first event whose constraints no
+model step can meet is reported, with the reason.
 
 This module holds the verdict (:func:`validate_log`, :class:`TraceResult`) and the walk
 along the log; the parts it drives are
@@ -39,16 +33,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from buckshot.spec.chart_data import StateKind
-from buckshot.spec.eventlog import EventLogError, LogEvent
+from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.verification.tracecheck.decisions import DecisionMatcher
-from buckshot.verification.tracecheck.log import LogInput, read_log
 from buckshot.verification.tracecheck.solver import Mismatch
 from buckshot.verification.tracecheck.steps import StepMatcher
-from buckshot.verification.tracecheck.walk import Walk
+from buckshot.verification.tracecheck.walk import LogInput, Walk, read_log
 
-MAX_STEPS = 1_000_000
-"""Model steps after which a walk gives up (no game is this long)."""
+MAX_STEPS = 1_000_000  # model steps after which a walk gives up (no game is this long)
 
 
 @dataclass(frozen=True)
@@ -76,15 +68,11 @@ class TraceFailure:
 class TraceResult:
     """The verdict on one log."""
 
-    matched: bool
-    """Every event is matched by model steps."""
-    complete: bool
-    """The log reaches the end of the game (otherwise it stops at some decision)."""
+    matched: bool  # every event is matched by model steps
+    complete: bool  # the log reaches the end of the game (otherwise it stops at some decision)
     events: int
-    events_matched: int
-    """Events matched before the first failing one (all of them when matched)."""
-    steps: int
-    """Model steps (chart transitions) matched."""
+    events_matched: int  # events matched before the first failing one (all of them when matched)
+    steps: int  # model steps (chart transitions) matched
     decisions: int
     solver_checks: int
     seconds: float
@@ -228,6 +216,3 @@ def _run(
             candidates = steps.candidates(s, top, inp, None)
         steps.take(s, top, inp, candidates, decided)
     raise Mismatch(walk.pos, "too many steps")
-
-
-__all__ = ["EventLogError", "TraceFailure", "TraceResult", "validate_log"]

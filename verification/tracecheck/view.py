@@ -56,8 +56,7 @@ class View:
     """The game state as the events so far describe it, in the model's fields."""
 
     def __init__(self, table: TableView, shield_cap: int, turn_cap: int, slots: int) -> None:
-        self.table = table
-        """The fold of the log so far."""
+        self.table = table  # the fold of the log so far
         self.shield_cap = shield_cap
         self.turn_cap = turn_cap
         self.slots = slots

@@ -1,5 +1,8 @@
 """Where a walk of the model along a log stands: the next event and the model's state.
 
+The log is read by the one log reader (:mod:`buckshot.spec.eventlog`), from JSON-lines text
+(``buckshot play --log``), the engine's events or their JSON dicts (:func:`read_log`).
+
 A :class:`Walk` is shared by the parts of trace validation: the matching of prompts and
 decisions (:mod:`.decisions`) and of automatic steps (:mod:`.steps`) both read
 the log from :attr:`Walk.pos`, fold what they read into :attr:`Walk.view`, constrain the
@@ -8,12 +11,14 @@ model through :attr:`Walk.solver` and move :attr:`Walk.state` on.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
+from buckshot.reference.events import Event
 from buckshot.spec.chart_data import StateKind
-from buckshot.spec.eventlog import LogEvent
+from buckshot.spec.eventlog import EventLogError, LogEvent, check_records, parse_log
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.model.config import make_config
@@ -23,6 +28,26 @@ from buckshot.verification.model.symbolic import Symbols
 from buckshot.verification.model.z3backend import Term
 from buckshot.verification.tracecheck.solver import Mismatch, TraceSolver
 from buckshot.verification.tracecheck.view import View
+
+LogInput = str | Iterable[Event | Mapping[str, Any]]
+"""What :func:`read_log` accepts: JSON-lines text, or events, or their JSON dicts."""
+
+
+def read_log(log: LogInput) -> list[LogEvent]:
+    """The log's events, checked by the one reader (a list's items numbered as its lines)."""
+    if isinstance(log, str):
+        return parse_log(log)
+    records = (
+        (number, item.to_json() if isinstance(item, Event) else item)
+        for number, item in enumerate(log, start=1)
+    )
+    return list(check_records(records, "<events>"))
+
+
+def unreadable_event(event: LogEvent, message: str) -> EventLogError:
+    """The error for an event whose content trace validation cannot read (an option's text),
+    naming its line as the reader names a bad record's."""
+    return EventLogError(f"line {event.line}: {message}")
 
 
 class Walk:
@@ -40,12 +65,9 @@ class Walk:
         self.sem = sym.sem
         self.lay = layout()
         self.solver = TraceSolver(self.cfg, self.b)
-        self.pos = 1
-        """The index of the next event to match."""
-        self.steps = 0
-        """Model steps (chart transitions) matched."""
-        self.decisions = 0
-        """Decisions matched."""
+        self.pos = 1  # the index of the next event to match
+        self.steps = 0  # model steps (chart transitions) matched
+        self.decisions = 0  # decisions matched
         roles = [role_code(Role(seat["role"])) for seat in seats] + [0] * (SEATS - self.n)
         self.state: State[Term, Term] = self.sem.initial(
             self.b.num(self.n), tuple(self.b.num(r) for r in roles[:SEATS])
