@@ -1,10 +1,7 @@
-"""Every file of the checkout that is derived from the spec, and the one way to rewrite it.
+"""Every file of the checkout derived from the spec, and the one way to rewrite it.
 
-Each :class:`Target` renders its files (path relative to the checkout, and text) from the
-code as it stands; :func:`stale` compares them with the checkout and :func:`rewrite`
-writes those that differ, removing the files a target's folders hold that it no longer
-renders. ``buckshot regen`` runs them in the order below (later targets read what earlier
-ones write: the traceability page counts the cases, the export holds the rulings).
+:func:`stale` compares each :class:`Target`'s files with the checkout and :func:`rewrite` writes
+those that differ, in the order of :data:`TARGETS` (later targets read earlier ones' files).
 """
 
 from __future__ import annotations
@@ -32,8 +29,7 @@ class Target:
     render: Callable[[Path], Rendered]
     """The files, rendered for the checkout at the given root."""
     owns: tuple[tuple[str, str], ...] = ()
-    """(folder, glob) pairs under which every file matching is this target's: one it does
-    not render is stale and is removed."""
+    """(folder, glob) pairs whose every matching file is this target's; others are stale."""
 
     def owned(self, root: Path) -> set[Path]:
         """The files this target's folders hold now, relative to ``root``."""
@@ -177,8 +173,7 @@ def stale(root: Path, targets: Iterable[Target] = TARGETS) -> list[str]:
 def rewrite(
     root: Path, targets: Iterable[Target] = TARGETS, told: Callable[[str], None] | None = None
 ) -> list[str]:
-    """Write every derived file that differs and remove those no longer rendered; what was
-    done, in words (``told`` hears of each target as it is done)."""
+    """Write every derived file that differs, remove those no longer rendered; what was done."""
     done = []
     for target in targets:
         changed, extra = _changes(target, root)

@@ -1,13 +1,8 @@
 """The lists of names in the shipped JSON Schemas, written from the vocabularies that declare them.
 
-``buckshot regen`` rewrites every bound list (``enum``) of the schemas in ``spec/schemas/``
-and the conformance suite's ``schemas/`` from its vocabulary (items, roles, event types,
-error codes ...), in the vocabulary's order (:func:`regenerated`; ``buckshot regen --check``
-names each stale file, and a test runs the same check). A list is bound to its vocabulary by
-:data:`BINDINGS`; a list of names that is no vocabulary is named, with what it is, in
-:data:`OTHER_LISTS`. Only the list's text changes: the rest of each file keeps its layout.
-The suite's feature tags of the roles and items (``features.json``) are written from the
-rulebook the same way (:func:`regenerated_features`).
+Each bound ``enum`` list (:data:`BINDINGS`) is rewritten in its vocabulary's order, the rest of
+the file untouched; lists that are no vocabulary are named in :data:`OTHER_LISTS`. The suite's
+role and item feature tags are written the same way (:func:`regenerated_features`).
 """
 
 from __future__ import annotations
@@ -68,9 +63,7 @@ VOCABULARIES: dict[str, tuple[str, ...]] = {
     "clause kind": _names(get_args(ClauseKind)),
     "case status": _names(STATUSES),
 }
-"""Each vocabulary, in its declaration order, from where it is declared: the spec's, the
-engine's error codes (less ``snapshot.invalid``, which loading a saved game gives and no
-case can expect) and the runner's case statuses."""
+"""Each vocabulary in its order (the engine's error codes less ``snapshot.invalid``)."""
 
 BINDINGS: dict[str, str] = {
     "case.schema.json:$defs/error_code": "answer code",
@@ -103,8 +96,7 @@ BINDINGS: dict[str, str] = {
     "spec-export.schema.json:$defs/state/properties/kind": "chart state kind",
     "spec-export.schema.json:$defs/transition/properties/trigger": "transition trigger",
 }
-"""Which vocabulary each bound list is written from: ``FILE:PATH``, the path of the list's
-node in the file (object keys and array indices joined by ``/``)."""
+"""Which vocabulary each bound list is written from: ``FILE:PATH`` of the list's node."""
 
 OTHER_LISTS: dict[str, str] = {
     "case.schema.json:$defs/chance_kind": "the kinds of chance outcome (INTERPRETING.md 3.2)",
@@ -180,8 +172,7 @@ def regenerated(path: Path) -> str:
 
 
 def feature_rows() -> dict[str, str]:
-    """The feature tag of each role's skill and each item kind, with its description (its
-    clauses and rulings), in the rulebook's order."""
+    """The feature tag of each role's skill and item kind, with its description, in order."""
     rows = {
         f"role.{spec.role.value}": f"The {spec.name}'s {spec.skill} "
         f"({', '.join(spec.clauses + spec.rulings)})."
@@ -196,8 +187,7 @@ def feature_rows() -> dict[str, str]:
 
 
 def regenerated_features(path: Path) -> str:
-    """The text of the suite's ``features.json`` with its role and item tags written from the
-    rulebook (first, in its order); every other tag is kept as it is."""
+    """``features.json`` with its role and item tags written from the rulebook, others kept."""
     data = json.loads(path.read_text(encoding="utf-8"))
     kept = {
         tag: text

@@ -1,11 +1,7 @@
-"""Where the commands print their tables: the console they print on and the three formats.
+"""Where the commands print their tables: the console and the three formats.
 
-On a terminal a table is drawn to the terminal's width; anywhere else (a file, a pipe, CI) the
-console has no width to crop to, so every column is printed whole (``sweep > out.txt`` keeps
-the columns a screen of 80 would have dropped). ``--format csv`` or ``--format markdown``
-prints the same cells as CSV (each table after a ``# title`` line, a blank line between two)
-or as Markdown tables, and then standard output holds the tables alone: a command's other
-lines go to standard error (:func:`notes_console`).
+Off a terminal every column is printed whole; with ``--format csv`` or ``markdown`` standard
+output holds the tables alone and other lines go to standard error (:func:`notes_console`).
 """
 
 from __future__ import annotations
@@ -47,8 +43,7 @@ FormatOption = Annotated[
 
 
 def output_console(file: IO[str] | None = None) -> Console:
-    """A console for a command's tables on ``file`` (standard output when None): the
-    terminal's width on a terminal, unbounded anywhere else."""
+    """A console for a command's tables on ``file`` (stdout if None), unbounded off a terminal."""
     console = Console(file=file)
     if console.is_terminal:
         return console
@@ -56,9 +51,9 @@ def output_console(file: IO[str] | None = None) -> Console:
 
 
 def notes_console(fmt: TableFormat, tables: Console) -> Console:
-    """Where a command prints its lines other than tables (notes, findings, totals): beside
-    the tables on ``tables`` when they are drawn; on standard error when they are CSV or
-    Markdown, so that standard output is the tables alone, one document a program can read."""
+    """Where a command prints its other lines: beside the tables, or standard error for CSV
+    and Markdown, so that standard output is the tables alone.
+    """
     if fmt is TableFormat.TABLE:
         return tables
     return output_console(sys.stderr)
@@ -85,8 +80,7 @@ def _title(table: Table) -> str:
 
 
 def as_csv(tables: Sequence[Table]) -> str:
-    """The tables as one CSV document: each its ``# title`` row (one cell, quoted like any
-    cell when it holds a comma or a quote), its headings and rows; a blank line between two."""
+    """The tables as one CSV document: each its ``# title`` row, headings and rows."""
     blocks = []
     for table in tables:
         stream = io.StringIO()

@@ -1,17 +1,6 @@
-"""The traceability matrix: each clause of the rule text and each ruling against what cites it.
-
-Seven kinds of citer are counted: spec elements (chart states and events, registry entries,
-rulebook entries), rulings (for a clause: the rulings that settle it), engine code
-(``buckshot.reference``), verification code (``buckshot.verification``), the properties that
-check it (the IDs in each :class:`~buckshot.verification.proofs.properties.Property`'s
-``clauses``), the conformance cases that check it (JSON files with ``clauses`` and
-``rulings`` lists) and, in a source checkout, the tests that cite it (each test function of
-``tests/`` whose name, docstring or body names the ID, or a test module whose docstring
-does).
-
-A normative clause or a ruling is a gap when no spec element (or ruling) cites it, or when
-no property checks it and it is not listed in :data:`NOT_STATE_CONSTRAINTS`, with its reason,
-as something that does not constrain the game's states or steps.
+"""The traceability matrix: each clause of the rule text and each ruling against what cites it
+(:data:`COLUMNS`). A normative one is a gap when nothing of the spec cites it, or no property
+checks it and :data:`NOT_STATE_CONSTRAINTS` does not say why none need.
 """
 
 from __future__ import annotations
@@ -39,8 +28,9 @@ NOT_STATE_CONSTRAINTS: dict[str, str] = {
     "R14": "who is shown what (each player's view of the game), not what the state may be "
     "or how a step may change it; the views and the conformance suite check it",
 }
-"""The normative clauses and rulings that constrain no state and no step, each with the
-one-line reason: the only ones that may have no property (a test checks both ways)."""
+"""The normative rules that constrain no state or step, with the reason: the only ones
+that may have no property.
+"""
 
 RULING_ID = re.compile(r"\bR[1-9][0-9]?\b")
 """A ruling ID in a text (kept only when it names a known ruling)."""
@@ -51,23 +41,19 @@ class ClauseTrace:
     """Who cites one clause or ruling, by kind of citer."""
 
     clause: str
-    """The clause's or the ruling's ID."""
     title: str
     normative: bool
     citers: dict[str, list[str]] = field(default_factory=lambda: {c: [] for c in COLUMNS})
     ruling: bool = False
-    """The row is a ruling's (R1...), not a clause's."""
 
     @property
     def covered(self) -> bool:
-        """True when a spec element or a ruling cites the clause (a spec element, for a
-        ruling)."""
+        """True when a spec element or a ruling cites it."""
         return bool(self.citers["spec"] or self.citers["rulings"])
 
     @property
     def checked(self) -> bool:
-        """True when a property checks it, or it is listed as constraining no state or step
-        (:data:`NOT_STATE_CONSTRAINTS`)."""
+        """True when a property checks it, or it is in :data:`NOT_STATE_CONSTRAINTS`."""
         return bool(self.citers["properties"]) or self.clause in NOT_STATE_CONSTRAINTS
 
 
@@ -76,22 +62,18 @@ class TraceMatrix:
     """The matrix for every clause, in document order, and for every ruling, in ID order."""
 
     rows: list[ClauseTrace]
-    """The clauses of the rule text."""
     rulings: list[ClauseTrace] = field(default_factory=list)
-    """The rulings."""
 
     def every_row(self) -> list[ClauseTrace]:
         """The clauses' rows, then the rulings'."""
         return [*self.rows, *self.rulings]
 
     def uncited(self) -> list[ClauseTrace]:
-        """Normative clauses and rulings that no spec element (and, for a clause, no ruling)
-        cites."""
+        """Normative clauses and rulings that nothing of the spec cites."""
         return [row for row in self.every_row() if row.normative and not row.covered]
 
     def unchecked(self) -> list[ClauseTrace]:
-        """Normative clauses and rulings that no property checks and that are not listed as
-        constraining no state or step."""
+        """Normative clauses and rulings that no property checks, unexcused."""
         return [row for row in self.every_row() if row.normative and not row.checked]
 
     def uncovered(self) -> list[ClauseTrace]:
@@ -195,8 +177,7 @@ def _case_citations(case_dirs: Iterable[Path]) -> Iterable[tuple[str, Iterable[s
 
 
 def _test_citations(tests: Path) -> Iterable[tuple[str, Iterable[str]]]:
-    """Each test of the folder ``tests`` that cites clauses or rulings: a test function
-    (``path::name``) by its docstring and body, a module (``path``) by its docstring."""
+    """Each test function (``path::name``) or module (``path``) of ``tests`` citing rules."""
     for path in sorted(tests.rglob("test_*.py")):
         name = path.relative_to(tests.parent).as_posix()
         try:
@@ -219,8 +200,7 @@ def _test_citations(tests: Path) -> Iterable[tuple[str, Iterable[str]]]:
 
 
 def default_test_dir() -> Path | None:
-    """The tests of the source checkout the package runs from (None for an installed copy,
-    which has no tests)."""
+    """The checkout's tests (None for an installed copy)."""
     root = checkout_root()
     tests = None if root is None else root / "tests"
     return tests if tests is not None and tests.is_dir() else None
@@ -236,8 +216,7 @@ def default_case_dirs() -> list[Path]:
 def build_matrix(
     case_dirs: Iterable[Path] | None = None, test_dir: Path | None = None
 ) -> TraceMatrix:
-    """The traceability matrix of the spec as installed, with cases from ``case_dirs`` and
-    tests from ``test_dir`` (by default the checkout's, when there is one)."""
+    """The traceability matrix, with cases from ``case_dirs`` and tests from ``test_dir``."""
     rows = {clause.id: ClauseTrace(clause.id, clause.title, clause.normative) for clause in CLAUSES}
     rulings = {r.id: ClauseTrace(r.id, r.title, True, ruling=True) for r in RULINGS}
     clause_rows = list(rows.values())
@@ -271,8 +250,7 @@ def build_matrix(
 
 
 def render_table(matrix: TraceMatrix) -> str:
-    """The matrix as a plain-text table of citer counts, one clause or ruling a line, the
-    properties that check each named, with a summary."""
+    """The matrix as a plain-text table of citer counts, one rule a line, with a summary."""
     header = (
         f"{'clause':<9} {'norm':<4} "
         + " ".join(f"{c:>12}" for c in COLUMNS)
@@ -328,8 +306,7 @@ MARKDOWN = "docs/traceability.md"
 
 
 def render_markdown(matrix: TraceMatrix) -> str:
-    """Which properties check each normative clause and ruling, and how many conformance
-    cases do: the page committed as :data:`MARKDOWN`."""
+    """The page committed as :data:`MARKDOWN`: the properties and cases of every rule."""
     rows = [row for row in matrix.every_row() if row.normative]
     checked = sum(1 for row in rows if row.citers["properties"])
     cased = sum(1 for row in rows if row.citers["conformance"])
@@ -362,8 +339,7 @@ def render_markdown(matrix: TraceMatrix) -> str:
 
 
 def chapter_summary(matrix: TraceMatrix) -> list[str]:
-    """Which properties check the normative clauses of each chapter of the rule text and the
-    rulings, with how many are checked: the Markdown table at the top of :func:`render_markdown`."""
+    """The Markdown table of the properties checking each chapter's rules, and the rulings'."""
     rows = [row for row in matrix.every_row() if row.normative]
     groups: dict[str, list[ClauseTrace]] = {}
     titles = {row.clause: row.title for row in matrix.rows if not row.normative}

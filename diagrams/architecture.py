@@ -1,8 +1,6 @@
 """The architecture picture: the rooms of the checkout in their layers, bottom to top.
 
-Drawn from the import contract that ``lint-imports`` keeps (``[tool.importlinter]`` of
-``pyproject.toml``: a layer imports only the layers below it) and the map of import names to
-folders (``[tool.setuptools.package-dir]``), so the picture is the rule the checks enforce.
+Drawn from the import contract ``lint-imports`` keeps and ``[tool.setuptools.package-dir]``.
 """
 
 from __future__ import annotations
@@ -15,8 +13,7 @@ from buckshot.diagrams.labels import FONT
 
 
 def layers_of(pyproject: Path) -> tuple[list[list[str]], dict[str, str]]:
-    """The house's layers contract's layers, top first, each a list of modules, and the folder
-    of each mapped package."""
+    """The layers contract's layers, top first (lists of modules), and each mapped folder."""
     data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     (contract,) = [  # the house's contract: the one whose layers hold the spec
         c
@@ -31,8 +28,7 @@ def layers_of(pyproject: Path) -> tuple[list[list[str]], dict[str, str]]:
 
 
 def place(module: str, folders: Mapping[str, str], root: Path) -> tuple[str, str]:
-    """Where ``module`` lives in the checkout at ``root``: its top folder, and the file or
-    folder inside it (empty for the whole folder)."""
+    """Where ``module`` lives under ``root``: its top folder and the file or folder inside it."""
     best = max(
         (name for name in folders if module == name or module.startswith(name + ".")), key=len
     )
@@ -48,8 +44,7 @@ def place(module: str, folders: Mapping[str, str], root: Path) -> tuple[str, str
 def architecture_dot(
     layers: Sequence[Sequence[str]], folders: Mapping[str, str], root: Path
 ) -> str:
-    """DOT of ``layers`` (top first) as boxes stacked bottom to top, each naming its rooms:
-    a line for each top folder, with the files or folders of it that the layer holds."""
+    """DOT of ``layers`` (top first) as boxes stacked bottom to top, naming their rooms."""
     lines = [
         "digraph architecture {",
         "  rankdir=TB;",

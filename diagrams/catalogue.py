@@ -9,7 +9,6 @@ from pathlib import PurePosixPath
 
 from buckshot.diagrams.chart_dot import chart_dot
 from buckshot.diagrams.chart_mermaid import chart_mermaid
-from buckshot.diagrams.describe import chart_file_stem
 from buckshot.diagrams.stack_dot import stack_dot
 from buckshot.diagrams.stack_mermaid import stack_mermaid
 from buckshot.diagrams.stack_model import stack_model
@@ -46,7 +45,7 @@ def chart_diagrams() -> list[Diagram]:
     return [
         Diagram(
             Section.CHARTS,
-            PurePosixPath("charts") / chart_file_stem(model.kind),
+            PurePosixPath("charts") / model.kind.value,
             model.title,
             model.doc.replace("``", ""),
             chart_dot(model),
@@ -72,8 +71,7 @@ def stack_diagram(max_depth: int) -> Diagram:
 
 
 def trace_diagram(name: str, events: Sequence[LogEvent], cut: bool = False) -> Diagram:
-    """The timeline of a played fragment, drawn from its event log and named ``name``;
-    titled as the log's first events only when ``cut`` (the log goes on beyond them)."""
+    """The timeline of a played fragment named ``name`` (titled as cut short when ``cut``)."""
     timeline = build_timeline(events)
     shown = f"{name}, only its first {len(events):,} events" if cut else name
     return Diagram(

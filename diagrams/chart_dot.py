@@ -41,11 +41,6 @@ def edge_id(transition_id: str) -> str:
     return transition_id.replace(":", "-")
 
 
-def state_node_id(model: ChartModel, state_id: str) -> str:
-    """The DOT (and SVG) ``id`` of a state's node: ``state-<frame kind>-<state>``."""
-    return f"state-{model.kind.value}-{state_id}"
-
-
 def _state_node(graph: graphviz.Digraph, model: ChartModel, state: StateNode) -> None:
     style = STATE_STYLES[state.kind]
     rows = [labels.bold(state.name), labels.font(state_role(model, state), 9)]
@@ -54,7 +49,7 @@ def _state_node(graph: graphviz.Digraph, model: ChartModel, state: StateNode) ->
         rows.append(labels.font(cited, 8, labels.MUTED))
     styles = ["rounded", "filled"] + (["dashed"] if style.dashed else [])
     values = {
-        "id": state_node_id(model, state.id),
+        "id": f"state-{model.kind.value}-{state.id}",
         "label": labels.html(labels.table(rows)),
         "fillcolor": style.fill,
         "color": style.stroke,
@@ -103,22 +98,13 @@ class _Layout:
             parent = self.model.state(parent).parent
         return chain
 
-    def entry_leaf(self, state_id: str) -> str:
-        state = self.model.state(state_id)
-        while state.kind is StateKind.COMPOUND:
-            state = next(c for c in self.children[state.id] if c.initial)
-        return state.id
-
     def head(self, inside: list[str], target: str) -> tuple[str, dict[str, str]]:
-        """The node an edge into ``target`` ends at, and its ``lhead``, if any.
-
-        ``inside`` lists the compound states that hold the edge's tail; an edge into a
-        compound state ends at its initial leaf, clipped at the cluster's border unless the
-        tail is inside that cluster.
+        """The node an edge into ``target`` ends at, and its ``lhead``, if any (``inside``: the
+        compound states holding the edge's tail).
         """
         if self.model.state(target).kind is not StateKind.COMPOUND:
             return target, {}
-        leaf = self.entry_leaf(target)
+        leaf = self.model.leaves[target]
         if target in inside:
             return leaf, {}
         return leaf, {"lhead": cluster_id(target)}

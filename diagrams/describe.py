@@ -1,7 +1,4 @@
-"""The words every chart diagram prints: state titles, kinds, guards, actions and citations.
-
-DOT and Mermaid share these so that both formats say exactly the same thing.
-"""
+"""The words every chart diagram prints, shared by DOT and Mermaid."""
 
 from __future__ import annotations
 
@@ -9,15 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from buckshot.spec.chart_data import ChartModel, Guard, StateKind, StateNode, TransitionEdge
-from buckshot.spec.rulebook import PHASES, FrameKind
+from buckshot.spec.rulebook import PHASES
 
 
 @dataclass(frozen=True)
 class EventGroup:
-    """The transitions of one event from one source state, in priority order.
-
-    A group of two or more is drawn as a choice point whose branches are tried in order.
-    """
+    """The transitions of one event from one source state, in priority order (2+: a choice)."""
 
     source: str
     event: str
@@ -104,8 +98,3 @@ def state_role(model: ChartModel, state: StateNode) -> str:
     if state.kind is StateKind.AUTO:
         return "automatic"
     return "compound"
-
-
-def chart_file_stem(kind: FrameKind) -> str:
-    """The file name (without suffix) of a chart's diagrams."""
-    return kind.value

@@ -1,15 +1,7 @@
 """What an event log says the game looked like after each of its events, for the explorer.
 
-The log is the only input, so that any implementation's log in the engine's vocabulary can
-be explored. It is folded by the one fold of event logs (:mod:`buckshot.spec.views`): the
-stack (frames, their chart states read from the spec's charts, poll order and cursor) and
-the seats (HP, items, shield, rage, role, whether out). A log may start after the seats got
-items (a conformance case or a worked example set up by hand): items spent but never drawn
-in the log are shown as held from before it (:func:`~buckshot.spec.views.held_before`).
-
-What is the explorer's own is kept here: one :class:`Moment` per event, with the seats as
-the page shows them (shared between moments while no seat changes) and the transition
-edges a decision took, by their SVG ids.
+Folded by :mod:`buckshot.spec.views`; kept here is one :class:`Moment` per event, with the seats
+as the page shows them (shared while no seat changes) and the edges a decision took.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The index page: one self-contained HTML file that shows every diagram, with a legend.
 
-The page links the SVG, DOT and Mermaid files beside it by relative paths and carries its
-own style sheet; it needs nothing else. Its text depends on the diagrams' titles only, so
-it is the same bytes whether or not ``dot`` drew the SVGs.
+Its text depends on the diagrams' titles only: the same bytes whether or not ``dot`` drew SVGs.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""HTML-like label markup for the Graphviz diagrams: fonts, bold text, line breaks, tables.
-
-The ``graphviz`` package quotes IDs and attribute values and passes a value written as
-``<...>`` through as an HTML-like label; the markup inside such a label is built here, its
-text escaped by :func:`html.escape`, so that every diagram marks text up the same way.
-"""
+"""HTML-like label markup for the Graphviz diagrams: fonts, bold text, line breaks, tables."""
 
 from __future__ import annotations
 
@@ -11,11 +6,9 @@ from collections.abc import Iterable
 from html import escape as _escape
 
 FONT = "DejaVu Sans"
-"""The font every diagram names: Debian's fontconfig always brings it (fonts-dejavu-core),
-so Graphviz measures text the same way wherever it runs, and the SVGs stay the same bytes."""
+"""The font every diagram names: Debian always has it, so the SVGs stay the same bytes."""
 
 MUTED = "#555555"
-"""Colour of secondary text: clause and ruling IDs, notes."""
 
 
 def escape(text: str) -> str:

@@ -1,7 +1,4 @@
-"""The stack as data: which transitions push which frame, and where each frame resumes.
-
-Read from the plain-data charts; the stack diagram in every format is drawn from this.
-"""
+"""The stack as data: which transitions push which frame, and where each frame resumes."""
 
 from __future__ import annotations
 
@@ -35,7 +32,6 @@ class StackModel:
     depth_key: str
     """The ruleset key that bounds the number of frames, the bottom one included."""
     max_depth: int
-    """Its value in the ruleset drawn (the default one unless told otherwise)."""
     clauses: tuple[str, ...]
     rulings: tuple[str, ...]
 
@@ -60,11 +56,7 @@ class StackModel:
         return depth
 
     def deepest_chain(self) -> tuple[FrameKind, ...]:
-        """A longest chain of frames from the bottom that the depth bound allows.
-
-        Among chains of equal length the first in declaration order is given, so the
-        result is the same on every run.
-        """
+        """A longest chain of frames from the bottom that the bound allows, the first in order."""
         best: tuple[FrameKind, ...] = (self.bottom,)
         stack: list[tuple[FrameKind, ...]] = [(self.bottom,)]
         while stack:

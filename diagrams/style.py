@@ -1,8 +1,4 @@
-"""How each kind of state and each kind of transition looks, in every format.
-
-The DOT diagrams, the Mermaid class definitions and the HTML legend all read their
-colours from here, so that a decision state looks the same wherever it is drawn.
-"""
+"""How each kind of state and each kind of transition looks, in every format."""
 
 from __future__ import annotations
 
@@ -56,7 +52,6 @@ STATE_STYLES: dict[StateKind, StateStyle] = {
         "phase", "#f5f5f5", "#999999", "entering it enters its initial child"
     ),
 }
-"""The look of every kind of state."""
 
 EDGE_STYLES: dict[Trigger, EdgeStyle] = {
     Trigger.DECISION: EdgeStyle("decision event", "#1f4e9c", "1.8", False, "chosen by a player"),
@@ -65,10 +60,8 @@ EDGE_STYLES: dict[Trigger, EdgeStyle] = {
         "resume event", "#7a3d99", "1.4", True, "the frame pushed from here was popped"
     ),
 }
-"""The look of every kind of transition, by how its event comes about."""
 
 CHOICE_LEGEND = "branches tried in order 1, 2, ...; the first whose guards hold is taken"
-"""What the legend says of a choice point."""
 
 PUSH_COLOR = "#3465a4"
 """Colour of a push (a transition that enters a suspension state) in the stack diagram."""

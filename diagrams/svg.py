@@ -9,12 +9,10 @@ import graphviz
 HOW_TO_INSTALL = (
     "install it with `apt-get install graphviz` (Debian, Ubuntu) or your system's graphviz package"
 )
-"""How a user whose system lacks ``dot`` gets it."""
 INSTALL_HINT = (
     "Graphviz's `dot` was not found, so no SVG was drawn (the DOT and Mermaid files were). "
     f"{HOW_TO_INSTALL[0].upper()}{HOW_TO_INSTALL[1:]}, then run this again."
 )
-"""What to tell a user whose system lacks ``dot`` when the diagrams are written without SVG."""
 
 
 def dot_missing(what: str) -> str:

@@ -1,8 +1,7 @@
 """A played fragment as a timeline: steps in log order, inside nested bands, one per frame.
 
-A band opens at ``frame_pushed`` and closes at the matching ``frame_popped``; an ``asked``
-and the ``decided`` that answers it become one step (who was asked, the options, the
-choice). Known event types get a sentence; any other type becomes a labelled point.
+An ``asked`` and the ``decided`` that answers it become one step; known event types get a
+sentence, any other a labelled point.
 """
 
 from __future__ import annotations
@@ -23,11 +22,9 @@ class StepKind(StrEnum):
     ASK = "ask"
     """A player was asked, with the options, and (when the log has it) what they chose."""
     EVENT = "event"
-    """An event type the timeline knows, told as a sentence."""
     POINT = "point"
     """Any other event type, shown by its name and data."""
     TURN = "turn"
-    """The turn number changed."""
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,7 @@ _INDENT = "    "
 
 
 def _text(text: str) -> str:
-    """Text safe in a Mermaid message or note: no statement ends or markup.
-
-    A frame's ``#id`` is written ``frame id``: Mermaid would read ``#`` as markup.
-    """
+    """Text safe in a Mermaid message or note (``#id`` written ``frame id``)."""
     return (
         text.replace(";", ",")
         .replace(" #", " frame ")
@@ -26,11 +23,6 @@ def _text(text: str) -> str:
 
 def _who(seat: int) -> str:
     return f"P{seat}"
-
-
-def _rgb(color: str) -> str:
-    red, green, blue = (int(color[i : i + 2], 16) for i in (1, 3, 5))
-    return f"rgb({red}, {green}, {blue})"
 
 
 def _seqs(step: Step) -> str:
@@ -69,7 +61,9 @@ def _band(timeline: Timeline, band: Band, depth: int) -> list[str]:
     out: list[str] = []
     for item in band.items:
         if isinstance(item, Band):
-            out.append(f"{pad}rect {_rgb(band_color(item.depth))}")
+            color = band_color(item.depth)
+            red, green, blue = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+            out.append(f"{pad}rect rgb({red}, {green}, {blue})")
             out.append(f"{pad}{_INDENT}Note over {_GAME}: {_text(item.label)}")
             out.extend(_band(timeline, item, depth + 1))
             out.append(f"{pad}end")

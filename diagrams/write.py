@@ -1,13 +1,10 @@
-"""Write the diagrams: DOT, SVG (through the ``graphviz`` package), Mermaid, the index page.
-
-``write_all`` writes the committed set into a folder laid out as ``charts/<kind>.*``,
-``stack.*``, ``traces/<log>.*`` and ``index.html``; ``write_trace`` draws one saved log.
-"""
+"""Write the diagrams: DOT, SVG (through ``graphviz``), Mermaid, the index page and explorers."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from itertools import islice
 from pathlib import Path
 from typing import Final, TextIO
@@ -27,11 +24,11 @@ from buckshot.spec.eventlog import LogEvent, read_log, stream_log
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
 SUFFIXES = (".dot", ".svg", ".mmd")
-"""The files each diagram is written as."""
 
 MAX_TIMELINE_EVENTS: Final = 5000
-"""The most events a timeline draws: a whole typical game (6 bots play about 4,500 events).
-Graphviz lays 5,000 out in about 15 s and 150 MB, 10,000 in 90 s and 400 MB (measured)."""
+"""The most events a timeline draws (a 6-bot game is about 4,500; Graphviz lays 5,000 out
+in about 15 s and 150 MB, 10,000 in 90 s and 400 MB).
+"""
 
 
 class TimelineTooLong(ValueError):
@@ -65,8 +62,7 @@ def _write_text(path: Path, text: str) -> Path:
 
 
 def write_diagram(diagram: Diagram, out_dir: Path, with_svg: bool) -> list[Path]:
-    """Write one diagram's DOT, Mermaid and (when ``with_svg``) SVG files: the SVG is drawn
-    before any file is written, so a run stopped while Graphviz draws leaves none of them."""
+    """Write one diagram's DOT, Mermaid and (``with_svg``) SVG, the SVG drawn before any write."""
     base = out_dir / diagram.stem
     svg = render_svg(diagram.dot) if with_svg else None
     written = [
@@ -78,24 +74,12 @@ def write_diagram(diagram: Diagram, out_dir: Path, with_svg: bool) -> list[Path]
     return written
 
 
-def all_diagrams(logs: Sequence[Path], ruleset: Ruleset) -> list[Diagram]:
-    """Every diagram: the charts, the stack bounded by ``ruleset``, one trace per log."""
-    diagrams = chart_diagrams()
-    diagrams.append(stack_diagram(ruleset.limits.max_stack_depth))
-    diagrams.extend(trace_diagram(log.stem, read_log(log)) for log in logs)
-    return diagrams
-
-
 def _remove_stale(folder: Path, keep: set[Path]) -> None:
     if not folder.is_dir():
         return
     for path in sorted(folder.iterdir()):
         if path.suffix in SUFFIXES and path not in keep:
             path.unlink()
-
-
-def _warn_missing_dot(err: TextIO) -> None:
-    err.write(f"warning: {INSTALL_HINT}\n")
 
 
 def write_all(
@@ -106,25 +90,21 @@ def write_all(
 ) -> list[Path]:
     """Write every diagram and ``index.html`` into ``out_dir``; return the files written.
 
-    ``logs`` are the event logs drawn as traces (by default the engine's example games,
-    whose logs are written to ``traces/`` first),
-    and ``ruleset`` bounds the stack (by default the packaged one). Without ``dot`` the
-    SVGs and the logs' explorer pages (which inline the charts' SVGs) are skipped and
-    ``err`` (standard error) is told how to install it. Files of
-    ``charts/`` that no chart produces any more are removed.
+    ``logs`` default to the engine's example games (written to ``traces/`` first), ``ruleset``
+    to the packaged one. Without ``dot`` the SVGs and explorer pages are skipped and ``err`` told;
+    stale files of ``charts/`` are removed.
     """
     err = err if err is not None else sys.stderr
     written: list[Path] = []
     if logs is None:
         logs = write_example_logs(out_dir)
         written.extend(logs)
-    diagrams = all_diagrams(
-        logs,
-        ruleset if ruleset is not None else load_ruleset(),
-    )
+    depth = (ruleset or load_ruleset()).limits.max_stack_depth
+    diagrams = [*chart_diagrams(), stack_diagram(depth)]
+    diagrams.extend(trace_diagram(log.stem, read_log(log)) for log in logs)
     with_svg = dot_installed()
     if not with_svg:
-        _warn_missing_dot(err)
+        err.write(f"warning: {INSTALL_HINT}\n")
     for diagram in diagrams:
         written.extend(write_diagram(diagram, out_dir, with_svg))
     if with_svg:
@@ -139,8 +119,7 @@ def write_all(
 def write_explorer_pages(
     logs: Sequence[Path], diagrams: Sequence[Diagram], out_dir: Path
 ) -> list[Path]:
-    """Write an explorer page (``traces/<log>.html``) for each log, with the charts' SVGs
-    as ``diagrams`` just drew them into ``out_dir``."""
+    """Write an explorer page (``traces/<log>.html``) per log, with the charts' SVGs just drawn."""
     from buckshot.diagrams.explore_page import explore_html, inline_svg
 
     svgs = {
@@ -158,12 +137,9 @@ def write_explorer_pages(
 
 
 def timeline_events(log: Path, first: int | None = None) -> tuple[list[LogEvent], bool]:
-    """The events of ``log`` a timeline draws, and whether the log goes on beyond them.
+    """The events of ``log`` a timeline draws (streamed), and whether the log goes on.
 
-    The log is streamed and read no further than one event past what is drawn: without
-    ``first``, a log of more than :data:`MAX_TIMELINE_EVENTS` events is
-    :class:`TimelineTooLong`; with it, the first ``first`` events are drawn and the rest of
-    the log is neither read nor checked.
+    Without ``first``, more than :data:`MAX_TIMELINE_EVENTS` is :class:`TimelineTooLong`.
     """
     keep = first if first is not None else MAX_TIMELINE_EVENTS
     events = list(islice(stream_log(log), keep + 1))
@@ -185,26 +161,19 @@ def write_trace(
     first: int | None = None,
     stage: Callable[[int], None] | None = None,
 ) -> list[Path]:
-    """Draw the event log at ``log`` into ``out_dir`` as ``<log name>.dot/.svg/.mmd``
-    (its first ``first`` events only, titled so when the log goes on: :func:`timeline_events`).
-    ``stage`` is told 1 when the log is read, 2 when the timeline is built, 3 when written."""
+    """Draw the log at ``log`` into ``out_dir`` as ``<name>.dot/.svg/.mmd`` (its first ``first``
+    events only); ``stage`` is told 1, 2, 3 as it is read, built and written.
+    """
     err = err if err is not None else sys.stderr
     tell = stage if stage is not None else (lambda done: None)
     events, cut = timeline_events(log, first)
     tell(1)
     diagram = trace_diagram(log.stem, events, cut)
     tell(2)
-    flat = Diagram(
-        diagram.section,
-        diagram.stem.relative_to(Section.TRACES.value),
-        diagram.title,
-        diagram.note,
-        diagram.dot,
-        diagram.mermaid,
-    )
+    flat = replace(diagram, stem=diagram.stem.relative_to(Section.TRACES.value))
     with_svg = dot_installed()
     if not with_svg:
-        _warn_missing_dot(err)
+        err.write(f"warning: {INSTALL_HINT}\n")
     written = write_diagram(flat, out_dir, with_svg)
     tell(3)
     return written

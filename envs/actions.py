@@ -1,11 +1,5 @@
-"""Action ids: every option a prompt may offer, numbered once from the spec's decisions.
-
-The space is derived from the registry's decision shapes (:data:`buckshot.spec.registry.
-DECISIONS`) in their order, each shape's parameters enumerated as the engine writes them
-(:class:`buckshot.reference.options.Option`): a seat is one of the table's seats, an item
-one of the rulebook's kinds (an item that takes no target names none, as the engine's
-options do), a Magician's payment a multiset of ``magician.cost`` item kinds (S2.6, R8).
-A prompt's options are a subset of the space, so its legal actions are their ids.
+"""Action ids: every option a prompt may offer, numbered once from the registry's decision
+shapes in order, each shape's parameters enumerated as the engine writes them.
 """
 
 from __future__ import annotations
@@ -57,7 +51,6 @@ class ActionSpace:
     seats: int
     cost: int
     ids: tuple[str, ...] = field(init=False)
-    """Each action's option text, by action id."""
     _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -87,6 +80,3 @@ class ActionSpace:
     def legal(self, prompt: Prompt) -> list[int]:
         """The ids of ``prompt``'s options, ascending."""
         return sorted(self._index[option.id] for option in prompt.options)
-
-
-__all__ = ["ActionSpace"]

@@ -1,14 +1,8 @@
 """Chance as explicit outcomes: the engine's chance port answered one numbered outcome at a time.
 
-:class:`DrawnChance` is a :class:`buckshot.reference.chance.Chance` that answers each draw
-the engine asks for from a list of outcome ids given beforehand. When the list runs out it
-raises :class:`ChanceNeeded` with the draw's outcomes and their exact probabilities, as the
-port's arguments state them: a load drawn with equal chance among the ruleset's options
-(R1), an item by its weight (R15), expired pills healing with ``pills.heal_chance`` (S3.6),
-the Gambler's bonus with ``gambler.bonus_chance`` (S2.1), a pickpocket's pick with equal
-chance per held item (R23). A load's uniform shuffle (R1) is drawn shell by shell, first
-shell first, each live with the share of live shells still to place, which gives every
-order the same chance. A draw with one possible outcome takes it without asking.
+:class:`DrawnChance` answers each draw from outcome ids given beforehand and, when they run out,
+raises :class:`ChanceNeeded` with the draw's outcomes and exact probabilities. A load's shuffle
+is drawn shell by shell; a draw with one possible outcome is taken without asking.
 """
 
 from __future__ import annotations
@@ -31,7 +25,6 @@ class ChanceCodes:
     """The numbering of chance outcomes for a ruleset: one block of ids per kind of draw."""
 
     loads: int
-    """The most load options of any table of the ruleset (R1)."""
 
     @classmethod
     def of(cls, rules: Ruleset) -> ChanceCodes:
@@ -72,8 +65,7 @@ class ChanceCodes:
         raise IndexError(f"chance outcome {outcome} lies outside 0..{start - 1}")
 
     def describe(self, outcome: int) -> str:
-        """The outcome's text: ``load #1``, ``shell live``, ``item amulet``, ``pill heal``,
-        ``gambler bonus``, ``pick milk_tea``."""
+        """The outcome's text: ``load #1``, ``shell live``, ``item amulet``, ``pill heal``..."""
         kind, index = self.decode(outcome)
         if kind == "load":
             return f"load #{index}"
@@ -93,7 +85,6 @@ class Draw:
     kind: str
     outcomes: tuple[tuple[int, Fraction], ...]
     labels: dict[int, str]
-    """Each outcome id's text here (a load names its counts)."""
 
 
 class ChanceNeeded(Exception):
@@ -113,9 +104,9 @@ class DrawnChance:
         self.cursor = 0
 
     def _take(self, kind: str, odds: Sequence[Fraction], names: Sequence[str] = ()) -> int:
-        """The index drawn among ``odds`` (each index's probability, ``names`` its text if
-        not the codes'); asks by raising :class:`ChanceNeeded` when no outcome is left,
-        takes a certain one unasked."""
+        """The index drawn among ``odds`` (``names`` its text if not the codes'); ChanceNeeded when
+        no outcome is left; a certain one is taken unasked.
+        """
         possible = [index for index, chance in enumerate(odds) if chance > 0]
         if len(possible) == 1:
             return possible[0]
@@ -170,6 +161,3 @@ class DrawnChance:
     def snapshot(self) -> dict[str, Any]:
         """The outcomes given and how many were used."""
         return {"kind": "drawn", "given": list(self.given), "cursor": self.cursor}
-
-
-__all__ = ["ChanceCodes", "ChanceNeeded", "Draw", "DrawnChance"]

@@ -1,13 +1,7 @@
 """What a seat observes, as a tensor and as text: its view of the game and nothing more (R14).
 
-The public facts come from the engine's ``Game.view`` (roles, HP, items, shields, rage,
-kills, the chamber's announced counts, the stack, the seat's own prompt); what the seat
-alone was shown (a peek, S3.1, or a Dealer's preview, S2.3) comes from its fold of the
-events it may see (:class:`buckshot.spec.views.TableView`): the type the next shell will
-fire as, when the seat knows it. Nothing else about the chamber's order is in either.
-
-The tensor's layout is fixed for a table of ``seats`` seats (:class:`Encoder`), each part
-named in :attr:`Encoder.parts`; counts are plain numbers, kinds one-hot.
+The public facts come from ``Game.view``; what the seat alone was shown (a peek, a Dealer's
+preview) from its fold of the events it may see. The tensor's layout is :class:`Encoder`'s.
 """
 
 from __future__ import annotations
@@ -52,12 +46,8 @@ SEAT_WIDTH = len(SEAT_FLAGS) + len(SEAT_COUNTS) + len(ROLES) + len(ITEMS)
 
 
 def known_shell(known: TableView, seat: int) -> str:
-    """The type ``seat`` knows the next shell will fire as (``live``/``blank``), else
-    ``unknown``: its peek or preview of the first shell, kept through inversions, and
-    flipped by each flip of a declared shot (S2.3, S2.6, S3.1, S3.8)."""
-    if known.shot is not None:
-        return known.shot_shell(seat) or "unknown"
-    return known.first_shell.get(seat, "unknown")
+    """The type ``seat`` knows the next shell will fire as, else ``unknown`` (S2.3, S2.6, S3.1)."""
+    return known.first_shown(seat) or "unknown"
 
 
 def _starts(parts: dict[str, int]) -> dict[str, int]:
@@ -74,9 +64,7 @@ class Encoder:
 
     seats: int
     parts: dict[str, int] = field(init=False)
-    """Each named part of the tensor and its length, in order."""
     starts: dict[str, int] = field(init=False)
-    """Where each part starts."""
 
     def __post_init__(self) -> None:
         n = self.seats
@@ -158,6 +146,3 @@ def observation_text(view: dict[str, Any], known: str) -> str:
     shown = {key: value for key, value in view.items() if key != "events"}
     shown["known_shell"] = known
     return json.dumps(shown, sort_keys=True, separators=(",", ":"))
-
-
-__all__ = ["KNOWN", "PHASES", "PROMPTS", "Encoder", "known_shell", "observation_text"]

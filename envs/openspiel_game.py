@@ -1,23 +1,9 @@
 """The game as an OpenSpiel Python game, registered with ``pyspiel`` as ``python_buckshot``.
 
-``pyspiel.load_game("python_buckshot", {"players": 4})`` (after importing this module)
-gives a sequential game of 2-8 players with explicit chance and imperfect information:
-
-- parameters ``players`` (the seats), ``ruleset`` (a ruleset TOML file; empty for the
-  packaged default) and ``roles`` (the roles seat by seat, separated by ``+``, as the
-  game's string writes them, or by commas; empty for the rulebook's roles in order,
-  repeated);
-- a player's legal actions are the pending prompt's options, numbered by
-  :class:`~buckshot.envs.actions.ActionSpace`; a chance node's outcomes and their exact
-  probabilities are the engine's chance port's (:mod:`buckshot.envs.chance`);
-- observations and information states are a seat's view only (R14,
-  :mod:`buckshot.envs.observation`): the information-state string is the observation with
-  the seat's record of the game step by step (perfect recall); the information-state tensor
-  is the observation tensor (what the seat can infer about the chamber follows from it);
-- the returns are :func:`~buckshot.envs.table.payoff` (zero-sum: the winners share the
-  stakes of all);
-- a state serialises as OpenSpiel serialises a Python state: its history and its pickled
-  table (the settled game's state, each seat's view and record, the pending step).
+Parameters ``players``, ``ruleset`` (a TOML file; empty for the default) and ``roles`` (seat by
+seat, separated by ``+`` or commas; empty for the rulebook's roles in order). Explicit chance
+(:mod:`buckshot.envs.chance`), a seat's view as observation (R14, :mod:`buckshot.envs.observation`)
+with its record for perfect recall, zero-sum returns (:func:`~buckshot.envs.table.payoff`).
 """
 
 from __future__ import annotations
@@ -59,13 +45,9 @@ GAME_TYPE = pyspiel.GameType(
 def max_steps(rules: Ruleset, seats: int) -> int:
     """An upper bound on a game's actions, chance outcomes included, from the ruleset.
 
-    A game has at most ``limits.max_turns`` turns (R21). In one turn: at most
-    ``shells.max_per_load`` shells are loaded (one draw for the load, one per shell) and
-    shot, each shot polling every seat and each flip every seat again (S6.2, R18); the items
-    on the table (at most every seat's cap, S4.4.2, and the turn's draws, R15, S2.1) are
-    each used, paid, discarded or given up once, with at most one draw each (a pill, a
-    pick); each shot or item may leave a seat dying; and the turn ends once. Each seat
-    converts at most once (S4.3.2).
+    At most ``limits.max_turns`` turns (R21); a turn loads and shoots at most
+    ``shells.max_per_load`` shells, each shot polling every seat and each flip again (S6.2, R18),
+    and uses, pays, discards or gives up each item on the table once (S4.4.2, R15, S2.1).
     """
     shells = rules.shells.max_per_load
     drawn = rules.items.per_turn + shells * rules.gambler.bonus_items
@@ -76,12 +58,10 @@ def max_steps(rules: Ruleset, seats: int) -> int:
 
 
 ROLE_SEPARATOR = "+"
-"""What separates the roles in the ``roles`` parameter as the game writes it: OpenSpiel's
-game strings (``python_buckshot(players=3,roles=...)``) separate parameters with commas."""
+"""What separates the ``roles`` parameter's roles: OpenSpiel's game strings use commas."""
 
 
 def _roles(text: str, players: int) -> tuple[Role, ...]:
-    """The roles ``text`` names, separated by ``+`` (or commas, read alike)."""
     if not text:
         return default_roles(players)
     names = text.replace(",", ROLE_SEPARATOR).split(ROLE_SEPARATOR)
@@ -117,7 +97,6 @@ class BuckshotGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(GAME_TYPE, info, params)
         self.initial = Table(self.setup)
-        """The table before its first draw, which every new state copies."""
 
     def new_initial_state(self) -> BuckshotState:
         """A game before its first draw."""
@@ -126,8 +105,7 @@ class BuckshotGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> SeatObserver:
-        """The observer of a seat's view: with perfect recall, its information state; with
-        ``private_info`` NONE, the public facts alone (R14), the same for every player."""
+        """The observer of a seat's view; with ``private_info`` NONE, the public facts (R14)."""
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
@@ -192,9 +170,9 @@ class BuckshotState(pyspiel.State):  # type: ignore[misc]
 
 
 class SeatObserver:
-    """OpenSpiel's Python observer of a seat's view; ``recall`` adds the seat's record;
-    without ``private``, only what every seat sees (R14): no peek or preview, no seat's own
-    prompt but the asked seat's (its options are public), the events shown to all."""
+    """OpenSpiel's observer of a seat's view (``recall``: with its record; without ``private``:
+    only what every seat sees, R14).
+    """
 
     def __init__(self, encoder: Encoder, recall: bool, private: bool = True) -> None:
         self.encoder = encoder
@@ -204,7 +182,6 @@ class SeatObserver:
         self.dict = {"observation": self.tensor}
 
     def _seat(self, player: int) -> int:
-        """Whose knowledge is observed: ``player``'s, or the public's (:data:`PUBLIC`)."""
         return player if self.private else PUBLIC
 
     def _view(self, settled: Settled, player: int) -> dict[str, Any]:
@@ -244,5 +221,3 @@ class SeatObserver:
 
 
 pyspiel.register_game(GAME_TYPE, BuckshotGame)
-
-__all__ = ["GAME_TYPE", "SHORT_NAME", "BuckshotGame", "BuckshotState", "SeatObserver", "max_steps"]

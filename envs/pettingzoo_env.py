@@ -1,15 +1,8 @@
 """The game as a PettingZoo AEC environment: ``env(players=4)`` or :class:`BuckshotEnv`.
 
-Agents are ``seat_0`` ... ``seat_{n-1}``, seat 0 first (R16); the agent selected is the seat
-the engine's prompt asks (a shooter, a polled responder, a dying player, a converting or
-discarding one, S1.4, S6.2). An action is an id of :class:`~buckshot.envs.actions.
-ActionSpace`; the observation is a dict of the seat's view tensor
-(:mod:`buckshot.envs.observation`, R14) and ``action_mask`` (its prompt's options, all 0
-when it is not asked). Chance is the engine's seeded source, seeded by ``reset(seed=...)``.
-
-The rewards are :func:`~buckshot.envs.table.payoff`, given when the game ends, when every
-agent terminates. A seat that is out (S1.2, S5.2) stays among the agents, never selected,
-until then: every agent's reward is given when the game ends.
+Agents are ``seat_0`` ... ``seat_{n-1}``; the agent selected is the seat the engine's prompt
+asks. The observation is the seat's view tensor (R14) and ``action_mask``; chance is seeded by
+``reset(seed=...)``; the rewards (:func:`~buckshot.envs.table.payoff`) come when the game ends.
 """
 
 from __future__ import annotations
@@ -178,5 +171,3 @@ def env(**kwargs: Any) -> BuckshotEnv:
 
 
 raw_env = BuckshotEnv
-
-__all__ = ["BuckshotEnv", "env", "raw_env"]

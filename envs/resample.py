@@ -1,17 +1,9 @@
 """A state drawn from a seat's information set, for information-set search (IS-MCTS).
 
-What a seat cannot know is the order of the unspent shells of the current load (R14): every
-earlier shell was spent and shown, and every other chance outcome is public. So a state
-of the seat's information set is the same game with the current load shuffled again
-(a load of one type has one order: it is kept),
-subject to what the seat knows: the shells already spent, in the order they were spent
-(each shown as fired or ejected, S3.2, S4.2.1c), and the next shell's type if the seat
-peeked or, as a Dealer, saw it (S3.1, S2.3). Drawn uniformly among those orders, the load
-is replayed from its shuffle with the same later moves; the other seats' previews and
-peeks follow the new order.
-
-:func:`resample` gives such a state; :func:`resampler` is a callback for OpenSpiel's Python
-IS-MCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot.set_resampler``).
+What a seat cannot know is the order of the current load's unspent shells (R14). A state of
+its information set is the same game with the load shuffled again, keeping the shells spent
+and the next shell's type if the seat was shown it (S3.1, S2.3), replayed with the same later
+moves. :func:`resampler` is a callback for OpenSpiel's ``ISMCTSBot.set_resampler``.
 """
 
 from __future__ import annotations
@@ -27,8 +19,7 @@ from buckshot.spec.views import FLIPPED, visible_to
 
 
 def _since_load(trail: Trail, seat: int) -> tuple[tuple[int, int], list[LogEvent]] | None:
-    """The current load's counts (live, blank) and the events ``seat`` saw since it was
-    loaded, oldest first; None before the first load."""
+    """The current load's (live, blank) and the events ``seat`` saw since; None before one."""
     points: list[Trail] = []
     point: Trail | None = trail
     while point is not None:
@@ -45,9 +36,7 @@ def _since_load(trail: Trail, seat: int) -> tuple[tuple[int, int], list[LogEvent
 
 
 def _spent_as_loaded(events: list[LogEvent]) -> tuple[list[str], int]:
-    """Each spent shell's type as the load put it in the chamber, in order, and how many
-    inversions the chamber has had since (S2.6, S3.8: a flip turns the declared shot's
-    shell, an inversion every shell)."""
+    """Each spent shell's type as loaded, in order, and the inversions since (S2.6, S3.8)."""
     spent: list[str] = []
     inversions = flips = 0
 
@@ -71,8 +60,7 @@ def _spent_as_loaded(events: list[LogEvent]) -> tuple[list[str], int]:
 
 
 def _draws(table: Table, order: list[str], live: int, blank: int) -> Iterator[int]:
-    """The shuffle's chance outcomes that load ``order``: one per shell while both types
-    are left (a certain shell is not drawn)."""
+    """The shuffle's outcomes that load ``order``: one per shell while both types are left."""
     base = table.setup.codes.base("shell")
     for shell in order:
         if not live or not blank:
@@ -82,9 +70,9 @@ def _draws(table: Table, order: list[str], live: int, blank: int) -> Iterator[in
 
 
 def resample(state: BuckshotState, player: int, rng: random.Random) -> BuckshotState:
-    """A state of ``player``'s information set at ``state`` (a decision, not a chance
-    node), its hidden order drawn with ``rng``; its ``history()`` is ``state``'s (the
-    replaced shuffle's draws are not rewritten there)."""
+    """A state of ``player``'s information set at a decision ``state``, drawn with ``rng``;
+    its ``history()`` is ``state``'s.
+    """
     table = state.table
     if table.draw is not None or table.pending is not None:
         raise ValueError("a state is resampled at a decision, not at a chance node")
@@ -120,10 +108,6 @@ def resample(state: BuckshotState, player: int, rng: random.Random) -> BuckshotS
 
 
 def resampler(seed: int) -> Callable[[BuckshotState, int], BuckshotState]:
-    """A resampling callback (state, player) -> state, drawing with its own seeded
-    generator (for ``ISMCTSBot.set_resampler``)."""
+    """A resampling callback (state, player) -> state with its own seeded generator."""
     rng = random.Random(seed)
     return lambda state, player: resample(state, player, rng)
-
-
-__all__ = ["resample", "resampler"]

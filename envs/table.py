@@ -1,15 +1,8 @@
 """A game stepped one action at a time, chance included: the core both environments share.
 
-A :class:`Table` is the reference engine's game between actions. A player's action is one
-option of the pending prompt (:class:`~buckshot.envs.actions.ActionSpace`); while the
-engine, going on from it, asks the chance port for draws not yet made, the table waits
-at a chance node whose outcomes and probabilities the port stated
-(:mod:`buckshot.envs.chance`); once every draw is made the step settles. Each settled point
-(:class:`Settled`) is never changed again, so copies of a table share it.
-
-A settled point also says what each seat knows (R14): the fold of the events it may see
-(:func:`buckshot.spec.views.seat_view`'s fold), and its record of the game so far, step
-by step (what its information state reads), both read from its :class:`Trail` when asked.
+A :class:`Table` is the engine's game between actions: at a player's prompt, at a chance node
+(:mod:`buckshot.envs.chance`) or over. Each settled point (:class:`Settled`) is never changed
+again, so copies share it; what each seat knows and its record are read from its :class:`Trail`.
 """
 
 from __future__ import annotations
@@ -32,12 +25,10 @@ from buckshot.spec.views import TableView, visible_to
 T = TypeVar("T")
 
 PUBLIC = -1
-"""The seat number that stands for the public: it is shown only the events shown to all
-(R14), so its fold knows no shell and its record holds only public events."""
+"""The seat number of the public: shown only the events shown to all (R14)."""
 
 BOOKKEEPING = frozenset({"asked", "decided", "frame_pushed", "frame_popped", "phase"})
-"""Event types a seat's record leaves out: the charts' own steps, which follow from the
-decisions and the other events (the record names each decision itself)."""
+"""Event types a seat's record leaves out: the charts' own steps."""
 
 
 @dataclass(frozen=True)
@@ -69,13 +60,10 @@ def default_roles(seats: int) -> tuple[Role, ...]:
 
 
 def payoff(winners: Sequence[int] | None, alive: Sequence[bool]) -> list[float]:
-    """Each seat's return once the game is over (``winners`` not None): every seat stakes 1
-    and the winners share the stakes of all (zero-sum).
+    """Each seat's return once the game is over: every seat stakes 1, the winners share all.
 
-    The winners are the last seat standing or the traitor with its kills (S5.1, R7); a game
-    drawn at the turn limit (no winner) is "a draw among the living players" (R21), who
-    share the stakes as its winners. Of ``k`` sharing seats among ``n``, each gets
-    ``n / k - 1``, every other seat -1. A game not over gives 0 to all.
+    A draw at the turn limit is shared by the living (R21): of ``k`` sharing among ``n``, each
+    gets ``n / k - 1``, every other seat -1; 0 to all while the game goes on.
     """
     seats = len(alive)
     if winners is None:
@@ -87,34 +75,25 @@ def payoff(winners: Sequence[int] | None, alive: Sequence[bool]) -> list[float]:
     return [share if seat in sharing else -1.0 for seat in range(seats)]
 
 
-def _token(event: LogEvent) -> str:
-    """One event as it stands in a seat's record."""
-    return event.type + json.dumps(event.data, sort_keys=True, separators=(",", ":"))
-
-
 @dataclass(frozen=True, eq=False)
 class Trail:
     """The steps that led to a settled point, each with the events it wrote, newest last.
 
-    What a seat knows and its record are read from the trail when first asked for, and
-    kept at the point asked (:meth:`known`, :meth:`record`): from the nearest point before
-    it that keeps them, folding only the steps in between. A trail that starts mid-game
-    (a loaded table) keeps both at its first point.
+    What a seat knows and its record are read when first asked for and kept at that point,
+    folded from the nearest point before it that keeps them.
     """
 
     parent: Trail | None
     step: str
     events: tuple[LogEvent, ...]
     kept: dict[tuple[str, int], Any] = field(default_factory=dict)
-    """What was read at this point, by (``"known"`` or ``"record"``, seat)."""
 
     def after(self, step: str, events: Sequence[Event]) -> Trail:
         """The trail with one more ``step`` (its text) that wrote ``events``."""
         return Trail(self, step, tuple(log_event(event) for event in events))
 
     def _since_kept(self, key: tuple[str, int]) -> tuple[Any, list[Trail]]:
-        """What the nearest point keeps under ``key`` (None at a fresh start) and the points
-        after it up to this one, oldest first."""
+        """What the nearest point keeps under ``key`` (None at a start) and the points after it."""
         points: list[Trail] = []
         point: Trail | None = self
         while point is not None and key not in point.kept:
@@ -137,8 +116,7 @@ class Trail:
         return known
 
     def record(self, seat: int) -> tuple[str, ...]:
-        """``seat``'s record of the game, one entry per step: the step's text and the events
-        of it the seat saw, the charts' bookkeeping left out."""
+        """``seat``'s record, one entry per step: its text and the events the seat saw in it."""
         key = ("record", seat)
         if key not in self.kept:
             kept, points = self._since_kept(key)
@@ -147,7 +125,7 @@ class Trail:
                 if point.parent is None and not point.step:
                     continue  # the fresh start before any step
                 told = [
-                    _token(event)
+                    event.type + json.dumps(event.data, sort_keys=True, separators=(",", ":"))
                     for event in point.events
                     if visible_to(event, seat) and event.type not in BOOKKEEPING
                 ]
@@ -164,7 +142,6 @@ class Settled:
     game: Game
     trail: Trail
     memo: dict[Any, Any] = field(default_factory=dict, compare=False)
-    """What was read of the point once (the point never changes)."""
 
     def remember(self, key: Any, read: Callable[[], T]) -> T:
         """``read()``, called once per ``key`` for this point."""
@@ -194,14 +171,10 @@ class Table:
         self.settled = Settled(Game(setup.rules, setup.roles, record=True), Trail(None, "", ()))
         self.started = False
         self.pending: tuple[int, str] | None = None
-        """The decision waiting for chance (player, option); None for the start."""
         self.given: list[int] = []
-        """The chance outcomes drawn so far for the pending step."""
         self.draw: Draw | None = None
-        """The draw the table waits for; None when it waits for no chance."""
         self.load: Table | None = None
-        """The table just before the current load's shuffle was drawn (None before the
-        first, and in a table loaded from a pickle until its next shuffle starts)."""
+        """The table just before the current load's shuffle was drawn (None before the first)."""
         self.since_load: list[int] = []
         """Every move since ``load``: the shuffle's draws first (``load_draws`` of them)."""
         self.load_draws = 0
@@ -219,8 +192,7 @@ class Table:
         return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as plain data: the settled point's game state stands for its game (whose
-        state is all a settled point needs), resumed when loaded (``Game.resume_from``)."""
+        """Pickled as plain data: the settled game's state, resumed when loaded."""
         settled, seats = self.settled, (*range(self.setup.seats), PUBLIC)
         known = tuple(settled.known(seat) for seat in seats)
         parts = (settled.game.state, known, tuple(settled.record(seat) for seat in seats))
@@ -306,8 +278,7 @@ class Table:
         self._settle()
 
     def _settle(self) -> None:
-        """Run the pending step with the outcomes drawn; wait for the next draw if it asks
-        for one, else make the point it reaches the settled one."""
+        """Run the pending step with the outcomes drawn: wait for the next draw, or settle."""
         setup = self.setup
         chance = DrawnChance(setup.codes, tuple(self.given))
         try:
@@ -340,7 +311,6 @@ class Table:
 
 
 def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> Table:
-    """The table a pickle of :class:`Table` holds."""
     state, known, record = parts
     table = Table.__new__(Table)
     table.setup = setup
@@ -359,6 +329,3 @@ def _unpickled(setup: Setup, parts: tuple[Any, ...], where: tuple[Any, ...]) -> 
     kept.update({("record", s): lines for s, lines in zip(seats, record, strict=True)})
     table.settled = Settled(game, Trail(None, "", (), kept))
     return table
-
-
-__all__ = ["BOOKKEEPING", "PUBLIC", "Settled", "Setup", "Table", "Trail", "default_roles", "payoff"]

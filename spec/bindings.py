@@ -1,11 +1,8 @@
 """One side's implementations of the registry's names, registered once and checked at import.
 
-An implementing side (the reference engine, the formal model) creates a :class:`Bindings`,
-marks each implementation with ``@bindings.implements("can_shoot")`` and calls
-:meth:`Bindings.check` once every implementation is defined: a name the registry does not
-know, a name implemented twice, or a name left unimplemented raises :class:`BindingError`,
-so a misspelling fails at import instead of silently. :func:`check_role_skills` does the
-same for the roles' skills: each side names where each role's skill acts.
+A side (the engine, the model) marks each implementation with
+``@bindings.implements("can_shoot")`` and calls :meth:`Bindings.check`; an unknown, doubled or
+missing name raises :class:`BindingError`. :func:`check_role_skills` does the same for skills.
 """
 
 from __future__ import annotations
@@ -57,12 +54,10 @@ class Bindings:
 
 
 def check_role_skills(side: str, sites: Mapping[Role, Sequence[Callable[..., Any]]]) -> None:
-    """Raise :class:`BindingError` unless ``sites`` names, for every role of the rulebook
-    (S2) and no other, the functions of ``side`` where that role's skill acts, each of
-    which names the role in its code: a role added to the rulebook without a home for its
-    skill, or a home that no longer reads the role, fails at import. A function compiled by
-    mypyc (``scripts/build_engine.py``) has no code to read; the plain engine's check covers
-    it."""
+    """Raise :class:`BindingError` unless ``sites`` names, for every role (S2) and no other,
+    the functions of ``side`` where its skill acts, each reading the role in its code (a mypyc
+    build has no code to read: the plain engine's check covers it).
+    """
     named = {spec.role for spec in ROLES}
     missing = sorted(role.value for role in named - sites.keys())
     extra = sorted(role.value for role in sites.keys() - named)

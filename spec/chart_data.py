@@ -1,8 +1,5 @@
-"""The charts read back as plain data: states, transitions, prompts, pushes and resume points.
-
-This and the charts' metaclass (:mod:`.charts.meta`) are the only places that introspect
-python-statemachine. The export, the engine's
-tables, the formal model and the diagrams all start from :func:`chart_models`.
+"""The charts read back as plain data (:func:`chart_models`): states, transitions, prompts,
+pushes and resume points. Only this and :mod:`.charts.meta` introspect python-statemachine.
 """
 
 from __future__ import annotations
@@ -102,6 +99,8 @@ class ChartModel:
     transitions: tuple[TransitionEdge, ...]
     prompts: dict[str, Prompt]
     pushes: tuple[PushPoint, ...]
+    leaves: dict[str, str]
+    """The non-compound state that entering each state enters: itself or its initial leaf."""
 
     def state(self, state_id: str) -> StateNode:
         """The state with id ``state_id``."""
@@ -216,6 +215,7 @@ def _build(kind: FrameKind, chart: type[Chart]) -> ChartModel:
         transitions=tuple(edges),
         prompts=dict(meta.prompts),
         pushes=tuple(pushes),
+        leaves={state.id: _initial_leaf(state).id for state in states},
     )
 
 

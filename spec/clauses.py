@@ -1,8 +1,5 @@
-"""The index of the rule text's clauses, so that code, rulings and tests can cite them by ID.
-
-Each clause of ``rules.en.md`` (sections, sub-headings and clauses with rule text) has one
-entry in ``clauses.toml``, shipped beside this module, with a short title and a statement
-of what it requires in the project's own words.
+"""The index of the rule text's clauses (``clauses.toml``), so that code, rulings and tests
+can cite them by ID.
 """
 
 from __future__ import annotations
@@ -13,21 +10,8 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Final, Literal, cast
 
-__all__ = [
-    "CLAUSES",
-    "CLAUSE_ID_PATTERN",
-    "Clause",
-    "ClauseKind",
-    "clause",
-    "clause_ids",
-    "clause_sort_key",
-    "find_clause_ids",
-    "normative_ids",
-]
-
 ClauseKind = Literal["section", "heading", "clause"]
-"""What an index entry is: a top-level section, a sub-heading without rule text of its own,
-or a clause that carries rule text."""
+"""A top-level section, a sub-heading without rule text, or a clause with rule text."""
 
 _KINDS: Final[frozenset[str]] = frozenset({"section", "heading", "clause"})
 
@@ -42,15 +26,11 @@ class Clause:
     """One entry of the clause index: a section, a sub-heading or a clause of the rule text."""
 
     id: str
-    """The stable ID the rule text gives it, e.g. ``"S4.2.1b"``."""
+    """E.g. ``"S4.2.1b"``; ``section`` is its top-level section's, ``parent`` None for a section."""
     section: str
-    """The ID of the top-level section it belongs to, e.g. ``"S4"``."""
     parent: str | None
-    """The ID of the enclosing entry; ``None`` for a section."""
     kind: ClauseKind
-    """Whether it is a section, a sub-heading or a clause with rule text."""
     title: str
-    """A short name for it."""
     statement: str
     """What it requires, in one or two sentences of the project's own words."""
     normative: bool
@@ -107,7 +87,6 @@ def _load() -> tuple[Clause, ...]:
 
 
 CLAUSES: Final[tuple[Clause, ...]] = _load()
-"""Every entry of the clause index, in the order of the rule text."""
 
 _BY_ID: Final[dict[str, Clause]] = {c.id: c for c in CLAUSES}
 if len(_BY_ID) != len(CLAUSES):
@@ -145,10 +124,8 @@ def find_clause_ids(text: str) -> list[str]:
 
 
 def clause_sort_key(clause_id: str) -> tuple[int, ...]:
-    """A key that orders known clause IDs as the rule text does; raises ``KeyError`` otherwise.
-
-    ``S4.2.1b`` gives ``(4, 2, 1, 2)``: the numbers of the ID, then its letter counted from
-    ``a`` = 1, so a parent sorts just before its first child.
+    """A key ordering known clause IDs as the rule text does (``S4.2.1b``: ``(4, 2, 1, 2)``);
+    KeyError otherwise.
     """
     clause(clause_id)
     numbers, letter = clause_id[1:], ""

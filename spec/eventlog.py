@@ -1,25 +1,10 @@
-"""The one reader of event logs: JSON lines, each line one event, checked against the event
-schema derived from the vocabulary (:mod:`buckshot.spec.events`).
+"""The one reader of event logs: JSON lines, each one event, checked against the event schema
+derived from the vocabulary (:mod:`buckshot.spec.events`).
 
-Every command that reads a log (``replay``, ``diagrams trace``, ``verify-trace``,
-``explore``) reads it here, so they accept and refuse the same files. A log is accepted when:
-
-- it is UTF-8 text without NUL bytes, no line longer than :data:`MAX_LINE_BYTES`;
-- each non-blank line is one JSON object: ``type`` (one of the vocabulary's event types),
-  ``turn`` (an integer, at least 1), ``visibility`` (``"public"`` or the seats that see the
-  event) and ``data`` (an object holding at least the type's fields, each of its kind;
-  other fields are allowed); ``seq`` (an integer, at least 1) may be left out, as
-  conformance adapters do; other keys are allowed;
-- the first event is ``game_started``, which seats the table (seats numbered from 0 in
-  order, each with a known role and its HP), and no later event starts a game again;
-- every seat an event names (``player``, ``target``, ``winners``, ``visibility``...) is one
-  at that table, and a ``tally`` lists one HP per seat;
-- it holds at least one event.
-
-Anything else is :class:`EventLogError`, whose one-line message names the file and the line
-of the first bad record. A log is streamed line by line (:func:`stream_log`): the
-reader holds one line at a time, so a long log costs time, not memory. Whether the events
-obey the rules is not the reader's business (``buckshot verify-trace`` judges that).
+Every command that reads a log reads it here. The first event is ``game_started``, which
+seats the table, and every seat an event names must be at it; anything else is
+:class:`EventLogError`, whose one-line message names the file and the line. A log is
+streamed line by line (:func:`stream_log`); whether it obeys the rules is not checked here.
 """
 
 from __future__ import annotations
@@ -58,12 +43,10 @@ from buckshot.spec.events import (
 from buckshot.spec.rulebook import FrameKind, Item, Phase, Role, Shell
 from buckshot.spec.schema_registry import MESSAGE_CHARS, first_problem
 
+# The error codes: a record that is no event, a log of none, a file that cannot be read.
 INVALID: Final = "log.invalid"
-"""The error code of a log holding a record that is not an event."""
 EMPTY: Final = "log.empty"
-"""The error code of a log that holds no event."""
 UNREADABLE: Final = "log.unreadable"
-"""The error code of a log file that cannot be read (missing, a folder, no permission)."""
 
 MAX_LINE_BYTES: Final = 1 << 20
 """The longest line a log may have (1 MiB); one event is a few hundred bytes."""
@@ -122,7 +105,6 @@ _Strict = validators.extend(  # type: ignore[no-untyped-call]
         "integer", lambda _checker, value: _is_int(value)
     ),
 )
-"""Draft 2020-12 where an integer is a JSON integer only (``1.0`` and ``true`` are not)."""
 
 
 def _enum(values: Iterable[str]) -> dict[str, Any]:
@@ -137,8 +119,7 @@ def _prompt_kinds() -> list[str]:
 
 @cache
 def kind_schemas() -> dict[str, dict[str, Any]]:
-    """Each field kind of the vocabulary as JSON Schema (seats checked against the table
-    by the reader, which knows its size)."""
+    """Each field kind of the vocabulary as JSON Schema (seats checked by the reader)."""
     seat: dict[str, Any] = {"type": "integer", "minimum": 0}
     count: dict[str, Any] = {"type": "integer", "minimum": 0}
     item = _enum(i.value for i in Item)
@@ -276,8 +257,9 @@ def _event(index: int, line: int, raw: dict[str, Any]) -> LogEvent:
 
 
 def check_records(records: Iterable[tuple[int, object]], source: str) -> Iterator[LogEvent]:
-    """The events of already parsed records (each with its line number), checked one by one;
-    :class:`EventLogError` at the first record that is not an event, or when there is none."""
+    """The events of parsed (line, record) pairs, checked one by one; EventLogError at the first
+    bad record, or when there is none.
+    """
     table: _Table | None = None
     index = 0
     for line, raw in records:
@@ -374,20 +356,3 @@ def table_size(events: Iterable[LogEvent]) -> int:
     """The number of seats the log's ``game_started`` (its first event) seats."""
     first = next(iter(events))
     return len(first.data["seats"])
-
-
-__all__ = [
-    "EMPTY",
-    "INVALID",
-    "MAX_LINE_BYTES",
-    "UNREADABLE",
-    "EventLogError",
-    "LogEvent",
-    "check_records",
-    "event_schema",
-    "kind_schemas",
-    "parse_log",
-    "read_log",
-    "stream_log",
-    "table_size",
-]

@@ -1,14 +1,6 @@
-"""The event vocabulary: every event type a game's log may hold, the data fields each carries,
-and which of the registry's actions write them. Written once here; the engine's
-:class:`~buckshot.reference.events.EventType`, trace validation and the explorer read it or
-are checked against it at import.
-
-Field kinds: a seat number at the table (``seat``; ``seat?`` also allows null; ``seats`` a
-list of them), the seating itself (``table``), a JSON integer (``int``; ``count`` at least 0,
-``depth`` at least 1; ``counts`` a list of counts, one per seat), a boolean, a string (``str``;
-``strs`` a list of them), a shell (``live``/``blank``), an item's name (``item``; ``items`` a
-list of them), a phase of S4, a frame kind, a prompt of the charts, a reason the game ended.
-:mod:`buckshot.spec.eventlog` turns each kind into JSON Schema and reads logs with it.
+"""The event vocabulary: every event type a log may hold, its data fields and their kinds, and
+which registry actions write them. :mod:`buckshot.spec.eventlog` turns each field kind into
+JSON Schema (``seat?`` allows null; ``count`` is at least 0, ``depth`` at least 1).
 """
 
 from __future__ import annotations

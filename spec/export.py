@@ -1,9 +1,5 @@
-"""The whole spec as one JSON document, byte for byte the same on every run.
-
-The document is what other tools and other languages read: every chart with its states,
-transitions, guards, actions, triggers, prompts, pushes and resume points; the rulebook;
-the ruleset in force; the rulings; the registry; and the clause index. Its schema is
-``schemas/spec-export.schema.json``.
+"""The whole spec as one JSON document (``schemas/spec-export.schema.json``), the same bytes on
+every run: charts, rulebook, ruleset, rulings, registry and clause index.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""The payments a player may offer for a cost: multisets of the item kinds they hold (S2.6, R8).
-
-A Magician who flips a shell pays ``magician.cost`` items of their choice from their hand
-(S2.6, R8). The model's candidate inputs, the model cases' refused decisions and the
-reference engine's flip options all list those payments with :func:`payments`.
-"""
+"""The payments a player may offer for a cost: multisets of the item kinds they hold (S2.6, R8)."""
 
 from __future__ import annotations
 
@@ -13,13 +8,9 @@ from collections.abc import Iterator, Sequence
 def payments(held: Sequence[int], cost: int) -> Iterator[tuple[int, ...]]:
     """Every payment of ``cost`` items out of a hand holding ``held[k]`` items of kind ``k``.
 
-    A payment is the count paid of each kind (as long as ``held``): none above what is held,
-    ``cost`` in all; each multiset comes once. They come in the order in which
-    ``itertools.combinations_with_replacement(range(len(held)), cost)`` lists the multisets
-    (as sorted kinds: the most of the first kind first), less those the hand cannot pay.
-    With ``held[k] >= cost`` for every kind, that is every multiset of ``cost`` kinds.
-    Only payments are built, never a multiset the hand cannot pay, so a large ``cost``
-    takes time in proportion to the payments there are.
+    A payment is the count paid of each kind, none above what is held; each multiset once, in the
+    order of ``itertools.combinations_with_replacement(range(len(held)), cost)``, less those the
+    hand cannot pay, which are never built.
     """
     if cost < 0 or any(count < 0 for count in held):
         raise ValueError(f"a cost of {cost} out of {list(held)}: counts cannot be negative")
@@ -43,6 +34,3 @@ def payments(held: Sequence[int], cost: int) -> Iterator[tuple[int, ...]]:
 
     if room[0] >= cost:
         yield from fill(0, cost)
-
-
-__all__ = ["payments"]

@@ -6,11 +6,8 @@ from collections.abc import Sequence
 
 
 def poll_order(alive: Sequence[bool], owner: int) -> tuple[int, ...]:
-    """The seats a response window asks, in order: clockwise from the owner's next seat.
-
-    ``alive[seat]`` tells whether each seat (numbered clockwise) still plays; eliminated
-    seats are skipped (S6.2.2) and the turn owner, if alive, is asked last (S4.2.1b,
-    S6.2.1, S6.3.0 step 5). Every living seat appears exactly once (S6.2.3).
+    """The seats a response window asks, in order: clockwise from the owner's next seat,
+    the eliminated skipped (S6.2.2), the owner last (S4.2.1b, S6.2.1), each once (S6.2.3).
     """
     seats = len(alive)
     if not 0 <= owner < seats:

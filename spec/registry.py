@@ -1,8 +1,6 @@
-"""The registry of named guards, actions and selectors that the charts cite.
+"""The registry of named guards, actions and selectors that the charts cite, each defined once.
 
-Each name is defined here once, with what it means and the clauses and rulings behind it.
-The reference engine and the formal model each implement every name of this registry,
-and the diagrams print these names; a test checks that the charts cite exactly these.
+The engine and the model each implement every name; a test checks the charts cite exactly these.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""The rulebook's vocabulary as typed data: roles, items, phases, frames and shells.
-
-Each entry cites the clauses of ``rules.en.md`` it comes from. Numbers that a designer may
-vary (odds, counts, caps) are not here but in the ruleset (:mod:`buckshot.spec.ruleset`).
+"""The rulebook's vocabulary as typed data: roles, items, phases, frames and shells, each
+citing its clauses; the numbers a designer may vary are in :mod:`buckshot.spec.ruleset`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """The ruleset: every number of the game that a designer may vary, read from TOML and checked.
 
-The default is ``rulesets/default.toml`` in this package. Each table is a dataclass below
-and each key a field of it, declared once with its meaning and bounds
-(:mod:`buckshot.spec.ruleset_keys`); the JSON Schema (:func:`ruleset_schema`, committed as
-``schemas/ruleset.schema.json``), the reading of a document and :meth:`Ruleset.to_dict`
-are derived from these declarations. A ruleset is refused with a
-:class:`RulesetError` naming the offending key when it breaks the schema or one of the
-consistency rules that a schema cannot state (:func:`parse_ruleset`). Which rule uses which
-number is said by the rulings (``rulings.toml``, their ``parameters``).
+Each table is a dataclass below and each key a field declared once
+(:mod:`buckshot.spec.ruleset_keys`); the JSON Schema, the reading and ``to_dict`` derive from them.
 """
 
 from __future__ import annotations
@@ -42,30 +36,24 @@ from buckshot.spec.ruleset_keys import (
 )
 
 DEFAULT_SOURCE: Final = "<default>"
-"""The ``source`` of errors about the packaged default ruleset."""
 CHANGES_SOURCE: Final = "<changes>"
-"""The ``source`` of errors about the changes given to :meth:`Ruleset.with_changes`."""
 
 PLAYERS_LOWEST: Final = 2
 """Fewest players the spec allows at a table, and fewest living players in a running game."""
 PLAYERS_HIGHEST: Final = 8
-"""Most players the spec allows at a table."""
 
 _PACKAGE: Final = "buckshot.spec"
 _DEFAULT_RESOURCE: Final = "rulesets/default.toml"
 
 _Step = str | int
-"""One step of a path into a ruleset document: a key of a table or an index of an array."""
 _Row = TypeVar("_Row")
 
 
 class RulesetError(ValueError):
-    """A ruleset that cannot be read, or that breaks the schema or a consistency rule.
+    """A ruleset that cannot be read, or breaks the schema or a consistency rule.
 
-    ``key`` is the dotted key at fault (``""`` when the whole file is), for example
-    ``pills.heal_chance`` or ``shells.loads[players=3].options[1]`` (indices count from 0);
-    ``reason`` says what is wrong; ``source`` is the file, ``"<default>"``, ``"<data>"``,
-    ``"<changes>"`` or the name a caller of :meth:`Ruleset.with_changes` gave its changes.
+    ``key`` is the dotted key at fault (``""`` for the whole file), ``reason`` what is wrong,
+    ``source`` the file or ``"<default>"``, ``"<data>"``, ``"<changes>"`` or a caller's name.
     """
 
     code: ClassVar[str] = "ruleset.invalid"
@@ -101,10 +89,7 @@ class Hp:
 
 @dataclass(frozen=True)
 class Load(Pair):
-    """One load: [live, blank], at least 1 live shell, at most shells.max_per_load shells.
-
-    The chamber is loaded with ``live`` live and ``blank`` blank shells (R1).
-    """
+    """One load: [live, blank], at least 1 live shell, at most shells.max_per_load shells."""
 
     live: int = integer("Live shells.", 1)
     blank: int = integer("Blank shells.", 0)
@@ -117,10 +102,7 @@ class Load(Pair):
 
 @dataclass(frozen=True)
 class LoadTable:
-    """The loads for one number of living players (R1).
-
-    A load is drawn from ``options``, with equal chance, when ``players`` players are alive.
-    """
+    """The loads for one number of living players (R1)."""
 
     players: int = integer(
         "Number of living players this table is for.", PLAYERS_LOWEST, PLAYERS_HIGHEST
@@ -146,7 +128,6 @@ class Items:
     weights: tuple[tuple[Item, int], ...] = weights(
         "Relative chance of each item kind on a draw (R15); at least one is positive."
     )
-    """One weight per item kind, in the order of :class:`Item`."""
 
 
 @dataclass(frozen=True)
@@ -225,11 +206,7 @@ class Limits:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A complete, checked set of the game's variable numbers; one field per TOML table.
-
-    The tables and their keys are the fields of the table dataclasses, in TOML order; each
-    key is declared once there (:mod:`buckshot.spec.ruleset_keys`).
-    """
+    """A complete, checked set of the game's variable numbers; one field per TOML table."""
 
     players: Players
     hp: Hp
@@ -264,24 +241,16 @@ class Ruleset:
         return {name: _to_plain(table, getattr(self, name)) for name, table in tables(Ruleset)}
 
     def with_changes(self, patch: Mapping[str, object], source: str = CHANGES_SOURCE) -> Ruleset:
-        """This ruleset with the keys of ``patch`` set, checked as a ruleset read from TOML is.
+        """This ruleset with the keys of ``patch`` set, checked as :func:`parse_ruleset` does.
 
-        A key of ``patch`` is dotted (``"limits.max_turns"``, ``"items.weights.amulet"``) or
-        names a table whose value is a mapping of its keys (``{"limits": {"max_turns": 3}}``),
-        the two freely mixed; a mapping over a table merges into it, any other value replaces
-        what the key held. Values are written as in the TOML (odds as ``"1/3"``, a load as
-        ``[live, blank]``). An unknown key, a value of the wrong type or out of its bounds, or
-        values that break a rule between keys raise :class:`RulesetError` naming the key, as
-        :func:`parse_ruleset` does, with ``source``. This ruleset itself is left unchanged.
+        A key is dotted (``"limits.max_turns"``) or names a table whose value is a mapping of its
+        keys, merged into it; values are written as in the TOML (odds ``"1/3"``, a load
+        ``[live, blank]``). A bad change raises :class:`RulesetError` naming the key.
         """
         return parse_ruleset(_patched(self.to_dict(), patch), source)
 
     def value(self, key: str) -> object:
-        """The value of the dotted ``key`` (``"limits.max_turns"``) as the TOML holds it.
-
-        ``with_changes({key: value(key)})`` is this ruleset again. A key the ruleset does not
-        have raises :class:`RulesetError` naming it.
-        """
+        """The value of the dotted ``key`` as the TOML holds it; RulesetError if unknown."""
         node: object = self.to_dict()
         path = ""
         for name in key.split("."):
@@ -297,9 +266,8 @@ class Ruleset:
 def parse_ruleset(data: Mapping[str, object], source: str = "<data>") -> Ruleset:
     """The ruleset described by ``data`` (a parsed TOML document, or a ``to_dict`` result).
 
-    Raises :class:`RulesetError` naming the first offending key: first the structure is
-    checked against the JSON Schema (the first error in document order is reported), then
-    the rules between values that a schema cannot state.
+    Raises :class:`RulesetError` naming the first offending key: the JSON Schema's first error in
+    document order, then the rules between values that a schema cannot state.
     """
     plain = {key: _plain(value) for key, value in data.items()}
     _check_structure(plain, source)
@@ -312,11 +280,7 @@ def parse_ruleset(data: Mapping[str, object], source: str = "<data>") -> Ruleset
 
 
 def load_ruleset(path: Path | None = None) -> Ruleset:
-    """The ruleset in the TOML file ``path``, or the packaged default when ``path`` is None.
-
-    A file that cannot be read or is not valid TOML raises :class:`RulesetError` with the
-    key ``""``; its ``source`` is the path as given.
-    """
+    """The ruleset in the TOML file ``path`` (the packaged default when None); RulesetError."""
     if path is None:
         return _default_ruleset()
     source = str(path)
@@ -363,10 +327,7 @@ _SCHEMA_HEADER: Final = {
 
 @cache
 def ruleset_schema() -> dict[str, Any]:
-    """The JSON Schema of a ruleset document, derived from the declared tables and keys.
-
-    Each key's ``default`` is its value in the packaged default ruleset.
-    """
+    """The JSON Schema of a ruleset document; each key's default is the packaged one's."""
     text = (files(_PACKAGE) / _DEFAULT_RESOURCE).read_text(encoding="utf-8")
     return schema_of(Ruleset, _SCHEMA_HEADER, tomllib.loads(text))
 
@@ -433,11 +394,7 @@ def _explain(error: ValidationError) -> Iterator[tuple[tuple[_Step, ...], str]]:
 
 
 def _name(steps: tuple[_Step, ...], validator: str, reason: str, data: object) -> tuple[str, str]:
-    """The dotted key and final reason to report for a schema error at ``steps``.
-
-    An error inside a pair (a load ``[live, blank]``) is reported at the pair, naming the
-    cell by its declared description.
-    """
+    """The dotted key and final reason of a schema error at ``steps`` (a pair's cell named)."""
     key = _dotted(steps, data)
     value = _lookup(steps, data)
     if key in _odds_keys() and validator in ("minimum", "maximum"):
@@ -464,9 +421,7 @@ def _entered(steps: Sequence[_Step]) -> list[type | None]:
     """For each step of ``steps``, the row dataclass that an array index there enters."""
     entered: list[type | None] = []
     current: type | None = None
-    """The dataclass whose key the next name step is."""
     rows_of: type | None = None
-    """The row dataclass of the array the next index step is into."""
     for depth, step in enumerate(steps):
         if isinstance(step, int):
             entered.append(rows_of)
@@ -550,8 +505,7 @@ def _show(value: object) -> str:
 
 
 def _patched(document: Mapping[str, object], patch: Mapping[str, object]) -> dict[str, object]:
-    """``document`` (plain data) with ``patch`` applied as :meth:`Ruleset.with_changes` says:
-    a dotted key ``a.b`` is the key ``b`` of the table ``a``; ``document`` is not changed."""
+    """``document`` with ``patch`` applied as :meth:`Ruleset.with_changes` says."""
     patched = dict(document)
     for key, value in patch.items():
         name, dot, rest = str(key).partition(".")
@@ -624,8 +578,7 @@ def _read(key: Key, value: object, path: str, source: str) -> object:
 
 
 def _row_label(row: type, entry: object, index: int) -> str:
-    """How a row is named in a key: by its first key when that holds an integer (a load
-    table by its player count, ``[players=3]``), else by its index (``[1]``)."""
+    """A row named by its first key when that holds an integer (``[players=3]``), else ``[1]``."""
     first = fields(row)[0].name
     number = _as_int(entry.get(first)) if isinstance(entry, Mapping) else None
     return f"[{first}={number}]" if number is not None else f"[{index}]"
@@ -639,7 +592,7 @@ def _to_plain(row: type, value: object) -> object:
 
 def _plain_value(key: Key, value: Any) -> object:
     if key.shape is Shape.ODDS:
-        return _fraction_text(value)
+        return f"{value.numerator}/{value.denominator}"
     if key.shape is Shape.WEIGHTS:
         return {kind.value: weight for kind, weight in value}
     if key.shape is Shape.ROWS:
@@ -675,19 +628,11 @@ def _odds_reason(value: object) -> str:
     return f'must be a fraction "p/q", a decimal or a number, got {_show(value)}'
 
 
-def _fraction_text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 # --- consistency: the rules a schema cannot state ----------------------------------------
 
 
 def _problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
-    """Every (key, reason) that makes ``ruleset`` inconsistent, in document order.
-
-    Each table's values are held to their declared bounds (the schema's, so that the rules
-    hold here on their own), then to the rules between its values.
-    """
+    """Every (key, reason) that makes ``ruleset`` inconsistent, in document order."""
     for name, table in tables(Ruleset):
         yield from _out_of_bounds(table, getattr(ruleset, name), name)
         rule = _TABLE_RULES.get(name)
@@ -726,11 +671,7 @@ def _items_problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
 
 
 def _load_problems(ruleset: Ruleset) -> Iterator[tuple[str, str]]:
-    """The load tables' problems: one table for each living-player count, sound loads (R1).
-
-    A load is drawn for the number of *living* players, which falls below ``players.min``
-    as players are eliminated, so every count from 2 to ``players.max`` needs a table.
-    """
+    """The load tables' problems: a table per living count, sound loads (R1)."""
     highest = ruleset.players.max
     most = ruleset.shells.max_per_load
     seen: set[int] = set()
@@ -791,6 +732,5 @@ _TABLE_RULES: Final[dict[str, Callable[[Ruleset], Iterator[tuple[str, str]]]]] =
     "shells": _load_problems,
     "items": _items_problems,
 }
-"""The rules between the values of a table, checked after its values' bounds."""
 
 check_declarations(Ruleset)

@@ -1,9 +1,4 @@
-"""The differences between two rulesets, key by key (dotted as in the TOML).
-
-Shared by the two sides of ``buckshot compare``: the parameter table shows them, and the
-verification side makes each differing number a named assumption when it explains what a
-change makes unreachable.
-"""
+"""The differences between two rulesets, key by key (dotted as in the TOML), for ``compare``."""
 
 from __future__ import annotations
 
@@ -16,8 +11,7 @@ from buckshot.spec.ruleset import Ruleset
 
 @dataclass(frozen=True)
 class Difference:
-    """One key whose value differs: its dotted name and both values (None where a ruleset
-    lacks the key)."""
+    """One key whose value differs: its dotted name and both values (None where absent)."""
 
     key: str
     old: object
@@ -35,8 +29,7 @@ class Difference:
 
 
 def _leaves(node: object, path: str) -> Iterator[tuple[str, object]]:
-    """(dotted key, value) of every leaf of a ``Ruleset.to_dict`` document; a row of a table
-    array is named by its first key (``shells.loads[players=3].options``)."""
+    """(dotted key, value) of every leaf of a ``to_dict`` document; table rows by first key."""
     if isinstance(node, Mapping):
         for name, child in node.items():
             yield from _leaves(child, f"{path}.{name}" if path else str(name))

@@ -1,11 +1,5 @@
-"""How a ruleset key is declared, once, on its dataclass field, and the JSON Schema derived from it.
-
-Each field of a ruleset table carries a :class:`Key` in its metadata (made by :func:`integer`,
-:func:`odds`, :func:`weights` or :func:`rows`): what the key means and the bounds of its
-value. The JSON Schema (:func:`schema_of`), the reading of a TOML document, the TOML-shaped
-dict and the per-value checks of :mod:`buckshot.spec.ruleset` all walk these declarations,
-so a key is added, renamed or bounded in one place. A table's description is the first
-paragraph of its class docstring.
+"""How a ruleset key is declared, once, on its dataclass field (a :class:`Key` in its metadata),
+and the JSON Schema derived from it; a table's description is its docstring's first paragraph.
 """
 
 from __future__ import annotations
@@ -130,11 +124,7 @@ ODDS_PATTERN: Final = r"^\s*[+-]?(\d+/\d+|(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)\s*
 def schema_of(
     root: type, header: Mapping[str, object], defaults: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The JSON Schema of the ruleset dataclass ``root``, each key's default from ``defaults``.
-
-    ``header`` gives the document's first entries (``$schema``, ``$id``, ``title``,
-    ``description``); every table and key is required and no other is allowed.
-    """
+    """The JSON Schema of the ruleset dataclass ``root`` after ``header``, with ``defaults``."""
     defs: dict[str, Any] = {
         "odds": {
             "description": 'A probability between 0 and 1: a string "p/q" or a decimal string '

@@ -1,7 +1,4 @@
-"""The project's rulings on what the rule text leaves open, loaded from ``rulings.toml``.
-
-``spec/RULINGS.md`` is generated from the same data by :func:`render_markdown`.
-"""
+"""The project's rulings on what the rule text leaves open, loaded from ``rulings.toml``."""
 
 from __future__ import annotations
 

@@ -52,8 +52,7 @@ MESSAGE_CHARS = 160
 
 
 def first_problem(validator: Draft202012Validator, instance: Any) -> str | None:
-    """The most relevant way ``instance`` breaks the validator's schema as one short line,
-    ``field.path: message`` (a missing key named as the field); None when it fits."""
+    """The most relevant way ``instance`` breaks the schema, one line ``field.path: message``."""
     error = best_match(validator.iter_errors(instance))
     if error is None:
         return None

@@ -1,38 +1,11 @@
 """One fold of an event log into views of the game: the whole table's, and each seat's.
 
-Every reader that needs to know what a log says the game looked like folds it here: the
-seats' views, trace validation's view of the model's state, the explorer, and the engine's
-tests that its log and state agree. The log is the only input, so any implementation's log in the
-vocabulary (:mod:`buckshot.spec.events`) can be folded, even one that starts after the
-seats got items (a conformance case or a worked example set up by hand) or a fragment of
-one: a seat an event names is seated when first named, its HP unknown until told.
-
-:class:`TableView` is the whole table as the events so far describe it, folded event by
-event (:meth:`TableView.observe`):
-
-- the seats (:class:`SeatView`): role, HP from ``hp_changed``, whether out, traitor,
-  items from draws, uses, thefts, discards and Magician payments, shields, rage, kills;
-- the chamber's counts, the declared shot and how often its shell was flipped, the owner,
-  the phase, the kill lock, the result;
-- the stack (:class:`FrameView`), each frame in the chart state the log last put it in.
-  Which state an event means is read from the spec's charts (:mod:`buckshot.spec.chart_data`),
-  never written here: a pushed frame starts in its chart's initial leaf and puts the frame
-  below in the state that pushes that kind; a pop resumes that state's target; ``asked``
-  puts the frame in the decision state of that prompt; ``phase`` puts the turn in that
-  phase's initial leaf. Between two such events a frame keeps the last state it was told;
-- what each seat was shown privately (R14): the events only it saw (a Dealer's preview
-  of the first shell, a peek) and so the first shell's type, kept through inversions and
-  known to fire flipped after each Magician's flip (S2.3, S2.6, S3.1).
-
-A seat's own view (:func:`seat_view`) is the fold of the events that seat may see: the
-public facts, its hand among them, and what it alone was shown. The whole table's view
-(:func:`fold_table`) folds every event, so it holds what every seat was shown.
-
-An event that contradicts the view on its own terms (an ``hp_changed`` whose delta does
-not lead to its HP, an item spent that is not held, a pop at another depth or of another
-kind than the top) is a problem: :meth:`TableView.observe` returns it and still folds the
-event as far as it goes, so a reader that only shows the log carries on (such a pop
-removes the frame its ``frame_id`` names, with every frame above it).
+:class:`TableView` folds the log event by event (:meth:`TableView.observe`): the seats, the
+chamber and the declared shot, the stack in the chart states the log put its frames in (read
+from :mod:`buckshot.spec.chart_data`), and what each seat was shown privately (R14). A seat's
+view (:func:`seat_view`) folds only the events it may see. The log is the only input, so a
+log that starts mid-game folds too: a seat is seated when first named. An event that
+contradicts the view is a problem, returned by ``observe``, and still folded as far as it goes.
 """
 
 from __future__ import annotations
@@ -52,7 +25,7 @@ LOCKED_STATE = "shooting_locked"
 says so by a ``shooting_locked`` event; both it and ``awaiting_action`` ask ``main_action``."""
 
 POLL_SELECTOR = "poll_cursor"
-"""The registry's name for "the seat at the poll cursor": a prompt asked so polls (S6.2)."""
+"""The registry's name for "the seat at the poll cursor" (S6.2)."""
 
 POLLED_FROM_OWNER = frozenset({FrameKind.SHOT_WINDOW.value})
 """Frame kinds that poll every living seat from the owner's next, the owner last (S6.2.1)."""
@@ -61,8 +34,7 @@ FLIPPED = {"live": "blank", "blank": "live"}
 """Each shell type and the type a flip or an inversion makes of it (S2.6, S3.8)."""
 
 PUBLIC_SEAT_FIELDS = ("role", "hp", "alive", "items", "traitor", "shield", "rage", "kills")
-"""A seat's fields that every seat sees (R14): in the conformance protocol's canonical state
-and in each seat's view (INTERPRETING.md 2.4), for every seat alike."""
+"""A seat's fields that every seat sees (R14; INTERPRETING.md 2.4)."""
 
 
 class _Charts:
@@ -93,22 +65,6 @@ class _Charts:
         finals = [s.id for s in turn.states if s.kind is StateKind.FINAL and s.parent is None]
         (self.game_over,) = finals
         self.turn_states = frozenset(state.id for state in turn.states)
-        self._entries: dict[tuple[str, str], str] = {}
-
-    def entry(self, kind: str, state_id: str) -> str:
-        """The leaf a chart is in when it enters ``state_id`` (compound: its initial leaf)."""
-        key = (kind, state_id)
-        if key not in self._entries:
-            model = self.models[kind]
-            state = model.state(state_id)
-            while state.kind is StateKind.COMPOUND:
-                state = next(s for s in model.states if s.parent == state.id and s.initial)
-            self._entries[key] = state.id
-        return self._entries[key]
-
-    def initial(self, kind: str) -> str:
-        """The leaf a freshly pushed frame of ``kind`` starts in."""
-        return self.entry(kind, self.models[kind].initial)
 
 
 CHARTS = _Charts(chart_models())
@@ -130,18 +86,6 @@ class FrameView:
     """The position in ``order`` of the seat asked now (or last)."""
     answers: tuple[tuple[int, str], ...] = ()
     """Each polled seat's answer so far, in order: (seat, option)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The frame as JSON-ready data."""
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "state": self.state,
-            "player": self.player,
-            "order": list(self.order),
-            "cursor": self.cursor,
-            "answers": [list(answer) for answer in self.answers],
-        }
 
 
 @dataclass
@@ -177,7 +121,6 @@ class SeatView:
 
 
 ITEM_EVENTS = frozenset({"items_drawn", "item_used", "discarded", "shell_flipped", "item_stolen"})
-"""The event types that move items into or out of a hand (:func:`item_moves`)."""
 
 SEAT_EVENTS = ITEM_EVENTS | {
     "game_started",
@@ -190,7 +133,7 @@ SEAT_EVENTS = ITEM_EVENTS | {
     "eliminated",
     "turn_ended",
 }
-"""The event types that change a seat's view (besides seating a seat an event first names)."""
+"""The event types that change a seat's view (besides seating a seat first named)."""
 
 
 def item_moves(event: LogEvent) -> list[tuple[int, str, int]]:
@@ -246,7 +189,7 @@ class TableView:
 
     seats: dict[int, SeatView] = field(default_factory=dict)
     before: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
-    """The hands held before the log, by seat (:func:`held_before`); empty for a whole game."""
+    """The hands held before the log, by seat (:func:`held_before`)."""
     owner: int | None = None
     turns_started: int = 0
     turns_ended: int = 0
@@ -258,8 +201,7 @@ class TableView:
     shot: tuple[int, int] | None = None
     """The declared shot not yet fired: (shooter, target) (S4.2.1a)."""
     flips: int = 0
-    """Flips of the declared shot's shell so far (S2.6, S6.3.1): its chamber type is the
-    fired type when even, the other when odd."""
+    """Flips of the declared shot's shell so far (S2.6, S6.3.1)."""
     kill_lock: bool = False
     """The owner's kill has locked shooting for the rest of the turn (S4.2.3, R25)."""
     stack: list[FrameView] = field(default_factory=list)
@@ -279,8 +221,7 @@ class TableView:
         return self.winners is not None
 
     def seat(self, number: int) -> SeatView:
-        """The seat numbered ``number``, seated (with the hand it held before the log) when
-        the log first names it."""
+        """The seat ``number``, seated with its hand from before the log when first named."""
         if number not in self.seats:
             hand = dict(self.before.get(number, {}))
             self.seats[number] = SeatView(
@@ -300,16 +241,14 @@ class TableView:
         return None
 
     def shot_shell(self, seat: int) -> str | None:
-        """The type the declared shot will fire, as ``seat`` can tell it: the first shell it
-        was shown, flipped once per flip since the shot was declared; None if unknown."""
+        """The type the declared shot will fire as ``seat`` can tell it; None if unknown."""
         loaded = self.first_shell.get(seat)
         if loaded is None or self.shot is None:
             return None
         return loaded if self.flips % 2 == 0 else FLIPPED[loaded]
 
     def first_shown(self, seat: int) -> str | None:
-        """The chamber's first shell's type now as ``seat`` was shown it (inside a shot
-        window, the shot's shell with its flips); None when it was shown none (R14)."""
+        """The first shell's type now as ``seat`` was shown it, a shot's flips included; or None."""
         return self.shot_shell(seat) if self.shot is not None else self.first_shell.get(seat)
 
     def copy(self) -> TableView:
@@ -380,7 +319,7 @@ class TableView:
         self.phase = phase
         if phase in CHARTS.turn_states and self.stack and self.stack[0].kind == "turn":
             assert phase is not None
-            self._set_state(0, CHARTS.entry("turn", phase))
+            self._set_state(0, CHARTS.models["turn"].leaves[phase])
         owner = event.int_of("owner")
         if owner != self.owner:
             return f"the phase is announced for seat {owner}, the owner is {self.owner}"
@@ -449,8 +388,7 @@ class TableView:
         return self._count(event, "rage", "charges")
 
     def _count(self, event: LogEvent, name: str, added: str) -> str | None:
-        """A seat's shield or rage set to the count the event reports, which must be the
-        count before plus the amount the event adds."""
+        """Set a seat's shield or rage to the event's count, which must be before + added."""
         seat, value, more = self._named(event), event.int_of(name), event.int_of(added)
         if seat is None or value is None:
             return None
@@ -526,7 +464,7 @@ class TableView:
             alive = [self.seat(n).alive for n in range(max(self.seats) + 1)]
             order = poll_order(alive, self.owner)
         frame_id, player = event.int_of("frame_id"), event.int_of("player")
-        self.stack.append(FrameView(frame_id, kind, CHARTS.initial(kind), player, order))
+        self.stack.append(FrameView(frame_id, kind, CHARTS.models[kind].initial, player, order))
         said = event.int_of("depth")
         if said != depth:
             return f"a frame pushed at depth {said} onto a stack of {depth - 1}"
@@ -553,8 +491,7 @@ class TableView:
         return problem
 
     def addressed(self, event: LogEvent, text: str) -> tuple[int, FrameView, str] | None:
-        """The frame an ``asked`` or ``decided`` event addresses, where it is on the stack,
-        and the event's ``text`` field (its prompt or option); None when either is unknown."""
+        """The frame an ``asked`` or ``decided`` names, its index and its ``text`` field."""
         index, said = self.frame_index(event.int_of("frame_id")), event.str_of(text)
         return None if index is None or said is None else (index, self.stack[index], said)
 
@@ -588,7 +525,6 @@ _HANDLERS: dict[str, Callable[[TableView, LogEvent], str | None]] = {
     for name, handler in vars(TableView).items()
     if name.startswith("_on_")
 }
-"""The fold of each event type that changes more than the hands and the seating."""
 
 
 def _check_event_names() -> None:
@@ -604,8 +540,7 @@ _check_event_names()
 def fold_table(
     events: Iterable[LogEvent], before: Mapping[int, Mapping[str, int]] | None = None
 ) -> TableView:
-    """The whole table's view after ``events``, which every seat's hands start from
-    ``before`` (nothing held when None); problems of single events are passed over."""
+    """The whole table's view after ``events``, hands starting from ``before``."""
     table = TableView(before=before or {})
     for event in events:
         table.observe(event)
@@ -615,24 +550,5 @@ def fold_table(
 def seat_view(
     events: Iterable[LogEvent], seat: int, before: Mapping[int, Mapping[str, int]] | None = None
 ) -> TableView:
-    """What ``seat`` knows after ``events``: the fold of those it may see (:func:`visible_to`),
-    so the public facts, its hand among them, and what it alone was shown."""
+    """What ``seat`` knows after ``events``: the fold of those it may see (R14)."""
     return fold_table((event for event in events if visible_to(event, seat)), before)
-
-
-__all__ = [
-    "FLIPPED",
-    "ITEM_EVENTS",
-    "LOCKED_STATE",
-    "POLLED_FROM_OWNER",
-    "POLL_SELECTOR",
-    "SEAT_EVENTS",
-    "FrameView",
-    "SeatView",
-    "TableView",
-    "fold_table",
-    "held_before",
-    "item_moves",
-    "seat_view",
-    "visible_to",
-]

@@ -1,10 +1,5 @@
-"""What a person at the table is told when they ask for help (``help`` or ``?``) and the first
-time an option is offered: the goal, the roles at the table, the items and the traitor, in the
-words of the clause index (:mod:`buckshot.spec.clauses`) and the rulings, never a second copy
-of the rules.
-
-Which clauses explain which option is one table, :data:`OPTION_CLAUSES`, keyed by the
-registry's decision events and checked against them at import.
+"""What a person at the table is told when they ask for help and the first time an option is
+offered, in the words of the clause index and the rulings (:data:`OPTION_CLAUSES`).
 """
 
 from __future__ import annotations
@@ -84,8 +79,7 @@ def goal(rules: Ruleset) -> str:
 
 
 def help_lines(roles: Iterable[Role | str], labels: Sequence[str], rules: Ruleset) -> list[str]:
-    """The help a player asks for: how to answer, the goal, the roles at the table, the
-    traitor, every item, then the options of the prompt."""
+    """The help a player asks for: how to answer, the goal, roles, traitor, items, options."""
     seated = sorted({Role(role) for role in roles}, key=list(Role).index)
     lines = [
         'Answer with an option\'s number or its words ("shoot b", "use pills on b", "pass");',

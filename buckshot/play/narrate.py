@@ -1,9 +1,5 @@
-"""An event log told as a readable narrative in the players' names, one line per event that
-matters to a reader.
-
-Every event type has an entry in :data:`TELLERS` (checked at import against
-:class:`~buckshot.reference.events.EventType`): a function giving its line, or None for
-bookkeeping events nobody needs told (a tally, an empty phase marker).
+"""An event log told in the players' names, one line per event that matters to a reader
+(:data:`TELLERS`, checked at import against the engine's event types).
 """
 
 from __future__ import annotations
@@ -25,8 +21,7 @@ from buckshot.spec.rulebook import FrameKind
 
 
 class Narrator:
-    """Tells events one batch after another, keeping what it learnt (names, the stack's depth,
-    who was offered a real choice) from one batch to the next."""
+    """Tells events one batch after another, keeping what it learnt between batches."""
 
     def __init__(self) -> None:
         self.names: dict[int, str] = {}

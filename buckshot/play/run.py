@@ -1,10 +1,7 @@
 """``buckshot play``: a game at the terminal, against bots or hot-seat, its log written as it goes.
 
-The set-up is checked before the game starts (the seats against the ruleset, ``--seat``,
-the ``--log`` path), each refused with exit 2 and a one-line message. The log gets every
-event as soon as it happens, flushed line by line, so an abandoned game loses nothing.
-Ctrl-C or the end of input at a prompt ends the game with "Game abandoned." (exit 130 for
-Ctrl-C, 1 for the end of input).
+The set-up is checked first (exit 2); the log is flushed line by line; Ctrl-C or the end of
+input at a prompt abandons the game (exit 130 or 1).
 """
 
 from __future__ import annotations
@@ -56,7 +53,8 @@ def seat_roles(
     rules: Ruleset, players: int | None, roles: str | None, rng: random.Random
 ) -> list[Role]:
     """The roles by seat: those ``--roles`` names, else ``players`` drawn by ``rng``; refused
-    (exit 2) when they disagree or the ruleset does not allow that many seats."""
+    (exit 2) when they disagree or the ruleset does not allow that many seats.
+    """
     if roles is not None:
         names = [name.strip() for name in roles.split(",")]
         unknown = [name for name in names if name not in set(Role)]
@@ -126,8 +124,7 @@ def run_play(
     agent_name: str | None = None,
     watch: bool = False,
 ) -> None:
-    """Play one game at the terminal as the ``play`` command's options say; the other
-    seats are bots named ``agent_name`` (heuristic when None)."""
+    """Play one game at the terminal as the ``play`` options say (bots: ``agent_name``)."""
     if hotseat:
         refuse_hotseat_options(seat, agent_name, watch)
     seat = 0 if seat is None else seat

@@ -25,8 +25,7 @@ _FLEXIBLE = ("items", "status")
 
 
 def _pack(parts: Sequence[str], width: int) -> str:
-    """``parts`` joined by ", " into lines no wider than ``width`` (a part is never split; a
-    line leaves room for the comma that ends it when more follow)."""
+    """``parts`` joined by ", " into lines no wider than ``width`` (a part is never split)."""
     lines: list[str] = []
     for index, part in enumerate(parts):
         comma = 1 if index < len(parts) - 1 else 0
@@ -66,8 +65,7 @@ def _cells(view: dict[str, Any], seat: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def _widths(rows: list[dict[str, list[str]]], total: int) -> dict[str, int]:
-    """Each column's width: the fixed ones as wide as their entries, the flexible ones sharing
-    what is left of ``total`` (never narrower than their longest part)."""
+    """Each column's width: fixed ones their entries', flexible ones sharing what is left."""
     widths: dict[str, int] = {}
     for header in _HEADERS:
         longest = max(len(part) for row in rows for part in row[header])
@@ -82,8 +80,7 @@ def _widths(rows: list[dict[str, list[str]]], total: int) -> dict[str, int]:
 
 
 def render_view(view: dict[str, Any], console: Console) -> None:
-    """Print the table as ``view`` shows it: seats, items, chamber counts, whose turn, the stack.
-    Columns fit the console's width; an item's name is never cut or split."""
+    """Print the table as ``view`` shows it, fitted to the console; names never cut."""
     rows = [_cells(view, seat) for seat in view["seats"]]
     widths = _widths(rows, console.width)
     table = Table(title=f"Turn {view['turn']} - {view['phase'].replace('_', ' ')}")
@@ -109,10 +106,8 @@ def render_view(view: dict[str, Any], console: Console) -> None:
 def match_option(answer: str, labels: Sequence[str], ids: Sequence[str]) -> int | str:
     """The index of the option ``answer`` names, else a message saying why none is chosen.
 
-    An answer names an option by its number, its exact text form (``shoot:target=2``), or
-    words that each begin a word of its label ("shoot c", "use pills on b", "pass"); "me",
-    "myself" and "self" stand for "(yourself)". Words naming several labels are refused
-    unless exactly one label has every word whole.
+    By number, exact text (``shoot:target=2``), or words each beginning a word of its label
+    ("use pills on b"; "me" for "(yourself)"); ambiguous words are refused.
     """
     text = answer.strip().lower()
     if not text:
@@ -155,18 +150,13 @@ def _begins(word: str, keywords: list[str]) -> bool:
 
 HELP_WORDS = frozenset({"help", "?", "h"})
 """Answers that ask for the help (:func:`buckshot.play.guide.help_lines`)."""
-SUMMARISED = frozenset({EventType.ELIMINATED, EventType.GAME_OVER})
-"""What is told of the game once the person's seat is out (unless ``watch``)."""
 
 
 class HumanAgent:
     """Asks a person at the terminal, showing only what the asked seat may see.
 
-    A prompt with a single option is answered at once unless ``ask_always`` (nothing to
-    decide); its events are told with the next prompt shown, or by :meth:`catch_up`. Each
-    option is explained under it the first time it is offered; ``help`` or ``?`` explains
-    the goal, the roles, the traitor and the items. Once this seat is eliminated, the rest
-    of the game is told in brief (eliminations and the end) unless ``watch``.
+    A single option is answered at once unless ``ask_always``; each option is explained the first
+    time; ``help`` explains the game; once out, the rest is told in brief unless ``watch``.
     """
 
     def __init__(
@@ -190,11 +180,9 @@ class HumanAgent:
         """Tell every event to the end, even after this seat is out."""
         self.narrator = Narrator()
         self.asked = 0
-        """Prompts this agent answered."""
         self.shown = 0
         """Prompts this agent showed to the person (the others were forced)."""
         self.out = False
-        """This seat has been eliminated."""
         self._seen = 0
         self._explained: set[str] = set()
         self._told_out = False
@@ -207,8 +195,7 @@ class HumanAgent:
         self.console.print(line, highlight=False, markup=False, soft_wrap=True)
 
     def catch_up(self, events: list[dict[str, Any]]) -> None:
-        """Tell the events of ``events`` (the seat's view of the log) not told yet; after
-        this seat's elimination, only the eliminations and the end (unless ``watch``)."""
+        """Tell the events of ``events`` not told yet (after elimination, in brief)."""
         fresh = [Event.from_json(e) for e in events[self._seen :]]
         self._seen = len(events)
         for event in fresh:
@@ -222,8 +209,7 @@ class HumanAgent:
                 self.out = True
 
     def _summarise(self, event: Event, lines: list[str]) -> None:
-        """Tell ``event`` in brief, the game going on without this seat: an elimination with
-        its turn, the end; the first time the game goes on, say so."""
+        """Tell ``event`` in brief once this seat is out: eliminations and the end."""
         if event.type is EventType.GAME_OVER:
             for line in lines:
                 self._say(line.strip())

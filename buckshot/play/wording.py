@@ -1,9 +1,5 @@
-"""Words for people: item and role names, counted nouns, and every decision option as text.
-
-The options' wording is one table keyed by the decision events of the registry
-(:data:`buckshot.spec.registry.DECISIONS`), checked at import: each option kind has the
-label a player is offered ("Shoot B (yourself)", "Use expired pills on C", "Pass") and, when
-no other event tells it, the line that narrates the decision ("B lets the shot go on.").
+"""Words for people: item and role names, counted nouns, and every decision option as text
+(:data:`OPTION_WORDS`, keyed by the registry's decision events, checked at import).
 """
 
 from __future__ import annotations
@@ -33,8 +29,7 @@ def item_count(item: Item | str, count: int) -> str:
 
 
 def plural(noun: str) -> str:
-    """The plural of an item's name: "peeking glasses", "amulets"; a name that is already
-    plural ("expired pills") is kept."""
+    """The plural of an item's name ("amulets"); an already plural name is kept."""
     if noun.endswith(("ss", "sh", "ch", "x")):
         return noun + "es"
     return noun if noun.endswith("s") else noun + "s"
@@ -85,8 +80,7 @@ def _use_item(p: dict[str, Any], s: Speaker) -> str:
 
 @dataclass(frozen=True)
 class OptionWords:
-    """One option kind's words: the label offered, and the narration of the choice (None when
-    another event of the log tells what happened)."""
+    """One option kind's words: its label, and its narration (None when an event tells it)."""
 
     label: Label
     told: Told | None = None

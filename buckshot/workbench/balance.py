@@ -1,10 +1,5 @@
-"""The balance of a ruleset as simulated games show it: win rate per role with its 95% Wilson
-interval, traitor wins, draws, the distribution of game length and of items used per kind,
-and per item kind and role how often a seat used it and how often seats that did won
-beside seats that did not.
-
-A :class:`Balance` holds only integer counts, so adding games in any order or merging the
-balances of chunks gives exactly the same figures.
+"""The balance of a ruleset as simulated games show it: win rates per role (95% Wilson),
+traitor wins, draws, game length and item use. Only integer counts, so merging is exact.
 """
 
 from __future__ import annotations
@@ -19,9 +14,7 @@ from buckshot.spec.rulebook import Item, Role
 from buckshot.workbench.stats import fisher_exact
 
 ROLES: tuple[str, ...] = tuple(role.value for role in Role)
-"""The roles, in rulebook order."""
 ITEMS: tuple[str, ...] = tuple(item.value for item in Item)
-"""The item kinds, in rulebook order."""
 ALL_ROLES = "all"
 """The row of an item kind that counts the seats of every role."""
 
@@ -63,19 +56,15 @@ class Rate:
 
 @dataclass
 class ItemUse:
-    """How the seats of one role (or of all) used one item kind in their games, and how often
-    those that used it won beside those that did not; integer counts only."""
+    """How the seats of one role (or of all) used one item kind, and how the users fared."""
 
     seats: int = 0
-    """Seats counted (one per seat per game)."""
+    """Seats counted (one per seat per game); ``users`` used it at least once."""
     users: int = 0
-    """Seats that used the item at least once in their game."""
     uses: int = 0
-    """Times the item was used, over all seats."""
     user_wins: int = 0
-    """Seats that used the item and were among the winners."""
+    """Winners among the users; ``other_wins`` among the others."""
     other_wins: int = 0
-    """Seats that did not use the item and were among the winners."""
 
     def add(self, used: int, won: bool) -> None:
         """Count one seat of one game: how often it used the item, and whether it won."""
@@ -117,8 +106,7 @@ class ItemUse:
 
     @property
     def p(self) -> float | None:
-        """Fisher's exact two-sided p-value of the two win rates being equal (None when either
-        group is empty)."""
+        """Fisher's exact two-sided p-value of equal win rates (None if a group is empty)."""
         used, unused = self.win_if_used, self.win_if_not
         if not used.trials or not unused.trials:
             return None
@@ -153,8 +141,7 @@ def _mean(histogram: dict[int, int]) -> float | None:
 
 
 def _spread(histogram: dict[int, int]) -> float | None:
-    """The sample standard deviation of the values of ``histogram``, summed in value order
-    (so that the same counts give the same float whatever order they were added in)."""
+    """The sample standard deviation of ``histogram``'s values, summed in value order."""
     total = sum(histogram.values())
     mean = _mean(histogram)
     if mean is None or total < 2:
@@ -165,8 +152,7 @@ def _spread(histogram: dict[int, int]) -> float | None:
 
 @dataclass
 class Balance:
-    """The figures of many games of one ruleset, as integer counts: ``simulate``'s summary,
-    and the distributions of game length and of items used per game."""
+    """The figures of many games of one ruleset, as integer counts."""
 
     summary: Summary = field(default_factory=Summary)
     lengths: dict[int, int] = field(default_factory=dict)

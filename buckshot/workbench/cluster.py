@@ -1,16 +1,8 @@
-"""Where the games run: a Dask client on a local cluster (one worker process per core) or on
-a running scheduler, connected before any work with a short timeout.
+"""Where the games run: a Dask client on a local cluster or on a running scheduler.
 
-A scheduler given by address is first knocked on (:func:`knock`: a TCP connection, then
-Dask's handshake and an ``identity`` request, each within :data:`CONNECT_TIMEOUT`): one that
-refuses, does not answer or is no Dask scheduler is refused in one line at once, before
-Dask's client would retry it until its timeout and then hang on closing.
-
-The local cluster's worker processes ignore Ctrl-C (:func:`dask_setup`, run in each as it
-starts), and print nothing (their logs are silenced, and their standard error while they
-start is the null device). The terminal sends SIGINT to the whole process group; this process
-takes it, and ends its workers at once (:func:`_stop_at_once`) instead of letting each print
-the tracebacks of a connection lost.
+A scheduler given by address is knocked on first (:func:`knock`) and refused in one line if it
+does not answer. Local workers ignore Ctrl-C and print nothing; this process takes it and ends
+them at once (:func:`_stop_at_once`).
 """
 
 from __future__ import annotations
@@ -38,11 +30,9 @@ START_TIMEOUT: Final = 120.0
 """How long the local cluster's workers may take to start (each imports the package)."""
 
 CLOSE_TIMEOUT: Final = 10.0
-"""A bound on closing the client after Ctrl-C (it takes a fraction of a second; a timeout
-here would leave it half-closed)."""
+"""A bound on closing the client after Ctrl-C (a timeout would leave it half-closed)."""
 
 DEFAULT_PORT: Final = 8786
-"""The port of a scheduler address that gives none (Dask's default)."""
 
 
 class ClusterError(RuntimeError):
@@ -55,9 +45,9 @@ def _one_line(error: BaseException) -> str:
 
 
 def knock(address: str, seconds: float = CONNECT_TIMEOUT) -> None:
-    """Refuse (:class:`ClusterError`, one line) a scheduler ``address`` that is malformed,
-    whose host does not accept a connection within ``seconds``, or that is not a Dask
-    scheduler (it must answer Dask's handshake and ``identity`` request within ``seconds``)."""
+    """Refuse (:class:`ClusterError`, one line) a scheduler ``address`` that is malformed or
+    does not answer Dask's handshake and ``identity`` request within ``seconds``.
+    """
     try:
         scheme, location = parse_address(address)
         host, port = parse_host_port(location, default_port=DEFAULT_PORT)
@@ -102,12 +92,10 @@ async def _identity(address: str, seconds: float) -> str:
 @contextmanager
 def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) -> Iterator[Client]:
     """A client of the scheduler at ``scheduler``, or of a new local cluster of ``workers``
-    single-threaded workers (0: one per core; more than the cores available are cut to them,
-    with a warning) as processes, or threads with ``processes=False``; closed after.
+    single-threaded workers (0: one per core; processes unless ``processes=False``); closed after.
 
-    Raises :class:`ClusterError` in one line when the scheduler does not answer in
-    :data:`CONNECT_TIMEOUT`, or the local cluster cannot start. Ctrl-C (KeyboardInterrupt)
-    inside ends the local workers at once and goes on up.
+    Raises :class:`ClusterError` in one line when it cannot connect or start; Ctrl-C ends the
+    local workers at once and goes on up.
     """
     if scheduler is not None:
         knock(scheduler)
@@ -158,8 +146,7 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
 
 @contextmanager
 def _ctrl_c_held() -> Iterator[list[bool]]:
-    """Hold a Ctrl-C pressed inside (the list it gives gets True) instead of raising it there:
-    a cluster stopped half-built could not be closed, and would hang the exit."""
+    """Hold a Ctrl-C pressed inside (the list gets True): a half-built cluster would hang."""
     pressed: list[bool] = []
     if threading.current_thread() is not threading.main_thread():
         yield pressed  # Ctrl-C is the main thread's: nothing to hold here
@@ -176,16 +163,13 @@ def _ctrl_c_held() -> Iterator[list[bool]]:
 
 
 def dask_setup(worker: object) -> None:
-    """Run by each local worker process as it starts (a Dask preload of this module): Ctrl-C
-    is this command's to handle, so the worker ignores it; the command ends it."""
+    """Run by each local worker as it starts (a Dask preload): the worker ignores Ctrl-C."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager
 def _workers_stderr_silenced(processes: bool) -> Iterator[None]:
-    """While the worker processes start, their standard error (inherited from this process's)
-    is the null device: a Ctrl-C that reaches one before it ignores Ctrl-C (:func:`dask_setup`)
-    ends it without a traceback. This process's own is back after."""
+    """While the workers start, their inherited standard error is the null device."""
     if not processes:
         yield
         return
@@ -200,9 +184,7 @@ def _workers_stderr_silenced(processes: bool) -> Iterator[None]:
 
 
 def _stop_at_once(cluster: LocalCluster, client: Client) -> None:
-    """End the cluster's worker processes now (they are mid-game: nothing of theirs is kept),
-    then close the client and the cluster, not waiting long and with their logs silenced:
-    the workers' deaths are expected."""
+    """End the worker processes now, then close the client and cluster quietly."""
     logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
     for nanny in list(cluster.workers.values()):
         pid = getattr(nanny, "pid", None)

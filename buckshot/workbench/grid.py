@@ -1,5 +1,4 @@
-"""The variants of a sweep: every combination of the ``--param`` values applied to a base
-ruleset, each one checked by the ruleset's own validation before any game is played."""
+"""The variants of a sweep: every combination of the ``--param`` values on a base ruleset."""
 
 from __future__ import annotations
 
@@ -31,10 +30,8 @@ def with_values(base: Ruleset, settings: Sequence[tuple[str, int | str]]) -> Rul
 
 
 def variants(base: Ruleset, params: Sequence[Param]) -> list[Variant]:
-    """The base ruleset (the reference row) and then every combination of ``params``.
-
-    Every variant is built and checked here, so a value out of its range is refused before
-    any work; a key given twice is a :class:`ParamError`.
+    """The base ruleset and then every combination of ``params``, each checked here
+    (a value out of range, or a key given twice, is a :class:`ParamError`).
     """
     seen = [param.key for param in params]
     twice = sorted({key for key in seen if seen.count(key) > 1})

@@ -1,8 +1,5 @@
-"""The balance of several rulesets from the same seeded games, played in chunks as Dask tasks.
-
-Game ``i`` of every ruleset has the seed :func:`buckshot.reference.simulate.game_seed` gives
-(the one ``buckshot simulate`` uses), so rulesets are compared on the same seeds and a chunk's
-figures depend only on its games: the merged balances are those of one process.
+"""The balance of several rulesets from the same seeded games, played in chunks as Dask tasks
+(game ``i`` of every ruleset has :func:`buckshot.reference.simulate.game_seed`'s seed).
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ TASKS_PER_WORKER: Final = 8
 """Tasks per worker wanted at least, so that every worker stays busy to the end."""
 
 Tick = Callable[[int], None]
-"""Told the number of games just finished."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +69,8 @@ def measure(
     agent: str = "heuristic",
     tick: Tick | None = None,
 ) -> list[Balance]:
-    """The balance of ``games`` games of each ruleset, played as Dask tasks on ``client``
-    (in this process, ruleset after ruleset, when it is None: the reference for tests).
-
-    All rulesets' chunks are submitted at once (a sweep keeps every worker busy) and merged
-    per ruleset as they finish; ``tick`` hears of each finished chunk.
+    """The balance of ``games`` games of each ruleset, as Dask tasks on ``client`` (in this
+    process when None); ``tick`` hears of each finished chunk.
     """
     if client is None:
         found = []

@@ -1,10 +1,5 @@
-"""``--param`` overrides: which ruleset keys may be set from the command line, and the grammar
-``KEY=V1,V2,...`` or ``KEY=LO..HI:N`` of the values a sweep tries.
-
-The keys are derived from the ruleset's declarations (:mod:`buckshot.spec.ruleset_keys`): every
-integer and odds key, and each item kind's weight (``items.weights.amulet``). The values are
-only read as text here; their types and bounds are the ruleset's own checks, applied when a
-variant is built (:mod:`buckshot.workbench.grid`).
+"""``--param`` overrides: the ruleset keys a command line may set (every integer and odds key,
+each item weight), and the grammar ``KEY=V1,V2,...`` or ``KEY=LO..HI:N`` of their values.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""A report as one self-contained HTML page: its styles inline, its plots inline SVG, nothing
-loaded from anywhere."""
+"""A report as one self-contained HTML page: styles inline, plots inline SVG."""
 
 from __future__ import annotations
 

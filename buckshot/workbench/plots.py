@@ -1,8 +1,4 @@
-"""The report's plots as inline SVG text, drawn by matplotlib (Agg backend, SVG output).
-
-Every figure is drawn with a fixed ``svg.hashsalt`` and no date in its metadata, so the same
-figures give the same bytes.
-"""
+"""The report's plots as inline SVG drawn by matplotlib, the same bytes for the same figures."""
 
 from __future__ import annotations
 
@@ -22,7 +18,6 @@ from buckshot.workbench.balance import ALL_ROLES, ITEMS, ROLES, Balance, Rate
 _STYLE: Any = {"svg.hashsalt": "buckshot-workbench", "font.size": 9, "svg.fonttype": "path"}
 """Settings that make the SVG bytes depend only on the figure."""
 BINS = 30
-"""Bins of the game length histogram."""
 
 
 def _svg(figure: Figure) -> str:
@@ -62,8 +57,7 @@ def win_rates(series: Sequence[tuple[str, Balance]]) -> str:
 
 
 def game_lengths(series: Sequence[tuple[str, Balance]], bins: int = BINS) -> str:
-    """The distribution of game length in turns, one step histogram per ruleset, the same
-    ``bins`` equal bins for all."""
+    """The distribution of game length in turns, a step histogram per ruleset, same bins."""
     with rc_context(_STYLE):
         figure = Figure(figsize=(8, 3.2))
         axes = figure.add_subplot()
@@ -95,8 +89,7 @@ def _rate_bars(
 
 
 def item_worth(label: str, balance: Balance) -> str:
-    """Per item kind over all seats: the share of seats that used it, and the win rate of the
-    seats that used it beside those that did not, each with its 95% Wilson interval."""
+    """Per item kind: the share of seats that used it, and the win rates of users and others."""
     with rc_context(_STYLE):
         figure = Figure(figsize=(8, 5.6))
         usage, worth = figure.subplots(2, 1, sharex=True)

@@ -1,9 +1,5 @@
-"""A report of ``compare`` or ``sweep``: titled sections, each a table for the terminal, its
-data for ``--json`` and a fragment for the ``--html`` page.
-
-A section is anything with the :class:`Section` protocol; :class:`TableSection` is one made of
-a table and optional plots, which is all another kind of finding (the verification of two
-rulesets, say) needs in order to appear in every form of the report.
+"""A report of ``compare`` or ``sweep``: titled sections, each a table for the terminal, data for
+``--json`` and a fragment for the ``--html`` page (the :class:`Section` protocol).
 """
 
 from __future__ import annotations
@@ -129,8 +125,7 @@ def section_table(section: Section) -> Table:
 def print_report(
     report: Report, console: Console, table_format: TableFormat = TableFormat.TABLE
 ) -> None:
-    """Every section of ``report`` as a table on ``console``, in ``table_format``: drawn with
-    the report's title and each section's note, or as CSV or Markdown tables alone."""
+    """Every section of ``report`` as a table on ``console``, in ``table_format``."""
     tables = [section_table(section) for section in report.sections]
     if table_format is not TableFormat.TABLE:
         print_tables(tables, table_format, console)

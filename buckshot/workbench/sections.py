@@ -81,8 +81,7 @@ def sweep_section(
     comparisons: Sequence[list[Comparison]],
     params: Sequence[Param],
 ) -> TableSection:
-    """One row per variant (the reference first): win rate per role, traitor wins, draws and
-    game length, each marked when it differs significantly from the reference row."""
+    """One row per variant (the reference first), each figure marked when significant."""
     roles = [r for r in ROLES if any(b.appearances.get(r) for b in balances)]
     rows: list[tuple[str, ...]] = []
     for variant, balance, found in zip(variants, balances, [[], *comparisons], strict=True):
@@ -136,8 +135,7 @@ def sweep_section(
 
 
 def _heat_maps(params: Sequence[Param], balances: Sequence[Balance]) -> list[str]:
-    """Heat maps of traitor wins, draws and mean length over a two-key grid; ``balances`` in
-    the order of the grid (the first key's values outermost)."""
+    """Heat maps of traitor wins, draws and mean length over a two-key grid."""
     first, second = params
     width = len(second.values)
     xs = [str(v) for v in first.values]
@@ -171,8 +169,7 @@ ITEMS_NOTE = (
 
 
 def item_section(label: str, balance: Balance) -> TableSection:
-    """Per item kind and per role (all seats first): how often a seat used the item, how often
-    per seat, and the win rate of seats that used it beside those that did not, tested."""
+    """Per item kind and role: how often seats used it, and the users' win rate, tested."""
     roles = [ALL_ROLES, *(r for r in ROLES if balance.appearances.get(r))]
     keys = [(kind, role) for kind in ITEMS for role in roles]
     found = [balance.item(role, kind) for kind, role in keys]
@@ -217,9 +214,7 @@ def item_section(label: str, balance: Balance) -> TableSection:
 
 
 def verification_section(names: Sequence[str], found: VerificationComparison) -> TableSection:
-    """The verdicts that differ between the two rulesets (properties per player count,
-    transitions, frame kinds, win reasons, skills, item uses), with the reasons for each;
-    every verdict, changed or not, is in the section's JSON."""
+    """The verdicts that differ between the two rulesets, with reasons (all in the JSON)."""
     cells = tuple(
         (row.kind, row.name, row.old, row.new + CHANGED, "; ".join(row.why))
         for row in found.changes
@@ -242,8 +237,7 @@ def verification_section(names: Sequence[str], found: VerificationComparison) ->
 def sweep_verification_section(
     variants: Sequence[Variant], found: Sequence[VerificationComparison]
 ) -> TableSection:
-    """One row per variant (numbered as in the sweep's table): how many verdicts differ from
-    the reference ruleset's, and each that does with its reasons; every verdict in the JSON."""
+    """One row per variant: how many verdicts differ from the reference's, and which."""
     rows = []
     for number, (variant, comparison) in enumerate(zip(variants, found, strict=True), start=1):
         changes = "; ".join(

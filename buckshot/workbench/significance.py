@@ -1,10 +1,5 @@
-"""Which differences between two balances are significant: one stated test per figure, the
-p-values corrected by Holm-Bonferroni over every comparison of a report.
-
-Rates (win rate per role, traitor wins, draws) are compared with Fisher's exact test on the
-2x2 table of successes and failures; distributions (game length, items of a kind used per
-game) with the two-sided Mann-Whitney U test. A difference is significant when its
-Holm-adjusted p-value is below :data:`ALPHA`.
+"""Which differences between two balances are significant: Fisher's exact test for rates,
+Mann-Whitney U for distributions, Holm-Bonferroni over a report, at :data:`ALPHA`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """The statistical tests the workbench states: Fisher's exact test for two rates, the
-Mann-Whitney U test for two distributions, Pearson's chi-square goodness of fit, an exact
-binomial test, and the Holm-Bonferroni correction for many comparisons.
-
-The exact tests (Fisher, binomial) and the chi-square tail keep their relative accuracy far
-into the tail (p of 1e-9 and below), so that a check may decide at a very small p; the
-Mann-Whitney p-value is its large-sample normal approximation.
-"""
+Mann-Whitney U test for two distributions (its large-sample normal approximation), and the
+Holm-Bonferroni correction for many comparisons."""
 
 from __future__ import annotations
 
@@ -15,11 +10,8 @@ from scipy import stats
 
 
 def fisher_exact(a: int, b: int, c: int, d: int) -> float:
-    """The two-sided p-value of Fisher's exact test of the 2x2 table [[a, b], [c, d]].
-
-    Rows are the two samples, columns success and failure; the p-value sums the
-    hypergeometric probabilities of every table with the same margins that is no more
-    likely than the observed one (1.0 when a row or column is empty).
+    """The two-sided p-value of Fisher's exact test of the 2x2 table [[a, b], [c, d]]
+    (rows the samples, columns success and failure; 1.0 when a row or column is empty).
     """
     if min(a, b, c, d) < 0:
         raise ValueError("a contingency table holds counts of at least 0")
@@ -27,11 +19,8 @@ def fisher_exact(a: int, b: int, c: int, d: int) -> float:
 
 
 def mann_whitney(first: Mapping[int, int], second: Mapping[int, int]) -> float:
-    """The two-sided p-value of the Mann-Whitney U test of two samples given as histograms.
-
-    Each sample maps a value to how many times it occurs. Normal approximation with the
-    correction for ties and a continuity correction (the usual large-sample form); 1.0 when a
-    sample is empty or every value is the same.
+    """The two-sided p-value of the Mann-Whitney U test of two histograms (value -> count):
+    normal approximation, tie and continuity corrected; 1.0 when a sample is empty or constant.
     """
     if min([*first.values(), *second.values(), 0]) < 0:
         raise ValueError("a histogram holds counts of at least 0")
@@ -49,57 +38,8 @@ def mann_whitney(first: Mapping[int, int], second: Mapping[int, int]) -> float:
     return float(result.pvalue)
 
 
-def chi_square_sf(statistic: float, dof: int) -> float:
-    """P(X >= statistic) for X chi-square distributed with ``dof`` degrees of freedom."""
-    if dof < 1:
-        raise ValueError("a chi-square distribution has at least 1 degree of freedom")
-    return float(stats.chi2.sf(statistic, dof))
-
-
-def chi_square_fit(observed: Sequence[int], expected_shares: Sequence[float]) -> float:
-    """The p-value of Pearson's chi-square test that ``observed`` counts follow the shares.
-
-    Categories with an expected share of 0 must have no observations (else the p-value is
-    0); the degrees of freedom are the categories with a positive share, less one. 1.0 when
-    there are no observations or fewer than two such categories.
-    """
-    if len(observed) != len(expected_shares):
-        raise ValueError("one expected share per observed category")
-    counts: list[int] = []
-    shares: list[float] = []
-    for count, share in zip(observed, expected_shares, strict=True):
-        if share > 0:
-            counts.append(count)
-            shares.append(share)
-        elif count:
-            return 0.0
-    total = sum(counts)
-    if len(counts) < 2 or total == 0:
-        return 1.0
-    weight = sum(shares)
-    expected = [total * share / weight for share in shares]
-    return float(stats.chisquare(counts, expected).pvalue)
-
-
-def binomial_test(successes: int, trials: int, chance: float) -> float:
-    """The two-sided exact binomial p-value of ``successes`` in ``trials`` at ``chance``.
-
-    Sums the probabilities of every outcome no more likely than the observed one (1.0 when
-    there are no trials).
-    """
-    if not 0 <= successes <= trials:
-        raise ValueError("successes must be between 0 and trials")
-    if trials == 0:
-        return 1.0
-    return float(stats.binomtest(successes, trials, chance, alternative="two-sided").pvalue)
-
-
 def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm-Bonferroni adjusted p-values, in the order given (each at most 1).
-
-    Reject a hypothesis at level alpha when its adjusted p-value is below alpha; the
-    family-wise error rate over all of them is then at most alpha.
-    """
+    """Holm-Bonferroni adjusted p-values, in the order given (each at most 1)."""
     order = sorted(range(len(p_values)), key=lambda i: p_values[i])
     adjusted = [1.0] * len(p_values)
     running = 0.0

@@ -1,9 +1,4 @@
-"""The statecharts: the turn and every frame the stack can hold, one python-statemachine class each.
-
-``CHARTS`` maps each frame kind to its chart class; the stack's frames are instances of
-these, held by whoever runs the game, so that who is asked and the poll cursor are data of
-the frame, not states multiplied per player.
-"""
+"""The statecharts: the turn and every frame the stack can hold, one state machine class each."""
 
 from __future__ import annotations
 
@@ -28,11 +23,7 @@ CHARTS: dict[FrameKind, type[Chart]] = {
 
 
 def _check_resumes() -> None:
-    """Each pushed frame resumes its pusher with a resume event of the pushing chart.
-
-    Every event of a chart has a trigger (checked when the chart is defined), so the
-    triggers' keys are the chart's events.
-    """
+    """Each pushed frame resumes its pusher with a resume event of the pushing chart."""
     for chart in CHARTS.values():
         for push in chart.META.pushes:
             resume = CHARTS[push.frame].META.resume_event
@@ -44,11 +35,6 @@ def _check_resumes() -> None:
 
 
 _check_resumes()
-
-
-def chart_meta(kind: FrameKind) -> ChartMeta:
-    """The annotations of the chart for frame kind ``kind``."""
-    return CHARTS[kind].META
 
 
 __all__ = [
@@ -65,5 +51,4 @@ __all__ = [
     "SpecError",
     "Trigger",
     "TurnChart",
-    "chart_meta",
 ]

@@ -1,15 +1,7 @@
-"""The annotations every chart carries beside its states and transitions.
+"""The annotations every chart carries beside its states and transitions (:class:`ChartMeta`).
 
-python-statemachine holds the structure (states, hierarchy, events, named guards and
-actions); :class:`ChartMeta` holds what the library has no place for: the clause IDs each
-element implements, how each event is triggered, who is asked in each decision state, and
-which suspension states push which frame.
-
-These facts are bound to states and events by name, so every :class:`Chart` checks its
-``META`` when the class is defined: a key that names no state or event of the chart, an
-event without a trigger, a prompt naming no selector of the registry, or a transition
-citing a guard or action the registry does not define raises :class:`SpecError` at
-import, naming the chart and the name at fault.
+Each :class:`Chart` checks its ``META`` when defined: a name bound to no state, event or
+registry entry, or an event without a trigger, raises :class:`SpecError` at import.
 """
 
 from __future__ import annotations
@@ -69,9 +61,8 @@ class ChartMeta:
     resume_event: str | None
     """Event this frame sends to the frame below when it finishes; None for the turn (bottom)."""
     clauses: dict[str, tuple[str, ...]]
-    """Clause IDs implemented by each state (by id) and each event (by name)."""
+    """Clause IDs implemented by each state (by id) and each event (by name); ``rulings`` alike."""
     rulings: dict[str, tuple[str, ...]]
-    """Ruling IDs behind each state or event, where a ruling decides it."""
     triggers: dict[str, Trigger]
     prompts: dict[str, Prompt]
     pushes: tuple[Push, ...] = field(default=())
@@ -99,10 +90,7 @@ class _CheckedChart(StateMachineMetaclass):
 
 
 def guards_of(transition: Any) -> tuple[tuple[str, bool], ...]:
-    """The named guards of a chart transition, each with the value it must have.
-
-    A ``cond`` guard must be True and an ``unless`` guard False.
-    """
+    """The named guards of a chart transition, each with the value it must have."""
     return tuple((spec.attr_name, bool(spec.expected_value)) for spec in transition.cond)
 
 

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from chance_stats import binomial_test, chi_square_fit
 
 from buckshot.reference.agents import RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
@@ -23,7 +24,6 @@ from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, load_ruleset
 from buckshot.workbench.grid import with_values
-from buckshot.workbench.stats import binomial_test, chi_square_fit
 
 GAMES = 150
 SEED = 20261130
