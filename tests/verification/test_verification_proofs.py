@@ -160,6 +160,7 @@ def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
 
 
 @pytest.mark.parametrize("fault", select("model", "chart", batch=None), ids=lambda r: r.name)
+@pytest.mark.slow  # about 0.8 s of CPU a row, 130 rows: the checks' check runs in CI
 def test_every_model_fault_fails_the_proof_its_row_names(fault: Row) -> None:
     """Every model and chart row of the fault manifest, the stranger batches' too: with its
     patch, the property of its ``caught_by`` that its check names (tests/faults/ci.json) fails
