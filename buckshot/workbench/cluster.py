@@ -6,11 +6,11 @@ Dask's handshake and an ``identity`` request, each within :data:`CONNECT_TIMEOUT
 refuses, does not answer or is no Dask scheduler is refused in one line at once, before
 Dask's client would retry it until its timeout and then hang on closing.
 
-The local cluster's worker processes ignore Ctrl-C (:func:`dask_setup`, run in each as it
-starts), and print nothing (their logs are silenced, and their standard error while they
-start is the null device). The terminal sends SIGINT to the whole process group; this process
-takes it, and ends its workers at once (:func:`_stop_at_once`) instead of letting each print
-the tracebacks of a connection lost.
+The local cluster's threads and worker processes start deaf to Ctrl-C
+(:func:`buckshot.workers.deaf_children`: SIGINT blocked from their first instruction), and
+its workers print nothing (their logs are silenced). The terminal sends SIGINT to the whole
+process group; the main thread of this process takes it, and ends the workers at once
+(:func:`_stop_at_once`) instead of letting each print the tracebacks of a connection lost.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ from typing import Final
 from distributed import Client, LocalCluster, Nanny
 from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.core import connect
+from distributed.gc import disable_gc_diagnosis
 
-from buckshot.workers import bounded_workers
+from buckshot.workers import bounded_workers, deaf_children
 
 CONNECT_TIMEOUT: Final = 3.0
 """How long to wait for a scheduler given by ``--scheduler`` to answer before refusing it."""
@@ -40,6 +41,10 @@ START_TIMEOUT: Final = 120.0
 CLOSE_TIMEOUT: Final = 10.0
 """A bound on closing the client after Ctrl-C (it takes a fraction of a second; a timeout
 here would leave it half-closed)."""
+
+CLOSE_WAIT: Final = 0.5
+"""How long Ctrl-C waits for the local cluster to close before the command goes on to end
+(closing a cluster whose workers are starting took 2 s)."""
 
 DEFAULT_PORT: Final = 8786
 """The port of a scheduler address that gives none (Dask's default)."""
@@ -111,8 +116,14 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
     """
     if scheduler is not None:
         knock(scheduler)
+        remote: Client | None = None
         try:
-            remote = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+            with deaf_children():  # its threads never take Ctrl-C; one pressed now is held
+                remote = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+        except KeyboardInterrupt:
+            if remote is not None:
+                remote.close(timeout=CLOSE_TIMEOUT)
+            raise
         except Exception as error:
             raise ClusterError(
                 f"cannot reach the Dask scheduler {scheduler}: {_one_line(error)}"
@@ -121,33 +132,42 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
             yield remote
         return
     count = bounded_workers(workers, "--workers")
+    built: tuple[LocalCluster, Client] | None = None
     try:
-        with _ctrl_c_held() as pressed:
+        # the cluster's threads and worker processes start deaf to Ctrl-C (it is this
+        # thread's), and a Ctrl-C while it is built is held till both are whole: a cluster
+        # stopped half-built could not be closed, and a client left half-built closes itself
+        # as it is collected at the exit, waiting for ever for a loop that is gone
+        with deaf_children():
             cluster = LocalCluster(
                 n_workers=0,  # started below, where Ctrl-C can stop them
                 threads_per_worker=1,
                 processes=processes,
                 dashboard_address=":0",  # a free port: several clusters may run on one machine
                 silence_logs=logging.CRITICAL,  # a task's error reaches the client; logs: noise
-                preload=[__name__] if processes else [],  # dask_setup: workers ignore Ctrl-C
             )
-            # built whole too: a client that Ctrl-C left half-built closes itself as it is
-            # collected at the exit, waiting for ever for a loop that is gone
-            client = Client(cluster, set_as_default=False)
+            built = cluster, Client(cluster, set_as_default=False)
+            disable_gc_diagnosis(force=True)  # the scheduler's: see below
     except (OSError, RuntimeError) as error:
         raise ClusterError(f"cannot start a local Dask cluster: {_one_line(error)}") from None
+    except KeyboardInterrupt:  # held while it was built: raised as the building ended
+        if built is not None:
+            _stop_at_once(*built)
+        raise
+    cluster, client = built
     try:
-        if pressed:
-            raise KeyboardInterrupt
-        with _workers_stderr_silenced(processes):
-            cluster.scale(count)
-            try:
-                client.wait_for_workers(count, timeout=START_TIMEOUT)
-            except TimeoutError:
-                raise ClusterError(
-                    f"cannot start a local Dask cluster: {count} workers did not start "
-                    f"within {START_TIMEOUT:g} s"
-                ) from None
+        cluster.scale(count)
+        try:
+            client.wait_for_workers(count, timeout=START_TIMEOUT)
+        except TimeoutError:
+            raise ClusterError(
+                f"cannot start a local Dask cluster: {count} workers did not start "
+                f"within {START_TIMEOUT:g} s"
+            ) from None
+        # Dask's garbage-collector callback, which a scheduler or worker in this process
+        # turns on, is Python the collector runs anywhere: a Ctrl-C raised inside it was
+        # swallowed ("Exception ignored in ... _gc_callback", a traceback) and the games ran on
+        disable_gc_diagnosis(force=True)
         yield client
     except BaseException:
         _stop_at_once(cluster, client)
@@ -156,53 +176,10 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
     cluster.close()
 
 
-@contextmanager
-def _ctrl_c_held() -> Iterator[list[bool]]:
-    """Hold a Ctrl-C pressed inside (the list it gives gets True) instead of raising it there:
-    a cluster stopped half-built could not be closed, and would hang the exit."""
-    pressed: list[bool] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield pressed  # Ctrl-C is the main thread's: nothing to hold here
-        return
-
-    def hold(signum: int, frame: object) -> None:
-        pressed.append(True)
-
-    previous = signal.signal(signal.SIGINT, hold)
-    try:
-        yield pressed
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def dask_setup(worker: object) -> None:
-    """Run by each local worker process as it starts (a Dask preload of this module): Ctrl-C
-    is this command's to handle, so the worker ignores it; the command ends it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _workers_stderr_silenced(processes: bool) -> Iterator[None]:
-    """While the worker processes start, their standard error (inherited from this process's)
-    is the null device: a Ctrl-C that reaches one before it ignores Ctrl-C (:func:`dask_setup`)
-    ends it without a traceback. This process's own is back after."""
-    if not processes:
-        yield
-        return
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w", encoding="utf-8") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 def _stop_at_once(cluster: LocalCluster, client: Client) -> None:
     """End the cluster's worker processes now (they are mid-game: nothing of theirs is kept),
-    then close the client and the cluster, not waiting long and with their logs silenced:
-    the workers' deaths are expected."""
+    then close the client and the cluster, waiting at most :data:`CLOSE_WAIT`, with their
+    logs silenced: the workers' deaths are expected."""
     logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
     for nanny in list(cluster.workers.values()):
         pid = getattr(nanny, "pid", None)
@@ -211,8 +188,16 @@ def _stop_at_once(cluster: LocalCluster, client: Client) -> None:
         if isinstance(pid, int):
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+    # closed whole (a client left half-closed closes again as the interpreter exits, and can
+    # wait there for a loop that is gone) but not waited for past CLOSE_WAIT: the program
+    # ends at once after Ctrl-C, with no such exit (buckshot.__main__)
+    closing = threading.Thread(target=_close, args=(cluster, client), name="close", daemon=True)
+    closing.start()
+    closing.join(timeout=CLOSE_WAIT)
+
+
+def _close(cluster: LocalCluster, client: Client) -> None:
+    """Close ``client`` and ``cluster``, whatever fails as they close."""
     with suppress(Exception):
-        # given the time it needs: a client left half-closed closes again as the
-        # interpreter exits, and can wait there for a loop that is gone
         client.close(timeout=CLOSE_TIMEOUT)
         cluster.close(timeout=2)
