@@ -180,6 +180,52 @@ def test_readers_of_reports_say_what_the_file_is(tmp_path: Path) -> None:
     assert "more than one JSON value" in lines[2] and "chance/1 report" in lines[2]
 
 
+BAD_SETUPS: list[tuple[Any, str]] = [
+    ({}, "seats"),
+    ({"seats": 3}, "seats"),
+    ({"seats": [{"role": "king"}, {"role": "doctor"}]}, "'king'"),
+    ({"seats": [{}, {"role": "doctor"}]}, "seat 0: role"),
+    ({"seats": [{"role": "doctor", "hp": "x"}, {"role": "doctor"}]}, "seat 0: hp 'x'"),
+    ({"seats": [{"role": "doctor", "items": {"gun": 1}}, {"role": "doctor"}]}, "'gun'"),
+    ({"seats": [{"role": "doctor"}, {"role": "doctor"}], "chamber": ["x"]}, "chamber"),
+    ({"seats": [{"role": "doctor"}, {"role": "doctor"}], "owner": [1]}, "owner"),
+    ([1], "the setup"),
+]
+"""Setups a case may hold that the engine refuses, each with the words its refusal must name
+(it said ``KeyError: 'seats'`` or ``ValueError: 'king' is not a valid Role``)."""
+
+
+@pytest.mark.parametrize(("setup", "named"), BAD_SETUPS)
+def test_a_setup_the_engine_refuses_is_named_in_words(setup: Any, named: str) -> None:
+    from buckshot.reference.chance import SeededChance
+    from buckshot.reference.errors import GameError
+    from buckshot.reference.setup import game_from_setup
+
+    with pytest.raises(GameError) as refused:
+        game_from_setup(setup, SeededChance(0))
+    assert refused.value.code == "setup.invalid"
+    assert named in refused.value.message, refused.value.message
+    assert "expected" in refused.value.message, refused.value.message
+    assert not RAW_PYTHON.search(refused.value.message), refused.value.message
+
+
+def test_an_engine_bug_in_the_adapter_is_reported_in_words() -> None:
+    """The reference adapter's ``errored`` reply said ``KeyError: 'x'``; it says what failed,
+    the exception's class staying in the reply's traceback."""
+    from buckshot.reference.adapter import IMPLEMENTATION, Run, handle
+
+    class Broken(Run):
+        def play(self) -> dict[str, Any]:
+            raise KeyError("x")
+
+    case = {"id": "turn.x", "setup": {}, "script": []}
+    reply = handle({"type": "run", "seq": 1, "case": case}, IMPLEMENTATION, Broken)
+    assert reply is not None and reply["type"] == "errored", reply
+    assert "the reference engine failed" in reply["message"], reply
+    assert not RAW_PYTHON.search(reply["message"]), reply
+    assert "KeyError" in reply["traceback"]
+
+
 UNREADABLE_CODES = {
     "ruleset": "ruleset.unreadable",
     "log": "log.unreadable",
