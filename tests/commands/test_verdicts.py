@@ -9,6 +9,7 @@ import builtins
 import io
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -224,6 +225,24 @@ def test_an_engine_bug_in_the_adapter_is_reported_in_words() -> None:
     assert "the reference engine failed" in reply["message"], reply
     assert not RAW_PYTHON.search(reply["message"]), reply
     assert "KeyError" in reply["traceback"]
+
+
+def test_an_adapter_line_that_is_not_json_is_named_in_words() -> None:
+    """It said the JSON parser's words ("Expecting value: line 1 column 1 (char 0)")."""
+    adapter = f"{sys.executable} -c 'print(\"hello\")'"
+    line = _one_error(RUNNER.invoke(app, ["conformance", "run", "--adapter", adapter, "--quiet"]))
+    assert line.startswith("error [adapter.start]: ") and "not JSON" in line, line
+
+
+def test_a_case_file_that_is_not_json_is_named_in_words(tmp_path: Path) -> None:
+    """A suite's case that is no JSON: the suite's refusal said the parser's words."""
+    suite = ROOT / "conformance" / "data"
+    shutil.copytree(suite, tmp_path / "data", ignore=lambda d, _: ["cases"] * (d == str(suite)))
+    cases = tmp_path / "data" / "cases"
+    cases.mkdir()
+    (cases / "area.text.json").write_text("{not json", encoding="utf-8")
+    line = _one_error(RUNNER.invoke(app, ["conformance", "check", "--cases", str(cases)]))
+    assert "area.text.json: cannot be read as JSON: not JSON (at line 1, column 2)" in line, line
 
 
 UNREADABLE_CODES = {
