@@ -21,6 +21,7 @@ import os
 import signal
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Final
@@ -37,6 +38,9 @@ CONNECT_TIMEOUT: Final = 3.0
 
 START_TIMEOUT: Final = 120.0
 """How long the local cluster's workers may take to start (each imports the package)."""
+
+SHORT_WAIT: Final = 0.2
+"""The longest the main thread waits at once for the local workers to start."""
 
 CLOSE_TIMEOUT: Final = 10.0
 """A bound on closing the client after Ctrl-C (it takes a fraction of a second; a timeout
@@ -157,13 +161,7 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
     cluster, client = built
     try:
         cluster.scale(count)
-        try:
-            client.wait_for_workers(count, timeout=START_TIMEOUT)
-        except TimeoutError:
-            raise ClusterError(
-                f"cannot start a local Dask cluster: {count} workers did not start "
-                f"within {START_TIMEOUT:g} s"
-            ) from None
+        _wait_for_workers(client, count)
         # Dask's garbage-collector callback, which a scheduler or worker in this process
         # turns on, is Python the collector runs anywhere: a Ctrl-C raised inside it was
         # swallowed ("Exception ignored in ... _gc_callback", a traceback) and the games ran on
@@ -174,6 +172,23 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
         raise
     client.close()
     cluster.close()
+
+
+def _wait_for_workers(client: Client, count: int) -> None:
+    """Wait for ``count`` workers, in short waits: a thread this process did not start (a
+    library's native one) may take a Ctrl-C, which the main thread then sees only as a wait
+    ends. :class:`ClusterError` when they are not up within :data:`START_TIMEOUT`."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            client.wait_for_workers(count, timeout=SHORT_WAIT)
+            return
+        except TimeoutError:
+            if time.monotonic() > deadline:
+                raise ClusterError(
+                    f"cannot start a local Dask cluster: {count} workers did not start "
+                    f"within {START_TIMEOUT:g} s"
+                ) from None
 
 
 def _stop_at_once(cluster: LocalCluster, client: Client) -> None:
