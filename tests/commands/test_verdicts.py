@@ -229,7 +229,8 @@ def test_an_engine_bug_in_the_adapter_is_reported_in_words() -> None:
 
 def test_an_adapter_line_that_is_not_json_is_named_in_words() -> None:
     """It said the JSON parser's words ("Expecting value: line 1 column 1 (char 0)")."""
-    adapter = f"{sys.executable} -c 'print(\"hello\")'"
+    answer = "import time; print('hello', flush=True); time.sleep(60)"  # then still running
+    adapter = f'{sys.executable} -c "{answer}"'
     line = _one_error(RUNNER.invoke(app, ["conformance", "run", "--adapter", adapter, "--quiet"]))
     assert line.startswith("error [adapter.start]: ") and "not JSON" in line, line
 
