@@ -227,6 +227,7 @@ def test_an_engine_bug_in_the_adapter_is_reported_in_words() -> None:
     assert "KeyError" in reply["traceback"]
 
 
+@pytest.mark.slow
 def test_an_adapter_line_that_is_not_json_is_named_in_words() -> None:
     """It said the JSON parser's words ("Expecting value: line 1 column 1 (char 0)")."""
     answer = "import time; print('hello', flush=True); time.sleep(60)"  # then still running
