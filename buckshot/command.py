@@ -70,7 +70,17 @@ ClickException = _library_error("ClickException")
 
 class OneLineErrors(typer.core.TyperGroup):
     """A command group whose usage errors are one line, ``error [usage]: <command>: <what>``
-    on standard error with exit 2, like every other refusal; help is unchanged."""
+    on standard error with exit 2, like every other refusal. A path it is given is judged by
+    the command that reads or writes it, in that reader's words and code (``log.unreadable``,
+    ``output.unwritable``...), never refused by the library as "not readable"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in [self, *self.commands.values()]:
+            for param in command.params:  # a path's own check: "path 'x' is not readable"
+                declared = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
+                if declared is not None and getattr(declared, "readable", False):
+                    declared.readable = False
 
     def main(
         self,
@@ -106,6 +116,7 @@ class OneLineErrors(typer.core.TyperGroup):
             )
         except UsageError as error:
             if type(error).__name__ == "NoArgsIsHelpError":  # a bare group: its help is shown
+                typer.echo(error.format_message())  # type: ignore[attr-defined]
                 sys.exit(getattr(error, "exit_code", 2))
             context = getattr(error, "ctx", None)
             where = context.command_path if context is not None else (prog_name or "buckshot")
@@ -138,6 +149,14 @@ class OneLineErrors(typer.core.TyperGroup):
         if status == INTERRUPTED:
             _quiet_finalisers()
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def command_group(**settings: Any) -> typer.Typer:
+    """A group of commands (``help`` and the rest as ``typer.Typer`` takes them) with
+    one-line errors (:class:`OneLineErrors`), no shell completion, and help laid out by the
+    command-line library itself: at any width it wraps every option's text and never cuts an
+    option's name (as the framed boxes did at 80 columns)."""
+    return typer.Typer(cls=OneLineErrors, add_completion=False, rich_markup_mode=None, **settings)
 
 
 def interrupted_in_native_call(error: BaseException) -> bool:
@@ -226,19 +245,23 @@ def _writable_folder(folder: Path) -> Path | None:
     return None
 
 
+def output_problem(path: Path) -> str | None:
+    """Why the output file ``path`` cannot be written (a folder, a read-only file, a parent that
+    is a file or not writable; a missing parent is fine: it is created on write); None when it
+    can."""
+    if path.is_dir():
+        return "a folder, not a file"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is not writable"
+    blocker = _writable_folder(path.parent)
+    return None if blocker is None else f"{blocker} is not a writable folder"
+
+
 def check_output(path: Path | None, option: str = "output") -> None:
     """Refuse, before any work, an output file ``path`` given as ``option`` that cannot be
-    written: a folder, a read-only file, or a parent that is a file or not writable (a missing
-    parent is fine: it is created on write). None: no output asked for."""
-    if path is None:
-        return
-    if path.is_dir():
-        fail("output.unwritable", f"{option} {path}: a folder, not a file")
-    if path.exists() and not os.access(path, os.W_OK):
-        fail("output.unwritable", f"{option} {path}: the file is not writable")
-    blocker = _writable_folder(path.parent)
-    if blocker is not None:
-        fail("output.unwritable", f"{option} {path}: {blocker} is not a writable folder")
+    written (:func:`output_problem`). None: no output asked for."""
+    if path is not None and (problem := output_problem(path)) is not None:
+        fail("output.unwritable", f"{option} {path}: {problem}")
 
 
 def check_output_folder(folder: Path | None, option: str = "output") -> None:
@@ -262,26 +285,36 @@ def save(path: Path, text: str, option: str = "output") -> None:
 
 
 class InputError(ValueError):
-    """An input file that cannot be read as the text it should be, in the user's words."""
+    """An input file that cannot be read as the text it should be, in the user's words;
+    ``code`` is its reader's ``<reader>.unreadable`` (missing, a folder, no permission) or
+    ``<reader>.invalid`` (not UTF-8 text)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
-def read_input(path: Path, what: str) -> str:
-    """The text of the input file ``path``, a ``what`` ("conformance report");
-    :class:`InputError` saying, in words, why it cannot be read: missing, a folder, not
-    readable, not UTF-8 text."""
+def read_input(path: Path, what: str, reader: str) -> str:
+    """The text of the input file ``path``, a ``what`` ("conformance report") read by
+    ``reader`` ("report", the first word of its error codes); :class:`InputError` saying, in
+    words, why it cannot be read: missing, a folder, not readable, not UTF-8 text."""
+    unreadable = f"{reader}.unreadable"
     if path.is_dir():
-        raise InputError(f"{path}: a folder, not a {what}")
+        raise InputError(f"{path}: a folder, not a {what}", unreadable)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file (a {what} was expected)") from None
+        raise InputError(f"{path}: no such file (a {what} was expected)", unreadable) from None
+    except PermissionError:
+        raise InputError(f"{path}: no permission to read this {what}", unreadable) from None
     except OSError as error:
-        raise InputError(f"{path}: cannot read it: {(error.strerror or 'error').lower()}") from None
+        reason = (error.strerror or "error").lower()
+        raise InputError(f"{path}: cannot read it: {reason}", unreadable) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(
-            f"{path}: not UTF-8 text (byte {error.start + 1}), so not a {what}"
+            f"{path}: not UTF-8 text (byte {error.start + 1}), so not a {what}", f"{reader}.invalid"
         ) from None
 
 

@@ -10,6 +10,7 @@ moves (a long solver query): a quiet stretch gets a line of every stage not fini
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -79,7 +80,9 @@ class CommandProgress:
         self.bar.__exit__(kind, error, trace)
 
     def _beat(self) -> None:
-        """Print the stages not finished whenever ``every`` seconds pass without a line."""
+        """Print the stages not finished whenever ``every`` seconds pass without a line. Ctrl-C
+        is the main thread's: this one never takes it (one it took would wake nobody)."""
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         while not self.stopped.wait(min(1.0, self.every)):
             with self.lock:
                 if time.monotonic() - self.printed < self.every:

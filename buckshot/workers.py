@@ -2,10 +2,11 @@
 the commands that use a pool (``simulate``, ``verify``, ``compare``, ``sweep``).
 
 The workers ignore Ctrl-C (:func:`ignore_ctrl_c`, a pool's initializer, and from their very
-start when they are started inside :func:`deaf_children`): the terminal sends SIGINT to the
-whole process group, and a worker's own KeyboardInterrupt would only print a traceback. The
-main process gets it, and ends the workers with :func:`terminate`, rather than waiting for a
-worker inside a long game or a solver call to notice.
+start when they are started inside :func:`deaf_children`, as are the threads of a pool or a
+progress line): the terminal sends SIGINT to the whole process group, and a worker's own
+KeyboardInterrupt would only print a traceback. The main thread of the main process gets it,
+and ends the workers with :func:`terminate`, rather than waiting for a worker inside a long
+game or a solver call to notice.
 
 A number of workers asked for (``--jobs``, ``--workers``) is bounded by the cores this process
 may run on (:func:`bounded_workers`): more workers than cores only take turns on them.
@@ -20,6 +21,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from multiprocessing import resource_tracker
 from typing import TextIO
 
 
@@ -30,19 +32,24 @@ def ignore_ctrl_c() -> None:
 
 @contextmanager
 def deaf_children() -> Iterator[None]:
-    """Processes started inside (a pool's workers, as tasks are submitted) ignore Ctrl-C from
-    their first instruction: an ignored signal stays ignored in a new program, and Python
-    leaves it so. A spawned worker imports for a second or more before its initializer runs,
-    and a Ctrl-C then printed its traceback. This process ignores Ctrl-C inside too, so keep
-    the block to the starting of processes."""
+    """Threads and processes started inside (a pool's workers and its helper threads, a Dask
+    cluster's) never take Ctrl-C: they start with SIGINT blocked, a mask a new thread and a
+    new program inherit, so the terminal's Ctrl-C is always this (main) thread's. The kernel
+    gives a signal to any thread not blocking it; one taken by a helper thread left the main
+    thread asleep in a wait with no timeout (a future's), deaf until the wait ended, if ever.
+    A spawned worker is also spared the traceback of a Ctrl-C during its imports. A Ctrl-C
+    pressed inside is held, and raised as the block ends."""
     if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may change the handler; Ctrl-C is its own
+        yield  # Ctrl-C is the main thread's: a thread started here inherits this mask
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # multiprocessing's resource tracker, started by the first spawned process, unblocks
+    # SIGINT in the thread that starts it (the mask its own start needs): started first
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def terminate(pool: ProcessPoolExecutor) -> None:

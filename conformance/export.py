@@ -183,8 +183,11 @@ def verify_export(folder: Path) -> list[str]:
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         listed: dict[str, dict[str, Any]] = manifest["files"]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise ExportError(f"{folder / MANIFEST}: not a manifest ({error})") from None
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ExportError(
+            f"{folder / MANIFEST}: not a manifest (a JSON object whose files lists every file "
+            "with its hash was expected)"
+        ) from None
     problems = []
     for path, entry in listed.items():
         file = folder / path

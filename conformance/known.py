@@ -10,9 +10,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from buckshot.command import InputError, read_input
+
 
 class KnownFailuresError(Exception):
-    """The file cannot be read or a line is not ``ID [reason]``."""
+    """The file cannot be read or a line is not ``ID [reason]``; ``code`` is
+    ``known_failures.unreadable`` (missing, a folder, no permission) or
+    ``known_failures.invalid``."""
+
+    def __init__(self, message: str, code: str = "known_failures.invalid") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def parse_known_failures(text: str, source: str = "<text>") -> dict[str, str]:
@@ -32,9 +40,7 @@ def parse_known_failures(text: str, source: str = "<text>") -> dict[str, str]:
 def load_known_failures(path: Path) -> dict[str, str]:
     """The known failures listed in ``path``."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise KnownFailuresError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise KnownFailuresError(f"{path}: {error.strerror or error}") from None
+        text = read_input(path, "known-failures list", "known_failures")
+    except InputError as error:
+        raise KnownFailuresError(str(error), error.code) from None
     return parse_known_failures(text, str(path))

@@ -23,7 +23,12 @@ LINE_TYPES = ("header", "case", "summary")
 
 
 class ReportError(Exception):
-    """A file is not a report this runner can read."""
+    """A file is not a report this runner can read; ``code`` is ``report.unreadable`` (missing,
+    a folder, no permission) or ``report.invalid``."""
+
+    def __init__(self, message: str, code: str = "report.invalid") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -65,9 +70,9 @@ def read_jsonl(path: Path) -> Report:
     """The report in ``path``; :class:`ReportError` naming the line and the field if a line
     does not fit ``report.schema.json`` (or the file is no report at all)."""
     try:
-        text = read_input(path, f"{REPORT_FORMAT} report")
+        text = read_input(path, f"{REPORT_FORMAT} report", "report")
     except InputError as error:
-        raise ReportError(str(error)) from None
+        raise ReportError(str(error), error.code) from None
     numbered: list[tuple[int, Any]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from buckshot.command import json_problem
 from buckshot.conformance.protocol import encode, quote, stop_message
 
 STDERR_LINES = 20
@@ -161,7 +162,9 @@ class AdapterProcess:
             message = json.loads(line)
         except ValueError as error:
             raise self._failure(
-                "malformed", f"not a JSON line ({error}): {quote(line)}", line
+                "malformed",
+                f"{json_problem(error, False)}, not a message line: {quote(line)}",
+                line,
             ) from None
         if not isinstance(message, dict):
             raise self._failure("malformed", f"not a JSON object: {quote(line)}", line)

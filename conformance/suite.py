@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from buckshot.command import InputError, json_problem, read_input
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.spec.clauses import clause_ids
 from buckshot.spec.ruleset import load_ruleset
@@ -173,10 +174,12 @@ def resolve_setup(inline: dict[str, Any], ruleset_base: dict[str, Any]) -> dict[
 
 def _read_json(path: Path, problems: list[str]) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        problems.append(f"{path}: cannot be read as JSON: {error}")
-        return None
+        return json.loads(read_input(path, "JSON document", "suite"))
+    except InputError as error:
+        problems.append(f"cannot be read as JSON: {error}")
+    except ValueError as error:
+        problems.append(f"{path}: cannot be read as JSON: {json_problem(error)}")
+    return None
 
 
 def _whole_numbers_with_a_point(value: Any, at: str) -> Iterator[tuple[str, float]]:

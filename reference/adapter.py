@@ -398,25 +398,28 @@ def handle(
         try:
             return played.play()
         except Exception as error:  # an engine bug: report it, keep serving
-            return played.reply(
-                "errored",
-                message=f"{type(error).__name__}: {error}",
-                traceback=traceback.format_exc(),
-            )
+            return _engine_bug(played, error)
     if kind == "sample":
         case = {"id": message["id"], "setup": message["setup"], "script": message["script"]}
         sampled = run(int(message["seq"]), case)
         try:
             return sampled.sample(int(message["seed"]), int(message["plays"]))
         except Exception as error:  # an engine bug: report it, keep serving
-            return sampled.reply(
-                "errored",
-                message=f"{type(error).__name__}: {error}",
-                traceback=traceback.format_exc(),
-            )
+            return _engine_bug(sampled, error)
     if kind == "stop":
         return None
     raise ValueError(f"unknown message type {kind!r}")
+
+
+def _engine_bug(run: Run, error: Exception) -> dict[str, Any]:
+    """The ``errored`` reply of a case the reference engine failed on: what failed in words,
+    the exception's class and place in the reply's ``traceback``."""
+    what = " ".join(str(error).split()) or "no message"
+    return run.reply(
+        "errored",
+        message=f"the reference engine failed on this case (a bug in it): {what}",
+        traceback=traceback.format_exc(),
+    )
 
 
 def serve(

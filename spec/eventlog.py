@@ -317,6 +317,8 @@ def _file_lines(path: Path) -> Iterator[tuple[int, str]]:
         stream = path.open("rb")
     except FileNotFoundError:
         raise EventLogError(f"{source}: no such file", UNREADABLE) from None
+    except PermissionError:
+        raise EventLogError(f"{source}: no permission to read this log", UNREADABLE) from None
     except OSError as error:
         raise EventLogError(f"{source}: cannot read: {error.strerror}", UNREADABLE) from None
     with stream:

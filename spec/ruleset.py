@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -56,13 +56,16 @@ class RulesetError(ValueError):
     ``source`` the file or ``"<default>"``, ``"<data>"``, ``"<changes>"`` or a caller's name.
     """
 
-    code: ClassVar[str] = "ruleset.invalid"
-
-    def __init__(self, key: str, reason: str, source: str = "<data>") -> None:
+    def __init__(
+        self, key: str, reason: str, source: str = "<data>", code: str = "ruleset.invalid"
+    ) -> None:
         super().__init__(key, reason, source)
         self.key = key
         self.reason = reason
         self.source = source
+        self.code = code
+        """``ruleset.unreadable`` for a file missing, a folder or not readable; else
+        ``ruleset.invalid``."""
 
     def __str__(self) -> str:
         where = f"key {self.key!r}: " if self.key else ""
@@ -287,7 +290,12 @@ def load_ruleset(path: Path | None = None) -> Ruleset:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise RulesetError("", f"cannot read the file: {exc.strerror or exc}", source) from exc
+        reason = {
+            FileNotFoundError: "no such file (a ruleset was expected)",
+            IsADirectoryError: "a folder, not a ruleset file",
+            PermissionError: "no permission to read it",
+        }.get(type(exc), f"cannot read it: {(exc.strerror or 'error').lower()}")
+        raise RulesetError("", reason, source, "ruleset.unreadable") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -180,7 +180,7 @@ def verdict_commands() -> frozenset[str]:
 ERROR_LINE = re.compile(r"^error \[(?P<code>[a-z0-9._-]+)\]: \S")
 """A refusal's line: ``error [code]: message``."""
 RAW_PYTHON = re.compile(
-    r"\[Errno|codec can't|Extra data|Expecting value"
+    r"\[Errno|codec can't|Extra data|Expecting |\(char \d+\)"
     r"|\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception)\b"
 )
 """What no message may hold (issue 34): errno text, a codec's or the JSON parser's words, an

@@ -14,9 +14,9 @@ import typer
 from buckshot.command import (
     INTERRUPTED,
     InputError,
-    OneLineErrors,
     check_output,
     check_output_folder,
+    command_group,
     fail,
     json_problem,
     read_input,
@@ -34,11 +34,9 @@ CASES_HELP = (
 )
 """The help of every command's --cases option."""
 
-app = typer.Typer(
-    cls=OneLineErrors,
+app = command_group(
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
     no_args_is_help=True,
-    add_completion=False,
 )
 
 DEFAULT_CASES = CASES
@@ -140,7 +138,7 @@ def run_command(
         try:
             marked = load_known_failures(known_failures)
         except KnownFailuresError as error:
-            fail("known_failures.invalid", str(error))
+            fail(error.code, str(error))
     try:
         suite = load_suite(cases)
     except SuiteError as error:
@@ -263,7 +261,7 @@ def diff_command(
     try:
         old, new = read_jsonl(before), read_jsonl(after)
     except ReportError as error:
-        fail("report.invalid", str(error))
+        fail(error.code, str(error))
     changes = diff_reports(old, new)
     sys.stdout.write(render_diff(changes, str(before), str(after)))
     if any(change.regression for change in changes):
@@ -424,7 +422,7 @@ def report_command(
     try:
         read = [read_jsonl(path) for path in reports]
     except ReportError as error:
-        fail("report.invalid", str(error))
+        fail(error.code, str(error))
     chance_reports = [_read_chance_report(path) for path in chance or []]
     save(out, comparison_html(read, title, chance_reports), "--out")
     typer.echo(f"wrote {out}: {len(read)} reports compared")
@@ -437,9 +435,9 @@ def _read_chance_report(path: Path) -> dict[str, Any]:
     from buckshot.conformance.report_page import CHANCE_FORMAT, chance_report_problem
 
     try:
-        report = json.loads(read_input(path, f"{CHANCE_FORMAT} report"))
+        report = json.loads(read_input(path, f"{CHANCE_FORMAT} report", "report"))
     except InputError as error:
-        fail("report.invalid", str(error))
+        fail(error.code, str(error))
     except ValueError as error:
         fail("report.invalid", f"{path}: {json_problem(error)}, not a {CHANCE_FORMAT} report")
     if not isinstance(report, dict) or report.get("format") != CHANCE_FORMAT:

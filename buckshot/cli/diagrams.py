@@ -7,15 +7,13 @@ from typing import Annotated
 
 import typer
 
-from buckshot.command import INTERRUPTED, OneLineErrors, check_output_folder, fail
+from buckshot.command import INTERRUPTED, check_output_folder, command_group, fail
 from buckshot.progress import QUIET_HELP, CommandProgress
 
-app = typer.Typer(
-    cls=OneLineErrors,
+app = command_group(
     help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
     invoke_without_command=True,
     no_args_is_help=False,
-    add_completion=False,
 )
 
 

@@ -7,16 +7,24 @@ from typing import Annotated
 
 import typer
 
-from buckshot.command import INTERRUPTED, check_output, fail, save
+from buckshot.command import INTERRUPTED, check_output, fail, output_problem, save
 
 EXAMPLE = "s6_3_example"
 """The example game played when no log is given (S6.3's worked example)."""
 
 
-def _check_out(out: Path, logs: list[Path]) -> None:
-    check_output(out, "--out")
-    if any(out.resolve() == log.resolve() for log in logs):
-        fail("usage.out", f"{out} is a log given: name another file")
+def _check_out(target: Path, given: Path | None, logs: list[Path]) -> None:
+    """Refuse a page ``target`` that cannot be written or is a log read; ``given`` is --out
+    (None: ``target`` is the default, and the message says how to choose another)."""
+    if given is not None:
+        check_output(given, "--out")
+    elif (problem := output_problem(target)) is not None:
+        fail(
+            "output.unwritable",
+            f"the page's default path {target}: {problem}; choose another with --out FILE",
+        )
+    if any(target.resolve() == log.resolve() for log in logs):
+        fail("usage.out", f"the page {target} is a log given: choose another with --out FILE")
 
 
 def explore_command(
@@ -69,7 +77,7 @@ def _explore(log: Path | None, out: Path | None, expected: Path | None) -> None:
     target = (
         out if out is not None else (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
     )
-    _check_out(target, [p for p in (log, expected) if p is not None])
+    _check_out(target, out, [p for p in (log, expected) if p is not None])
     if not dot_installed():
         fail("graphviz", dot_missing("the explorer"))
     try:
@@ -94,5 +102,5 @@ def _explore(log: Path | None, out: Path | None, expected: Path | None) -> None:
         page = explore_html(traces, title, chart_svgs())
     except GraphvizError as error:
         fail("graphviz", str(error))
-    save(target, page, "--out")
+    save(target, page, "--out" if out is not None else "the page")
     typer.echo(f"wrote {target} ({len(events)} events)", err=True)

@@ -22,8 +22,8 @@ from buckshot.command import (
     INTERRUPTED,
     MAX_GAMES,
     InputError,
-    OneLineErrors,
     check_output,
+    command_group,
     fail,
     json_problem,
     load_rules,
@@ -37,14 +37,11 @@ from buckshot.tables import FormatOption, TableFormat, output_console, print_tab
 if TYPE_CHECKING:
     from buckshot.reference.simulate import Summary
 
-app = typer.Typer(
-    cls=OneLineErrors,
+app = command_group(
     help="The game's formal specification, its reference engine and its verification.",
     no_args_is_help=True,
-    add_completion=False,
 )
-spec_app = typer.Typer(
-    cls=OneLineErrors,
+spec_app = command_group(
     help="The specification: export it, trace clauses to what cites them, render the rulings.",
     no_args_is_help=True,
 )
@@ -63,7 +60,6 @@ RulesOption = Annotated[
     typer.Option(
         "--rules",
         help="A ruleset variant (TOML) to use instead of the default one.",
-        dir_okay=False,
     ),
 ]
 
@@ -424,9 +420,9 @@ def _replay_counterexample(path: Path, json_out: Path | None) -> None:
     )
 
     try:
-        data = json.loads(read_input(path, "counterexample"))
+        data = json.loads(read_input(path, "counterexample", "counterexample"))
     except InputError as error:
-        fail(CounterexampleError.code, str(error))
+        fail(error.code, str(error))
     except ValueError as error:
         fail(CounterexampleError.code, f"{path}: {json_problem(error)}, not a counterexample")
     try:

@@ -13,9 +13,9 @@ from rich.table import Table
 
 from buckshot.command import (
     INTERRUPTED,
-    OneLineErrors,
     check_output,
     check_output_folder,
+    command_group,
     fail,
     load_rules,
     save,
@@ -47,12 +47,10 @@ from buckshot.verification.report import Report, cex_text
 from buckshot.verification.run import RunFailed, verify
 from buckshot.workers import bounded_workers
 
-app = typer.Typer(
-    cls=OneLineErrors,
+app = command_group(
     help="Prove the spec's invariants with Z3 for every player count, check them on bounded "
     "paths, show they are not vacuous, and walk the engine in lockstep with the model.",
     no_args_is_help=False,
-    add_completion=False,
 )
 
 
@@ -102,9 +100,7 @@ def main(
     ] = None,
     rules: Annotated[
         Path | None,
-        typer.Option(
-            "--rules", help="A ruleset variant (TOML) instead of the default.", dir_okay=False
-        ),
+        typer.Option("--rules", help="A ruleset variant (TOML) instead of the default."),
     ] = None,
     depth: Annotated[
         int, typer.Option("--depth", min=0, help="Bounded model checking depth (0: skip).")

@@ -23,7 +23,7 @@ def verify_trace_command(
     log: Annotated[Path, typer.Argument(help="An event log (JSON lines) to check.")],
     rules: Annotated[
         Path | None,
-        typer.Option("--rules", help="The ruleset the game was played by (TOML).", dir_okay=False),
+        typer.Option("--rules", help="The ruleset the game was played by (TOML)."),
     ] = None,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the result as JSON to this file.")

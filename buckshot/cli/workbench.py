@@ -37,12 +37,10 @@ WorkersOption = Annotated[
     int, typer.Option("--workers", min=0, help="Local cluster workers (0: one per core given).")
 ]
 HtmlOption = Annotated[
-    Path | None, typer.Option("--html", dir_okay=False, help="Write the report as an HTML page.")
+    Path | None, typer.Option("--html", help="Write the report as an HTML page.")
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)]
-JsonOption = Annotated[
-    Path | None, typer.Option("--json", dir_okay=False, help="Write the report's data as JSON.")
-]
+JsonOption = Annotated[Path | None, typer.Option("--json", help="Write the report's data as JSON.")]
 
 
 def _ruleset(name: str) -> Ruleset:
@@ -216,7 +214,7 @@ def sweep_command(
     ],
     rules: Annotated[
         Path | None,
-        typer.Option("--rules", dir_okay=False, help="The reference ruleset (default: default)."),
+        typer.Option("--rules", help="The reference ruleset (default: default)."),
     ] = None,
     games: GamesOption = 1000,
     players: PlayersOption = 4,

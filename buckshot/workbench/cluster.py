@@ -1,8 +1,15 @@
 """Where the games run: a Dask client on a local cluster or on a running scheduler.
 
-A scheduler given by address is knocked on first (:func:`knock`) and refused in one line if it
-does not answer. Local workers ignore Ctrl-C and print nothing; this process takes it and ends
-them at once (:func:`_stop_at_once`).
+A scheduler given by address is first knocked on (:func:`knock`: a TCP connection, then
+Dask's handshake and an ``identity`` request, each within :data:`CONNECT_TIMEOUT`): one that
+refuses, does not answer or is no Dask scheduler is refused in one line at once, before
+Dask's client would retry it until its timeout and then hang on closing.
+
+The local cluster's threads and worker processes start deaf to Ctrl-C
+(:func:`buckshot.workers.deaf_children`: SIGINT blocked from their first instruction), and
+its workers print nothing (their logs are silenced). The terminal sends SIGINT to the whole
+process group; the main thread of this process takes it, and ends the workers at once
+(:func:`_stop_at_once`) instead of letting each print the tracebacks of a connection lost.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import os
 import signal
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Final
@@ -20,8 +28,9 @@ from typing import Final
 from distributed import Client, LocalCluster, Nanny
 from distributed.comm.addressing import parse_address, parse_host_port
 from distributed.comm.core import connect
+from distributed.gc import disable_gc_diagnosis
 
-from buckshot.workers import bounded_workers
+from buckshot.workers import bounded_workers, deaf_children
 
 CONNECT_TIMEOUT: Final = 3.0
 """How long to wait for a scheduler given by ``--scheduler`` to answer before refusing it."""
@@ -29,8 +38,15 @@ CONNECT_TIMEOUT: Final = 3.0
 START_TIMEOUT: Final = 120.0
 """How long the local cluster's workers may take to start (each imports the package)."""
 
+SHORT_WAIT: Final = 0.2
+"""The longest the main thread waits at once for the local workers to start."""
+
 CLOSE_TIMEOUT: Final = 10.0
 """A bound on closing the client after Ctrl-C (a timeout would leave it half-closed)."""
+
+CLOSE_WAIT: Final = 0.5
+"""How long Ctrl-C waits for the local cluster to close before the command goes on to end
+(closing a cluster whose workers are starting took 2 s)."""
 
 DEFAULT_PORT: Final = 8786
 
@@ -99,8 +115,14 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
     """
     if scheduler is not None:
         knock(scheduler)
+        remote: Client | None = None
         try:
-            remote = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+            with deaf_children():  # its threads never take Ctrl-C; one pressed now is held
+                remote = Client(scheduler, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+        except KeyboardInterrupt:
+            if remote is not None:
+                remote.close(timeout=CLOSE_TIMEOUT)
+            raise
         except Exception as error:
             raise ClusterError(
                 f"cannot reach the Dask scheduler {scheduler}: {_one_line(error)}"
@@ -109,33 +131,36 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
             yield remote
         return
     count = bounded_workers(workers, "--workers")
+    built: tuple[LocalCluster, Client] | None = None
     try:
-        with _ctrl_c_held() as pressed:
+        # the cluster's threads and worker processes start deaf to Ctrl-C (it is this
+        # thread's), and a Ctrl-C while it is built is held till both are whole: a cluster
+        # stopped half-built could not be closed, and a client left half-built closes itself
+        # as it is collected at the exit, waiting for ever for a loop that is gone
+        with deaf_children():
             cluster = LocalCluster(
                 n_workers=0,  # started below, where Ctrl-C can stop them
                 threads_per_worker=1,
                 processes=processes,
                 dashboard_address=":0",  # a free port: several clusters may run on one machine
                 silence_logs=logging.CRITICAL,  # a task's error reaches the client; logs: noise
-                preload=[__name__] if processes else [],  # dask_setup: workers ignore Ctrl-C
             )
-            # built whole too: a client that Ctrl-C left half-built closes itself as it is
-            # collected at the exit, waiting for ever for a loop that is gone
-            client = Client(cluster, set_as_default=False)
+            built = cluster, Client(cluster, set_as_default=False)
+            disable_gc_diagnosis(force=True)  # the scheduler's: see below
     except (OSError, RuntimeError) as error:
         raise ClusterError(f"cannot start a local Dask cluster: {_one_line(error)}") from None
+    except KeyboardInterrupt:  # held while it was built: raised as the building ended
+        if built is not None:
+            _stop_at_once(*built)
+        raise
+    cluster, client = built
     try:
-        if pressed:
-            raise KeyboardInterrupt
-        with _workers_stderr_silenced(processes):
-            cluster.scale(count)
-            try:
-                client.wait_for_workers(count, timeout=START_TIMEOUT)
-            except TimeoutError:
-                raise ClusterError(
-                    f"cannot start a local Dask cluster: {count} workers did not start "
-                    f"within {START_TIMEOUT:g} s"
-                ) from None
+        cluster.scale(count)
+        _wait_for_workers(client, count)
+        # Dask's garbage-collector callback, which a scheduler or worker in this process
+        # turns on, is Python the collector runs anywhere: a Ctrl-C raised inside it was
+        # swallowed ("Exception ignored in ... _gc_callback", a traceback) and the games ran on
+        disable_gc_diagnosis(force=True)
         yield client
     except BaseException:
         _stop_at_once(cluster, client)
@@ -144,47 +169,27 @@ def dask_client(scheduler: str | None, workers: int, *, processes: bool = True) 
     cluster.close()
 
 
-@contextmanager
-def _ctrl_c_held() -> Iterator[list[bool]]:
-    """Hold a Ctrl-C pressed inside (the list gets True): a half-built cluster would hang."""
-    pressed: list[bool] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield pressed  # Ctrl-C is the main thread's: nothing to hold here
-        return
-
-    def hold(signum: int, frame: object) -> None:
-        pressed.append(True)
-
-    previous = signal.signal(signal.SIGINT, hold)
-    try:
-        yield pressed
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def dask_setup(worker: object) -> None:
-    """Run by each local worker as it starts (a Dask preload): the worker ignores Ctrl-C."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _workers_stderr_silenced(processes: bool) -> Iterator[None]:
-    """While the workers start, their inherited standard error is the null device."""
-    if not processes:
-        yield
-        return
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w", encoding="utf-8") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
+def _wait_for_workers(client: Client, count: int) -> None:
+    """Wait for ``count`` workers, in short waits: a thread this process did not start (a
+    library's native one) may take a Ctrl-C, which the main thread then sees only as a wait
+    ends. :class:`ClusterError` when they are not up within :data:`START_TIMEOUT`."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            client.wait_for_workers(count, timeout=SHORT_WAIT)
+            return
+        except TimeoutError:
+            if time.monotonic() > deadline:
+                raise ClusterError(
+                    f"cannot start a local Dask cluster: {count} workers did not start "
+                    f"within {START_TIMEOUT:g} s"
+                ) from None
 
 
 def _stop_at_once(cluster: LocalCluster, client: Client) -> None:
-    """End the worker processes now, then close the client and cluster quietly."""
+    """End the cluster's worker processes now (they are mid-game: nothing of theirs is kept),
+    then close the client and the cluster, waiting at most :data:`CLOSE_WAIT`, with their
+    logs silenced: the workers' deaths are expected."""
     logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
     for nanny in list(cluster.workers.values()):
         pid = getattr(nanny, "pid", None)
@@ -193,8 +198,16 @@ def _stop_at_once(cluster: LocalCluster, client: Client) -> None:
         if isinstance(pid, int):
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+    # closed whole (a client left half-closed closes again as the interpreter exits, and can
+    # wait there for a loop that is gone) but not waited for past CLOSE_WAIT: the program
+    # ends at once after Ctrl-C, with no such exit (buckshot.__main__)
+    closing = threading.Thread(target=_close, args=(cluster, client), name="close", daemon=True)
+    closing.start()
+    closing.join(timeout=CLOSE_WAIT)
+
+
+def _close(cluster: LocalCluster, client: Client) -> None:
+    """Close ``client`` and ``cluster``, whatever fails as they close."""
     with suppress(Exception):
-        # given the time it needs: a client left half-closed closes again as the
-        # interpreter exits, and can wait there for a loop that is gone
         client.close(timeout=CLOSE_TIMEOUT)
         cluster.close(timeout=2)

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -339,3 +340,88 @@ def test_the_main_job_stops_at_the_first_ctrl_c(tmp_path: Path) -> None:
     assert code == 130, err
     assert took < STOPPED_WITHIN
     assert calls.read_text().splitlines() == ["verify --bmc-all --depth 4"]
+
+
+def _blocks_ctrl_c(status: Path) -> bool:
+    """The task or process whose ``status`` file this is blocks SIGINT (Ctrl-C)."""
+    mask = next(line for line in status.read_text().splitlines() if line.startswith("SigBlk:"))
+    return bool(int(mask.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+
+
+def test_threads_started_inside_deaf_children_never_take_ctrl_c() -> None:
+    """The kernel gives a process's SIGINT to any thread not blocking it: one a helper thread
+    took left the main thread asleep. A thread started inside blocks it; a Ctrl-C pressed
+    inside is held, and raised once the block ends (not lost, as an ignored one was)."""
+    from buckshot.workers import deaf_children
+
+    seen: list[bool] = []
+    thread = threading.Thread(
+        target=lambda: seen.append(
+            _blocks_ctrl_c(Path(f"/proc/self/task/{threading.get_native_id()}/status"))
+        )
+    )
+    raised_inside = False
+    with pytest.raises(KeyboardInterrupt):
+        try:
+            with deaf_children():
+                thread.start()
+                thread.join()
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)  # a signal handler would run here, were it not held
+        except KeyboardInterrupt:
+            raised_inside = thread.is_alive()  # only reached once the block has ended
+            raise
+    assert seen == [True] and not raised_inside
+    assert not _blocks_ctrl_c(Path(f"/proc/self/task/{threading.get_native_id()}/status"))
+
+
+@pytest.mark.slow
+def test_a_local_cluster_leaves_ctrl_c_to_the_main_thread() -> None:
+    """A local Dask cluster's threads and worker processes block Ctrl-C (so the main thread
+    takes it), and no Python of Dask's runs inside the garbage collector, where a Ctrl-C was
+    swallowed ("Exception ignored in ... _gc_callback") and the games went on (the CI flake of
+    test_dask_commands_end_their_workers_quietly_and_exit_130)."""
+    import gc
+
+    from buckshot.workbench.cluster import dask_client
+
+    with dask_client(None, 1) as client:
+        assert client.scheduler_info(n_workers=-1)["workers"]
+        helpers = [t for t in threading.enumerate() if t is not threading.main_thread()]
+        assert helpers
+        deaf = {
+            t.name: _blocks_ctrl_c(Path(f"/proc/self/task/{t.native_id}/status")) for t in helpers
+        }
+        workers = _children(os.getpid())
+        assert workers
+        processes = {pid: _blocks_ctrl_c(Path(f"/proc/{pid}/status")) for pid in workers}
+        callbacks = [c for c in gc.callbacks if "distributed" in getattr(c, "__module__", "")]
+    assert all(deaf.values()), deaf
+    # the resource tracker of multiprocessing handles Ctrl-C itself; every worker blocks it
+    assert sum(processes.values()) >= len(processes) - 1, processes
+    assert callbacks == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_program_loads_is_130_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C in the first second, while the program imports its commands, printed Python's
+    KeyboardInterrupt traceback; it ends the program quietly with 130 (or, before Python
+    has its handler, the signal's own ending, which a shell reports as 130 too)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "buckshot", "compare", "default", "default", "--no-verify"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    time.sleep(0.3)
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=STOPPED_WITHIN)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode in (130, -signal.SIGINT), err
+    assert b"Traceback" not in out + err, err.decode()

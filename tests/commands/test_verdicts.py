@@ -5,15 +5,18 @@ messages in the user's words. Each test is one example of the issue, which today
 
 from __future__ import annotations
 
+import builtins
 import io
 import json
+import os
+import shutil
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_catalogue import RAW_PYTHON
+from cli_catalogue import RAW_PYTHON, ROOT, commands
 from typer.testing import CliRunner, Result
 
 from buckshot.cli.main import app
@@ -26,6 +29,7 @@ from buckshot.verification.report import Report
 from buckshot.workers import available_cores
 
 RUNNER = CliRunner()
+LOG = ROOT / "tests" / "fixtures" / "s6_3_example.jsonl"
 
 
 def _one_error(result: Result) -> str:
@@ -175,6 +179,182 @@ def test_readers_of_reports_say_what_the_file_is(tmp_path: Path) -> None:
     assert "no such file" in lines[0]
     assert "not UTF-8 text" in lines[1]
     assert "more than one JSON value" in lines[2] and "chance/1 report" in lines[2]
+
+
+BAD_SETUPS: list[tuple[Any, str]] = [
+    ({}, "seats"),
+    ({"seats": 3}, "seats"),
+    ({"seats": [{"role": "king"}, {"role": "doctor"}]}, "'king'"),
+    ({"seats": [{}, {"role": "doctor"}]}, "seat 0: role"),
+    ({"seats": [{"role": "doctor", "hp": "x"}, {"role": "doctor"}]}, "seat 0: hp 'x'"),
+    ({"seats": [{"role": "doctor", "items": {"gun": 1}}, {"role": "doctor"}]}, "'gun'"),
+    ({"seats": [{"role": "doctor"}, {"role": "doctor"}], "chamber": ["x"]}, "chamber"),
+    ({"seats": [{"role": "doctor"}, {"role": "doctor"}], "owner": [1]}, "owner"),
+    ([1], "the setup"),
+]
+"""Setups a case may hold that the engine refuses, each with the words its refusal must name
+(it said ``KeyError: 'seats'`` or ``ValueError: 'king' is not a valid Role``)."""
+
+
+@pytest.mark.parametrize(("setup", "named"), BAD_SETUPS)
+def test_a_setup_the_engine_refuses_is_named_in_words(setup: Any, named: str) -> None:
+    from buckshot.reference.chance import SeededChance
+    from buckshot.reference.errors import GameError
+    from buckshot.reference.setup import game_from_setup
+
+    with pytest.raises(GameError) as refused:
+        game_from_setup(setup, SeededChance(0))
+    assert refused.value.code == "setup.invalid"
+    assert named in refused.value.message, refused.value.message
+    assert "expected" in refused.value.message, refused.value.message
+    assert not RAW_PYTHON.search(refused.value.message), refused.value.message
+
+
+def test_an_engine_bug_in_the_adapter_is_reported_in_words() -> None:
+    """The reference adapter's ``errored`` reply said ``KeyError: 'x'``; it says what failed,
+    the exception's class staying in the reply's traceback."""
+    from buckshot.reference.adapter import IMPLEMENTATION, Run, handle
+
+    class Broken(Run):
+        def play(self) -> dict[str, Any]:
+            raise KeyError("x")
+
+    case = {"id": "turn.x", "setup": {}, "script": []}
+    reply = handle({"type": "run", "seq": 1, "case": case}, IMPLEMENTATION, Broken)
+    assert reply is not None and reply["type"] == "errored", reply
+    assert "the reference engine failed" in reply["message"], reply
+    assert not RAW_PYTHON.search(reply["message"]), reply
+    assert "KeyError" in reply["traceback"]
+
+
+@pytest.mark.slow
+def test_an_adapter_line_that_is_not_json_is_named_in_words() -> None:
+    """It said the JSON parser's words ("Expecting value: line 1 column 1 (char 0)")."""
+    answer = "import time; print('hello', flush=True); time.sleep(60)"  # then still running
+    adapter = f'{sys.executable} -c "{answer}"'
+    line = _one_error(RUNNER.invoke(app, ["conformance", "run", "--adapter", adapter, "--quiet"]))
+    assert line.startswith("error [adapter.start]: ") and "not JSON" in line, line
+
+
+def test_a_case_file_that_is_not_json_is_named_in_words(tmp_path: Path) -> None:
+    """A suite's case that is no JSON: the suite's refusal said the parser's words."""
+    suite = ROOT / "conformance" / "data"
+    shutil.copytree(suite, tmp_path / "data", ignore=lambda d, _: ["cases"] * (d == str(suite)))
+    cases = tmp_path / "data" / "cases"
+    cases.mkdir()
+    (cases / "area.text.json").write_text("{not json", encoding="utf-8")
+    line = _one_error(RUNNER.invoke(app, ["conformance", "check", "--cases", str(cases)]))
+    assert "area.text.json: cannot be read as JSON: not JSON (at line 1, column 2)" in line, line
+
+
+UNREADABLE_CODES = {
+    "ruleset": "ruleset.unreadable",
+    "log": "log.unreadable",
+    "report": "report.unreadable",
+    "known-failures": "known_failures.unreadable",
+}
+"""The code docs/commands.md gives a file each reader cannot read (missing, a folder, no
+permission), by the kind of file the catalogue says a parameter takes."""
+
+READING_LINES = {
+    ("explore", "log"): ["explore", "{}"],
+    ("explore", "--expected"): ["explore", str(LOG), "--expected", "{}"],
+    ("verify-trace", "log"): ["verify-trace", "{}"],
+    ("verify-trace", "--rules"): ["verify-trace", str(LOG), "--rules", "{}"],
+    ("compare", "old"): ["compare", "{}", "default"],
+    ("compare", "new"): ["compare", "default", "{}"],
+    ("sweep", "--rules"): ["sweep", "--param", "hp.start=3,4", "--rules", "{}"],
+    ("simulate", "--rules"): ["simulate", "--games", "1", "--rules", "{}"],
+    ("play", "--rules"): ["play", "--rules", "{}"],
+    ("replay", "log"): ["replay", "{}"],
+    ("spec export", "--rules"): ["spec", "export", "--rules", "{}"],
+    ("diagrams trace", "log"): ["diagrams", "trace", "{}"],
+    ("conformance run", "--known-failures"): [
+        *("conformance", "run", "--adapter", "reference", "--known-failures", "{}"),
+    ],
+    ("conformance diff", "before"): ["conformance", "diff", "{}", "{}"],
+    ("conformance diff", "after"): ["conformance", "diff", "{}", "{}"],
+    ("conformance report", "reports"): ["conformance", "report", "{}", "--out", "p.html"],
+    ("conformance report", "--chance"): [
+        *("conformance", "report", "{}", "--chance", "{}", "--out", "p.html"),
+    ],
+    ("verify", "--rules"): ["verify", "--rules", "{}"],
+}
+"""A command line reading a file at ``{}`` through each input parameter but the suites."""
+
+
+def _no_permission(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+    """Reading ``path`` fails as for a file of mode 000 read by anyone but root (who may read
+    it anyway, so the refusal is made here, in every way a file is opened or tested)."""
+    real_open, real_access = io.open, os.access
+
+    def named(file: Any) -> bool:
+        return isinstance(file, str | os.PathLike) and os.path.abspath(file) == str(path)
+
+    def opened(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if named(file):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    def access(file: Any, mode: int, **kwargs: Any) -> bool:
+        return not (named(file) and mode & os.R_OK) and real_access(file, mode, **kwargs)
+
+    monkeypatch.setattr(io, "open", opened)
+    monkeypatch.setattr(builtins, "open", opened)
+    monkeypatch.setattr(os, "access", access)
+
+
+@pytest.mark.slow
+def test_every_reader_refuses_an_unreadable_file_with_its_kinds_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder, and a file it may not read, given to each input parameter: the reader's
+    own code, never the command-line library's ``[usage]`` ("path ... is not readable")."""
+    readers = {
+        (p.command, p.name): p.input_kind
+        for params in commands().values()
+        for p in params
+        if p.input_kind not in (None, "suite")
+    }
+    assert set(READING_LINES) == set(readers)
+    locked = tmp_path / "locked.txt"
+    locked.write_text("a file of mode 000\n", encoding="utf-8")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for (command, name), kind in sorted(readers.items()):
+        for bad in (folder, locked):
+            words = [str(bad) if word == "{}" else word for word in READING_LINES[command, name]]
+            with monkeypatch.context() as patch:
+                _no_permission(patch, locked)
+                line = _one_error(RUNNER.invoke(app, words))
+            assert line.startswith(f"error [{UNREADABLE_CODES[str(kind)]}]: "), (words, line)
+            assert str(bad.name) in line, line
+    documented = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    assert all(f"`{code}`" in documented for code in UNREADABLE_CODES.values())
+
+
+def test_explore_without_out_says_which_default_page_it_could_not_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a folder it cannot write (/proc), explore names the page's default path and the
+    option that chooses another, not an ``--out`` the user never gave."""
+    monkeypatch.chdir("/proc")
+    line = _one_error(RUNNER.invoke(app, ["explore"]))
+    assert line.startswith("error [output.unwritable]: the page's default path "), line
+    assert "s6_3_example.html" in line and "choose another with --out FILE" in line, line
+
+
+@pytest.mark.slow
+def test_every_option_name_shows_whole_in_help_at_80_columns() -> None:
+    """``--help`` at 80 columns cut long names (``--strict-known-...``); every name, and its
+    negative form, must show whole."""
+    for command, params in sorted(commands().items()):
+        shown = RUNNER.invoke(app, [*command.split(), "--help"], env={"COLUMNS": "80"})
+        assert shown.exit_code == 0, shown.output
+        assert max(map(len, shown.output.splitlines())) <= 80, shown.output
+        names = [p.name for p in params if not p.argument] + [p.off for p in params if p.off]
+        missing = [name for name in names if name not in shown.output.split()]
+        assert not missing, (command, missing, shown.output)
 
 
 # --- progress ----------------------------------------------------------------------------

@@ -460,5 +460,6 @@ def test_a_known_failures_file_that_is_not_utf8_is_refused_in_one_line(tmp_path:
     )
     assert out.exit_code == 2
     assert out.output.strip().splitlines() == [
-        f"error [known_failures.invalid]: {known}: not UTF-8 text (byte 7)"
+        f"error [known_failures.invalid]: {known}: not UTF-8 text (byte 8), "
+        "so not a known-failures list"
     ]

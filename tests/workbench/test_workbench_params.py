@@ -152,7 +152,7 @@ def test_bad_compares_are_refused_in_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.toml"
     broken.write_text("[players\n", encoding="utf-8")
     assert "not valid TOML" in _refused(["compare", "default", str(broken)])
-    assert "cannot read" in _refused(["compare", str(tmp_path / "missing.toml"), "default"])
+    assert "no such file" in _refused(["compare", str(tmp_path / "missing.toml"), "default"])
     wrong = tmp_path / "wrong.toml"
     wrong.write_text(DEFAULT_TOML.read_text().replace("cost = 2", "cost = 0"), encoding="utf-8")
     assert "magician.cost" in _refused(["compare", "default", str(wrong)])
