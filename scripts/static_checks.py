@@ -83,7 +83,7 @@ def check_layers() -> int:
             link.symlink_to(path)
         env = {**os.environ, "PYTHONPATH": temporary}
         lint = str(Path(sys.executable).with_name("lint-imports"))
-        command = [lint, "--no-cache", "--config", str(ROOT / "pyproject.toml")]
+        command = [lint, "--no-cache", str(ROOT / "pyproject.toml")]
         # run from the tree of links: lint-imports puts its working folder first on the path
         return subprocess.run(command, cwd=tree, env=env, check=False).returncode
 
