@@ -75,9 +75,14 @@ class ScriptChance:
         source = self._take(kind)
         try:
             return read(source)
-        except (ValueError, TypeError) as error:  # an unknown item or shell, a bad shape
+        except (ValueError, TypeError):  # an unknown item or shell, a bad shape
             value = self.script[self.cursor - 1]["value"]
-            raise GameError(Code.CHANCE, f"{kind} outcome {value!r}: {error}") from None
+            wanted = {"load": "[live, blank]", "order": "a list of 'live' and 'blank'"}.get(
+                kind, "one of " + ", ".join(item.value for item in Item)
+            )
+            raise GameError(
+                Code.CHANCE, f"{kind} outcome {value!r}: {wanted} was expected"
+            ) from None
 
     def load(self, options: Sequence[Load]) -> Load:
         """The scripted load."""

@@ -628,10 +628,10 @@ class Game:
             game.prompt = None if state.over else game._compute_prompt()
         except GameError as error:
             raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused: {error.message}") from None
-        except (RulesetError, KeyError, TypeError, ValueError, IndexError) as bad:
-            raise GameError(
-                Code.BAD_SNAPSHOT, f"snapshot refused: {type(bad).__name__}: {bad}"
-            ) from None
+        except KeyError as missing:
+            raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused: no field {missing}") from None
+        except (RulesetError, TypeError, ValueError, IndexError) as bad:
+            raise GameError(Code.BAD_SNAPSHOT, f"snapshot refused: {bad}") from None
         return game
 
     def _check_restored(self) -> None:

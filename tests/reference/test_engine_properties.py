@@ -16,6 +16,7 @@ import copy
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -671,6 +672,9 @@ CORRUPTIONS: dict[str, Mutation] = {
     "poll_order_empty": _set(f"{WINDOW}/order", []),
 }
 
+PYTHON_WORDS = re.compile(r"\b[A-Z][a-z]+Error\b|is not a valid")
+"""Python's words for a refusal (an exception class, an enum's complaint): no user's words."""
+
 DID_NOT_RAISE = pytest.fail.Exception
 """What ``pytest.raises`` raises when the snapshot is loaded instead of refused."""
 
@@ -760,6 +764,7 @@ def _assert_refused(mutate: Mutation) -> None:
     with pytest.raises(GameError) as caught:
         Game.restore(data)
     assert caught.value.code is Code.BAD_SNAPSHOT
+    assert not PYTHON_WORDS.search(caught.value.message), caught.value.message
     assert data == kept, "restore changed its input"
     # Nothing was half-loaded anywhere: the intact snapshot still restores to the same game.
     assert canonical(Game.restore(copy.deepcopy(BASE)).snapshot()) == canonical(BASE)
@@ -781,3 +786,21 @@ def test_the_base_snapshot_restores() -> None:
     game = Game.restore(copy.deepcopy(BASE))
     assert game.prompt is not None and game.prompt.frame is FrameKind.SHOT_WINDOW
     assert canonical(game.snapshot()) == canonical(BASE)
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"), [("item", "banana"), ("order", ["live", "dud"]), ("order", 3)]
+)
+def test_a_scripted_outcome_the_rules_cannot_give_is_refused_in_words(
+    kind: str, value: Any
+) -> None:
+    """An unreadable chance outcome in a case's script is ``chance.invalid``, said as what was
+    expected, not in Python's words (issue 34)."""
+    from buckshot.reference.adapter import ScriptChance
+
+    source = ScriptChance([{"chance": kind, "value": value}])
+    with pytest.raises(GameError) as caught:
+        source.item(((Item.AMULET, 1),)) if kind == "item" else source.order(1, 1)
+    assert caught.value.code is Code.CHANCE
+    assert "was expected" in caught.value.message
+    assert not PYTHON_WORDS.search(caught.value.message), caught.value.message
