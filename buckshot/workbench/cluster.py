@@ -73,6 +73,8 @@ def knock(address: str, seconds: float = CONNECT_TIMEOUT) -> None:
         ) from None
     if scheme not in ("tcp", "tls"):
         raise ClusterError(f"--scheduler {address}: a tcp:// or tls:// address is needed")
+    if not 0 < port < 65536:  # the socket layer would take 99999 as port 34463
+        raise ClusterError(f"--scheduler {address}: the port must be 1 to 65535")
     try:
         with socket.create_connection((host, port), timeout=seconds):
             pass

@@ -33,6 +33,7 @@ _FIGURE = re.compile(
 NOT_IN_THE_REPOSITORY = {
     "../shared/seed/rules.en.md",  # the rule text, beside the checkout
     "artifacts/counterexamples",  # written by a run
+    "build/engine",  # written by scripts/build_engine.py
     "cases/model",  # INTERPRETING.md's paths, relative to the suite's folder
     "variant.toml",  # the file of an example message
 }

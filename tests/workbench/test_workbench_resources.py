@@ -74,6 +74,20 @@ def test_an_address_that_cannot_be_a_scheduler_is_refused(address: str) -> None:
         knock(address)
 
 
+def test_a_port_out_of_range_is_refused_before_any_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Port 99999 is no port (the socket layer would wrap it to 34463, where another local
+    Dask scheduler may well listen): refused as such, without connecting."""
+
+    def connect(*args: object, **kwargs: object) -> None:
+        raise AssertionError("connected")
+
+    monkeypatch.setattr("buckshot.workbench.cluster.socket.create_connection", connect)
+    with pytest.raises(ClusterError, match="port must be 1 to 65535"):
+        knock("tcp://127.0.0.1:99999")
+
+
 @pytest.mark.slow
 def test_compare_refuses_a_silent_scheduler_in_one_line_and_exits(
     tmp_path: Path, silent_listener: int
