@@ -273,7 +273,12 @@ class _Checker:
                 self.problems.append(f"{where}: no fixture {setup['fixture']!r}")
                 return None
             try:
-                inline = merge_patch(fixture["setup"], setup.get("patch", {}))
+                # the ruleset patches are applied in turn to the default, so a case's null
+                # still deletes a key of it (merging the two patches first drops that null)
+                patch = dict(setup.get("patch", {}))
+                rules = merge_patch(self.ruleset, fixture["setup"].get("ruleset", {}))
+                rules = merge_patch(rules, patch.pop("ruleset", {}))
+                inline = merge_patch(fixture["setup"], patch)
             except (ValueError, TypeError) as error:
                 self.problems.append(f"{where}: the patch does not apply: {error}")
                 return None
@@ -281,8 +286,11 @@ class _Checker:
             if problem:
                 self.problems.append(f"{where}: the patched fixture is not a setup: {problem}")
                 return None
+            inline = {**inline, "ruleset": {}}
+        else:
+            rules = self.ruleset
         try:
-            return resolve_setup(inline, self.ruleset)
+            return resolve_setup(inline, rules)
         except (ValueError, TypeError, KeyError) as error:
             self.problems.append(f"{where}: the setup cannot be resolved: {error}")
             return None

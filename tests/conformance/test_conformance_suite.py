@@ -150,6 +150,30 @@ def _write(path: Path, data: object) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
+def test_a_null_in_a_fixture_cases_ruleset_patch_deletes_the_default_key(
+    tmp_path: Path,
+) -> None:
+    """INTERPRETING.md: patches are JSON merge patches, ``null`` deletes, and the ruleset is
+    the default with the case's patch applied, for a fixture's case as for an inline one."""
+    for name in ("schemas", "fixtures"):
+        for source in (SUITE / name).glob("*.json"):
+            _write(tmp_path / name / source.name, json.loads(source.read_text(encoding="utf-8")))
+    _write(tmp_path / "features.json", {"description": "x", "features": {"x": "x"}})
+    _write(tmp_path / "retired.json", [])
+    good = json.loads((CASES / "shot" / "shot.live-at-oneself-ends-the-turn.json").read_text())
+    good["features"] = []
+    deleting = {"limits": {"max_turns": None}, "hp": {"max": 5}}
+    fixture = {"fixture": "duel", "patch": {"ruleset": deleting}}
+    inline = {"seats": [{"role": "medic"}, {"role": "gambler"}], "ruleset": deleting}
+    _write(
+        tmp_path / "cases" / "a" / "a.fixture.json", {**good, "id": "a.fixture", "setup": fixture}
+    )
+    _write(tmp_path / "cases" / "a" / "a.inline.json", {**good, "id": "a.inline", "setup": inline})
+    for case in load_suite(tmp_path / "cases").cases:
+        limits, hp = case.setup["ruleset"]["limits"], case.setup["ruleset"]["hp"]
+        assert "max_turns" not in limits and hp["max"] == 5, case.id
+
+
 def test_a_broken_suite_lists_every_problem(tmp_path: Path) -> None:
     for name in ("schemas", "fixtures"):
         for source in (SUITE / name).glob("*.json"):
