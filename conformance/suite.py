@@ -266,7 +266,7 @@ class _Checker:
         )
 
     def setup(self, where: str, setup: dict[str, Any]) -> dict[str, Any] | None:
-        inline = setup
+        inline, rules = setup, self.ruleset
         if "fixture" in setup:
             fixture = self.fixtures.get(setup["fixture"])
             if fixture is None:
@@ -275,10 +275,10 @@ class _Checker:
             try:
                 # the ruleset patches are applied in turn to the default, so a case's null
                 # still deletes a key of it (merging the two patches first drops that null)
-                patch = dict(setup.get("patch", {}))
-                rules = merge_patch(self.ruleset, fixture["setup"].get("ruleset", {}))
-                rules = merge_patch(rules, patch.pop("ruleset", {}))
-                inline = merge_patch(fixture["setup"], patch)
+                patch, base = dict(setup.get("patch", {})), dict(fixture["setup"])
+                for rules_patch in (base.pop("ruleset", {}), patch.pop("ruleset", {})):
+                    rules = merge_patch(rules, rules_patch)
+                inline = merge_patch(base, patch)
             except (ValueError, TypeError) as error:
                 self.problems.append(f"{where}: the patch does not apply: {error}")
                 return None
@@ -286,9 +286,6 @@ class _Checker:
             if problem:
                 self.problems.append(f"{where}: the patched fixture is not a setup: {problem}")
                 return None
-            inline = {**inline, "ruleset": {}}
-        else:
-            rules = self.ruleset
         try:
             return resolve_setup(inline, rules)
         except (ValueError, TypeError, KeyError) as error:
