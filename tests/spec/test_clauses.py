@@ -57,9 +57,10 @@ def test_index_is_not_empty_and_entries_are_clauses() -> None:
     assert all(isinstance(c, Clause) for c in CLAUSES)
 
 
-def test_ids_are_unique() -> None:
+def test_ids_are_unique_and_well_formed() -> None:
     ids = clause_ids()
     assert len(ids) == len(set(ids))
+    assert [i for i in ids if CLAUSE_ID_PATTERN.fullmatch(i) is None] == []
 
 
 def test_ids_are_in_document_order() -> None:
