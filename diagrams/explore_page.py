@@ -19,7 +19,7 @@ from buckshot.diagrams.chart_dot import chart_dot
 from buckshot.diagrams.explore_state import fold
 from buckshot.diagrams.style import SEAT_COLORS, STATE_STYLES
 from buckshot.diagrams.svg import render_svg
-from buckshot.diagrams.timeline import Band, Step, StepKind, build_timeline
+from buckshot.diagrams.timeline import StepKind, build_timeline
 from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.views import FrameView
@@ -37,18 +37,11 @@ def chart_svgs() -> dict[str, str]:
     return {model.kind.value: inline_svg(render_svg(chart_dot(model))) for model in chart_models()}
 
 
-def _steps(band: Band) -> list[Step]:
-    found: list[Step] = []
-    for item in band.items:
-        found.extend(_steps(item) if isinstance(item, Band) else [item])
-    return found
-
-
 def event_texts(events: Sequence[LogEvent]) -> dict[int, str]:
     """One line per event, by ``seq``, told as the trace diagrams tell it."""
     timeline = build_timeline(events)
     texts: dict[int, str] = {}
-    for step in _steps(timeline.root):
+    for step in timeline.root.steps():
         who = timeline.name(step.actor) if step.actor is not None else ""
         if step.kind is StepKind.ASK:
             texts[step.seqs[0]] = f"{step.text} ({len(step.options)} options)"

@@ -34,79 +34,51 @@ def _frame_node(
     graph: graphviz.Digraph, stack: StackModel, model: ChartModel, depth: int | None
 ) -> None:
     where = "bottom of the stack, depth 0" if depth == 0 else f"pushed, least depth {depth}"
-    rows = [
-        _row(None, labels.bold(model.kind.value) + labels.escape(f"  {model.title}"), _HEADER),
-        _row(None, labels.font(f"{where} · asks {_asks(model)}", 9)),
-        _row("in", labels.escape(f"▶ starts in {model.initial}")),
-    ]
+    about = labels.font(f"{where} · asks {_asks(model)}", 9)
+    rows = []
     for link in stack.links_from(model.kind):
-        targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
         text = [
             labels.bold(link.state),
-            labels.font(f"pushes {link.pushed.value}; on {link.resume_event} → {targets}", 9),
+            labels.font(f"pushes {link.pushed.value}; on {link.resume_event} → {link.targets}", 9),
         ]
         rows.append(_row(link.state, labels.lines(text), STATE_STYLES[StateKind.SUSPENDED].fill))
-    ends = ", ".join(final_states(model))
-    sends = f"popped, sends {model.resume_event}" if model.resume_event else "the game ends"
-    rows.append(
-        _row("out", labels.escape(f"■ ends in {ends}: {sends}"), STATE_STYLES[StateKind.FINAL].fill)
-    )
-    table = (
-        '<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="5" STYLE="rounded" '
-        f'COLOR="#777777" BGCOLOR="#ffffff">{"".join(rows)}</TABLE>'
-    )
-    graph.node(
-        model.kind.value,
-        label=labels.html(table),
-        tooltip=f"{model.kind.value}: {model.title}",
-        id=f"frame-{model.kind.value}",
-    )
-
-
-def nested_id(link: StackLink) -> str:
-    """Node ID of the copy that stands for a frame pushed on a frame of its own kind."""
-    return f"{link.frame.value}__nested"
-
-
-def _pushed_node(link: StackLink) -> str:
-    return nested_id(link) if link.pushed is link.frame else link.pushed.value
+    label = _frame_table(model, model.title, about, rows, "rounded")
+    tooltip = f"{model.kind.value}: {model.title}"
+    graph.node(model.kind.value, label=label, tooltip=tooltip, id=f"frame-{model.kind.value}")
 
 
 def _nested_node(graph: graphviz.Digraph, stack: StackModel, link: StackLink, depth: int) -> None:
     model = stack.chart(link.pushed)
     deepest = stack.max_depth - 1
     levels = f"depth {depth}" if depth >= deepest else f"depth {depth} to {deepest}"
+    text = (
+        f"the same chart again, {levels}; it pushes once more only while the "
+        f"stack holds fewer than {stack.depth_key} = {stack.max_depth} frames"
+    )
+    about = labels.lines(labels.font(line, 9) for line in labels.wrap(text, 48))
+    label = _frame_table(model, "nested in itself", about, [], "rounded,dashed")
+    tooltip = f"{model.kind.value} pushed on a {model.kind.value} frame"
+    graph.node(link.node, label=label, tooltip=tooltip, id=f"frame-{link.node}")
+
+
+def _frame_table(
+    model: ChartModel, heading: str, about: str, suspensions: list[str], style: str
+) -> str:
+    """A frame's box: its kind and ``heading``, ``about``, its start, ``suspensions``, its end."""
+    ends = ", ".join(final_states(model))
+    sends = f"popped, sends {model.resume_event}" if model.resume_event else "the game ends"
     rows = [
-        _row(None, labels.bold(model.kind.value) + labels.escape("  nested in itself"), _HEADER),
-        _row(
-            None,
-            labels.lines(
-                labels.font(line, 9)
-                for line in labels.wrap(
-                    f"the same chart again, {levels}; it pushes once more only while the "
-                    f"stack holds fewer than {stack.depth_key} = {stack.max_depth} frames",
-                    48,
-                )
-            ),
-        ),
+        _row(None, labels.bold(model.kind.value) + labels.escape(f"  {heading}"), _HEADER),
+        _row(None, about),
         _row("in", labels.escape(f"▶ starts in {model.initial}")),
+        *suspensions,
         _row(
-            "out",
-            labels.escape(
-                f"■ ends in {', '.join(final_states(model))}: popped, sends {model.resume_event}"
-            ),
-            STATE_STYLES[StateKind.FINAL].fill,
+            "out", labels.escape(f"■ ends in {ends}: {sends}"), STATE_STYLES[StateKind.FINAL].fill
         ),
     ]
-    table = (
-        '<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="5" STYLE="rounded,dashed" '
+    return labels.html(
+        f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="5" STYLE="{style}" '
         f'COLOR="#777777" BGCOLOR="#ffffff">{"".join(rows)}</TABLE>'
-    )
-    graph.node(
-        nested_id(link),
-        label=labels.html(table),
-        tooltip=f"{model.kind.value} pushed on a {model.kind.value} frame",
-        id=f"frame-{nested_id(link)}",
     )
 
 
@@ -130,18 +102,15 @@ def _push_edge(graph: graphviz.Digraph, link: StackLink) -> None:
         "penwidth": "1.8",
         "tooltip": f"{link.frame.value}.{link.state} pushes {link.pushed.value}",
     }
-    graph.edge(
-        _port(link.frame.value, link.state, "e"), _port(_pushed_node(link), "in", "w"), **values
-    )
+    graph.edge(_port(link.frame.value, link.state, "e"), _port(link.node, "in", "w"), **values)
 
 
 def _pop_edge(graph: graphviz.Digraph, link: StackLink) -> None:
     style = EDGE_STYLES[Trigger.RESUME]
-    targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
     actions = action_text(tuple(a for e in link.resumes for a in e.actions))
     rows = [
         labels.bold(f"pop: {link.resume_event}"),
-        labels.escape(f"→ {targets} {actions}".strip()),
+        labels.escape(f"→ {link.targets} {actions}".strip()),
     ]
     values = {
         "id": f"pop-{link.pushed.value}-{link.frame.value}-{link.state}",
@@ -152,9 +121,7 @@ def _pop_edge(graph: graphviz.Digraph, link: StackLink) -> None:
         "style": "dashed",
         "tooltip": f"{link.pushed.value} popped: {link.resume_event} resumes {link.state}",
     }
-    graph.edge(
-        _port(_pushed_node(link), "out", "w"), _port(link.frame.value, link.state, "e"), **values
-    )
+    graph.edge(_port(link.node, "out", "w"), _port(link.frame.value, link.state, "e"), **values)
 
 
 def _graph_label(stack: StackModel) -> str:
@@ -204,10 +171,10 @@ def stack_dot(stack: StackModel) -> str:
         if model.kind in depth:
             levels.setdefault(depth[model.kind], []).append(model.kind.value)
     for link in stack.links:
-        if link.pushed is link.frame and link.frame in depth:
+        if link.nested and link.frame in depth:
             nested_depth = depth[link.frame] + 1
             _nested_node(out, stack, link, nested_depth)
-            levels.setdefault(nested_depth, []).append(nested_id(link))
+            levels.setdefault(nested_depth, []).append(link.node)
     for _, members in sorted(levels.items()):
         with out.subgraph() as level:
             level.attr(rank="same")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from buckshot.diagrams.describe import action_text, guard_text
-from buckshot.diagrams.stack_model import StackLink, StackModel, final_states
+from buckshot.diagrams.describe import transition_text
+from buckshot.diagrams.stack_model import StackModel, final_states
 from buckshot.diagrams.style import EDGE_STYLES, PUSH_COLOR, STATE_STYLES
 from buckshot.spec.chart_data import ChartModel, StateKind
 from buckshot.spec.charts import Trigger
@@ -16,15 +16,6 @@ def _text(text: str) -> str:
     return text.replace('"', "'").replace("#", "No.").replace("<", "(").replace(">", ")")
 
 
-def _nested(link: StackLink) -> bool:
-    return link.pushed is link.frame
-
-
-def _frame_id(link: StackLink) -> str:
-    """The subgraph a link's pushed frame is drawn in (its own copy when nested in itself)."""
-    return f"{link.frame.value}__nested" if _nested(link) else link.pushed.value
-
-
 def _frame(stack: StackModel, model: ChartModel, name: str, title: str, depth: str) -> list[str]:
     pad = _INDENT * 2
     ends = ", ".join(final_states(model))
@@ -34,10 +25,9 @@ def _frame(stack: StackModel, model: ChartModel, name: str, title: str, depth: s
     out.append(f'{pad}{name}__in(["starts in {model.initial}"])')
     if not name.endswith("__nested"):
         for link in stack.links_from(model.kind):
-            targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
             out.append(
                 f'{pad}{name}__{link.state}["{link.state}<br/>pushes {link.pushed.value}; '
-                f'on {link.resume_event} to {targets}"]:::suspended'
+                f'on {link.resume_event} to {link.targets}"]:::suspended'
             )
     out.append(f'{pad}{name}__out(["ends in {ends}: {sends}"]):::final')
     out.append(f"{_INDENT}end")
@@ -67,25 +57,23 @@ def stack_mermaid(stack: StackModel) -> str:
             _frame(stack, model, model.kind.value, f"{model.kind.value}: {model.title}", where)
         )
     for link in stack.links:
-        if _nested(link) and link.frame in depth:
+        if link.nested and link.frame in depth:
             model = stack.chart(link.pushed)
             where = f"depth {depth[link.frame] + 1} up to {stack.max_depth - 1}"
-            out.extend(_frame(stack, model, _frame_id(link), f"{model.kind.value} nested", where))
+            out.extend(_frame(stack, model, link.node, f"{model.kind.value} nested", where))
     edges = 0
     styles = []
     resume = EDGE_STYLES[Trigger.RESUME]
     for link in stack.links:
-        pushers = "; ".join(
-            " ".join(p for p in (e.event, guard_text(e.guards), action_text(e.actions)) if p)
-            for e in link.pushers
-        )
+        pushers = "; ".join(transition_text(e) for e in link.pushers)
         source = f"{link.frame.value}__{link.state}"
-        frame = _frame_id(link)
+        frame = link.node
         out.append(f'{_INDENT}{source} -->|"push: {_text(pushers)}"| {frame}__in')
         styles.append(f"{_INDENT}linkStyle {edges} stroke:{PUSH_COLOR},stroke-width:2px")
         edges += 1
-        targets = ", ".join(dict.fromkeys(e.target for e in link.resumes))
-        out.append(f'{_INDENT}{frame}__out -.->|"pop: {link.resume_event} to {targets}"| {source}')
+        out.append(
+            f'{_INDENT}{frame}__out -.->|"pop: {link.resume_event} to {link.targets}"| {source}'
+        )
         styles.append(f"{_INDENT}linkStyle {edges} stroke:{resume.color}")
         edges += 1
     out.extend(styles)

@@ -21,6 +21,21 @@ class StackLink:
     resumes: tuple[TransitionEdge, ...]
     """The transitions ``resume_event`` takes from ``state`` once the frame is popped."""
 
+    @property
+    def nested(self) -> bool:
+        """The pushed frame is of the pushing frame's own kind, drawn as a copy of it."""
+        return self.pushed is self.frame
+
+    @property
+    def node(self) -> str:
+        """The ID of the node (DOT) or subgraph (Mermaid) the pushed frame is drawn as."""
+        return f"{self.frame.value}__nested" if self.nested else self.pushed.value
+
+    @property
+    def targets(self) -> str:
+        """The states the resume event leads to, each once, comma-separated."""
+        return ", ".join(dict.fromkeys(e.target for e in self.resumes))
+
 
 @dataclass(frozen=True)
 class StackModel:

@@ -51,6 +51,11 @@ class Step:
     chosen: str | None = None
     private_to: tuple[int, ...] | None = None
 
+    @property
+    def span(self) -> str:
+        """The step's seqs as ``a-b`` (one seq alone for most steps)."""
+        return "-".join(str(seq) for seq in self.seqs)
+
 
 @dataclass
 class Band:
@@ -71,6 +76,14 @@ class Band:
         start = self.pushed_at if self.pushed_at is not None else "start"
         return f"{self.kind}{ident} · depth {self.depth} · seq {start}-{end}"
 
+    def steps(self) -> list[Step]:
+        """Every step inside the band, those of the bands nested in it included, in order."""
+        return [
+            step
+            for item in self.items
+            for step in (item.steps() if isinstance(item, Band) else [item])
+        ]
+
 
 @dataclass(frozen=True)
 class Timeline:
@@ -83,28 +96,20 @@ class Timeline:
 
     def name(self, seat: int | None) -> str:
         """The seat's name from ``game_started`` (``seat N`` when the log does not name it)."""
-        return _name(self.seats, seat)
+        if seat is None:
+            return "?"
+        return next((known.name for known in self.seats if known.seat == seat), f"seat {seat}")
+
+    def private(self, step: Step) -> str:
+        """``private to`` the names of the seats that alone saw ``step``; empty when public."""
+        if step.private_to is None:
+            return ""
+        return "private to " + ", ".join(self.name(seat) for seat in step.private_to)
 
     def actors(self) -> tuple[int, ...]:
         """Every seat that the seats list or any step names, in seat order."""
-        seen = {seat.seat for seat in self.seats}
-        stack: list[Band | Step] = [self.root]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, Band):
-                stack.extend(item.items)
-            elif item.actor is not None:
-                seen.add(item.actor)
-        return tuple(sorted(seen))
-
-
-def _name(seats: Sequence[Seat], seat: int | None) -> str:
-    if seat is None:
-        return "?"
-    for known in seats:
-        if known.seat == seat:
-            return known.name
-    return f"seat {seat}"
+        named = {step.actor for step in self.root.steps() if step.actor is not None}
+        return tuple(sorted(named | {seat.seat for seat in self.seats}))
 
 
 _SEAT_KEYS = ("player", "by", "shooter", "target", "seat")
@@ -112,23 +117,18 @@ _SEAT_KEYS = ("player", "by", "shooter", "target", "seat")
 
 def _seats_of(events: Sequence[LogEvent]) -> tuple[Seat, ...]:
     for event in events:
-        if event.type != "game_started":
-            continue
-        raw = event.data.get("seats")
+        raw = event.data.get("seats") if event.type == "game_started" else None
         if not isinstance(raw, list):
             continue
-        seats = []
-        for entry in raw:
-            if isinstance(entry, dict) and isinstance(entry.get("seat"), int):
-                name = entry.get("name")
-                role = entry.get("role")
-                seats.append(
-                    Seat(
-                        entry["seat"],
-                        name if isinstance(name, str) else f"seat {entry['seat']}",
-                        role if isinstance(role, str) else None,
-                    )
-                )
+        seats = [
+            Seat(
+                entry["seat"],
+                entry["name"] if isinstance(entry.get("name"), str) else f"seat {entry['seat']}",
+                entry["role"] if isinstance(entry.get("role"), str) else None,
+            )
+            for entry in raw
+            if isinstance(entry, dict) and isinstance(entry.get("seat"), int)
+        ]
         return tuple(sorted(seats, key=lambda s: s.seat))
     return ()
 
@@ -155,31 +155,26 @@ def _compact(value: object) -> str:
 
 
 class _Builder:
-    def __init__(self, events: Sequence[LogEvent]) -> None:
+    def __init__(self, events: Sequence[LogEvent], timeline: Timeline) -> None:
         self.events = events
-        self.seats = _seats_of(events)
+        self.timeline = timeline
+        self.name = timeline.name
         self.answers = _pair_answers(events)
-        self.root = Band(None, "log", -1)
-        self.open: list[Band] = [self.root]
-
-    def name(self, seat: int | None) -> str:
-        return _name(self.seats, seat)
+        self.open: list[Band] = [timeline.root]
 
     def add(self, step: Band | Step) -> None:
         self.open[-1].items.append(step)
 
-    def build(self) -> Band:
+    def build(self) -> None:
         answered = set(self.answers.values())
         turn: int | None = None
         for index, event in enumerate(self.events):
             if index in answered:
                 continue
-            if event.turn is not None and turn is not None and event.turn != turn:
+            if turn is not None and event.turn != turn:
                 self.add(Step((event.seq,), StepKind.TURN, "turn", None, f"Turn {event.turn}"))
-            if event.turn is not None:
-                turn = event.turn
+            turn = event.turn
             self.event(index, event)
-        return self.root
 
     def event(self, index: int, event: LogEvent) -> None:
         if event.type == "frame_pushed":
@@ -208,28 +203,19 @@ class _Builder:
 
     def pop(self, event: LogEvent) -> None:
         frame_id = event.int_of("frame_id")
-        kind = event.str_of("kind") or "frame"
         ident = f" #{frame_id}" if frame_id is not None else ""
+        text = f"pop {event.str_of('kind') or 'frame'}{ident}"
         position = next(
             (i for i in range(len(self.open) - 1, 0, -1) if self.open[i].frame_id == frame_id),
             None,
         )
         if position is None:
-            self.add(
-                Step(
-                    (event.seq,),
-                    StepKind.POP,
-                    event.type,
-                    None,
-                    f"pop {kind}{ident}",
-                    "its push is not in this log",
-                )
-            )
+            detail = "its push is not in this log"
+            self.add(Step((event.seq,), StepKind.POP, event.type, None, text, detail))
             return
         del self.open[position + 1 :]
-        band = self.open[-1]
-        band.popped_at = event.seq
-        self.add(Step((event.seq,), StepKind.POP, event.type, None, f"pop {kind}{ident}"))
+        self.open[-1].popped_at = event.seq
+        self.add(Step((event.seq,), StepKind.POP, event.type, None, text))
         self.open.pop()
 
     def ask(self, asked: LogEvent, decided: LogEvent | None) -> Step:
@@ -254,7 +240,8 @@ class _Builder:
         actor: int | None = None
         if event.type == "game_started":
             seats = ", ".join(
-                f"{s.name} (seat {s.seat}{', ' + s.role if s.role else ''})" for s in self.seats
+                f"{s.name} (seat {s.seat}{', ' + s.role if s.role else ''})"
+                for s in self.timeline.seats
             )
             text = f"game started: {seats}"
         elif event.type == "decided":
@@ -304,7 +291,8 @@ class _Builder:
 
 def build_timeline(events: Sequence[LogEvent]) -> Timeline:
     """The timeline of ``events`` (in log order)."""
-    builder = _Builder(events)
-    root = builder.build()
     seqs = [event.seq for event in events]
-    return Timeline(builder.seats, root, min(seqs) if seqs else None, max(seqs) if seqs else None)
+    root = Band(None, "log", -1)
+    timeline = Timeline(_seats_of(events), root, min(seqs, default=None), max(seqs, default=None))
+    _Builder(events, timeline).build()
+    return timeline

@@ -23,16 +23,6 @@ def option_name(option: str) -> str:
     return option.split(":", 1)[0]
 
 
-def _seqs(step: Step) -> str:
-    return "-".join(str(seq) for seq in step.seqs)
-
-
-def _private(timeline: Timeline, step: Step) -> str:
-    if step.private_to is None:
-        return ""
-    return "private to " + ", ".join(timeline.name(seat) for seat in step.private_to)
-
-
 def _ask_rows(step: Step) -> list[str]:
     chosen = option_name(step.chosen) if step.chosen is not None else None
     shown = [
@@ -53,7 +43,7 @@ def _row_label(timeline: Timeline, step: Step) -> str:
     if step.kind is StepKind.ASK:
         rows.extend(_ask_rows(step))
     rows.extend(labels.font(line, 9, labels.MUTED) for line in labels.wrap(step.detail, _WRAP + 10))
-    private = _private(timeline, step)
+    private = timeline.private(step)
     if private:
         rows.append(labels.font(private, 9, "#a00000"))
     who = timeline.name(step.actor) if step.actor is not None else ""
@@ -65,7 +55,7 @@ def _row_label(timeline: Timeline, step: Step) -> str:
     return labels.html(
         f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4" COLOR="{_BORDER}">'
         f'<TR><TD WIDTH="{_SEQ_WIDTH}" ALIGN="RIGHT" BGCOLOR="#ffffff">'
-        f"{labels.font(_seqs(step), 9, labels.MUTED)}</TD>"
+        f"{labels.font(step.span, 9, labels.MUTED)}</TD>"
         f'<TD WIDTH="{_WHO_WIDTH}"{fill}>{labels.bold(who) if who else " "}</TD>'
         f'<TD WIDTH="{_TEXT_WIDTH}" ALIGN="LEFT" BALIGN="LEFT"{text_fill}>'
         f"{labels.lines(rows)}</TD></TR></TABLE>"
@@ -77,16 +67,16 @@ def _marker_label(step: Step) -> str:
         return labels.html(labels.font(step.text, 14))
     arrow = "▼" if step.kind is StepKind.PUSH else "▲"
     text = f"{arrow} {step.text}" + (f" ({step.detail})" if step.detail else "")
-    return labels.html(f"{labels.font(_seqs(step), 9, labels.MUTED)}  <B>{labels.escape(text)}</B>")
+    return labels.html(f"{labels.font(step.span, 9, labels.MUTED)}  <B>{labels.escape(text)}</B>")
 
 
 def _node(graph: graphviz.Digraph, timeline: Timeline, node_id: str, step: Step) -> None:
     marker = step.kind in (StepKind.PUSH, StepKind.POP, StepKind.TURN)
     graph.node(
         node_id,
-        id=f"step-{_seqs(step)}",
+        id=f"step-{step.span}",
         label=_marker_label(step) if marker else _row_label(timeline, step),
-        tooltip=f"seq {_seqs(step)}: {step.type}",
+        tooltip=f"seq {step.span}: {step.type}",
     )
 
 

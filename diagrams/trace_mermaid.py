@@ -25,19 +25,9 @@ def _who(seat: int) -> str:
     return f"P{seat}"
 
 
-def _seqs(step: Step) -> str:
-    return "-".join(str(seq) for seq in step.seqs)
-
-
-def _private(timeline: Timeline, step: Step) -> str:
-    if step.private_to is None:
-        return ""
-    return " (private to " + ", ".join(timeline.name(s) for s in step.private_to) + ")"
-
-
 def _step(timeline: Timeline, step: Step, pad: str) -> list[str]:
-    seq = _seqs(step)
-    private = _private(timeline, step)
+    seq = step.span
+    private = f" ({timeline.private(step)})" if step.private_to is not None else ""
     if step.kind is StepKind.ASK and step.actor is not None:
         options = " | ".join(step.options)
         out = [f"{pad}{_GAME}->>{_who(step.actor)}: {seq} {_text(step.text)} [{_text(options)}]"]
