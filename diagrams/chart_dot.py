@@ -128,17 +128,20 @@ def _caption(event: str, guards: str, actions: str, cited: str) -> str:
     return labels.html(labels.lines(rows))
 
 
-def _plain_edge(graph: graphviz.Digraph, layout: _Layout, edge: TransitionEdge) -> None:
+def _edge(
+    graph: graphviz.Digraph, layout: _Layout, tail: str, edge: TransitionEdge, label: str
+) -> None:
+    """The edge of transition ``edge`` from ``tail`` (its source, or its choice point)."""
     head, extra = layout.head(layout.ancestors(edge.source), edge.target)
     cited = citation(edge.clauses, edge.rulings)
     values = {
         "id": edge_id(edge.id),
-        "label": _caption(edge.event, guard_text(edge.guards), action_text(edge.actions), cited),
+        "label": label,
         "tooltip": f"{edge.id}: {edge.source} -> {edge.target}; {cited}",
         **_edge_attrs(edge.trigger),
         **extra,
     }
-    graph.edge(edge.source, head, **values)
+    graph.edge(tail, head, **values)
 
 
 def _choice_edges(graph: graphviz.Digraph, layout: _Layout, group: EventGroup) -> None:
@@ -154,15 +157,7 @@ def _choice_edges(graph: graphviz.Digraph, layout: _Layout, group: EventGroup) -
     }
     graph.edge(group.source, group.choice_id, **into)
     for edge in group.edges:
-        head, extra = layout.head(layout.ancestors(edge.source), edge.target)
-        values = {
-            "id": edge_id(edge.id),
-            "label": labels.html(labels.escape(branch_text(edge))),
-            "tooltip": f"{edge.id}: {edge.source} -> {edge.target}; {cited}",
-            **_edge_attrs(edge.trigger),
-            **extra,
-        }
-        graph.edge(group.choice_id, head, **values)
+        _edge(graph, layout, group.choice_id, edge, labels.html(labels.escape(branch_text(edge))))
 
 
 def _cluster(
@@ -211,21 +206,12 @@ def _members(
                     _choice_node(graph, group)
 
 
-def _leaves(layout: _Layout, state_id: str) -> list[str]:
-    leaves = []
-    for child in layout.children.get(state_id, []):
-        if child.kind is StateKind.COMPOUND:
-            leaves.extend(_leaves(layout, child.id))
-        else:
-            leaves.append(child.id)
-    return leaves
-
-
 def _phase_order(graph: graphviz.Digraph, layout: _Layout) -> None:
     """Invisible edges that stack the top-level compound states in declaration order."""
     phases = [s.id for s in layout.children.get(None, []) if s.kind is StateKind.COMPOUND]
+    leaves = [s.id for s in layout.model.states if s.kind is not StateKind.COMPOUND]
     for upper, lower in itertools.pairwise(phases):
-        for leaf in _leaves(layout, upper):
+        for leaf in (leaf for leaf in leaves if upper in layout.ancestors(leaf)):
             graph.edge(leaf, initial_id(lower), style="invis")
 
 
@@ -287,6 +273,9 @@ def chart_dot(model: ChartModel) -> str:
         if group.is_choice:
             _choice_edges(out, layout, group)
         else:
-            _plain_edge(out, layout, group.edges[0])
+            edge = group.edges[0]
+            cited = citation(edge.clauses, edge.rulings)
+            guards, actions = guard_text(edge.guards), action_text(edge.actions)
+            _edge(out, layout, edge.source, edge, _caption(edge.event, guards, actions, cited))
     source: str = out.source  # the package types its properties loosely
     return source

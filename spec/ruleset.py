@@ -234,10 +234,7 @@ class Ruleset:
 
     def weight(self, item: Item) -> int:
         """The draw weight of the item kind ``item``."""
-        for kind, weight in self.items.weights:
-            if kind is item:
-                return weight
-        raise ValueError(f"the ruleset has no weight for {item}")  # pragma: no cover
+        return dict(self.items.weights)[item]
 
     def to_dict(self) -> dict[str, object]:
         """The ruleset as a JSON-ready dict shaped like its TOML; parse_ruleset reads it back."""
@@ -545,40 +542,25 @@ def _build(data: Mapping[str, object], source: str) -> Ruleset:
     )
 
 
-def _read_row(row: type[_Row], value: object, key: str, source: str) -> _Row:
-    """The ``row`` dataclass (a table, or a :class:`Pair`) read from ``value`` at ``key``."""
+def _read_row(row: type[_Row], value: Any, key: str, source: str) -> _Row:
+    """The ``row`` dataclass (a table, or a :class:`Pair`) read from ``value`` at ``key``, a value
+    of the schema's structure."""
     declared = list(keys(row))
     if issubclass(row, Pair):
-        if not isinstance(value, list) or len(value) != len(declared):
-            names = ", ".join(name for name, _ in declared)
-            raise RulesetError(key, f"must be a pair [{names}], got {_show(value)}", source)
-        cells = dict(zip((name for name, _ in declared), value, strict=True))
-        return row(**{name: _read(k, cells[name], key, source) for name, k in declared})
-    if not isinstance(value, Mapping):
-        raise RulesetError(key, f"must be a table, got {_show(value)}", source)
+        cells = zip(declared, value, strict=True)
+        return row(**{name: _read(k, cell, key, source) for (name, k), cell in cells})
     return row(**{name: _read(k, value.get(name), f"{key}.{name}", source) for name, k in declared})
 
 
-def _read(key: Key, value: object, path: str, source: str) -> object:
+def _read(key: Key, value: Any, path: str, source: str) -> object:
     """The value of the key declared as ``key``, read from ``value`` at ``path``."""
     if key.shape is Shape.INTEGER:
-        number = _as_int(value)
-        if number is None:
-            raise RulesetError(path, f"must be an integer, got {_show(value)}", source)
-        return number
+        return _as_int(value)
     if key.shape is Shape.ODDS:
         return _odds(value, path, source)
     if key.shape is Shape.WEIGHTS:
-        if not isinstance(value, Mapping):
-            raise RulesetError(path, f"must be a table, got {_show(value)}", source)
-        weight = Key(Shape.INTEGER, key.description, key.minimum)
-        return tuple(
-            (kind, _read(weight, value.get(kind.value), f"{path}.{kind.value}", source))
-            for kind in Item
-        )
+        return tuple((kind, _as_int(value.get(kind.value))) for kind in Item)
     assert key.row is not None
-    if not isinstance(value, list):
-        raise RulesetError(path, f"must be an array, got {_show(value)}", source)
     return tuple(
         _read_row(key.row, entry, path + _row_label(key.row, entry, index), source)
         for index, entry in enumerate(value)

@@ -138,23 +138,17 @@ SEAT_EVENTS = ITEM_EVENTS | {
 
 def item_moves(event: LogEvent) -> list[tuple[int, str, int]]:
     """(seat, item, +n or -n) for every item an event puts into or takes out of a hand."""
-    kind = event.type
-    moves: list[tuple[int, str, int]] = []
-    if kind not in ITEM_EVENTS:
-        return moves
-    if kind == "items_drawn" and event.int_of("player") is not None:
-        moves += [(event.int_of("player") or 0, item, 1) for item in event.strs_of("items")]
-    elif kind in ("item_used", "discarded") and event.int_of("player") is not None:
-        item = event.str_of("item")
-        if item is not None:
-            moves.append((event.int_of("player") or 0, item, -1))
-    elif kind == "shell_flipped" and event.int_of("by") is not None:
-        moves += [(event.int_of("by") or 0, item, -1) for item in event.strs_of("items")]
-    elif kind == "item_stolen":
-        thief, victim, item = event.int_of("player"), event.int_of("victim"), event.str_of("item")
-        if thief is not None and victim is not None and item is not None:
-            moves += [(victim, item, -1), (thief, item, 1)]
-    return moves
+    kind, player, item = event.type, event.int_of("player"), event.str_of("item")
+    victim, by = event.int_of("victim"), event.int_of("by")
+    if kind == "items_drawn" and player is not None:
+        return [(player, drawn, 1) for drawn in event.strs_of("items")]
+    if kind in ("item_used", "discarded") and player is not None and item is not None:
+        return [(player, item, -1)]
+    if kind == "shell_flipped" and by is not None:
+        return [(by, paid, -1) for paid in event.strs_of("items")]
+    if kind == "item_stolen" and player is not None and victim is not None and item is not None:
+        return [(victim, item, -1), (player, item, 1)]
+    return []
 
 
 def held_before(events: Iterable[LogEvent]) -> dict[int, dict[str, int]]:
@@ -192,7 +186,6 @@ class TableView:
     """The hands held before the log, by seat (:func:`held_before`)."""
     owner: int | None = None
     turns_started: int = 0
-    turns_ended: int = 0
     phase: str | None = None
     """The phase the log last announced in this turn (S4.0); None before the first."""
     shells: int = 0
@@ -435,7 +428,6 @@ class TableView:
         for seat in self.seats.values():  # rage lasts for the turn only (S4.5.1)
             seat.rage = 0
         self.kill_lock = False
-        self.turns_ended += 1
         owner = event.int_of("owner")
         if owner != self.owner:
             return f"the turn of seat {owner} ends; the owner is {self.owner}"
