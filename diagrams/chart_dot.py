@@ -17,7 +17,7 @@ from buckshot.diagrams.describe import (
     state_role,
     state_title,
 )
-from buckshot.diagrams.legend import legend_entries, legend_table
+from buckshot.diagrams.legend import legend
 from buckshot.diagrams.style import EDGE_STYLES, STATE_STYLES
 from buckshot.spec.chart_data import ChartModel, StateKind, StateNode, TransitionEdge
 from buckshot.spec.charts import Trigger
@@ -223,16 +223,12 @@ def _graph_label(model: ChartModel, choices: bool) -> str:
     )
     subtitle = f"chart {model.class_name}, frame kind {model.kind.value}"
     rows = [
-        f"<TR><TD>{labels.font(model.title, 18)}</TD></TR>",
-        f"<TR><TD>{labels.font(subtitle, 10, labels.MUTED)}</TD></TR>",
-        f"<TR><TD>{doc}</TD></TR>",
-        f"<TR><TD>{legend_table(legend_entries(kinds, triggers, choices))}</TD></TR>",
+        labels.font(model.title, 18),
+        labels.font(subtitle, 10, labels.MUTED),
+        doc,
+        legend(kinds, triggers, choices),
     ]
-    return labels.html(
-        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
-        + "".join(rows)
-        + "</TABLE>"
-    )
+    return labels.html(labels.table(rows, 2, 2))
 
 
 def chart_dot(model: ChartModel) -> str:
@@ -273,9 +269,9 @@ def chart_dot(model: ChartModel) -> str:
         if group.is_choice:
             _choice_edges(out, layout, group)
         else:
-            edge = group.edges[0]
-            cited = citation(edge.clauses, edge.rulings)
-            guards, actions = guard_text(edge.guards), action_text(edge.actions)
-            _edge(out, layout, edge.source, edge, _caption(edge.event, guards, actions, cited))
+            one = group.edges[0]
+            cited = citation(one.clauses, one.rulings)
+            guards, actions = guard_text(one.guards), action_text(one.actions)
+            _edge(out, layout, one.source, one, _caption(one.event, guards, actions, cited))
     source: str = out.source  # the package types its properties loosely
     return source

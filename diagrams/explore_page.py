@@ -93,12 +93,8 @@ def trace_data(events: Sequence[LogEvent], name: str) -> dict[str, Any]:
 def first_difference(expected: Sequence[LogEvent], actual: Sequence[LogEvent]) -> int | None:
     """The position of the first event that differs (or where one log ends); None if none."""
     for index, (want, got) in enumerate(zip(expected, actual, strict=False)):
-        if (want.type, want.turn, dict(want.data), want.visibility) != (
-            got.type,
-            got.turn,
-            dict(got.data),
-            got.visibility,
-        ):
+        said = [(e.type, e.turn, dict(e.data), e.visibility) for e in (want, got)]
+        if said[0] != said[1]:
             return index
     return None if len(expected) == len(actual) else min(len(expected), len(actual))
 

@@ -43,11 +43,11 @@ def lines(rows: Iterable[str]) -> str:
     return "<BR/>".join(rows)
 
 
-def table(rows: Iterable[str], cellpadding: int = 1) -> str:
+def table(rows: Iterable[str], spacing: int = 0, padding: int = 1) -> str:
     """A borderless one-column HTML-like table, one markup row (already escaped) per cell."""
     body = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
     return (
-        f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="{cellpadding}">'
+        f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="{spacing}" CELLPADDING="{padding}">'
         f"{body}</TABLE>"
     )
 

@@ -32,10 +32,9 @@ def _text(text: str) -> str:
     return f'<TD ALIGN="LEFT">{labels.font(text, 9)}</TD>'
 
 
-def legend_entries(
-    kinds: Iterable[StateKind], triggers: Iterable[Trigger], choice: bool, initial: bool = True
-) -> list[str]:
-    """One ``<TD>swatch</TD><TD>text</TD>`` pair per kind of element a diagram shows."""
+def legend(kinds: Iterable[StateKind], triggers: Iterable[Trigger], choice: bool) -> str:
+    """A table of ``<TD>swatch</TD><TD>text</TD>`` pairs, three a row, one per kind of element
+    a diagram shows."""
     shown_kinds = set(kinds)
     shown_triggers = set(triggers)
     entries = [
@@ -43,8 +42,7 @@ def legend_entries(
         for kind in STATE_STYLES
         if kind in shown_kinds
     ]
-    if initial:
-        entries.append(f"<TD>{labels.font('●', 12)}</TD>" + _text("initial state"))
+    entries.append(f"<TD>{labels.font('●', 12)}</TD>" + _text("initial state"))
     if choice:
         entries.append(f"<TD>{labels.font('◇', 12)}</TD>" + _text("choice: " + CHOICE_LEGEND))
     entries.extend(
@@ -52,16 +50,8 @@ def legend_entries(
         for trigger in EDGE_STYLES
         if trigger in shown_triggers
     )
-    return entries
-
-
-def legend_table(entries: list[str], columns: int = _COLUMNS) -> str:
-    """The entries laid out in a table of ``columns`` pairs per row."""
-    rows = []
-    for start in range(0, len(entries), columns):
-        rows.append("<TR>" + "".join(entries[start : start + columns]) + "</TR>")
-    return (
-        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
-        + "".join(rows)
-        + "</TABLE>"
+    rows = "".join(
+        "<TR>" + "".join(entries[start : start + _COLUMNS]) + "</TR>"
+        for start in range(0, len(entries), _COLUMNS)
     )
+    return f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">{rows}</TABLE>'

@@ -141,10 +141,7 @@ def _graph_label(stack: StackModel) -> str:
         ),
         labels.font(citation(stack.clauses, stack.rulings), 9, labels.MUTED),
     ]
-    body = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
-    return labels.html(
-        f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">{body}</TABLE>'
-    )
+    return labels.html(labels.table(rows, 2, 2))
 
 
 def stack_dot(stack: StackModel) -> str:

@@ -146,14 +146,9 @@ def trace_dot(timeline: Timeline, title: str) -> str:
     seats = _seats_table(timeline)
     if seats:
         rows.append(seats)
-    label = labels.html(
-        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
-        + "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
-        + "</TABLE>"
-    )
     graph = {
         "id": "trace",
-        "label": label,
+        "label": labels.html(labels.table(rows, 2, 2)),
         "labelloc": "t",
         "fontname": labels.FONT,
         "fontsize": "11",

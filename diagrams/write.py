@@ -102,9 +102,7 @@ def write_all(
     depth = (ruleset or load_ruleset()).limits.max_stack_depth
     diagrams = [*chart_diagrams(), stack_diagram(depth)]
     diagrams.extend(trace_diagram(log.stem, read_log(log)) for log in logs)
-    with_svg = dot_installed()
-    if not with_svg:
-        err.write(f"warning: {INSTALL_HINT}\n")
+    with_svg = _with_svg(err)
     for diagram in diagrams:
         written.extend(write_diagram(diagram, out_dir, with_svg))
     if with_svg:
@@ -155,25 +153,24 @@ def timeline_events(log: Path, first: int | None = None) -> tuple[list[LogEvent]
 
 
 def write_trace(
-    log: Path,
-    out_dir: Path,
-    err: TextIO | None = None,
-    first: int | None = None,
-    stage: Callable[[int], None] | None = None,
+    log: Path, out_dir: Path, first: int | None, stage: Callable[[int], None]
 ) -> list[Path]:
     """Draw the log at ``log`` into ``out_dir`` as ``<name>.dot/.svg/.mmd`` (its first ``first``
     events only); ``stage`` is told 1, 2, 3 as it is read, built and written.
     """
-    err = err if err is not None else sys.stderr
-    tell = stage if stage is not None else (lambda done: None)
     events, cut = timeline_events(log, first)
-    tell(1)
+    stage(1)
     diagram = trace_diagram(log.stem, events, cut)
-    tell(2)
+    stage(2)
     flat = replace(diagram, stem=diagram.stem.relative_to(Section.TRACES.value))
-    with_svg = dot_installed()
-    if not with_svg:
-        err.write(f"warning: {INSTALL_HINT}\n")
-    written = write_diagram(flat, out_dir, with_svg)
-    tell(3)
+    written = write_diagram(flat, out_dir, _with_svg(sys.stderr))
+    stage(3)
     return written
+
+
+def _with_svg(err: TextIO) -> bool:
+    """Whether ``dot`` is there to draw the SVGs; ``err`` is warned when it is not."""
+    if not dot_installed():
+        err.write(f"warning: {INSTALL_HINT}\n")
+        return False
+    return True
