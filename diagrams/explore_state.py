@@ -7,7 +7,7 @@ as the page shows them (shared while no seat changes) and the edges a decision t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from buckshot.spec.chart_data import chart_models
@@ -27,18 +27,11 @@ class Moment:
 
 def seat_json(seat: SeatView) -> dict[str, Any]:
     """A seat as the page shows it: JSON-ready data, items by name in sorted order."""
-    return {
-        "seat": seat.seat,
-        "name": seat.name,
-        "role": seat.role,
-        "hp": seat.hp,
-        "alive": seat.alive,
-        "traitor": seat.traitor,
-        "shield": seat.shield,
-        "rage": seat.rage,
-        "items": {k: v for k, v in sorted(seat.items.items()) if v},
-        "before_log": dict(sorted(seat.before_log.items())),
-    }
+    shown = asdict(seat)
+    del shown["kills"]
+    shown["items"] = {k: v for k, v in sorted(seat.items.items()) if v}
+    shown["before_log"] = dict(sorted(seat.before_log.items()))
+    return shown
 
 
 def _edge_ids() -> dict[tuple[str, str, str], tuple[str, ...]]:

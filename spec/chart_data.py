@@ -113,13 +113,9 @@ class ChartModel:
         """The transitions leaving ``state_id``, in priority order per event."""
         return tuple(edge for edge in self.transitions if edge.source == state_id)
 
-    def events(self, trigger: Trigger | None = None) -> tuple[str, ...]:
-        """The chart's event names (of one trigger kind, if given), in declaration order."""
-        seen: dict[str, None] = {}
-        for edge in self.transitions:
-            if trigger is None or edge.trigger is trigger:
-                seen.setdefault(edge.event, None)
-        return tuple(seen)
+    def events(self) -> tuple[str, ...]:
+        """The chart's event names, in declaration order."""
+        return tuple(dict.fromkeys(edge.event for edge in self.transitions))
 
 
 def _initial_leaf(state: State) -> State:

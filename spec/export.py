@@ -32,21 +32,14 @@ def _plain(value: Any) -> Any:
 
 
 def _chart(model: ChartModel) -> dict[str, Any]:
-    return {
-        "kind": model.kind.value,
-        "class": model.class_name,
-        "title": model.title,
-        "doc": model.doc,
-        "initial": model.initial,
-        "resume_event": model.resume_event,
-        "states": [_plain(asdict(state)) for state in model.states],
-        "transitions": [_plain(asdict(edge)) for edge in model.transitions],
-        "prompts": [
-            {"state": state, "asked": prompt.asked, "kind": prompt.kind}
-            for state, prompt in model.prompts.items()
-        ],
-        "pushes": [_plain(asdict(push)) for push in model.pushes],
-    }
+    document = _plain(asdict(model))
+    document["class"] = document.pop("class_name")
+    del document["leaves"]
+    document["prompts"] = [
+        {"state": state, "asked": prompt.asked, "kind": prompt.kind}
+        for state, prompt in model.prompts.items()
+    ]
+    return dict(document)
 
 
 def export_document(ruleset: Ruleset) -> dict[str, Any]:
