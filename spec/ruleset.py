@@ -46,6 +46,7 @@ _PACKAGE: Final = "buckshot.spec"
 _DEFAULT_RESOURCE: Final = "rulesets/default.toml"
 
 _Step = str | int
+_Rank = tuple[tuple[int, str], ...]
 _Row = TypeVar("_Row")
 
 
@@ -359,11 +360,10 @@ def _odds_keys() -> frozenset[str]:
 
 def _check_structure(data: object, source: str) -> None:
     """Raise a RulesetError for the first schema error of ``data`` in document order."""
-    found: set[tuple[tuple[tuple[int, str], ...], str, str]] = set()
+    found: set[tuple[_Rank, str, str]] = set()
     for error in _validator().iter_errors(data):
         for steps, reason in _explain(error):
-            key, reason = _name(steps, str(error.validator), reason, data)
-            found.add((_rank(steps, data), key, reason))
+            found.add(_name(steps, str(error.validator), reason, data))
     if found:
         _, key, reason = min(found)
         raise RulesetError(key, reason, source)
@@ -398,92 +398,77 @@ def _explain(error: ValidationError) -> Iterator[tuple[tuple[_Step, ...], str]]:
         yield path, error.message
 
 
-def _name(steps: tuple[_Step, ...], validator: str, reason: str, data: object) -> tuple[str, str]:
-    """The dotted key and final reason of a schema error at ``steps`` (a pair's cell named)."""
-    key = _dotted(steps, data)
-    value = _lookup(steps, data)
+def _name(
+    steps: tuple[_Step, ...], validator: str, reason: str, data: object
+) -> tuple[_Rank, str, str]:
+    """The rank in document order, dotted key and final reason of a schema error at ``steps``
+    (a pair's cell named)."""
+    rank, dotted, value, pair = _locate(steps, data)
+    key = dotted[-1] if dotted else ""
     if key in _odds_keys() and validator in ("minimum", "maximum"):
-        return key, f"must be between 0 and 1, got {_show(value)}"
+        return rank, key, f"must be between 0 and 1, got {_show(value)}"
     if key in _odds_keys() and validator == "pattern":
-        return key, _odds_reason(value)
-    entered = _entered(steps)
-    at = next((i for i, row in enumerate(entered) if row and issubclass(row, Pair)), None)
-    if at is not None:
-        pair = entered[at]
-        assert pair is not None
-        key = _dotted(steps[: at + 1], data)
-        cells = list(keys(pair))
+        return rank, key, _odds_reason(value)
+    if pair is not None:
+        at, cells = pair
+        key = dotted[at]
         if len(steps) == at + 1 and validator in ("minItems", "maxItems"):
             names = ", ".join(name for name, _ in cells)
-            return key, f"must be a pair [{names}], got {_show(value)}"
+            return rank, key, f"must be a pair [{names}], got {_show(value)}"
         cell = steps[at + 1] if len(steps) == at + 2 else None
         if isinstance(cell, int) and 0 <= cell < len(cells):
-            return key, f"{cells[cell][1].description.rstrip('.').lower()}: {reason}"
-    return key, reason
+            return rank, key, f"{cells[cell][1].description.rstrip('.').lower()}: {reason}"
+    return rank, key, reason
 
 
-def _entered(steps: Sequence[_Step]) -> list[type | None]:
-    """For each step of ``steps``, the row dataclass that an array index there enters."""
-    entered: list[type | None] = []
-    current: type | None = None
-    rows_of: type | None = None
-    for depth, step in enumerate(steps):
-        if isinstance(step, int):
-            entered.append(rows_of)
-            current, rows_of = rows_of, None
-            continue
-        entered.append(None)
-        if depth == 0:
-            current, rows_of = dict(tables(Ruleset)).get(step), None
-            continue
-        key = dict(keys(current)).get(step) if current is not None else None
-        current, rows_of = None, key.row if key is not None and key.shape is Shape.ROWS else None
-    return entered
-
-
-def _dotted(steps: Sequence[_Step], data: object) -> str:
-    """``steps`` as a dotted key; a row that is a table is named as :func:`_row_label` says."""
-    text = ""
-    node: object = data
-    for step, row in zip(steps, _entered(steps), strict=True):
-        child = _child(node, step)
-        if isinstance(step, int):
-            if row is not None and not issubclass(row, Pair):
-                text += _row_label(row, child, step)
-            else:
-                text += f"[{step}]"
-        else:
-            text += f".{step}" if text else step
-        node = child
-    return text
-
-
-def _rank(steps: Sequence[_Step], data: object) -> tuple[tuple[int, str], ...]:
-    """A sort key putting ``steps`` in document order; missing keys go after present ones."""
+def _locate(
+    steps: Sequence[_Step], data: object
+) -> tuple[_Rank, list[str], object, tuple[int, list[tuple[str, Key]]] | None]:
+    """Where ``steps`` lead in ``data``: a sort key putting them in document order (missing keys
+    after present ones), the dotted key after each step (a row that is a table named as
+    :func:`_row_label` says), the value there, and the step entering a :class:`Pair` with its
+    cells (None if none does)."""
     rank: list[tuple[int, str]] = []
-    node: object = data
-    for step in steps:
+    dotted: list[str] = []
+    node = data
+    table: type | None = None  # the dataclass whose key a name step names
+    rows_of: type | None = None  # the row dataclass an index step enters
+    pair = None
+    for depth, step in enumerate(steps):
+        child = _child(node, step)
+        text = dotted[-1] if dotted else ""
         if isinstance(step, int):
             rank.append((step, ""))
-        elif isinstance(node, Mapping) and step in node:
-            rank.append((list(node).index(step), ""))
+            table, rows_of = rows_of, None
+            if table is None or issubclass(table, Pair):
+                text += f"[{step}]"
+            else:
+                text += _row_label(table, child, step)
+            if table is not None and issubclass(table, Pair) and pair is None:
+                pair = (depth, list(keys(table)))
         else:
-            rank.append((len(node) if isinstance(node, Mapping) else 0, step))
-        node = _child(node, step)
-    return tuple(rank)
+            if isinstance(node, Mapping) and step in node:
+                rank.append((list(node).index(step), ""))
+            else:
+                rank.append((len(node) if isinstance(node, Mapping) else 0, step))
+            if depth == 0:
+                table, rows_of = dict(tables(Ruleset)).get(step), None
+            else:
+                key = dict(keys(table)).get(step) if table is not None else None
+                table, rows_of = (
+                    None,
+                    key.row if key is not None and key.shape is Shape.ROWS else None,
+                )
+            text += f".{step}" if text else step
+        dotted.append(text)
+        node = child
+    return tuple(rank), dotted, node, pair
 
 
 def _child(node: object, step: _Step) -> object:
     if isinstance(step, int):
         return node[step] if isinstance(node, list) and 0 <= step < len(node) else None
     return node.get(step) if isinstance(node, Mapping) else None
-
-
-def _lookup(steps: Sequence[_Step], data: object) -> object:
-    node = data
-    for step in steps:
-        node = _child(node, step)
-    return node
 
 
 def _type_names(value: object) -> str:
