@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import CodeType
 from typing import Any, TypeVar
 
-from buckshot.spec.registry import ENTRIES, Entry, Kind
+from buckshot.spec.registry import ENTRIES, Kind
 from buckshot.spec.rulebook import ROLES, Role
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -24,9 +24,9 @@ class BindingError(Exception):
 class Bindings:
     """The implementations of one side, by registry name, split by kind."""
 
-    def __init__(self, side: str, entries: tuple[Entry, ...] = ENTRIES) -> None:
+    def __init__(self, side: str) -> None:
         self.side = side
-        self._entries = {entry.name: entry for entry in entries}
+        self._entries = {entry.name: entry for entry in ENTRIES}
         self.by_kind: dict[Kind, dict[str, Callable[..., Any]]] = {kind: {} for kind in Kind}
 
     def implements(self, name: str) -> Callable[[F], F]:

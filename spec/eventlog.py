@@ -111,15 +111,11 @@ def _enum(values: Iterable[str]) -> dict[str, Any]:
     return {"enum": sorted(values)}
 
 
-def _prompt_kinds() -> list[str]:
-    from buckshot.spec.chart_data import chart_models
-
-    return sorted({p.kind for chart in chart_models() for p in chart.prompts.values()})
-
-
 @cache
 def kind_schemas() -> dict[str, dict[str, Any]]:
     """Each field kind of the vocabulary as JSON Schema (seats checked by the reader)."""
+    from buckshot.spec.chart_data import chart_models
+
     seat: dict[str, Any] = {"type": "integer", "minimum": 0}
     count: dict[str, Any] = {"type": "integer", "minimum": 0}
     item = _enum(i.value for i in Item)
@@ -153,7 +149,7 @@ def kind_schemas() -> dict[str, dict[str, Any]]:
         ITEMS: {"type": "array", "items": item},
         PHASE: _enum(p.value for p in Phase),
         FRAME: _enum(k.value for k in FrameKind),
-        PROMPT: _enum(_prompt_kinds()),
+        PROMPT: _enum({p.kind for chart in chart_models() for p in chart.prompts.values()}),
         REASON: _enum(REASONS),
     }
 

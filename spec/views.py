@@ -369,10 +369,8 @@ class TableView:
         player = event.int_of("player")
         return None if player is None else self.seat(player)
 
-    def _on_shot_blocked(self, event: LogEvent) -> None:
-        seat, shield = self._named(event), event.int_of("shield")
-        if seat is not None and shield is not None:
-            seat.shield = shield
+    def _on_shot_blocked(self, event: LogEvent) -> str | None:
+        return self._count(event, "shield")
 
     def _on_shield_gained(self, event: LogEvent) -> str | None:
         return self._count(event, "shield", "blocks")
@@ -380,8 +378,11 @@ class TableView:
     def _on_rage_gained(self, event: LogEvent) -> str | None:
         return self._count(event, "rage", "charges")
 
-    def _count(self, event: LogEvent, name: str, added: str) -> str | None:
-        """Set a seat's shield or rage to the event's count, which must be before + added."""
+    def _on_rage_used(self, event: LogEvent) -> str | None:
+        return self._count(event, "rage")
+
+    def _count(self, event: LogEvent, name: str, added: str = "") -> str | None:
+        """Set a seat's shield or rage to the event's count, which must be before + ``added``."""
         seat, value, more = self._named(event), event.int_of(name), event.int_of(added)
         if seat is None or value is None:
             return None
@@ -390,11 +391,6 @@ class TableView:
         if more is not None and before + more != value:
             return f"{before} {added} + {more} do not make {value}"
         return None
-
-    def _on_rage_used(self, event: LogEvent) -> None:
-        seat, rage = self._named(event), event.int_of("rage")
-        if seat is not None and rage is not None:
-            seat.rage = rage
 
     def _on_hp_changed(self, event: LogEvent) -> str | None:
         seat, hp, delta = self._named(event), event.int_of("hp"), event.int_of("delta")
