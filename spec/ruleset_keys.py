@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import Field, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cache
 from typing import Any, Final, get_type_hints
@@ -66,31 +66,21 @@ class Pair:
     """Mixin of a row dataclass written as an array of its fields' values, not as a table."""
 
 
-def key_of(spec: Field[Any]) -> Key:
-    """The :class:`Key` declared on the dataclass field ``spec``."""
-    found = spec.metadata.get(_KEY)
-    if not isinstance(found, Key):
-        raise TypeError(f"field {spec.name!r} declares no ruleset key")
-    return found
-
-
 def keys(table: type) -> Iterator[tuple[str, Key]]:
-    """The (name, key) of every field of the table dataclass ``table``, in declaration order."""
+    """The (name, key) of every field of the table dataclass ``table``, in declaration order;
+    TypeError naming a field that declares no key."""
     for spec in fields(table):
-        yield spec.name, key_of(spec)
+        found = spec.metadata.get(_KEY)
+        if not isinstance(found, Key):
+            raise TypeError(f"field {spec.name!r} declares no ruleset key")
+        yield spec.name, found
 
 
 @cache
 def tables(root: type) -> tuple[tuple[str, type], ...]:
     """The (name, dataclass) of every table of the ruleset dataclass ``root``, in order."""
     hints = get_type_hints(root)
-    found: list[tuple[str, type]] = []
-    for spec in fields(root):
-        table = hints[spec.name]
-        if not isinstance(table, type) or not is_dataclass(table):
-            raise TypeError(f"{root.__name__}.{spec.name} is not a table")  # pragma: no cover
-        found.append((spec.name, table))
-    return tuple(found)
+    return tuple((spec.name, hints[spec.name]) for spec in fields(root))
 
 
 def check_declarations(root: type) -> None:

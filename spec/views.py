@@ -64,7 +64,6 @@ class _Charts:
             raise AssertionError(f"no chart asks by {POLL_SELECTOR!r}")
         finals = [s.id for s in turn.states if s.kind is StateKind.FINAL and s.parent is None]
         (self.game_over,) = finals
-        self.turn_states = frozenset(state.id for state in turn.states)
 
 
 CHARTS = _Charts(chart_models())
@@ -308,11 +307,10 @@ class TableView:
         self.kill_lock = False
 
     def _on_phase(self, event: LogEvent) -> str | None:
-        phase = event.str_of("phase")
-        self.phase = phase
-        if phase in CHARTS.turn_states and self.stack and self.stack[0].kind == "turn":
-            assert phase is not None
-            self._set_state(0, CHARTS.models["turn"].leaves[phase])
+        self.phase = event.str_of("phase")
+        leaf = CHARTS.models["turn"].leaves.get(self.phase or "")
+        if leaf is not None and self.stack and self.stack[0].kind == "turn":
+            self._set_state(0, leaf)
         owner = event.int_of("owner")
         if owner != self.owner:
             return f"the phase is announced for seat {owner}, the owner is {self.owner}"
