@@ -80,31 +80,27 @@ def _node(graph: graphviz.Digraph, timeline: Timeline, node_id: str, step: Step)
     )
 
 
-class _Writer:
-    def __init__(self, timeline: Timeline) -> None:
-        self.timeline = timeline
-        self.order: list[str] = []
-        self.bands = 0
-
-    def band(self, graph: graphviz.Digraph, band: Band) -> None:
-        for item in band.items:
-            if isinstance(item, Band):
-                self.bands += 1
-                with graph.subgraph(name=f"cluster_band_{self.bands}") as cluster:
-                    cluster.attr(
-                        id=f"band-{self.bands}",
-                        label=labels.html(labels.bold(item.label)),
-                        style="rounded,filled",
-                        fillcolor=band_color(item.depth),
-                        color="#8899aa",
-                        labeljust="l",
-                        margin="10",
-                    )
-                    self.band(cluster, item)
-            else:
-                node_id = f"s{len(self.order)}"
-                self.order.append(node_id)
-                _node(graph, self.timeline, node_id, item)
+def _band(
+    graph: graphviz.Digraph, timeline: Timeline, band: Band, order: list[str], bands: list[Band]
+) -> None:
+    """Draw ``band``'s steps and bands, noting each step's node in ``order`` and each band."""
+    for item in band.items:
+        if isinstance(item, Band):
+            bands.append(item)
+            with graph.subgraph(name=f"cluster_band_{len(bands)}") as cluster:
+                cluster.attr(
+                    id=f"band-{len(bands)}",
+                    label=labels.html(labels.bold(item.label)),
+                    style="rounded,filled",
+                    fillcolor=band_color(item.depth),
+                    color="#8899aa",
+                    labeljust="l",
+                    margin="10",
+                )
+                _band(cluster, timeline, item, order, bands)
+        else:
+            order.append(f"s{len(order)}")
+            _node(graph, timeline, order[-1], item)
 
 
 def _seats_table(timeline: Timeline) -> str:
@@ -127,7 +123,6 @@ def _seats_table(timeline: Timeline) -> str:
 
 def trace_dot(timeline: Timeline, title: str) -> str:
     """The DOT source of ``timeline``'s diagram, titled ``title``."""
-    writer = _Writer(timeline)
     span = (
         f"seq {timeline.first_seq}-{timeline.last_seq}"
         if timeline.first_seq is not None
@@ -159,8 +154,9 @@ def trace_dot(timeline: Timeline, title: str) -> str:
     }
     node = {"fontname": labels.FONT, "fontsize": "11", "shape": "plain"}
     out = graphviz.Digraph("trace", graph_attr=graph, node_attr=node)
-    writer.band(out, timeline.root)
-    for tail, head in itertools.pairwise(writer.order):
+    order: list[str] = []
+    _band(out, timeline, timeline.root, order, [])
+    for tail, head in itertools.pairwise(order):
         out.edge(tail, head, style="invis", weight="20")
     source: str = out.source  # the package types its properties loosely
     return source
