@@ -239,19 +239,6 @@ class _Table:
             raise ValueError(f"tally: data.hp lists {len(event.data['hp'])} HP for {self.size}")
 
 
-def _event(index: int, line: int, raw: dict[str, Any]) -> LogEvent:
-    visibility = raw["visibility"]
-    return LogEvent(
-        index=index,
-        line=line,
-        seq=raw.get("seq", index + 1),
-        turn=raw["turn"],
-        type=raw["type"],
-        visibility=None if visibility == "public" else tuple(visibility),
-        data=raw["data"],
-    )
-
-
 def check_records(records: Iterable[tuple[int, object]], source: str) -> Iterator[LogEvent]:
     """The events of parsed (line, record) pairs, checked one by one; EventLogError at the first
     bad record, or when there is none.
@@ -263,7 +250,9 @@ def check_records(records: Iterable[tuple[int, object]], source: str) -> Iterato
         if problem is not None:
             raise EventLogError(f"{source}, line {line}: {problem}")
         assert isinstance(raw, dict)
-        event = _event(index, line, raw)
+        shown_to = None if raw["visibility"] == "public" else tuple(raw["visibility"])
+        seq = raw.get("seq", index + 1)
+        event = LogEvent(index, line, seq, raw["turn"], raw["type"], shown_to, raw["data"])
         try:
             if table is None:
                 table = _Table(event)

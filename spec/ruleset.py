@@ -386,14 +386,12 @@ def _explain(error: ValidationError) -> Iterator[tuple[tuple[_Step, ...], str]]:
                 yield (*path, str(name)), f"is an unknown key (expected: {', '.join(known)})"
     elif error.validator == "type":
         yield path, f"must be {_type_names(value)}, got {_show(instance)}"
-    elif error.validator == "minimum":
-        yield path, f"must be at least {value}, got {_show(instance)}"
-    elif error.validator == "maximum":
-        yield path, f"must be at most {value}, got {_show(instance)}"
-    elif error.validator == "minItems":
-        yield path, f"must have at least {_entries(value)}, got {len(instance)}"
-    elif error.validator == "maxItems":
-        yield path, f"must have at most {_entries(value)}, got {len(instance)}"
+    elif error.validator in ("minimum", "maximum"):
+        bound = "at least" if error.validator == "minimum" else "at most"
+        yield path, f"must be {bound} {value}, got {_show(instance)}"
+    elif error.validator in ("minItems", "maxItems"):
+        bound = "at least" if error.validator == "minItems" else "at most"
+        yield path, f"must have {bound} {_entries(value)}, got {len(instance)}"
     else:
         yield path, error.message
 
