@@ -81,33 +81,27 @@ def _choice_node(graph: graphviz.Digraph, group: EventGroup) -> None:
     graph.node(group.choice_id, **values)
 
 
-class _Layout:
-    """Where each state sits: its parent compound, and the leaf an edge into it should hit."""
+def _ancestors(model: ChartModel, state_id: str) -> list[str]:
+    """The compound states holding ``state_id``, innermost first."""
+    chain = []
+    parent = model.state(state_id).parent
+    while parent is not None:
+        chain.append(parent)
+        parent = model.state(parent).parent
+    return chain
 
-    def __init__(self, model: ChartModel) -> None:
-        self.model = model
-        self.children: dict[str | None, list[StateNode]] = {}
-        for state in model.states:
-            self.children.setdefault(state.parent, []).append(state)
 
-    def ancestors(self, state_id: str) -> list[str]:
-        chain = []
-        parent = self.model.state(state_id).parent
-        while parent is not None:
-            chain.append(parent)
-            parent = self.model.state(parent).parent
-        return chain
+def _head(model: ChartModel, tail: str, target: str) -> tuple[str, dict[str, str]]:
+    """The node an edge from the state ``tail`` into ``target`` ends at, and its ``lhead``, if
+    any: a compound target is entered at its initial leaf."""
+    if model.state(target).kind is not StateKind.COMPOUND:
+        return target, {}
+    lhead = {} if target in _ancestors(model, tail) else {"lhead": cluster_id(target)}
+    return model.leaves[target], lhead
 
-    def head(self, inside: list[str], target: str) -> tuple[str, dict[str, str]]:
-        """The node an edge into ``target`` ends at, and its ``lhead``, if any (``inside``: the
-        compound states holding the edge's tail).
-        """
-        if self.model.state(target).kind is not StateKind.COMPOUND:
-            return target, {}
-        leaf = self.model.leaves[target]
-        if target in inside:
-            return leaf, {}
-        return leaf, {"lhead": cluster_id(target)}
+
+def _children(model: ChartModel, parent: str | None) -> list[StateNode]:
+    return [state for state in model.states if state.parent == parent]
 
 
 def _edge_attrs(trigger: Trigger) -> dict[str, str]:
@@ -129,10 +123,10 @@ def _caption(event: str, guards: str, actions: str, cited: str) -> str:
 
 
 def _edge(
-    graph: graphviz.Digraph, layout: _Layout, tail: str, edge: TransitionEdge, label: str
+    graph: graphviz.Digraph, model: ChartModel, tail: str, edge: TransitionEdge, label: str
 ) -> None:
     """The edge of transition ``edge`` from ``tail`` (its source, or its choice point)."""
-    head, extra = layout.head(layout.ancestors(edge.source), edge.target)
+    head, extra = _head(model, edge.source, edge.target)
     cited = citation(edge.clauses, edge.rulings)
     values = {
         "id": edge_id(edge.id),
@@ -144,7 +138,7 @@ def _edge(
     graph.edge(tail, head, **values)
 
 
-def _choice_edges(graph: graphviz.Digraph, layout: _Layout, group: EventGroup) -> None:
+def _choice_edges(graph: graphviz.Digraph, model: ChartModel, group: EventGroup) -> None:
     first = group.edges[0]
     cited = citation(first.clauses, first.rulings)
     into = {
@@ -157,13 +151,12 @@ def _choice_edges(graph: graphviz.Digraph, layout: _Layout, group: EventGroup) -
     }
     graph.edge(group.source, group.choice_id, **into)
     for edge in group.edges:
-        _edge(graph, layout, group.choice_id, edge, labels.html(labels.escape(branch_text(edge))))
+        _edge(graph, model, group.choice_id, edge, labels.html(labels.escape(branch_text(edge))))
 
 
 def _cluster(
     graph: graphviz.Digraph,
     model: ChartModel,
-    layout: _Layout,
     state: StateNode,
     choices: list[EventGroup],
 ) -> None:
@@ -186,19 +179,18 @@ def _cluster(
             tooltip=f"{state.id} (phase): {cited}",
         )
         _initial_node(cluster, initial_id(state.id))
-        _members(cluster, model, layout, state.id, choices)
+        _members(cluster, model, state.id, choices)
 
 
 def _members(
     graph: graphviz.Digraph,
     model: ChartModel,
-    layout: _Layout,
     parent: str | None,
     choices: list[EventGroup],
 ) -> None:
-    for state in layout.children.get(parent, []):
+    for state in _children(model, parent):
         if state.kind is StateKind.COMPOUND:
-            _cluster(graph, model, layout, state, choices)
+            _cluster(graph, model, state, choices)
         else:
             _state_node(graph, model, state)
             for group in choices:
@@ -206,12 +198,12 @@ def _members(
                     _choice_node(graph, group)
 
 
-def _phase_order(graph: graphviz.Digraph, layout: _Layout) -> None:
+def _phase_order(graph: graphviz.Digraph, model: ChartModel) -> None:
     """Invisible edges that stack the top-level compound states in declaration order."""
-    phases = [s.id for s in layout.children.get(None, []) if s.kind is StateKind.COMPOUND]
-    leaves = [s.id for s in layout.model.states if s.kind is not StateKind.COMPOUND]
+    phases = [s.id for s in _children(model, None) if s.kind is StateKind.COMPOUND]
+    leaves = [s.id for s in model.states if s.kind is not StateKind.COMPOUND]
     for upper, lower in itertools.pairwise(phases):
-        for leaf in (leaf for leaf in leaves if upper in layout.ancestors(leaf)):
+        for leaf in (leaf for leaf in leaves if upper in _ancestors(model, leaf)):
             graph.edge(leaf, initial_id(lower), style="invis")
 
 
@@ -233,7 +225,6 @@ def _graph_label(model: ChartModel, choices: bool) -> str:
 
 def chart_dot(model: ChartModel) -> str:
     """The DOT source of ``model``'s diagram; the same text for the same chart on every run."""
-    layout = _Layout(model)
     groups = event_groups(model)
     choices = [g for g in groups if g.is_choice]
     graph = {
@@ -252,26 +243,25 @@ def chart_dot(model: ChartModel) -> str:
     node = {"fontname": labels.FONT, "fontsize": "11", "shape": "box", "margin": "0.12,0.06"}
     edge = {"fontname": labels.FONT, "fontsize": "9", "arrowsize": "0.8"}
     out = graphviz.Digraph(model.kind.value, graph_attr=graph, node_attr=node, edge_attr=edge)
-    _members(out, model, layout, None, choices)
-    top = next(s for s in layout.children[None] if s.initial)
+    _members(out, model, None, choices)
+    top = next(s for s in _children(model, None) if s.initial)
     if top.kind is not StateKind.COMPOUND:
         # a compound initial state shows the chart's start with its own initial marker
         _initial_node(out, START)
         out.edge(START, top.id)
     for state in model.states:
         if state.kind is StateKind.COMPOUND:
-            child = next(c for c in layout.children[state.id] if c.initial)
-            inside = [state.id, *layout.ancestors(state.id)]
-            inner, inner_extra = layout.head(inside, child.id)
+            child = next(c for c in _children(model, state.id) if c.initial)
+            inner, inner_extra = _head(model, child.id, child.id)
             out.edge(initial_id(state.id), inner, **inner_extra)
-    _phase_order(out, layout)
+    _phase_order(out, model)
     for group in groups:
         if group.is_choice:
-            _choice_edges(out, layout, group)
+            _choice_edges(out, model, group)
         else:
             one = group.edges[0]
             cited = citation(one.clauses, one.rulings)
             guards, actions = guard_text(one.guards), action_text(one.actions)
-            _edge(out, layout, one.source, one, _caption(one.event, guards, actions, cited))
+            _edge(out, model, one.source, one, _caption(one.event, guards, actions, cited))
     source: str = out.source  # the package types its properties loosely
     return source
