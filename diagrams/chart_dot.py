@@ -11,6 +11,7 @@ from buckshot.diagrams.describe import (
     EventGroup,
     action_text,
     branch_text,
+    children,
     citation,
     event_groups,
     guard_text,
@@ -100,10 +101,6 @@ def _head(model: ChartModel, tail: str, target: str) -> tuple[str, dict[str, str
     return model.leaves[target], lhead
 
 
-def _children(model: ChartModel, parent: str | None) -> list[StateNode]:
-    return [state for state in model.states if state.parent == parent]
-
-
 def _edge_attrs(trigger: Trigger) -> dict[str, str]:
     style = EDGE_STYLES[trigger]
     values = {"color": style.color, "fontcolor": style.color, "penwidth": style.width}
@@ -188,7 +185,7 @@ def _members(
     parent: str | None,
     choices: list[EventGroup],
 ) -> None:
-    for state in _children(model, parent):
+    for state in children(model, parent):
         if state.kind is StateKind.COMPOUND:
             _cluster(graph, model, state, choices)
         else:
@@ -200,7 +197,7 @@ def _members(
 
 def _phase_order(graph: graphviz.Digraph, model: ChartModel) -> None:
     """Invisible edges that stack the top-level compound states in declaration order."""
-    phases = [s.id for s in _children(model, None) if s.kind is StateKind.COMPOUND]
+    phases = [s.id for s in children(model, None) if s.kind is StateKind.COMPOUND]
     leaves = [s.id for s in model.states if s.kind is not StateKind.COMPOUND]
     for upper, lower in itertools.pairwise(phases):
         for leaf in (leaf for leaf in leaves if upper in _ancestors(model, leaf)):
@@ -244,14 +241,14 @@ def chart_dot(model: ChartModel) -> str:
     edge = {"fontname": labels.FONT, "fontsize": "9", "arrowsize": "0.8"}
     out = graphviz.Digraph(model.kind.value, graph_attr=graph, node_attr=node, edge_attr=edge)
     _members(out, model, None, choices)
-    top = next(s for s in _children(model, None) if s.initial)
+    top = next(s for s in children(model, None) if s.initial)
     if top.kind is not StateKind.COMPOUND:
         # a compound initial state shows the chart's start with its own initial marker
         _initial_node(out, START)
         out.edge(START, top.id)
     for state in model.states:
         if state.kind is StateKind.COMPOUND:
-            child = next(c for c in _children(model, state.id) if c.initial)
+            child = next(c for c in children(model, state.id) if c.initial)
             inner, inner_extra = _head(model, child.id, child.id)
             out.edge(initial_id(state.id), inner, **inner_extra)
     _phase_order(out, model)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from buckshot.diagrams.describe import (
     EventGroup,
     branch_text,
+    children,
     citation,
     event_groups,
     state_role,
@@ -48,14 +49,13 @@ def _state(model: ChartModel, state: StateNode, depth: int) -> list[str]:
 
 def _block(
     model: ChartModel,
-    children: dict[str | None, list[StateNode]],
     parent: str | None,
     groups: tuple[EventGroup, ...],
     depth: int,
 ) -> list[str]:
     pad = _INDENT * depth
     out: list[str] = []
-    members = children.get(parent, [])
+    members = children(model, parent)
     initial = next((s for s in members if s.initial), None)
     if initial is not None:
         out.append(f"{pad}[*] --> {initial.id}")
@@ -65,7 +65,7 @@ def _block(
             cited = citation(state.clauses, state.rulings)
             name = f"{title} ({cited})" if cited else title
             out.append(f'{pad}state "{_text(name)}" as {state.id} {{')
-            out.extend(_block(model, children, state.id, groups, depth + 1))
+            out.extend(_block(model, state.id, groups, depth + 1))
             out.append(f"{pad}}}")
         else:
             out.extend(_state(model, state, depth))
@@ -98,9 +98,6 @@ def _transitions(groups: tuple[EventGroup, ...]) -> list[str]:
 
 def chart_mermaid(model: ChartModel) -> str:
     """The Mermaid source of ``model``'s diagram; the same text for the same chart every run."""
-    children: dict[str | None, list[StateNode]] = {}
-    for state in model.states:
-        children.setdefault(state.parent, []).append(state)
     groups = event_groups(model)
     out = [
         "---",
@@ -111,7 +108,7 @@ def chart_mermaid(model: ChartModel) -> str:
         f"{_INDENT}direction TB",
     ]
     out.extend(_INDENT + line for line in _class_defs())
-    out.extend(_block(model, children, None, groups, 1))
+    out.extend(_block(model, None, groups, 1))
     out.extend(_transitions(groups))
     out.extend(f"{_INDENT}{s.id} --> [*]" for s in model.states if s.kind is StateKind.FINAL)
     by_kind: dict[str, list[str]] = {}

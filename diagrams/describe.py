@@ -39,6 +39,11 @@ def event_groups(model: ChartModel) -> tuple[EventGroup, ...]:
     )
 
 
+def children(model: ChartModel, parent: str | None) -> list[StateNode]:
+    """The states directly inside ``parent`` (None: the chart's top level), in order."""
+    return [state for state in model.states if state.parent == parent]
+
+
 def guard_text(guards: Sequence[Guard]) -> str:
     """Guards as ``[a, !b]`` (``!`` marks an ``unless`` guard); empty when there are none."""
     if not guards:

@@ -15,9 +15,7 @@ _HEADER = "#e3e3e3"
 
 
 def _asks(model: ChartModel) -> str:
-    seen: dict[str, None] = {}
-    for prompt in model.prompts.values():
-        seen.setdefault(f"{prompt.asked} ({prompt.kind})", None)
+    seen = dict.fromkeys(f"{prompt.asked} ({prompt.kind})" for prompt in model.prompts.values())
     return ", ".join(seen) if seen else "nobody"
 
 
