@@ -53,8 +53,12 @@ def forked_faults() -> Iterator[Callable[[str], str]]:
             assert server.stdout is not None and server.stdout.readline() == "ready\n"
             yield lambda name: shlex.join([sys.executable, "-S", "-c", CLIENT, path, name])
         finally:
-            server.terminate()
-            server.wait()
+            server.terminate()  # it waits for its children, each ending with its client
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
 
 
 def serve(path: str) -> None:
@@ -75,14 +79,16 @@ def serve(path: str) -> None:
                 listener.close()
                 _child(client, adapter.main)
             client.close()
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
+            _reap(os.WNOHANG)
     finally:
-        while True:
-            try:
-                os.waitpid(-1, 0)
-            except ChildProcessError:
-                break
+        _reap(0)
+
+
+def _reap(options: int) -> None:
+    """Collect the children that have ended (every child, waiting, when ``options`` is 0)."""
+    with suppress(ChildProcessError):  # none left
+        while os.waitpid(-1, options)[0]:
+            pass
 
 
 def _child(client: socket.socket, main: Callable[[list[str]], int]) -> None:
