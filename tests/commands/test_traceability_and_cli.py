@@ -15,6 +15,14 @@ from buckshot.spec.clauses import normative_ids
 runner = CliRunner()
 
 
+@pytest.fixture
+def matrix_built(monkeypatch: pytest.MonkeyPatch, matrix: trace.TraceMatrix) -> None:
+    """``spec traceability`` prints the session's ``matrix`` (the same ``build_matrix()``)
+    instead of building it again; it builds its own in
+    test_an_uncited_clause_is_reported_and_fails_the_command."""
+    monkeypatch.setattr(trace, "build_matrix", lambda: matrix)
+
+
 @pytest.mark.slow
 def test_every_normative_clause_is_covered(matrix: trace.TraceMatrix) -> None:
     assert [row.clause for row in matrix.uncovered()] == []
@@ -77,6 +85,7 @@ def test_the_checkout_tests_are_a_column(matrix: trace.TraceMatrix) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("matrix_built")
 def test_traceability_command_prints_the_matrix_and_json() -> None:
     result = runner.invoke(app, ["spec", "traceability"])
     assert result.exit_code == 0, result.output
@@ -137,6 +146,7 @@ def test_the_rule_table_names_each_rules_properties_and_the_reason_of_those_with
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("matrix_built")
 def test_the_markdown_option_writes_the_page_and_refuses_a_folder(tmp_path: Path) -> None:
     out = tmp_path / "deep" / "rules.md"
     result = runner.invoke(app, ["spec", "traceability", "--markdown", str(out)])

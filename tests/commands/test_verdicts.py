@@ -30,6 +30,9 @@ from buckshot.workers import available_cores
 
 RUNNER = CliRunner()
 LOG = ROOT / "tests" / "fixtures" / "s6_3_example.jsonl"
+FEW_CASES = str(ROOT / "conformance" / "data" / "cases" / "shot")
+"""One area's cases, for the runs whose adapter never starts (loading the whole suite is a
+couple of seconds each)."""
 
 
 def _one_error(result: Result) -> str:
@@ -101,7 +104,9 @@ def test_verify_jobs_0_means_one_per_core_as_for_simulate(monkeypatch: pytest.Mo
 
 @pytest.mark.slow
 def test_an_adapter_that_cannot_start_is_one_line_before_any_case() -> None:
-    result = RUNNER.invoke(app, ["conformance", "run", "--adapter", "/nonexistent/adapter"])
+    result = RUNNER.invoke(
+        app, ["conformance", "run", "--adapter", "/nonexistent/adapter", "--cases", FEW_CASES]
+    )
     line = _one_error(result)
     assert line.startswith("error [adapter.start]: the adapter did not start: cannot start")
     assert "no such file" in line and "ERRORED" not in result.output
@@ -119,9 +124,9 @@ def test_the_timeout_covers_the_adapter_start(tmp_path: Path) -> None:
     adapter = f"{sys.executable} {slow}"
     for command in ("run", "chance"):
         started = time.monotonic()
-        result = RUNNER.invoke(
-            app, ["conformance", command, "--adapter", adapter, "--timeout", "1", "--quiet"]
-        )
+        args = ["--adapter", adapter, "--timeout", "1", "--quiet"]
+        cases = ["--cases", FEW_CASES] if command == "run" else []
+        result = RUNNER.invoke(app, ["conformance", command, *args, *cases])
         assert _one_error(result).startswith("error [adapter.start]: "), result.output
         assert "within 1 s" in result.output
         assert time.monotonic() - started < 10  # not the fixed 10 s of before
@@ -232,7 +237,8 @@ def test_an_adapter_line_that_is_not_json_is_named_in_words() -> None:
     """It said the JSON parser's words ("Expecting value: line 1 column 1 (char 0)")."""
     answer = "import time; print('hello', flush=True); time.sleep(60)"  # then still running
     adapter = f'{sys.executable} -c "{answer}"'
-    line = _one_error(RUNNER.invoke(app, ["conformance", "run", "--adapter", adapter, "--quiet"]))
+    args = ["conformance", "run", "--adapter", adapter, "--quiet", "--cases", FEW_CASES]
+    line = _one_error(RUNNER.invoke(app, args))
     assert line.startswith("error [adapter.start]: ") and "not JSON" in line, line
 
 

@@ -8,6 +8,7 @@ import json
 import math
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from math import comb
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from faults.adapter import command
+from faults.forked import forked_faults
 from faults.full import full_run
 from faults.manifest import EXPERIMENTS_REJECT, Row, select
 from scipy import stats
@@ -188,9 +190,18 @@ def test_the_reference_passes_every_experiment() -> None:
     assert {result.status for result in run.results} == {"passed"}
 
 
+@pytest.fixture(scope="module")
+def forked() -> Iterator[Callable[[str], str]]:
+    """The adapter command of a fault, forked from one process (:mod:`faults.forked`)."""
+    with forked_faults() as fault_command:
+        yield fault_command
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(FAULTS))
-def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> None:
+def test_each_chance_fault_fails_its_experiments_naming_the_rule(
+    name: str, forked: Callable[[str], str]
+) -> None:
     """Each experiment a row names fails (with ``BUCKSHOT_FAULTS_FULL=1``, and in
     ``python benchmarks/faults.py``); in the suite, one of them, taken in turn along the rows
     (today every experiment but chance.load-for-the-living, which the reference passes)."""
@@ -199,7 +210,7 @@ def test_each_chance_fault_fails_its_experiments_naming_the_rule(name: str) -> N
     if not full_run():
         turn = list(FAULTS).index(name) % len(named)
         named = named[turn : turn + 1]
-    run = run_chance(command(name), named)
+    run = run_chance(forked(name), named)
     assert run.hello is not None and run.hello["implementation"]["name"].endswith(name)
     for result in run.results:
         assert result.status == "failed", (result.experiment.id, result.message)

@@ -15,8 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from buckshot import regen
+from buckshot.cli.main import app
 from buckshot.conformance import model_cases
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.coverage import (
@@ -166,26 +168,14 @@ def test_a_wrong_expectation_in_a_model_case_fails_the_reference_run(tmp_path) -
     document = json.loads(target.read_text(encoding="utf-8"))
     document["expect"]["state"]["seats"][0]["hp"] += 1
     target.write_text(json.dumps(document), encoding="utf-8")
-    run = subprocess.run(
+    run = CliRunner().invoke(
+        app,
         [
-            sys.executable,
-            "-m",
-            "buckshot",
-            "conformance",
-            "run",
-            "--adapter",
-            "reference",
-            "--cases",
-            str(suite / "cases"),
-            "--filter",
-            "model.n3.game01",
-            "--no-tables",
-            "--quiet",
+            *("conformance", "run", "--adapter", "reference", "--cases", str(suite / "cases")),
+            *("--filter", "model.n3.game01", "--no-tables", "--quiet"),
         ],
-        capture_output=True,
-        text=True,
     )
-    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.exit_code == 1, run.output
     assert "state.seats[0].hp" in run.stdout
 
 

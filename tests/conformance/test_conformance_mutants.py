@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from faults import coverage
-from faults.adapter import command
+from faults.forked import forked_faults
 from faults.manifest import CASES_FAIL, Row, breakers, select
 
 from buckshot.conformance import RunOptions, RunResult, run_suite
@@ -29,19 +29,22 @@ CASES = BUNDLED_CASES
 
 @pytest.fixture(scope="module")
 def runs(suite: Suite) -> dict[str, RunResult]:
-    """Each fault served by the reference adapter, run on the cases named for it."""
+    """Each fault served by the reference adapter (forked from one process that imports it
+    once: :mod:`faults.forked`), run on the cases named for it."""
 
-    def run(name: str) -> RunResult:
-        options = RunOptions(
-            adapter=command(name),
-            cases_dir=CASES,
-            filters=list(FAULTS[name].caught_by),
-            timeout=30.0,
-        )
-        return run_suite(options, suite=suite)
+    with forked_faults() as command:
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(FAULTS, pool.map(run, FAULTS), strict=True))
+        def run(name: str) -> RunResult:
+            options = RunOptions(
+                adapter=command(name),
+                cases_dir=CASES,
+                filters=list(FAULTS[name].caught_by),
+                timeout=30.0,
+            )
+            return run_suite(options, suite=suite)
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            return dict(zip(FAULTS, pool.map(run, FAULTS), strict=True))
 
 
 @pytest.mark.slow

@@ -13,8 +13,7 @@ from faults import coverage
 from faults.manifest import select
 from faults.readings import BLOCK, main, render_block
 
-from buckshot.conformance.bundled import CASES
-from buckshot.conformance.suite import load_suite
+from buckshot.conformance.suite import Suite
 
 ROOT = Path(__file__).resolve().parents[2]
 BREAKS = {row.name: row.breaks for row in select("engine", "contract")}
@@ -45,10 +44,10 @@ def test_a_sentence_left_with_one_reading_is_short(sentence: str) -> None:
     assert sentence in coverage.short_of_readings(BREAKS, survived)
 
 
-def test_every_reading_names_two_cases_one_of_them_hand_written() -> None:
+def test_every_reading_names_two_cases_one_of_them_hand_written(suite: Suite) -> None:
     """The project's readings and the stranger batches' alike. A hand-written case is one
     that is not generated (INTERPRETING.md section 1: not under generated/ nor model/)."""
-    hand = [case.id for case in load_suite(CASES).cases if not case.generated]
+    hand = [case.id for case in suite.cases if not case.generated]
     caught_by = {row.name: row.caught_by for row in select("engine", "contract", batch=None)}
     assert coverage.thin_readings(caught_by, hand) == []
 

@@ -14,7 +14,8 @@ reaches its target through a public seam and nothing else:
 - :mod:`.engine`, :mod:`.contract` and :mod:`.chance`: bugs of the reference engine, of its
   adapter's contract and of free chance, broken in the adapter's process through the engine's
   seams; caught by the conformance cases or chance mode's experiments
-  (``python tests/faults/adapter.py --fault NAME`` serves one).
+  (``python tests/faults/adapter.py --fault NAME`` serves one; :mod:`.forked` serves many
+  from one process that imports them once).
 
 The installed package holds none of this: the tests import it as ``faults`` (``tests/`` is on
 the import path, see ``tests/conftest.py``), and ``python benchmarks/faults.py`` runs every
