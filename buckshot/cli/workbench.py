@@ -116,8 +116,7 @@ def _measure(
 def _emit(
     report: Any, html_out: Path | None, json_out: Path | None, table_format: TableFormat
 ) -> None:
-    from buckshot.workbench.page import render_page
-    from buckshot.workbench.report import print_report
+    from buckshot.workbench.report import print_report, render_page
 
     print_report(report, output_console(), table_format)
     if json_out is not None:
