@@ -397,19 +397,15 @@ def _is_document(path: Path) -> bool:
                 if first is not None:
                     return True  # "{" alone, then more
                 if text != "{":
-                    return '"format"' in text and _has_format(text)
+                    try:
+                        data = json.loads(text) if '"format"' in text else None
+                    except json.JSONDecodeError:
+                        return False
+                    return isinstance(data, dict) and "format" in data
                 first = text
     except OSError:
         return False
     return False
-
-
-def _has_format(line: str) -> bool:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
-        return False
-    return isinstance(data, dict) and "format" in data
 
 
 def _replay_counterexample(path: Path, json_out: Path | None) -> None:
