@@ -118,17 +118,14 @@ def spec_traceability(
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
     from buckshot.traceability import build_matrix, render_markdown, render_table
 
-    if markdown is not None:
-        check_output(markdown, "--markdown")
+    check_output(markdown, "--markdown")
     matrix = build_matrix()
     if markdown is not None:
-        save(markdown, render_markdown(matrix), "--markdown")
-        typer.echo(f"wrote {markdown}", err=True)
+        _write(render_markdown(matrix), markdown, "--markdown")
+    elif as_json:
+        sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
     else:
-        if as_json:
-            sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
-        else:
-            sys.stdout.write(render_table(matrix))
+        sys.stdout.write(render_table(matrix))
     if matrix.uncovered():
         raise typer.Exit(1)
 
