@@ -110,7 +110,9 @@ class OneLineErrors(typer.core.TyperGroup):
         if sys.stdout is None:  # started with standard output closed (>&-)
             _unforeseen(OSError("standard output is closed"), "os", "standard output is closed")
         try:
-            _refuse_nul_bytes(sys.argv[1:] if args is None else args)
+            for arg in sys.argv[1:] if args is None else args:  # no program can be given one
+                if "\0" in arg:
+                    raise typer.BadParameter(f"{arg!r} holds a NUL byte")
             status = super().main(
                 args, prog_name, complete_var, False, windows_expand_args, **extra
             )
@@ -136,7 +138,8 @@ class OneLineErrors(typer.core.TyperGroup):
             typer.echo(f"error [extra.missing]: {one_line(str(error))}", err=True)
             sys.exit(REFUSED)
         except OSError as error:
-            _unforeseen(error, "os", _os_message(error))
+            where = f"{error.filename}: " if error.filename is not None else ""
+            _unforeseen(error, "os", f"{where}{error.strerror or error}")
         except ctypes.ArgumentError as error:
             if not interrupted_in_native_call(error):
                 _unforeseen(error, "internal", f"ArgumentError: {error} (a bug in buckshot)")
@@ -163,19 +166,6 @@ def interrupted_in_native_call(error: BaseException) -> bool:
     """Whether ``error`` is a Ctrl-C that came while ctypes converted a native call's
     arguments (a Z3 call, say): ctypes then raises its own error naming the interruption."""
     return isinstance(error, ctypes.ArgumentError) and "KeyboardInterrupt" in str(error)
-
-
-def _refuse_nul_bytes(args: Sequence[str]) -> None:
-    """Refuse a command line with a NUL byte (a path or value no program can be given)."""
-    for arg in args:
-        if "\0" in arg:
-            raise typer.BadParameter(f"{arg!r} holds a NUL byte")
-
-
-def _os_message(error: OSError) -> str:
-    """An operating-system error in words: the file it concerns, and why."""
-    where = f"{error.filename}: " if error.filename is not None else ""
-    return f"{where}{error.strerror or error}"
 
 
 def _unforeseen(error: BaseException, code: str, message: str) -> NoReturn:

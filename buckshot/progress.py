@@ -103,12 +103,8 @@ class CommandProgress:
         with self.lock:
             if stage not in self.last or done >= total or now - self.last[stage] >= self.every:
                 self.last[stage] = now
-                self._print(self._count(stage, done, total))
-
-    def _count(self, stage: str, done: int, total: int) -> str:
-        """``verify proofs: 9/14``: the command, the stage and its count."""
-        label = f"{self.command} {stage}:" if stage else self.command
-        return f"{label} {done}/{total}"
+                label = f"{self.command} {stage}:" if stage else self.command
+                self._print(f"{label} {done}/{total}")  # verify proofs: 9/14
 
     def _print(self, text: str) -> None:
         """One timestamped plain line (the lock held)."""

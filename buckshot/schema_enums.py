@@ -37,12 +37,7 @@ from buckshot.spec.rulebook import (
 
 def _names(values: Iterable[Any]) -> tuple[str, ...]:
     """The names of ``values`` (an enum's members give their values), first occurrence kept."""
-    out: list[str] = []
-    for value in values:
-        name = str(getattr(value, "value", value))
-        if name not in out:
-            out.append(name)
-    return tuple(out)
+    return tuple(dict.fromkeys(str(getattr(value, "value", value)) for value in values))
 
 
 VOCABULARIES: dict[str, tuple[str, ...]] = {

@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from buckshot.paths import checkout_root
@@ -135,20 +134,11 @@ def _property_citations() -> Iterable[tuple[str, Iterable[str]]]:
 
 
 def _python_sources(package: str) -> Iterable[tuple[str, str]]:
-    try:
-        root = files(package)
-    except ModuleNotFoundError:
-        return
-    yield from _walk_sources(root, package.replace(".", "/"), ".py")
-
-
-def _walk_sources(root: Traversable, prefix: str, suffix: str) -> Iterable[tuple[str, str]]:
-    for child in sorted(root.iterdir(), key=lambda item: item.name):
-        name = f"{prefix}/{child.name}"
-        if child.is_dir():
-            yield from _walk_sources(child, name, suffix)
-        elif child.name.endswith(suffix):
-            yield name, child.read_text(encoding="utf-8")
+    """Each module of ``package`` (``buckshot/reference/game.py``...) with its text."""
+    root = Path(str(files(package)))
+    for path in sorted(root.rglob("*.py")):
+        name = (package.replace(".", "/") / path.relative_to(root)).as_posix()
+        yield name, path.read_text(encoding="utf-8")
 
 
 def _ruling_ids(text: str) -> list[str]:
@@ -199,24 +189,13 @@ def _test_citations(tests: Path) -> Iterable[tuple[str, Iterable[str]]]:
                     yield f"{name}::{node.name}", cited
 
 
-def default_test_dir() -> Path | None:
-    """The checkout's tests (None for an installed copy)."""
-    root = checkout_root()
-    tests = None if root is None else root / "tests"
-    return tests if tests is not None and tests.is_dir() else None
-
-
-def default_case_dirs() -> list[Path]:
-    """The conformance cases shipped with the package (empty if they are missing)."""
-    from buckshot.conformance.bundled import CASES
-
-    return [CASES] if CASES.is_dir() else []
-
-
 def build_matrix(
     case_dirs: Iterable[Path] | None = None, test_dir: Path | None = None
 ) -> TraceMatrix:
-    """The traceability matrix, with cases from ``case_dirs`` and tests from ``test_dir``."""
+    """The traceability matrix, with cases from ``case_dirs`` (default: the cases shipped with
+    the package) and tests from ``test_dir`` (default: the checkout's, none installed)."""
+    from buckshot.conformance.bundled import CASES
+
     rows = {clause.id: ClauseTrace(clause.id, clause.title, clause.normative) for clause in CLAUSES}
     rulings = {r.id: ClauseTrace(r.id, r.title, True, ruling=True) for r in RULINGS}
     clause_rows = list(rows.values())
@@ -239,11 +218,12 @@ def build_matrix(
             cite(column, name, [*find_clause_ids(text), *_ruling_ids(text)])
     for citer, clause_ids in _property_citations():
         cite("properties", citer, clause_ids)
-    dirs = default_case_dirs() if case_dirs is None else list(case_dirs)
-    for citer, clause_ids in _case_citations(dirs):
+    dirs = [CASES] if case_dirs is None else case_dirs
+    for citer, clause_ids in _case_citations(d for d in dirs if d.is_dir()):
         cite("conformance", citer, clause_ids)
-    tests = default_test_dir() if test_dir is None else test_dir
-    if tests is not None:
+    root = checkout_root()
+    tests = test_dir if test_dir is not None or root is None else root / "tests"
+    if tests is not None and tests.is_dir():
         for citer, clause_ids in _test_citations(tests):
             cite("tests", citer, clause_ids)
     return TraceMatrix(clause_rows, list(rulings.values()))

@@ -5,13 +5,12 @@ reports of ``conformance run`` and writes a page with one column per report: who
 (implementation, adapter, spec version, protocol, when), the counts by status, a table by
 area (passed of run), and every case by area with each report's status, the runner's
 message in a tooltip, and the rows whose statuses differ marked. The page is one file with
-its style and a small script inline (a filter box and "only the differences"); it requests
-nothing.
+its style and a small script inline (a filter box and "only the differences"), made by
+:mod:`buckshot.report`; it requests nothing.
 """
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Any
 
 from buckshot.conformance.report import Report
 from buckshot.conformance.runner import STATUSES
+from buckshot.report import cell, element, escape, page, table
 
 MISSING = "absent"
 """The status shown where a report has no line for a case (not selected, or not run)."""
@@ -84,7 +84,7 @@ def comparison_html(
         areas.setdefault(area_of(case_id), []).append(case_id)
     differing = [i for i in ids if len({column.status(i) for column in columns}) > 1]
     body = [
-        f"<h1>{_e(title)}</h1>",
+        cell(title, "h1"),
         f'<p class="lead">{len(columns)} reports, {len(ids)} cases in {len(areas)} areas; '
         f'<span id="differing-count">{len(differing)}</span> cases differ between them.</p>',
         _heads(columns),
@@ -93,11 +93,11 @@ def comparison_html(
         _controls(),
         _cases(columns, areas),
     ]
-    return _PAGE.format(title=_e(title), style=_STYLE, script=_SCRIPT, body="\n".join(body))
+    return page(title, "\n".join(body), _STYLE, _SCRIPT)
 
 
 def _heads(columns: list[Column]) -> str:
-    rows = ["<tr><th></th>" + "".join(f"<th>{_e(c.name)}</th>" for c in columns) + "</tr>"]
+    rows = []
     fields = {
         "adapter": "adapter",
         "spec version": "spec_version",
@@ -105,21 +105,24 @@ def _heads(columns: list[Column]) -> str:
         "started": "started",
     }
     for label, key in fields.items():
-        cells = "".join(f"<td>{_e(str(c.report.header.get(key) or ''))}</td>" for c in columns)
-        rows.append(f"<tr><th>{_e(label)}</th>{cells}</tr>")
+        cells = "".join(cell(c.report.header.get(key) or "") for c in columns)
+        rows.append(element("tr", cell(label, "th") + cells))
     for status in STATUSES:
         cells = "".join(
-            f'<td class="count" data-status="{status}">'
-            f"{sum(1 for line in c.report.cases.values() if line.get('status') == status)}</td>"
+            cell(
+                sum(1 for line in c.report.cases.values() if line.get("status") == status),
+                class_="count",
+                data_status=status,
+            )
             for c in columns
         )
-        rows.append(f"<tr><th>{status}</th>{cells}</tr>")
-    return '<h2>Reports</h2>\n<table id="reports">' + "".join(rows) + "</table>"
+        rows.append(element("tr", cell(status, "th") + cells))
+    head = ["", *(c.name for c in columns)]
+    return "<h2>Reports</h2>\n" + table(head, rows, id="reports")
 
 
 def _by_area(columns: list[Column], areas: dict[str, list[str]]) -> str:
-    heading = "".join(f"<th>{_e(c.name)}</th>" for c in columns)
-    rows = [f"<tr><th>area</th><th>cases</th>{heading}</tr>"]
+    rows = []
     for area, ids in areas.items():
         cells = []
         for column in columns:
@@ -127,14 +130,14 @@ def _by_area(columns: list[Column], areas: dict[str, list[str]]) -> str:
             passed = sum(1 for i in ran if column.status(i) in ("passed", "xfail"))
             whole = "whole" if ran and passed == len(ran) else "short"
             cells.append(
-                f'<td class="{whole}" data-passed="{passed}" data-ran="{len(ran)}">'
-                f"{passed} / {len(ran)}</td>"
+                cell(f"{passed} / {len(ran)}", class_=whole, data_passed=passed, data_ran=len(ran))
             )
+        link = element("a", escape(area), href=f"#area-{area}")
         rows.append(
-            f'<tr data-area="{_e(area)}"><th><a href="#area-{_e(area)}">{_e(area)}</a>'
-            f"</th><td>{len(ids)}</td>{''.join(cells)}</tr>"
+            element("tr", element("th", link) + cell(len(ids)) + "".join(cells), data_area=area)
         )
-    return '<h2>By area</h2>\n<table id="areas">' + "".join(rows) + "</table>"
+    head = ["area", "cases", *(c.name for c in columns)]
+    return "<h2>By area</h2>\n" + table(head, rows, id="areas")
 
 
 def _implementation(header: dict[str, Any], otherwise: str) -> str:
@@ -188,10 +191,7 @@ def _chance(reports: list[dict[str, Any]]) -> str:
                 tests.setdefault((experiment["id"], test["id"]), {})[number] = test
             if not experiment.get("tests"):
                 tests.setdefault((experiment["id"], ""), {})
-    heading = "".join(
-        f"<th>{_e(_implementation(report, 'chance report'))}</th>" for report in reports
-    )
-    rows = [f"<tr><th>experiment</th><th>law</th>{heading}</tr>"]
+    rows = []
     for (experiment_id, test_id), by_report in sorted(tests.items(), key=_run_order(tests)):
         cells = []
         for number in range(len(reports)):
@@ -206,16 +206,21 @@ def _chance(reports: list[dict[str, Any]]) -> str:
                 text, tip = verdict, str(run.get("message") or "")
             else:
                 verdict, text, tip = MISSING, MISSING, ""
-            cells.append(f'<td class="status {_e(verdict)}" title="{_e(tip)}">{_e(text)}</td>')
+            cells.append(cell(text, class_=f"status {verdict}", title=tip))
         rows.append(
-            f'<tr data-experiment="{_e(experiment_id)}" data-law="{_e(test_id)}">'
-            f'<td class="id">{_e(experiment_id)}</td><td>{_e(test_id)}</td>{"".join(cells)}</tr>'
+            element(
+                "tr",
+                cell(experiment_id, class_="id") + cell(test_id) + "".join(cells),
+                data_experiment=experiment_id,
+                data_law=test_id,
+            )
         )
     rates = sorted({_rate(report.get("alpha")) for report in reports})
+    head = ["experiment", "law", *(_implementation(r, "chance report") for r in reports)]
     return (
         "<h2>Chance mode</h2>\n<p>Each law tested on the plays of its experiment, at a "
-        f"false-alarm rate of {_e(' or '.join(rates))} a test (INTERPRETING.md 2.5).</p>\n"
-        f'<table id="chance">{"".join(rows)}</table>'
+        f"false-alarm rate of {escape(' or '.join(rates))} a test (INTERPRETING.md 2.5).</p>\n"
+        + table(head, rows, id="chance")
     )
 
 
@@ -254,51 +259,30 @@ def _controls() -> str:
 
 
 def _cases(columns: list[Column], areas: dict[str, list[str]]) -> str:
-    heading = "".join(f"<th>{_e(c.name)}</th>" for c in columns)
+    head = ["case", *(c.name for c in columns)]
     parts = []
     for area, ids in areas.items():
-        rows = [f"<tr><th>case</th>{heading}</tr>"]
+        rows = []
         for case_id in ids:
             statuses = [column.status(case_id) for column in columns]
-            differs = len(set(statuses)) > 1
             cells = "".join(
-                f'<td class="status {status}" title="{_e(column.message(case_id))}">{status}</td>'
+                cell(status, class_=f"status {status}", title=column.message(case_id))
                 for column, status in zip(columns, statuses, strict=True)
             )
-            mark = ' class="differs"' if differs else ""
             rows.append(
-                f'<tr data-case="{_e(case_id)}"{mark}><td class="id">{_e(case_id)}</td>{cells}</tr>'
+                element(
+                    "tr",
+                    cell(case_id, class_="id") + cells,
+                    data_case=case_id,
+                    class_="differs" if len(set(statuses)) > 1 else None,
+                )
             )
-        parts.append(
-            f'<section class="area" id="area-{_e(area)}"><h3>{_e(area)}</h3>'
-            f'<table class="cases">{"".join(rows)}</table></section>'
-        )
+        inner = cell(area, "h3") + table(head, rows, class_="cases")
+        parts.append(element("section", inner, class_="area", id=f"area-{area}"))
     return "\n".join(parts)
 
 
-def _e(text: str) -> str:
-    return html.escape(text, quote=True)
-
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>{style}</style>
-</head>
-<body>
-{body}
-<script>{script}</script>
-</body>
-</html>
-"""
-
 _STYLE = """
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
 td.count, #areas td { text-align: right; }
 td.id { font-family: ui-monospace, monospace; }
 td.status.passed, td.whole { background: #dff0d8; }

@@ -1,4 +1,5 @@
-"""The index page: one self-contained HTML file that shows every diagram, with a legend.
+"""The index page: one self-contained HTML file that shows every diagram, with a legend, made by
+:mod:`buckshot.report`.
 
 Its text depends on the diagrams' titles only: the same bytes whether or not ``dot`` drew SVGs.
 """
@@ -6,7 +7,6 @@ Its text depends on the diagrams' titles only: the same bytes whether or not ``d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from buckshot.diagrams.catalogue import Diagram, Section
 from buckshot.diagrams.style import (
@@ -16,19 +16,17 @@ from buckshot.diagrams.style import (
     band_color,
     seat_color,
 )
+from buckshot.report import escape, page
 from buckshot.spec.chart_data import StateKind
 
 _CSS = """
-body { font-family: Helvetica, Arial, sans-serif; margin: 0 auto; max-width: 1400px;
-       padding: 0 24px 48px; color: #222; line-height: 1.4; }
-h1 { font-size: 26px; margin: 24px 0 4px; }
-h2 { font-size: 20px; margin: 36px 0 8px; border-bottom: 1px solid #ccc; }
-h3 { font-size: 16px; margin: 24px 0 4px; }
+body { margin: 0 auto; max-width: 1400px; padding: 0 24px 48px; }
+h2 { border-bottom: 1px solid #ccc; }
 nav a { margin-right: 12px; }
 figure { margin: 8px 0 28px; }
 figure img { display: block; max-width: 100%; height: auto; border: 1px solid #ddd;
              background: #fff; }
-figcaption, .note { font-size: 13px; color: #555; }
+figcaption { font-size: 0.9em; color: #555; }
 .legend { display: grid; grid-template-columns: max-content 1fr; gap: 6px 12px;
           align-items: center; font-size: 14px; }
 .swatch { display: inline-block; min-width: 84px; padding: 2px 8px; border-radius: 8px;
@@ -36,7 +34,6 @@ figcaption, .note { font-size: 13px; color: #555; }
 .edge { display: inline-block; width: 84px; height: 0; vertical-align: middle; }
 .band { display: inline-block; min-width: 84px; height: 16px; border: 1px solid #8899aa;
         border-radius: 6px; }
-code { background: #f3f3f3; padding: 0 3px; }
 """
 
 
@@ -116,6 +113,9 @@ _SECTIONS = {
 }
 
 
+_TITLE = "Flow diagrams of the game's statecharts"
+
+
 def index_html(diagrams: Sequence[Diagram]) -> str:
     """The index page of ``diagrams``, grouped by section in the order given."""
     nav = " ".join(
@@ -123,16 +123,7 @@ def index_html(diagrams: Sequence[Diagram]) -> str:
         for section, (title, _) in _SECTIONS.items()
     )
     out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>Flow diagrams of the game's statecharts</title>",
-        f"<style>{_CSS}</style>",
-        "</head>",
-        "<body>",
-        "<h1>Flow diagrams of the game's statecharts</h1>",
+        f"<h1>{escape(_TITLE)}</h1>",
         '<p class="note">Generated from the charts of <code>buckshot.spec</code> by '
         "<code>buckshot diagrams</code>; never edit these files by hand, regenerate them.</p>",
         f'<nav>{nav} <a href="#legend">Legend</a></nav>',
@@ -147,5 +138,4 @@ def index_html(diagrams: Sequence[Diagram]) -> str:
             out.append('<p class="note">None drawn.</p>')
         for diagram in members:
             out.extend(_figure(diagram))
-    out.extend(["</body>", "</html>"])
-    return "\n".join(out) + "\n"
+    return page(_TITLE, "\n".join(out), _CSS)

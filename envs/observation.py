@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -50,14 +51,6 @@ def known_shell(known: TableView, seat: int) -> str:
     return known.first_shown(seat) or "unknown"
 
 
-def _starts(parts: dict[str, int]) -> dict[str, int]:
-    starts, start = {}, 0
-    for name, size in parts.items():
-        starts[name] = start
-        start += size
-    return starts
-
-
 @dataclass(frozen=True)
 class Encoder:
     """The observation tensor's layout for a table of ``seats`` seats."""
@@ -86,7 +79,9 @@ class Encoder:
             "over": 1,
         }
         object.__setattr__(self, "parts", parts)
-        object.__setattr__(self, "starts", _starts(parts))
+        object.__setattr__(
+            self, "starts", dict(zip(parts, accumulate(parts.values(), initial=0), strict=False))
+        )
 
     @property
     def size(self) -> int:

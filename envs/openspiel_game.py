@@ -199,7 +199,7 @@ class SeatObserver:
 
     def _tensor(self, settled: Settled, player: int) -> npt.NDArray[np.float32]:
         seat = self._seat(player)
-        known = known_shell(settled.known(seat), seat)
+        known = known_shell(settled.trail.known(seat), seat)
         return self.encoder.tensor(self._view(settled, player), known)
 
     def string_from(self, state: BuckshotState, player: int) -> str:
@@ -209,12 +209,12 @@ class SeatObserver:
         text = settled.remember(
             ("text", seat),
             lambda: observation_text(
-                self._view(settled, player), known_shell(settled.known(seat), seat)
+                self._view(settled, player), known_shell(settled.trail.known(seat), seat)
             ),
         )
         if not self.recall:
             return text
-        lines = [text, *settled.record(seat)]
+        lines = [text, *settled.trail.record(seat)]
         if table.pending is not None:  # a decision taken, its draws not all made
             lines.append("pending {}:{}".format(*table.pending))
         return "\n".join(lines)

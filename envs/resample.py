@@ -91,7 +91,7 @@ def resample(state: BuckshotState, player: int, rng: random.Random) -> BuckshotS
     spent, inversions = _spent_as_loaded(events)
     left = [Shell.LIVE.value] * (live - spent.count("live"))
     left += [Shell.BLANK.value] * (blank - spent.count("blank"))
-    known = table.settled.known(player).first_shell.get(player)
+    known = table.settled.trail.known(player).first_shell.get(player)
     head: list[str] = []
     if known is not None and left:  # its type now, so as loaded: undo the inversions
         head = [FLIPPED[known] if inversions % 2 else known]

@@ -154,14 +154,6 @@ class Settled:
         """``seat``'s view of the game (``Game.view`` without events)."""
         return self.remember(("view", seat), lambda: self.game.view(seat, with_events=False))
 
-    def known(self, seat: int) -> TableView:
-        """``seat``'s fold of the events it may see (R14)."""
-        return self.trail.known(seat)
-
-    def record(self, seat: int) -> tuple[str, ...]:
-        """``seat``'s record of the game, one entry per step."""
-        return self.trail.record(seat)
-
 
 class Table:
     """A game between actions: at a player's prompt, at a chance node, or over."""
@@ -194,8 +186,8 @@ class Table:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as plain data: the settled game's state, resumed when loaded."""
         settled, seats = self.settled, (*range(self.setup.seats), PUBLIC)
-        known = tuple(settled.known(seat) for seat in seats)
-        parts = (settled.game.state, known, tuple(settled.record(seat) for seat in seats))
+        known = tuple(settled.trail.known(seat) for seat in seats)
+        parts = (settled.game.state, known, tuple(settled.trail.record(seat) for seat in seats))
         where = (self.started, self.pending, self.given, self.draw)
         return (_unpickled, (self.setup, parts, where))
 

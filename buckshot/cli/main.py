@@ -118,17 +118,14 @@ def spec_traceability(
     """Print the traceability matrix; exit 1 when a normative clause is cited by nothing."""
     from buckshot.traceability import build_matrix, render_markdown, render_table
 
-    if markdown is not None:
-        check_output(markdown, "--markdown")
+    check_output(markdown, "--markdown")
     matrix = build_matrix()
     if markdown is not None:
-        save(markdown, render_markdown(matrix), "--markdown")
-        typer.echo(f"wrote {markdown}", err=True)
+        _write(render_markdown(matrix), markdown, "--markdown")
+    elif as_json:
+        sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
     else:
-        if as_json:
-            sys.stdout.write(json.dumps(matrix.to_dict(), indent=2) + "\n")
-        else:
-            sys.stdout.write(render_table(matrix))
+        sys.stdout.write(render_table(matrix))
     if matrix.uncovered():
         raise typer.Exit(1)
 
@@ -397,19 +394,15 @@ def _is_document(path: Path) -> bool:
                 if first is not None:
                     return True  # "{" alone, then more
                 if text != "{":
-                    return '"format"' in text and _has_format(text)
+                    try:
+                        data = json.loads(text) if '"format"' in text else None
+                    except json.JSONDecodeError:
+                        return False
+                    return isinstance(data, dict) and "format" in data
                 first = text
     except OSError:
         return False
     return False
-
-
-def _has_format(line: str) -> bool:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
-        return False
-    return isinstance(data, dict) and "format" in data
 
 
 def _replay_counterexample(path: Path, json_out: Path | None) -> None:

@@ -319,13 +319,8 @@ def show(
     output is the tables alone, :func:`notes_console`). With ``finished`` False (a run some of
     whose tasks failed), no verdict on the whole run."""
     notes = notes_console(table_format, console)
-    proofs = proof_table(report)
-    if table_format is TableFormat.TABLE:  # drawn: the table before the lines about it
-        print_tables([proofs], table_format, console)
-        show_findings(report, spec, notes)
-    else:  # data: the table alone
-        print_tables([proofs], table_format, console)
-        show_findings(report, spec, notes)
+    print_tables([proof_table(report)], table_format, console)
+    show_findings(report, spec, notes)
     show_ending(report, notes, finished)
 
 

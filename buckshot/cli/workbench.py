@@ -73,7 +73,6 @@ def _measure(
     """The balances of ``rulesets`` and what the run was; refused in one line when the
     scheduler cannot be reached, stopped cleanly by Ctrl-C."""
     from buckshot.progress import CommandProgress
-    from buckshot.reference.simulate import available_cores
     from buckshot.workbench.cluster import ClusterError, dask_client
     from buckshot.workbench.measure import measure
 
@@ -83,7 +82,7 @@ def _measure(
         with CommandProgress(command, quiet) as progress:
             where = scheduler or "a local Dask cluster"
             progress.say(f"{total:,} games of {len(rulesets)} rulesets; starting {where}")
-            with dask_client(scheduler, workers or available_cores()) as client:
+            with dask_client(scheduler, workers) as client:
                 count = len(client.scheduler_info(n_workers=-1).get("workers", {}))
                 played = 0
 
@@ -116,8 +115,7 @@ def _measure(
 def _emit(
     report: Any, html_out: Path | None, json_out: Path | None, table_format: TableFormat
 ) -> None:
-    from buckshot.workbench.page import render_page
-    from buckshot.workbench.report import print_report
+    from buckshot.workbench.report import print_report, render_page
 
     print_report(report, output_console(), table_format)
     if json_out is not None:

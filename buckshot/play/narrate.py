@@ -224,11 +224,5 @@ TELLERS: dict[EventType, Teller | None] = {
 """How each event type is told (None: not told)."""
 
 
-def _check() -> None:
-    """Every event type of the engine is told or deliberately left out, and no other."""
-    missing = sorted(set(EventType) - set(TELLERS))
-    if missing:
-        raise ValueError(f"TELLERS has no entry for {missing}")
-
-
-_check()
+if missing := sorted(set(EventType) - set(TELLERS)):  # each told or deliberately left out
+    raise ValueError(f"TELLERS has no entry for {missing}")

@@ -113,17 +113,12 @@ OPTION_WORDS: dict[str, OptionWords] = {
 """The words of every decision event, by its registry name."""
 
 
-def _check() -> None:
-    """The table words exactly the registry's decision events."""
-    ours, spec = set(OPTION_WORDS), set(PARAMS_OF)
-    if ours != spec:
-        raise ValueError(
-            f"OPTION_WORDS differs from the registry's decisions: unknown {sorted(ours - spec)}, "
-            f"unworded {sorted(spec - ours)}"
-        )
-
-
-_check()
+if set(OPTION_WORDS) != set(PARAMS_OF):  # the table words exactly the registry's decisions
+    raise ValueError(
+        "OPTION_WORDS differs from the registry's decisions: unknown "
+        f"{sorted(set(OPTION_WORDS) - set(PARAMS_OF))}, "
+        f"unworded {sorted(set(PARAMS_OF) - set(OPTION_WORDS))}"
+    )
 
 
 def option_label(option: Option, speaker: Speaker) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from buckshot.reference.simulate import GameRecord, Summary, wilson_interval
@@ -78,11 +78,8 @@ class ItemUse:
 
     def merge(self, other: ItemUse) -> None:
         """Count the seats of ``other`` in."""
-        self.seats += other.seats
-        self.users += other.users
-        self.uses += other.uses
-        self.user_wins += other.user_wins
-        self.other_wins += other.other_wins
+        for count in fields(self):
+            setattr(self, count.name, getattr(self, count.name) + getattr(other, count.name))
 
     @property
     def usage(self) -> Rate:

@@ -32,10 +32,6 @@ class Param:
     shape: Shape
     values: tuple[int | str, ...]
 
-    def shown(self, value: int | str) -> str:
-        """``value`` as the table and the report show it."""
-        return str(value)
-
 
 @cache
 def settable_keys() -> dict[str, Shape]:

@@ -37,17 +37,8 @@ def win_rates(series: Sequence[tuple[str, Balance]]) -> str:
         roles = [r for r in ROLES if any(b.appearances.get(r) for _, b in series)]
         width = 0.8 / max(1, len(series))
         for number, (label, balance) in enumerate(series):
-            xs, ys, below, above = [], [], [], []
-            for index, role in enumerate(roles):
-                rate = balance.win_rate(role)
-                if rate.value is None:
-                    continue
-                low, high = rate.interval
-                xs.append(index - 0.4 + width * (number + 0.5))
-                ys.append(rate.value)
-                below.append(max(0.0, rate.value - low))  # the interval's ends are floats:
-                above.append(max(0.0, high - rate.value))  # at 0 or 1 they may miss by a bit
-            axes.bar(xs, ys, width, yerr=[below, above], capsize=2, label=label)
+            xs = [index - 0.4 + width * (number + 0.5) for index in range(len(roles))]
+            _rate_bars(axes, xs, [balance.win_rate(role) for role in roles], width, label)
         axes.set_xticks(range(len(roles)), roles, rotation=30, ha="right")
         axes.set_ylabel("win rate (95% interval)")
         axes.set_ylim(0, 1)
@@ -80,7 +71,8 @@ def game_lengths(series: Sequence[tuple[str, Balance]], bins: int = BINS) -> str
 def _rate_bars(
     axes: Any, xs: Sequence[float], rates: Sequence[Rate], width: float, label: str
 ) -> None:
-    """Bars of ``rates`` at ``xs`` with their 95% Wilson intervals (a rate of no trials: none)."""
+    """Bars of ``rates`` at ``xs`` with their 95% Wilson intervals (a rate of no trials: none).
+    The interval's ends are floats: at 0 or 1 they may miss the rate by a bit."""
     shown = [(x, r) for x, r in zip(xs, rates, strict=True) if r.value is not None]
     values = [r.value or 0.0 for _, r in shown]
     below = [max(0.0, v - r.interval[0]) for v, (_, r) in zip(values, shown, strict=True)]

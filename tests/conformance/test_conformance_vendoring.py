@@ -210,7 +210,7 @@ def test_the_report_command_refuses_a_file_that_is_no_report(tmp_path: Path) -> 
 
 
 _READ = """() => ({
-  heads: Array.from(document.querySelectorAll("#reports tr:first-child th")).slice(1)
+  heads: Array.from(document.querySelectorAll("#reports thead th")).slice(1)
     .map((th) => th.textContent),
   areas: Object.fromEntries(Array.from(document.querySelectorAll("#areas tr[data-area]"))
     .map((tr) => [tr.dataset.area,

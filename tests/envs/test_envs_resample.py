@@ -51,7 +51,7 @@ def test_a_resampled_state_looks_the_same_to_the_seat() -> None:
             assert sorted(chamber) == sorted(_chamber(state))  # the counts are public
             orders.add(chamber)
             for other in range(3):  # whoever knows the next shell knows the new world's
-                knows = known_shell(world.table.settled.known(other), other)
+                knows = known_shell(world.table.settled.trail.known(other), other)
                 assert knows == "unknown" or knows == chamber[0]
         varied += len(orders) > 1
         state.apply_action(random_move(state, rng))

@@ -37,7 +37,7 @@ def test_a_seats_knowledge_is_the_fold_of_what_it_may_see() -> None:
             seat = rng.randrange(3)
             trail = table.settled.trail
             expected = seat_view(_events(trail), seat)
-            known = table.settled.known(seat)
+            known = table.settled.trail.known(seat)
             assert known.first_shell == expected.first_shell
             assert (known.shells, known.live, known.shot, known.flips) == (
                 expected.shells,
@@ -65,5 +65,5 @@ def test_a_pickled_table_goes_on_as_the_original() -> None:
         table.step(move)
         again.step(move)
         for seat in range(4):
-            assert again.settled.record(seat) == table.settled.record(seat)
+            assert again.settled.trail.record(seat) == table.settled.trail.record(seat)
             assert again.settled.view(seat) == table.settled.view(seat)

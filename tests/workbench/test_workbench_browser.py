@@ -17,8 +17,7 @@ from buckshot.spec.ruleset_diff import differences
 from buckshot.workbench.grid import variants
 from buckshot.workbench.measure import measure
 from buckshot.workbench.overrides import parse_param
-from buckshot.workbench.page import render_page
-from buckshot.workbench.report import Report
+from buckshot.workbench.report import Report, render_page
 from buckshot.workbench.sections import item_section, parameter_section, sweep_section
 from buckshot.workbench.significance import compare_balances
 
@@ -65,7 +64,7 @@ def test_a_sweep_report_shows_its_plots_and_tables_without_errors(tmp_path: Path
     assert problems == []
     assert requests == [page.as_uri()]
     assert headings == ["Parameter differences", "Sweep (simulation)", "Items per role: reference"]
-    assert rows == 2 + len(grid) + len(items.rows())
+    assert rows == 2 + len(grid) + len(items.cells)
     assert len(plots) == 6  # win rates, game lengths, three heat maps, items
     for plot in plots:
         assert min(plot["shown"]) > 50, plot

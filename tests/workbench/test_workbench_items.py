@@ -80,11 +80,11 @@ def test_the_worth_of_an_item_is_tested_with_fisher() -> None:
 
 def test_the_section_has_a_row_per_item_and_role() -> None:
     section = item_section("default", Balance.of(RECORDS))
-    rows = {(row[0], row[1]): row for row in section.rows()}
-    assert len(section.rows()) == len(ITEMS) * 3  # all seats, gambler, medic
+    rows = {(row[0], row[1]): row for row in section.cells}
+    assert len(section.cells) == len(ITEMS) * 3  # all seats, gambler, medic
     assert {kind for kind, _ in rows} == {item.value for item in Item}
     assert rows[("ejecting_drink", ALL_ROLES)][2].startswith("0.500 ")  # 3 of 6 seats
     assert rows[("ejecting_drink", "medic")][4] == "-"  # no medic used it
     assert rows[("amulet", ALL_ROLES)][2].startswith("0.000 ")
-    assert section.to_json()["item_use"]["gambler"]["ejecting_drink"]["users"] == 3
+    assert section.data["item_use"]["gambler"]["ejecting_drink"]["users"] == 3
     assert "<svg" in section.html()

@@ -19,8 +19,7 @@ from buckshot.verification.comparison import VerificationComparison
 from buckshot.workbench import plots
 from buckshot.workbench.balance import Balance
 from buckshot.workbench.measure import measure
-from buckshot.workbench.page import render_page
-from buckshot.workbench.report import Report, TableSection
+from buckshot.workbench.report import Report, TableSection, render_page
 
 runner = CliRunner()
 
@@ -168,10 +167,10 @@ def test_the_verification_section_shows_the_changed_verdicts_and_keeps_all_in_js
         (Difference("items.weights.milk_tea", 1, 0),), (kept, lost), (2, 2), "scope"
     )
     section = verification_section(("old", "new"), found)
-    assert [row[1] for row in section.rows()] == ["dying:asking:use_rescue:0"]
-    assert section.rows()[0][4] == "items.weights.milk_tea = 0"
+    assert [row[1] for row in section.cells] == ["dying:asking:use_rescue:0"]
+    assert section.cells[0][4] == "items.weights.milk_tea = 0"
     assert "1 of 2 verdicts" in section.note
-    assert len(section.to_json()["rows"]) == 2
+    assert len(section.data["rows"]) == 2
 
 
 @pytest.mark.slow
