@@ -1,16 +1,135 @@
-"""Where every HTML page of a report is made: one self-contained file (doctype, title, the
-shared inline style, an inline script if any; nothing loaded), its text escaped, its tables.
+"""Where every report's forms are made: its tables on the console, as CSV or as Markdown, and
+its HTML page (one self-contained file: doctype, title, the shared inline style, an inline
+script if any; nothing loaded), its text escaped, its tables.
 
+Off a terminal every column is printed whole; with ``--format csv`` or ``markdown`` standard
+output holds the tables alone and other lines go to standard error (:func:`notes_console`).
 The pages: ``compare`` and ``sweep --html`` (:mod:`buckshot.workbench.report`), ``conformance
 report`` (:mod:`buckshot.conformance.report_page`) and the diagrams' index
-(:mod:`buckshot.diagrams.html`). The same reports' tables on the terminal, as CSV or as
-Markdown are :mod:`buckshot.tables`'.
+(:mod:`buckshot.diagrams.html`); ``--json`` is each report's own data.
 """
 
 from __future__ import annotations
 
+import csv
 import html
+import io
+import sys
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import IO, Annotated
+
+import typer
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+UNBOUNDED_WIDTH = 10_000
+"""The console's width off a terminal: wider than any table, so none is cropped or folded."""
+
+
+class TableFormat(StrEnum):
+    """How a command prints its tables."""
+
+    TABLE = "table"
+    CSV = "csv"
+    MARKDOWN = "markdown"
+
+
+FormatOption = Annotated[
+    TableFormat,
+    typer.Option(
+        "--format",
+        help="How tables are printed: table (drawn; whole, never cropped, off a terminal), "
+        "csv or markdown.",
+        case_sensitive=False,
+    ),
+]
+"""The ``--format`` option of every command that prints tables."""
+
+
+def output_console(file: IO[str] | None = None) -> Console:
+    """A console for a command's tables on ``file`` (stdout if None), unbounded off a terminal."""
+    console = Console(file=file)
+    if console.is_terminal:
+        return console
+    return Console(file=file, width=UNBOUNDED_WIDTH)
+
+
+def notes_console(fmt: TableFormat, tables: Console) -> Console:
+    """Where a command prints its other lines: beside the tables, or standard error for CSV
+    and Markdown, so that standard output is the tables alone.
+    """
+    if fmt is TableFormat.TABLE:
+        return tables
+    return output_console(sys.stderr)
+
+
+def plain(cell: RenderableType) -> str:
+    """A cell's text without its styles: a :class:`Text`'s characters, a string's markup read."""
+    if isinstance(cell, Text):
+        return cell.plain
+    if isinstance(cell, str):
+        return Text.from_markup(cell).plain
+    return str(cell)
+
+
+def cells(table: Table) -> tuple[list[str], list[list[str]]]:
+    """A table's headings and its rows, as plain text."""
+    headings = [plain(column.header) for column in table.columns]
+    columns = [[plain(cell) for cell in column.cells] for column in table.columns]
+    return headings, [list(row) for row in zip(*columns, strict=True)]
+
+
+def _title(table: Table) -> str:
+    return plain(table.title) if table.title is not None else ""
+
+
+def as_csv(tables: Sequence[Table]) -> str:
+    """The tables as one CSV document: each its ``# title`` row, headings and rows."""
+    blocks = []
+    for table in tables:
+        stream = io.StringIO()
+        writer = csv.writer(stream, lineterminator="\n")
+        if _title(table):
+            writer.writerow([f"# {_title(table)}"])
+        headings, rows = cells(table)
+        writer.writerow(headings)
+        writer.writerows(rows)
+        blocks.append(stream.getvalue())
+    return "\n".join(blocks)
+
+
+def _markdown_cell(text: str) -> str:
+    return " ".join(text.replace("|", "\\|").split()) or " "
+
+
+def as_markdown(tables: Sequence[Table]) -> str:
+    """The tables as Markdown: each its title in bold, then a pipe table."""
+    blocks = []
+    for table in tables:
+        headings, rows = cells(table)
+        lines = [f"**{_title(table)}**", ""] if _title(table) else []
+        lines.append("| " + " | ".join(_markdown_cell(h) for h in headings) + " |")
+        lines.append("|" + "|".join("---" for _ in headings) + "|")
+        lines += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in rows]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def print_tables(
+    tables: Sequence[Table], fmt: TableFormat = TableFormat.TABLE, console: Console | None = None
+) -> None:
+    """Print ``tables`` in ``fmt`` on ``console`` (:func:`output_console` when None)."""
+    out = console if console is not None else output_console()
+    if fmt is TableFormat.TABLE:
+        for table in tables:
+            out.print(table)
+        return
+    text = as_csv(tables) if fmt is TableFormat.CSV else as_markdown(tables)
+    out.file.write(text)
+    out.file.flush()
+
 
 STYLE = """
 body { font: 14px/1.4 "DejaVu Sans", system-ui, sans-serif; margin: 1.5em; color: #222; }

@@ -26,7 +26,7 @@ from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
 from buckshot.conformance.session import AdapterNotStarted
 from buckshot.progress import QUIET_HELP, CommandProgress
-from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
+from buckshot.report import FormatOption, TableFormat, output_console, print_tables
 
 CASES_HELP = (
     "The folder of cases, or a suite folder holding cases/ (an export's root); "

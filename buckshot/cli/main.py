@@ -32,7 +32,7 @@ from buckshot.command import (
 )
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.reference.agents import AGENTS
-from buckshot.tables import FormatOption, TableFormat, output_console, print_tables
+from buckshot.report import FormatOption, TableFormat, output_console, print_tables
 
 if TYPE_CHECKING:
     from buckshot.reference.simulate import Summary

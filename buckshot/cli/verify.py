@@ -21,14 +21,14 @@ from buckshot.command import (
     save,
 )
 from buckshot.progress import QUIET_HELP, CommandProgress
-from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
-from buckshot.tables import (
+from buckshot.report import (
     FormatOption,
     TableFormat,
     notes_console,
     output_console,
     print_tables,
 )
+from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset
 from buckshot.verdict import Verdict, conclude
 from buckshot.verification.engine.counterexample import induction_document, to_document
 from buckshot.verification.model.config import make_config, saturations

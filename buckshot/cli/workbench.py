@@ -14,8 +14,8 @@ from buckshot.command import INTERRUPTED, MAX_GAMES, check_output, fail, load_ru
 from buckshot.extras import WORKBENCH, require
 from buckshot.progress import QUIET_HELP
 from buckshot.reference.agents import AGENTS
+from buckshot.report import FormatOption, TableFormat, output_console
 from buckshot.spec.ruleset import Ruleset, RulesetError
-from buckshot.tables import FormatOption, TableFormat, output_console
 
 GamesOption = Annotated[
     int,

@@ -12,8 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from buckshot.report import cell, element, escape, page, table
-from buckshot.tables import TableFormat, print_tables
+from buckshot.report import TableFormat, cell, element, escape, page, print_tables, table
 
 
 @dataclass(frozen=True)

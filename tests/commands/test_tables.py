@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from buckshot.cli import verify
 from buckshot.cli.main import app
-from buckshot.tables import TableFormat, as_csv, as_markdown, cells, output_console, print_tables
+from buckshot.report import TableFormat, as_csv, as_markdown, cells, output_console, print_tables
 from buckshot.verdict import Verdict
 from buckshot.workbench.report import Report, TableSection, print_report
 
