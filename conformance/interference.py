@@ -14,6 +14,7 @@ both: any difference is a private fact reaching that seat.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 from buckshot.conformance.compare import Divergence, first_difference
@@ -107,13 +108,10 @@ def compare(seats: int, first: dict[str, Any], second: dict[str, Any]) -> Diverg
                 continue
             if record["events"] > mine_end or other["events"] > other_end:
                 continue
-            found = first_difference(record["view"], other["view"], f"views[{number}].view")
-            if found:
-                return Divergence(
-                    found.path,
-                    found.expected,
-                    found.actual,
-                    f"R14 (M2.4b): seat {seat}'s view depends on a fact hidden from it: it "
+            if found := first_difference(record["view"], other["view"], f"views[{number}].view"):
+                return replace(
+                    found,
+                    message=f"R14 (M2.4b): seat {seat}'s view depends on a fact hidden from it: it "
                     "differs from the view of the same game with the chamber's shells in "
                     "another order, before any shell was shown to that seat or spent",
                 )

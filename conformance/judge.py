@@ -61,10 +61,10 @@ def check_prompt(step: dict[str, Any], prompt: Any, path: str) -> Divergence | N
                 prompt[field],
                 f"the prompt's {field} is {prompt[field]!r}, not {step[name]!r}",
             )
-    if "options" in step:
-        found = match(step["options"], prompt["options"], f"{path}.options", "options")
-        if found:
-            return found
+    if "options" in step and (
+        found := match(step["options"], prompt["options"], f"{path}.options", "options")
+    ):
+        return found
     offered = set(prompt["options"])
     missing = [option for option in step.get("offers", ()) if option not in offered]
     if missing:
@@ -92,8 +92,7 @@ def _check_prompts(case: Case, reply: dict[str, Any], reached: int) -> Divergenc
                 MISSING,
                 f"the adapter reported no prompt for script[{index}]",
             )
-        found = check_prompt(step, prompts[decision], f"script[{index}]")
-        if found:
+        if found := check_prompt(step, prompts[decision], f"script[{index}]"):
             return found
         decision += 1
     return None
@@ -195,26 +194,19 @@ def judge(case: Case, reply: dict[str, Any], viewing: bool = True) -> Divergence
         or (check_records(case, reply) if viewing else None)
         or _check_prompts(case, reply, reached)
         or _check_rejection(case, reply)
+        or (_check_consumed(case, reply) if reply["type"] == "result" else None)
+        or check_leaks(reply)
     )
     if found:
         return found
-    if reply["type"] == "result":
-        found = _check_consumed(case, reply)
-        if found:
-            return found
-    found = check_leaks(reply)
-    if found:
-        return found
     for number, check in enumerate(case.expect.get("events", ())):
-        found = check_trace(number, check, reply["events"])
-        if found:
+        if found := check_trace(number, check, reply["events"]):
             return found
     if "state" in case.expect:
         state = reply.get("state")
         if state is None:
             return Divergence("state", case.expect["state"], None, "the adapter reported no state")
-        found = match(case.expect["state"], state, "state")
-        if found:
+        if found := match(case.expect["state"], state, "state"):
             return found
     if not viewing:
         return None

@@ -115,7 +115,6 @@ def check_leaks(reply: dict[str, Any]) -> Divergence | None:
     """The first private fact the reply shows a seat that may not know it; None if none."""
     events = reply["events"]
     for index, event in enumerate(events):
-        found = _event_leak(index, event)
-        if found:
+        if found := _event_leak(index, event):
             return found
     return None

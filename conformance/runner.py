@@ -331,8 +331,7 @@ def _run_case(adapter: _Adapter, case: Case) -> _Outcome:
         reason = _skip_reason(case, adapter.hello)
         if reason:
             return _Outcome("skipped", reason)
-    error = adapter.ensure()
-    if error:
+    if error := adapter.ensure():
         return _Outcome("errored", error)
     assert adapter.hello is not None
     reason = _skip_reason(case, adapter.hello)

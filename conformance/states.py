@@ -16,7 +16,7 @@ the owner's ``use_item`` decisions in the turn frame, credited eliminations, eve
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from buckshot.conformance.checkpoints import log_events, reached, seeded, trace_lengths
@@ -93,11 +93,9 @@ class _Referee:
         found = first_difference(expected, actual, f"events[{event.index}].data")
         if found is None:
             return None
-        return Divergence(
-            found.path,
-            found.expected,
-            found.actual,
-            "M6.2a: the tally reports its turn as the trace tells it: shots settled, the "
+        return replace(
+            found,
+            message="M6.2a: the tally reports its turn as the trace tells it: shots settled, the "
             "owner's use_item decisions in the main phase, credited kills, every seat's HP",
         )
 
@@ -165,22 +163,17 @@ def check_states(case: Case, reply: dict[str, Any]) -> Divergence | None:
     position = 0
     for number, length in enumerate(lengths):
         for event in log[position:length]:
-            found = referee.observe(event)
-            if found:
+            if found := referee.observe(event):
                 return found
         position = max(position, length)
         path, actual = reported[number]
-        found = first_difference(referee.state(prompts[number]), actual, path)
-        if found:
-            return Divergence(
-                found.path,
-                found.expected,
-                found.actual,
-                f"M5a: the state before script[{points[number]}] is not the setup folded "
-                f"with the trace by the rules: {found.message}",
+        if found := first_difference(referee.state(prompts[number]), actual, path):
+            return replace(
+                found,
+                message=f"M5a: the state before script[{points[number]}] is not the setup "
+                f"folded with the trace by the rules: {found.message}",
             )
     for event in log[position:]:
-        found = referee.observe(event)
-        if found:
+        if found := referee.observe(event):
             return found
     return None

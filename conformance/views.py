@@ -13,6 +13,7 @@ rules.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from buckshot.conformance.checkpoints import folded, log_events, reached, trace_lengths
@@ -134,27 +135,23 @@ def _whole_divergence(found: Divergence, seat: int, before: int) -> Divergence:
             f"R14 (M2.4a): seat {seat} was shown the first shell ({found.expected!r}, flips "
             f"and inversions applied) and knows it; its view says {found.actual!r}"
         )
-    return Divergence(found.path, found.expected, found.actual, f"{why}: {found.message}")
+    return replace(found, message=f"{why}: {found.message}")
 
 
 def check_views(case: Case, reply: dict[str, Any]) -> Divergence | None:
     """The first way the reply's views (their records checked by :func:`check_records`)
     are not what their seats know by the rules, or miss what the case expects of them."""
-    found = _check_whole(case, reply)
-    if found:
+    if found := _check_whole(case, reply):
         return found
     records = {(r["before"], r["seat"]): (n, r) for n, r in enumerate(reply["views"])}
     for check in case.expect.get("views", ()):
         if (check["before"], check["seat"]) not in records:
             continue  # not reached: the other checks say why
         number, record = records[check["before"], check["seat"]]
-        found = match(check["view"], record["view"], f"views[{number}].view")
-        if found:
-            return Divergence(
-                found.path,
-                found.expected,
-                found.actual,
-                f"R14: seat {record['seat']}'s view before script[{record['before']}] is not "
-                f"what the seat knows by the rules: {found.message}",
+        if found := match(check["view"], record["view"], f"views[{number}].view"):
+            return replace(
+                found,
+                message=f"R14: seat {record['seat']}'s view before script[{record['before']}] is "
+                f"not what the seat knows by the rules: {found.message}",
             )
     return None
