@@ -16,16 +16,13 @@ than the living) fail by far.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
-from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.chance_tests import (
     ALPHA,
     Bernoulli,
@@ -105,8 +102,7 @@ class Experiment:
         tags += ["chamber.load"] if not self.setup.get("chamber") else []
         tags += ["ruleset.patch"] if "ruleset" in self.setup else []
         tags += ["setup.eliminated"] if any(not s.get("alive", True) for s in seats) else []
-        known = _registered_features()
-        return tuple(tag for tag in dict.fromkeys(tags) if tag in known)
+        return tuple(dict.fromkeys(tags))
 
 
 # --- what a play shows ------------------------------------------------------------------------
@@ -146,20 +142,15 @@ def read_items(cause: str) -> Reader:
     return read
 
 
-def read_flag(event: str, field_name: str) -> Reader:
-    """The boolean ``field_name`` of each ``event`` event (a pill's or Lucky Streak's roll)."""
+def read_field(event: str, field_name: str) -> Reader:
+    """The ``field_name`` of each ``event`` event (a pill's or Lucky Streak's roll, the kind
+    of item a pickpocket stole, R23)."""
 
     def read(play: Play) -> Iterator[Observation]:
         for data in _events(play, event):
             yield None, data.get(field_name)
 
     return read
-
-
-def read_stolen(play: Play) -> Iterator[Observation]:
-    """The kind of each item a pickpocket stole (R23)."""
-    for data in _events(play, "item_stolen"):
-        yield None, data.get("item")
 
 
 # --- what the rules say -------------------------------------------------------------------------
@@ -245,7 +236,7 @@ _PILL = Law(
     "pill",
     "pill",
     "S3.6: expired pills heal with the chance pills.heal_chance",
-    read_flag("pill_rolled", "heals"),
+    read_field("pill_rolled", "heals"),
     odds_law("pills", "heal_chance"),
     bernoulli=True,
 )
@@ -253,7 +244,7 @@ _GAMBLER = Law(
     "gambler",
     "gambler",
     "S2.1, R20: the Lucky Streak pays out with the chance gambler.bonus_chance",
-    read_flag("gambler_rolled", "won"),
+    read_field("gambler_rolled", "won"),
     odds_law("gambler", "bonus_chance"),
     bernoulli=True,
 )
@@ -270,89 +261,57 @@ _WEIGHTS = {item.value: _UNEVEN[i % len(_UNEVEN)] for i, item in enumerate(Item)
 """Uneven item weights, one of them 0, for every item kind of the rulebook in its order."""
 
 
-def _pills(name: str, chance: str | None, plays: int) -> Experiment:
-    patch = {} if chance is None else {"ruleset": {"pills": {"heal_chance": chance}}}
-    odds = "the default ruleset's" if chance is None else f"pills.heal_chance {chance}"
-    return Experiment(
-        id=f"chance.pills-{name}",
-        description=f"A Medic uses expired pills on another seat ({odds}).",
-        setup={
-            "seats": [{"role": "medic", "items": {"expired_pills": 1}}, {"role": "mercenary"}],
-            "chamber": ["live"],
-            **patch,
-        },
-        script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},),
-        plays=plays,
-        laws=(_PILL,),
-    )
-
-
-def _gambler(name: str, chance: str | None, plays: int) -> Experiment:
-    patch = {} if chance is None else {"ruleset": {"gambler": {"bonus_chance": chance}}}
-    odds = "the default ruleset's" if chance is None else f"gambler.bonus_chance {chance}"
-    return Experiment(
-        id=f"chance.lucky-streak-{name}",
-        description=f"A Gambler shoots themself with a blank and nobody responds ({odds}).",
-        setup={
-            "seats": [{"role": "gambler"}, {"role": "mercenary"}],
-            "chamber": ["blank", "live"],
-            **patch,
-        },
-        script=(
-            {"player": 0, "option": "shoot:target=0"},
-            {"player": 1, "option": "pass_response"},
-            {"player": 0, "option": "pass_response"},
-        ),
-        plays=plays,
-        laws=(_GAMBLER, _BONUS_ITEMS),
-    )
-
-
 SMALL_ODDS = "1/1500"
 """Odds that are no whole percent and below 1/1000: rounded to whole percents, or cut after a
 few decimal places, they come to 0 (the roll never succeeds, the item is never drawn)."""
 _RARE = {item.value: 1 for item in Item} | {Item.PEEKING_GLASS.value: 1500 - len(Item) + 1}
 """Item weights that give every kind but the peeking glass the chance :data:`SMALL_ODDS`."""
-_HIGH_HP = {"hp": {"start": 20, "max": 20}}
-"""HP enough that a seat survives every loss of the plays below (no one is dying)."""
 
 
-def _pills_small_odds() -> Experiment:
-    uses = 8
+def _patch(table: str, key: str, chance: str | None, times: int) -> dict[str, Any]:
+    """The setup's ruleset patch giving ``table.key`` the odds ``chance`` (none for the
+    default's), with HP enough for ``times`` rolls in a row (no one is dying)."""
+    if chance is None:
+        return {}
+    hp = {"hp": {"start": 20, "max": 20}} if times > 1 else {}
+    return {"ruleset": {**hp, table: {key: chance}}}
+
+
+def _pills(name: str, chance: str | None, plays: int, uses: int = 1) -> Experiment:
+    odds = "the default ruleset's" if chance is None else f"pills.heal_chance {chance}"
     return Experiment(
-        id="chance.pills-small-odds",
-        description=f"A Medic uses {uses} expired pills on another seat, pills.heal_chance "
-        f"{SMALL_ODDS}.",
+        id=f"chance.pills-{name}",
+        description=f"A Medic uses expired pills on another seat, {uses} times ({odds}).",
         setup={
             "seats": [{"role": "medic", "items": {"expired_pills": uses}}, {"role": "mercenary"}],
             "chamber": ["live"],
-            "ruleset": {**_HIGH_HP, "pills": {"heal_chance": SMALL_ODDS}},
+            **_patch("pills", "heal_chance", chance, uses),
         },
         script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},) * uses,
-        plays=3000,
+        plays=plays,
         laws=(_PILL,),
     )
 
 
-def _lucky_streak_small_odds() -> Experiment:
-    blanks = 7
+def _gambler(name: str, chance: str | None, plays: int, blanks: int = 1) -> Experiment:
+    odds = "the default ruleset's" if chance is None else f"gambler.bonus_chance {chance}"
     shot = (
         {"player": 0, "option": "shoot:target=0"},
         {"player": 1, "option": "pass_response"},
         {"player": 0, "option": "pass_response"},
     )
     return Experiment(
-        id="chance.lucky-streak-small-odds",
-        description=f"A Gambler shoots themself with {blanks} blanks in a row, "
-        f"gambler.bonus_chance {SMALL_ODDS}.",
+        id=f"chance.lucky-streak-{name}",
+        description=f"A Gambler shoots themself with a blank, {blanks} times in a row, and "
+        f"nobody responds ({odds}).",
         setup={
             "seats": [{"role": "gambler"}, {"role": "mercenary"}],
             "chamber": ["blank"] * blanks + ["live"],
-            "ruleset": {**_HIGH_HP, "gambler": {"bonus_chance": SMALL_ODDS}},
+            **_patch("gambler", "bonus_chance", chance, blanks),
         },
         script=shot * blanks,
-        plays=3500,
-        laws=(_GAMBLER,),
+        plays=plays,
+        laws=(_GAMBLER, _BONUS_ITEMS) if blanks == 1 else (_GAMBLER,),  # few items at small odds
     )
 
 
@@ -429,10 +388,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     _pills("default-odds", None, 3000),
     _pills("other-odds", "4/5", 3000),
-    _pills_small_odds(),
+    _pills("small-odds", SMALL_ODDS, 3000, uses=8),
     _gambler("default-odds", None, 3000),
     _gambler("other-odds", "1/5", 3000),
-    _lucky_streak_small_odds(),
+    _gambler("small-odds", SMALL_ODDS, 3500, blanks=7),
     Experiment(
         id="chance.pickpocket-picks-an-item",
         description="A pickpocket used on a seat holding four amulets, a milk tea and a rage "
@@ -452,18 +411,13 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                 "pick",
                 "pick",
                 "S3.7, R23: the pickpocket takes one held item, each item equally likely",
-                read_stolen,
+                read_field("item_stolen", "item"),
                 held_law(1),
             ),
         ),
     ),
 )
 """Every experiment of chance mode, in the order they run."""
-
-
-def chance_kinds_tested() -> set[str]:
-    """The chance kinds some law of :data:`EXPERIMENTS` tests."""
-    return {law.kind for experiment in EXPERIMENTS for law in experiment.laws}
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -656,12 +610,6 @@ def _started(argv: list[str], timeout: float) -> tuple[AdapterProcess, dict[str,
         process.kill()
         raise
     return process, hello
-
-
-@cache
-def _registered_features() -> frozenset[str]:
-    registry = json.loads(suite_path("features.json").read_text(encoding="utf-8"))
-    return frozenset(registry["features"])
 
 
 def _not_declared(experiment: Experiment, hello: dict[str, Any]) -> list[str]:
