@@ -25,19 +25,18 @@ from typing import Any
 
 from buckshot.conformance.chance_tests import (
     ALPHA,
-    Bernoulli,
-    Categorical,
     LawVerdict,
     Observation,
+    bernoulli,
+    categorical,
     multiset_orders,
 )
 from buckshot.conformance.protocol import (
-    ALL_FEATURES,
     SAMPLE_PROTOCOL,
     SAMPLE_REPLIES,
     quote,
-    sample_message,
     start_message,
+    undeclared,
 )
 from buckshot.conformance.session import (
     AdapterFailure,
@@ -451,11 +450,18 @@ class ExperimentResult:
 
 
 def sample_of(seq: int, experiment: Experiment) -> dict[str, Any]:
-    """The runner's ``sample`` message for ``experiment``."""
-    script = [dict(entry) for entry in experiment.script]
-    return sample_message(
-        seq, experiment.id, experiment.resolved(), script, experiment.seed, experiment.plays
-    )
+    """The runner's ``sample`` message for ``experiment``: play its setup and decisions
+    ``plays`` times with free chance, the implementation's own random source seeded with
+    ``seed`` (INTERPRETING.md, 'Free chance')."""
+    return {
+        "type": "sample",
+        "seq": seq,
+        "id": experiment.id,
+        "setup": experiment.resolved(),
+        "script": [dict(entry) for entry in experiment.script],
+        "seed": experiment.seed,
+        "plays": experiment.plays,
+    }
 
 
 def judge_samples(experiment: Experiment, reply: dict[str, Any]) -> ExperimentResult:
@@ -509,8 +515,8 @@ def _is_play(play: Any) -> bool:
 def _test(law: Law, setup: dict[str, Any], plays: list[Play]) -> LawVerdict:
     observations = [observed for play in plays for observed in law.read(play)]
     if law.bernoulli:
-        return Bernoulli(law.id, law.rule).run(observations, law.expected(setup, None)[True])
-    return Categorical(law.id, law.rule).run(observations, lambda g: law.expected(setup, g))
+        return bernoulli(law.id, law.rule, observations, law.expected(setup, None)[True])
+    return categorical(law.id, law.rule, observations, lambda g: law.expected(setup, g))
 
 
 @dataclass
@@ -571,7 +577,7 @@ def run_chance(
                         message=f"needs protocol {SAMPLE_PROTOCOL}: the adapter's hello says "
                         f"protocol {hello.get('protocol')!r}",
                     )
-                elif missing := _not_declared(experiment, hello):
+                elif missing := undeclared(experiment.features, hello):
                     result = ExperimentResult(
                         experiment,
                         "skipped",
@@ -610,14 +616,6 @@ def _started(argv: list[str], timeout: float) -> tuple[AdapterProcess, dict[str,
         process.kill()
         raise
     return process, hello
-
-
-def _not_declared(experiment: Experiment, hello: dict[str, Any]) -> list[str]:
-    """The features ``experiment`` needs that the hello does not declare (``["*"]``: all)."""
-    declared = hello.get("features")
-    if not isinstance(declared, list) or ALL_FEATURES in declared:
-        return []
-    return [tag for tag in experiment.features if tag not in declared]
 
 
 def _speaks_samples(hello: dict[str, Any]) -> bool:

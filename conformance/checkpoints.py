@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from buckshot.conformance.fields import played
 from buckshot.conformance.suite import Case
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.views import SeatView, TableView, visible_to
@@ -38,13 +39,7 @@ def reached(case: Case, reply: dict[str, Any]) -> list[int]:
     """The checkpoints the play reached, in order: the index of each decision entry sent,
     then the script's length when the whole script was played (section 3.3)."""
     script = case.script
-    if reply["type"] == "rejected":
-        step = reply["step"]
-        if step is None:
-            return []
-        upto = step + (0 if "chance" in script[step] else 1)
-    else:
-        upto = reply["consumed"]
+    upto = played(script, reply)
     points = [index for index in range(upto) if "chance" not in script[index]]
     if reply["type"] == "result" and reply["halt"] is None and upto == len(script):
         points.append(len(script))

@@ -21,9 +21,13 @@ CHANCE_CODE = "chance.invalid"
 """The code of a refused chance outcome (section 3.2)."""
 
 
-def _decisions(script: tuple[dict[str, Any], ...], upto: int) -> int:
-    """How many decision entries ``script[:upto]`` holds: the prompts a reply reports."""
-    return sum(1 for step in script[:upto] if "chance" not in step)
+def played(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> int:
+    """How many entries of ``script`` a ``result`` or ``rejected`` reply played: those
+    consumed, or those before the refused one and a refused decision itself."""
+    if reply["type"] == "result":
+        return int(reply["consumed"])
+    step = reply["step"]
+    return 0 if step is None else step + (0 if "chance" in script[step] else 1)
 
 
 def _result_fields(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> Divergence | None:
@@ -147,16 +151,6 @@ def _rejected_fields(
     return _decision_refusal(step, reply)
 
 
-def entries_sent(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> int:
-    """How many decision entries the reply says were sent, the refused one included."""
-    if reply["type"] == "result":
-        return _decisions(script, reply["consumed"])
-    step = reply["step"]
-    if step is None:
-        return 0
-    return _decisions(script, step + (0 if "chance" in script[step] else 1))
-
-
 def check_fields(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> Divergence | None:
     """The first field of a ``result`` or ``rejected`` reply that the protocol's algorithm
     does not allow for ``script`` (the case's script); None when every one fits."""
@@ -166,7 +160,7 @@ def check_fields(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> D
         found = _rejected_fields(script, reply)
     if found:
         return found
-    sent = entries_sent(script, reply)
+    sent = sum(1 for step in script[: played(script, reply)] if "chance" not in step)
     if len(reply["prompts"]) != sent:
         return Divergence(
             "prompts",

@@ -505,7 +505,16 @@ def decision_case(clause: DecisionClause) -> dict[str, Any]:
             ]
         }
         what = "is accepted as the option it names, and decided carries the canonical text"
-        script = [*_OPENING, step, *_window(), *_OPENING]
+        window = [  # both seats pass in the shot window of the owner's shot at seat 1
+            {
+                "player": p,
+                "frame": "shot_window",
+                "prompt": "shot_response",
+                "option": "pass_response",
+            }
+            for p in (1, 0)
+        ]
+        script = [*_OPENING, step, *window, *_OPENING]
     else:
         expect = {"rejection": {"code": clause.code}}
         what = f"is {clause.code}"
@@ -519,14 +528,6 @@ def decision_case(clause: DecisionClause) -> dict[str, Any]:
         script,
         expect,
     )
-
-
-def _window() -> list[dict[str, Any]]:
-    """Both seats pass in the shot window of the owner's shot at seat 1."""
-    return [
-        {"player": 1, "frame": "shot_window", "prompt": "shot_response", "option": "pass_response"},
-        {"player": 0, "frame": "shot_window", "prompt": "shot_response", "option": "pass_response"},
-    ]
 
 
 def invalid_cases() -> Iterator[dict[str, Any]]:

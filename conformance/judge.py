@@ -18,7 +18,7 @@ from buckshot.conformance.compare import (
     first_difference,
     match,
 )
-from buckshot.conformance.fields import check_fields
+from buckshot.conformance.fields import check_fields, played
 from buckshot.conformance.leaks import check_leaks
 from buckshot.conformance.states import check_states
 from buckshot.conformance.suite import Case
@@ -79,22 +79,13 @@ def check_prompt(step: dict[str, Any], prompt: Any, path: str) -> Divergence | N
     return None
 
 
-def _check_prompts(case: Case, reply: dict[str, Any], reached: int) -> Divergence | None:
-    prompts: list[Any] = reply["prompts"]
-    decision = 0
-    for index, step in enumerate(case.script[:reached]):
-        if "chance" in step:
-            continue
-        if decision >= len(prompts):
-            return Divergence(
-                f"prompts[{decision}]",
-                {"player": step["player"], "frame": step.get("frame")},
-                MISSING,
-                f"the adapter reported no prompt for script[{index}]",
-            )
-        if found := check_prompt(step, prompts[decision], f"script[{index}]"):
+def _check_prompts(case: Case, reply: dict[str, Any]) -> Divergence | None:
+    """The prompt each decision sent met (as many as :func:`check_fields` has counted)."""
+    script = case.script[: played(case.script, reply)]
+    sent = [(index, step) for index, step in enumerate(script) if "chance" not in step]
+    for (index, step), prompt in zip(sent, reply["prompts"], strict=True):
+        if found := check_prompt(step, prompt, f"script[{index}]"):
             return found
-        decision += 1
     return None
 
 
@@ -184,15 +175,10 @@ def _check_consumed(case: Case, reply: dict[str, Any]) -> Divergence | None:
 def judge(case: Case, reply: dict[str, Any], viewing: bool = True) -> Divergence | None:
     """The first divergence of a ``result`` or ``rejected`` reply from ``case``; None if none.
     ``viewing``: the run asked for views (protocol 2), so the reply reports them."""
-    if reply["type"] == "rejected":
-        step = reply["step"]
-        reached = 0 if step is None else step + 1
-    else:
-        reached = reply["consumed"]
     found = (
         check_fields(case.script, reply)
         or (check_records(case, reply) if viewing else None)
-        or _check_prompts(case, reply, reached)
+        or _check_prompts(case, reply)
         or _check_rejection(case, reply)
         or (_check_consumed(case, reply) if reply["type"] == "result" else None)
         or check_leaks(reply)

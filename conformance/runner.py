@@ -21,7 +21,6 @@ from buckshot.conformance.compare import Divergence
 from buckshot.conformance.interference import compare, eligible, variant
 from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import (
-    ALL_FEATURES,
     PROTOCOL_VERSION,
     PROTOCOLS,
     REPORT_FORMAT,
@@ -29,6 +28,7 @@ from buckshot.conformance.protocol import (
     quote,
     run_message,
     start_message,
+    undeclared,
 )
 from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.schemas import SchemaSet
@@ -170,12 +170,7 @@ class _Adapter:
         self.started = 0
         self.last_error = ""
         self.runs = 0
-        """Run messages sent so far: the last one's ``seq``."""
-
-    def next_seq(self) -> int:
-        """The ``seq`` of the next run message (runs count from 1, a case's second game too)."""
-        self.runs += 1
-        return self.runs
+        """Run messages sent so far (a case's second game too): the last one's ``seq``."""
 
     def ensure(self) -> str | None:
         """Start the adapter if it is not running; the reason when it cannot be."""
@@ -230,11 +225,7 @@ def _skip_reason(case: Case, hello: dict[str, Any]) -> str | None:
     if not case.applies_to(version):
         below = f" below {case.spec_below}" if case.spec_below else ""
         return f"applies to spec {case.spec_min}{below}; the implementation follows {version}"
-    declared = set(hello["features"])
-    if ALL_FEATURES in declared:
-        return None
-    missing = [feature for feature in case.features if feature not in declared]
-    if missing:
+    if missing := undeclared(case.features, hello):
         return f"needs features the adapter does not declare: {', '.join(missing)}"
     return None
 
@@ -258,7 +249,8 @@ def _ask(
     case (the adapter failed, or wrote a reply that breaks the protocol)."""
     process = adapter.process
     assert process is not None
-    seq = adapter.next_seq()
+    adapter.runs += 1
+    seq = adapter.runs
     message = run_message(seq, case.id, setup, script, views)
     try:
         reply = process.request(message, adapter.options.timeout)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from buckshot.command import json_problem
-from buckshot.conformance.protocol import encode, quote, stop_message
+from buckshot.conformance.protocol import encode, quote
 
 STDERR_LINES = 20
 """How many of the adapter's last standard-error lines an error message quotes."""
@@ -117,18 +117,8 @@ class AdapterProcess:
         for reader in self._readers:
             reader.start()
 
-    @property
-    def pid(self) -> int:
-        """The adapter's process ID."""
-        return self._process.pid
-
-    def stderr_tail(self) -> str:
-        """The adapter's last lines of standard error, joined; empty when it wrote none."""
-        return "\n".join(self._stderr)
-
     def _failure(self, kind: str, message: str, line: str | None = None) -> AdapterFailure:
-        tail = self.stderr_tail()
-        if tail:
+        if tail := "\n".join(self._stderr):
             message += f"\n--- adapter stderr (last lines) ---\n{tail}"
         return AdapterFailure(kind, message, line)
 
@@ -185,9 +175,6 @@ class AdapterProcess:
         self._process.wait()
         for reader in self._readers:  # they end at the pipes' end, now that it is dead
             reader.join(timeout=1.0)
-        self._close_pipes()
-
-    def _close_pipes(self) -> None:
         for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -197,7 +184,7 @@ class AdapterProcess:
         """Send ``stop`` and wait for the adapter to exit; kill it if it does not."""
         if self._process.poll() is None:
             try:
-                self.send(stop_message())
+                self.send({"type": "stop"})
                 if self._process.stdin is not None:
                     self._process.stdin.close()
                 self._process.wait(timeout=timeout)

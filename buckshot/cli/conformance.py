@@ -371,14 +371,14 @@ def export_command(
     try:
         check_export_folder(folder)
         suite = load_suite(cases)
-        exported = write_export(suite, folder)
+        manifest = write_export(suite, folder)
     except ExportError as error:
         fail("output.unwritable", str(error))
     except SuiteError as error:
         fail("suite.invalid", "the suite is broken:\n" + str(error))
     except OSError as error:
         fail("output.unwritable", f"cannot write the export into {folder}: {error}")
-    counts = exported.manifest["counts"]
+    counts = manifest["counts"]
     typer.echo(
         f"exported {counts['cases']} cases, {counts['schemas']} schemas and "
         f"{counts['files']} files in all to {folder} (manifest.json)"
