@@ -4,7 +4,7 @@ A crash, a hang past the per-case timeout or a malformed line makes that case ``
 and the adapter is restarted for the next one; the run always goes through every selected
 case. The runner alone compares what the adapter reports with what each case expects; a
 case about what seats see is played a second time with the chamber's shells reordered,
-and what each seat receives compared (:mod:`buckshot.conformance.interference`).
+and what each seat receives compared (:mod:`buckshot.conformance.leaks`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from buckshot.conformance.compare import Divergence
-from buckshot.conformance.interference import compare, eligible, variant
 from buckshot.conformance.judge import judge
+from buckshot.conformance.leaks import compare, eligible, variant
 from buckshot.conformance.protocol import (
     PROTOCOL_VERSION,
     PROTOCOLS,
@@ -267,7 +267,7 @@ def _ask(
 
 
 def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outcome | None:
-    """The leak check by a second game (:mod:`buckshot.conformance.interference`): the
+    """The leak check by a second game (:mod:`buckshot.conformance.leaks`): the
     failing outcome when a seat's events or views depend on the chamber's hidden order."""
     changed = variant(case)
     if changed is None or adapter.process is None:
