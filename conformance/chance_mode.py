@@ -1,17 +1,13 @@
-"""Chance conformance: the implementation draws its own chance and the suite tests the odds.
+"""Chance mode (docs/conformance.md, 'Chance mode'): the implementation draws its own chance
+and the suite tests the odds.
 
-Every case of the suite scripts its chance outcomes, so an implementation that never
-shuffles, rolls with the wrong odds or picks a stolen item by kind passes them all. In
-this mode the runner sends ``sample`` messages instead (INTERPRETING.md, 'Free chance'):
-a setup and a few decisions, played many times over with the implementation's own random
-source, seeded by the suite. From what each play reports (its events and end state, as in
-a ``result``) the runner reads every outcome of one chance kind and tests its distribution
-against the one the rules and the ruleset give (:mod:`buckshot.conformance.chance_tests`).
-
-The sample sizes are fixed and every test has a false-alarm rate of :data:`ALPHA`, so a
-correct implementation's verdict is stable; each is large enough that the plausible wrong
-implementations (no shuffle, the wrong odds, a pick by kind, a load for the seats rather
-than the living) fail by far.
+Every case scripts its chance outcomes; here the runner sends ``sample`` messages instead
+(INTERPRETING.md, 'Free chance'): a setup and a few decisions, played many times over with
+the implementation's own random source, seeded by the suite. From what each play reports
+(its events and end state) it reads every outcome of one chance kind and tests its
+distribution against the one the rules and the ruleset give
+(:mod:`buckshot.conformance.chance_tests`), at fixed sample sizes and a false-alarm rate of
+:data:`ALPHA` a test.
 """
 
 from __future__ import annotations
@@ -79,7 +75,6 @@ class Experiment:
     """A setup and decisions played many times with free chance, and the laws tested on them."""
 
     id: str
-    description: str
     setup: dict[str, Any]
     """The inline setup (seat defaults and a ruleset patch, as in a case)."""
     script: tuple[dict[str, Any], ...]
@@ -277,10 +272,8 @@ def _patch(table: str, key: str, chance: str | None, times: int) -> dict[str, An
 
 
 def _pills(name: str, chance: str | None, plays: int, uses: int = 1) -> Experiment:
-    odds = "the default ruleset's" if chance is None else f"pills.heal_chance {chance}"
     return Experiment(
         id=f"chance.pills-{name}",
-        description=f"A Medic uses expired pills on another seat, {uses} times ({odds}).",
         setup={
             "seats": [{"role": "medic", "items": {"expired_pills": uses}}, {"role": "mercenary"}],
             "chamber": ["live"],
@@ -293,7 +286,6 @@ def _pills(name: str, chance: str | None, plays: int, uses: int = 1) -> Experime
 
 
 def _gambler(name: str, chance: str | None, plays: int, blanks: int = 1) -> Experiment:
-    odds = "the default ruleset's" if chance is None else f"gambler.bonus_chance {chance}"
     shot = (
         {"player": 0, "option": "shoot:target=0"},
         {"player": 1, "option": "pass_response"},
@@ -301,8 +293,6 @@ def _gambler(name: str, chance: str | None, plays: int, blanks: int = 1) -> Expe
     )
     return Experiment(
         id=f"chance.lucky-streak-{name}",
-        description=f"A Gambler shoots themself with a blank, {blanks} times in a row, and "
-        f"nobody responds ({odds}).",
         setup={
             "seats": [{"role": "gambler"}, {"role": "mercenary"}],
             "chamber": ["blank"] * blanks + ["live"],
@@ -317,7 +307,6 @@ def _gambler(name: str, chance: str | None, plays: int, blanks: int = 1) -> Expe
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
         id="chance.first-load-two-seats",
-        description="Two seats, an empty chamber: the first turn start loads and shuffles.",
         setup={"seats": _SEATS, "chamber": []},
         script=(),
         plays=5000,
@@ -325,9 +314,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.shuffle-of-three-and-three",
-        description="Two seats, an empty chamber and one load in the table, three live and "
-        "three blank shells, no items: its twenty orders, many times over (enough to tell the "
-        "naive swap with any position from a uniform shuffle).",
         setup={
             "seats": _SEATS,
             "chamber": [],
@@ -342,8 +328,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.load-for-the-living",
-        description="Three seats, one eliminated, an empty chamber: the load is drawn from "
-        "the table for two living players.",
         setup={
             "seats": [*_SEATS, {"role": "doctor", "hp": 0, "alive": False}],
             "chamber": [],
@@ -362,7 +346,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.items-by-weight",
-        description="Four items a turn under uneven weights, one of them 0.",
         setup={
             "seats": _SEATS,
             "chamber": ["live"],
@@ -374,8 +357,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.items-small-weights",
-        description=f"Eight items a turn, every kind but the peeking glass with the chance "
-        f"{SMALL_ODDS}.",
         setup={
             "seats": _SEATS,
             "chamber": ["live"],
@@ -393,8 +374,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     _gambler("small-odds", SMALL_ODDS, 3500, blanks=7),
     Experiment(
         id="chance.pickpocket-picks-an-item",
-        description="A pickpocket used on a seat holding four amulets, a milk tea and a rage "
-        "potion.",
         setup={
             "seats": [
                 {"role": "medic", "items": {"pickpocket": 1}},
@@ -416,7 +395,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         ),
     ),
 )
-"""Every experiment of chance mode, in the order they run."""
+"""Every experiment of chance mode, in the order they run (what each is for: the table of
+docs/conformance.md, 'Chance mode')."""
 
 
 # --- running -------------------------------------------------------------------------------------

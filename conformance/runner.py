@@ -60,8 +60,6 @@ class RunOptions:
     """Count a marked case that passes (``xpass``) as unexpected."""
     exit_first: bool = False
     """Stop after the first case that makes the run fail (for mutation runs)."""
-    spec_version: str = SPEC_VERSION
-    cwd: Path | None = None
     start_attempts: int = 3
     """Consecutive failed starts after which the adapter is not started again."""
 
@@ -135,7 +133,7 @@ class RunResult:
             "type": "header",
             "format": REPORT_FORMAT,
             "protocol": PROTOCOL_VERSION,
-            "spec_version": self.options.spec_version,
+            "spec_version": SPEC_VERSION,
             "adapter": self.options.adapter,
             "implementation": self.hello,
             "started": self.started,
@@ -183,11 +181,11 @@ class _Adapter:
             )
         timeout = self.options.timeout
         try:
-            process = AdapterProcess(self.argv, self.options.cwd)
+            process = AdapterProcess(self.argv)
         except AdapterFailure as failure:
             return self._start_failed(str(failure))
         try:
-            hello = process.request(start_message(self.options.spec_version), timeout)
+            hello = process.request(start_message(SPEC_VERSION), timeout)
         except AdapterFailure as failure:
             process.kill()
             return self._start_failed(f"{failure.kind}: {failure}")

@@ -18,7 +18,6 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
 from buckshot.command import json_problem
@@ -91,7 +90,7 @@ def _drain(stream: IO[bytes], tail: deque[str]) -> None:
 class AdapterProcess:
     """A started adapter; use :meth:`request` for each exchange and :meth:`close` at the end."""
 
-    def __init__(self, argv: list[str], cwd: Path | None = None) -> None:
+    def __init__(self, argv: list[str]) -> None:
         self.argv = argv
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
@@ -103,7 +102,6 @@ class AdapterProcess:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=cwd,
                 start_new_session=True,
             )
         except OSError as error:
