@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from buckshot.command import InputError, read_input
 from buckshot.conformance.compare import Divergence
 from buckshot.conformance.judge import judge
 from buckshot.conformance.leaks import compare, eligible, variant
@@ -30,8 +31,7 @@ from buckshot.conformance.protocol import (
     start_message,
     undeclared,
 )
-from buckshot.conformance.replies import ReplyChecker
-from buckshot.conformance.schemas import SchemaSet
+from buckshot.conformance.schemas import ReplyChecker, SchemaSet
 from buckshot.conformance.session import (
     AdapterFailure,
     AdapterNotStarted,
@@ -400,3 +400,44 @@ def run_suite(
         interrupted,
         stopped_early,
     )
+
+
+# --- known failures -----------------------------------------------------------------------
+
+
+class KnownFailuresError(Exception):
+    """The file cannot be read or a line is not ``ID [reason]``; ``code`` is
+    ``known_failures.unreadable`` (missing, a folder, no permission) or
+    ``known_failures.invalid``."""
+
+    def __init__(self, message: str, code: str = "known_failures.invalid") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_known_failures(text: str, source: str = "<text>") -> dict[str, str]:
+    """Case ID -> reason (empty when none is given), in file order, from a known-failures
+    file: the cases an implementation is known not to pass yet, one case ID per line,
+    optionally followed by a reason; ``#`` starts a comment; blank lines are ignored::
+
+        shot.a-kill-locks-shooting   the lock is not implemented yet (issue 12)
+    """
+    marked: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        case_id, _, reason = line.partition(" ")
+        if case_id in marked:
+            raise KnownFailuresError(f"{source}:{number}: {case_id} is listed twice")
+        marked[case_id] = reason.strip()
+    return marked
+
+
+def load_known_failures(path: Path) -> dict[str, str]:
+    """The known failures listed in ``path``."""
+    try:
+        text = read_input(path, "known-failures list", "known_failures")
+    except InputError as error:
+        raise KnownFailuresError(str(error), error.code) from None
+    return parse_known_failures(text, str(path))

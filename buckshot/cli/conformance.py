@@ -121,8 +121,8 @@ def run_command(
 
     Ctrl-C stops the run at once (the adapter is killed), prints the summary of the cases
     run so far and exits 130 without writing the reports."""
-    from buckshot.conformance.known import KnownFailuresError, load_known_failures
     from buckshot.conformance.report import jsonl_text, junit_xml
+    from buckshot.conformance.runner import KnownFailuresError, load_known_failures
     from buckshot.conformance.suite import select
     from buckshot.conformance.summary import count_tables, render
 
