@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.chance_tests import (
     ALPHA,
     LawVerdict,
@@ -27,21 +28,11 @@ from buckshot.conformance.chance_tests import (
     categorical,
     multiset_orders,
 )
-from buckshot.conformance.protocol import (
-    SAMPLE_PROTOCOL,
-    SAMPLE_REPLIES,
-    quote,
-    start_message,
-    undeclared,
-)
-from buckshot.conformance.session import (
-    AdapterFailure,
-    AdapterNotStarted,
-    AdapterProcess,
-    split_command,
-)
+from buckshot.conformance.protocol import SAMPLE_PROTOCOL, SAMPLE_REPLIES, quote, undeclared
+from buckshot.conformance.runner import Adapter
+from buckshot.conformance.schemas import SchemaSet
+from buckshot.conformance.session import AdapterFailure, AdapterNotStarted
 from buckshot.conformance.suite import default_ruleset, resolve_setup
-from buckshot.spec import SPEC_VERSION
 from buckshot.spec.rulebook import Item
 
 Play = dict[str, Any]
@@ -531,76 +522,50 @@ def run_chance(
     on_result: Callable[[ExperimentResult], None] | None = None,
 ) -> ChanceRun:
     """Send every experiment to ``adapter`` as a ``sample`` and judge the replies; an adapter
-    that fails once is restarted for the next experiment. :class:`AdapterNotStarted` when
-    it does not answer its hello within ``timeout`` before the first experiment."""
-    argv = split_command(adapter)
+    that fails is restarted for the next experiment, as the runner restarts it for the next
+    case (:class:`~buckshot.conformance.runner.Adapter`). :class:`AdapterNotStarted` when it
+    does not answer a valid hello within ``timeout`` before the first experiment."""
     started = time.monotonic()
     results: list[ExperimentResult] = []
-    process: AdapterProcess | None = None
-    hello: dict[str, Any] | None = None
-    if experiments:
-        try:
-            process, hello = _started(argv, timeout)
-        except AdapterFailure as failure:
-            raise AdapterNotStarted(f"the adapter did not start: {failure}") from None
+    running = Adapter(adapter, timeout, SchemaSet(suite_path("schemas")))
+    if experiments and (error := running.ensure()) is not None:
+        raise AdapterNotStarted(error)
     try:
         for seq, experiment in enumerate(experiments, start=1):
             begun = time.monotonic()
-            try:
-                if process is None:
-                    process, hello = _started(argv, timeout)
-                assert hello is not None  # the adapter was started with it
-                if not _speaks_samples(hello):
-                    result = ExperimentResult(
-                        experiment,
-                        "skipped",
-                        message=f"needs protocol {SAMPLE_PROTOCOL}: the adapter's hello says "
-                        f"protocol {hello.get('protocol')!r}",
-                    )
-                elif missing := undeclared(experiment.features, hello):
-                    result = ExperimentResult(
-                        experiment,
-                        "skipped",
-                        message="needs features the adapter does not declare: "
-                        + ", ".join(missing),
-                    )
-                else:
-                    reply = process.request(sample_of(seq, experiment), timeout)
-                    result = judge_samples(experiment, reply)
-            except AdapterFailure as failure:
+            error = running.ensure()
+            hello = running.hello or {}
+            if error is not None or running.process is None:
+                result = ExperimentResult(experiment, "errored", message=error)
+            elif hello["protocol"] < SAMPLE_PROTOCOL:
                 result = ExperimentResult(
-                    experiment, "errored", message=f"{failure.kind}: {failure}"
+                    experiment,
+                    "skipped",
+                    message=f"needs protocol {SAMPLE_PROTOCOL}: the adapter's hello says "
+                    f"protocol {hello['protocol']!r}",
                 )
-                if process is not None:
-                    process.kill()
-                process = None
+            elif missing := undeclared(experiment.features, hello):
+                result = ExperimentResult(
+                    experiment,
+                    "skipped",
+                    message=f"needs features the adapter does not declare: {', '.join(missing)}",
+                )
+            else:
+                try:
+                    reply = running.process.request(sample_of(seq, experiment), timeout)
+                    result = judge_samples(experiment, reply)
+                except AdapterFailure as failure:
+                    result = ExperimentResult(
+                        experiment, "errored", message=f"{failure.kind}: {failure}"
+                    )
+                    running.discard()
             result.seconds = time.monotonic() - begun
             results.append(result)
             if on_result is not None:
                 on_result(result)
     finally:
-        if process is not None:
-            process.close()
-    return ChanceRun(adapter, hello, results, time.monotonic() - started)
-
-
-def _started(argv: list[str], timeout: float) -> tuple[AdapterProcess, dict[str, Any]]:
-    """The adapter started, and its hello, answered within ``timeout`` seconds;
-    :class:`AdapterFailure` when it does not start or answers no hello."""
-    process = AdapterProcess(argv)
-    try:
-        hello = process.request(start_message(SPEC_VERSION), timeout)
-        if hello.get("type") != "hello":
-            raise AdapterFailure("malformed", f"no hello: {quote(process.last_line)}")
-    except AdapterFailure:
-        process.kill()
-        raise
-    return process, hello
-
-
-def _speaks_samples(hello: dict[str, Any]) -> bool:
-    protocol = hello.get("protocol")
-    return isinstance(protocol, int) and protocol >= SAMPLE_PROTOCOL
+        running.close()
+    return ChanceRun(adapter, running.hello, results, time.monotonic() - started)
 
 
 def render_chance(run: ChanceRun) -> str:

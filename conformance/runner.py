@@ -154,14 +154,19 @@ class RunResult:
         }
 
 
-class _Adapter:
-    """The adapter across the run: started on demand, restarted after a failure."""
+class Adapter:
+    """The adapter across a run (of cases, or of chance mode's experiments): started on
+    demand, restarted after a failure, its hello checked against the protocol schema.
+    ``ValueError`` when the command is empty."""
 
-    def __init__(self, options: RunOptions, schemas: SchemaSet) -> None:
-        self.options = options
+    def __init__(
+        self, command: str, timeout: float, schemas: SchemaSet, start_attempts: int = 3
+    ) -> None:
+        self.timeout = timeout
+        self.start_attempts = start_attempts
         self.schemas = schemas
         self.replies = ReplyChecker(schemas)
-        self.argv = split_command(options.adapter)
+        self.argv = split_command(command)
         self.process: AdapterProcess | None = None
         self.hello: dict[str, Any] | None = None
         self.failed_starts = 0
@@ -174,18 +179,17 @@ class _Adapter:
         """Start the adapter if it is not running; the reason when it cannot be."""
         if self.process is not None:
             return None
-        if self.failed_starts >= self.options.start_attempts:
+        if self.failed_starts >= self.start_attempts:
             return (
                 f"the adapter was not started again after {self.failed_starts} failed starts; "
                 f"the last: {self.last_error}"
             )
-        timeout = self.options.timeout
         try:
             process = AdapterProcess(self.argv)
         except AdapterFailure as failure:
             return self._start_failed(str(failure))
         try:
-            hello = process.request(start_message(SPEC_VERSION), timeout)
+            hello = process.request(start_message(SPEC_VERSION), self.timeout)
         except AdapterFailure as failure:
             process.kill()
             return self._start_failed(f"{failure.kind}: {failure}")
@@ -237,7 +241,7 @@ class _Outcome:
 
 
 def _ask(
-    adapter: _Adapter,
+    adapter: Adapter,
     case: Case,
     setup: dict[str, Any],
     script: list[dict[str, Any]],
@@ -251,7 +255,7 @@ def _ask(
     seq = adapter.runs
     message = run_message(seq, case.id, setup, script, views)
     try:
-        reply = process.request(message, adapter.options.timeout)
+        reply = process.request(message, adapter.timeout)
     except AdapterFailure as failure:
         adapter.discard()
         return _Outcome("errored", f"{failure.kind}: {failure}")
@@ -264,7 +268,7 @@ def _ask(
     return reply
 
 
-def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outcome | None:
+def _second_game(adapter: Adapter, case: Case, reply: dict[str, Any]) -> _Outcome | None:
     """The leak check by a second game (:mod:`buckshot.conformance.leaks`): the
     failing outcome when a seat's events or views depend on the chamber's hidden order."""
     changed = variant(case)
@@ -282,12 +286,12 @@ def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outco
     return _Outcome("failed", f"{leak.path}: {leak.message}", leak, events)
 
 
-def _viewing(adapter: _Adapter) -> bool:
+def _viewing(adapter: Adapter) -> bool:
     """Does the adapter speak a protocol with views (every run then asks for them)?"""
     return adapter.hello is not None and adapter.hello["protocol"] >= VIEW_PROTOCOL
 
 
-def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
+def _exchange(adapter: Adapter, case: Case) -> _Outcome:
     assert adapter.hello is not None
     viewing = _viewing(adapter)
     if "views" in case.expect and not viewing:
@@ -316,7 +320,7 @@ def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
     return _Outcome("passed", events=events)
 
 
-def _run_case(adapter: _Adapter, case: Case) -> _Outcome:
+def _run_case(adapter: Adapter, case: Case) -> _Outcome:
     if adapter.hello is not None:
         reason = _skip_reason(case, adapter.hello)
         if reason:
@@ -357,7 +361,7 @@ def run_suite(
     """
     suite = suite if suite is not None else load_suite(options.cases_dir)
     selected = select(suite.cases, options.filters)
-    adapter = _Adapter(options, suite.schemas)
+    adapter = Adapter(options.adapter, options.timeout, suite.schemas, options.start_attempts)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     begin = time.perf_counter()
     results: list[CaseResult] = []
