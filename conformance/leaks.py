@@ -1,24 +1,16 @@
-"""The leak check: no seat receives a private fact of another (R14; INTERPRETING.md 6.1, 2.4).
+"""The leak check: no seat receives a private fact of another (R14; INTERPRETING.md 6.1, 2.4;
+docs/conformance.md, 'Views and leaks'). It needs no expectation written in a case.
 
-It needs no expectation written in a case: the private facts are read from the reply
-itself. The only secrets the rules make are the types of the shells not yet spent (the
-chamber's order, a flip's result) and what a peek or a Dealer's preview showed one seat
-(R14: hands, HP, roles and every decision are public). So:
-
-- a ``peek`` or ``preview`` is seen by its player alone and carries its own fields only
-  (M6.1b); every other event is public (M6.1a);
-- an event every seat sees names no shell type anywhere in its data, in a known field or
-  an extra one, at any depth, except the spent shell of ``shot_fired`` and
-  ``shell_ejected`` (M6.1c);
-- a seat's view (protocol 2) is compared whole with the spec's fold of what that seat saw
-  (:mod:`buckshot.conformance.checkpoints`), its ``first`` included (M2.4b), and a view has
-  a closed schema: it has no other place for a shell type;
-- a private fact written in any other form (a number, a code) is caught by a second game:
-  a case about what seats see is played again with every chamber it loads (the setup's, and
-  each scripted ``order``) holding the same shells in another order. Up to the moment a seat
-  is legitimately told a shell's type (a peek or a preview of its own, a shot fired, a shell
-  ejected), both games are the same for that seat, so every event it may see, and every
-  view of it taken until then, must be identical in both (M6.1c, M2.4b).
+The only secrets the rules make are the types of the shells not yet spent (the chamber's
+order, a flip's result) and what a peek or a Dealer's preview showed one seat. The field
+rules read them from the reply itself: a ``peek`` or ``preview`` is seen by its player alone
+and carries its own fields only (M6.1b), every other event is public (M6.1a) and names no
+shell type anywhere in its data but a spent shell's (M6.1c); a seat's view is compared
+whole with the fold of what it saw (:mod:`buckshot.conformance.checkpoints`, M2.4b). A
+private fact written in any other form (a number, a code) is caught by a second game: the
+case played again with every chamber it loads in another order must look the same to each
+seat until it is told a shell's type as the rules allow (a peek or preview of its own, a
+shot fired, a shell ejected).
 """
 
 from __future__ import annotations
