@@ -1,55 +1,38 @@
-"""Chance conformance: the implementation draws its own chance and the suite tests the odds.
+"""Chance mode (docs/conformance.md, 'Chance mode'): the implementation draws its own chance
+and the suite tests the odds.
 
-Every case of the suite scripts its chance outcomes, so an implementation that never
-shuffles, rolls with the wrong odds or picks a stolen item by kind passes them all. In
-this mode the runner sends ``sample`` messages instead (INTERPRETING.md, 'Free chance'):
-a setup and a few decisions, played many times over with the implementation's own random
-source, seeded by the suite. From what each play reports (its events and end state, as in
-a ``result``) the runner reads every outcome of one chance kind and tests its distribution
-against the one the rules and the ruleset give (:mod:`buckshot.conformance.chance_tests`).
-
-The sample sizes are fixed and every test has a false-alarm rate of :data:`ALPHA`, so a
-correct implementation's verdict is stable; each is large enough that the plausible wrong
-implementations (no shuffle, the wrong odds, a pick by kind, a load for the seats rather
-than the living) fail by far.
+Every case scripts its chance outcomes; here the runner sends ``sample`` messages instead
+(INTERPRETING.md, 'Free chance'): a setup and a few decisions, played many times over with
+the implementation's own random source, seeded by the suite. From what each play reports
+(its events and end state) it reads every outcome of one chance kind and tests its
+distribution against the one the rules and the ruleset give
+(:mod:`buckshot.conformance.chance_tests`), at fixed sample sizes and a false-alarm rate of
+:data:`ALPHA` a test.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.chance_tests import (
     ALPHA,
-    Bernoulli,
-    Categorical,
     LawVerdict,
     Observation,
+    bernoulli,
+    categorical,
     multiset_orders,
 )
-from buckshot.conformance.protocol import (
-    ALL_FEATURES,
-    SAMPLE_PROTOCOL,
-    SAMPLE_REPLIES,
-    quote,
-    sample_message,
-    start_message,
-)
-from buckshot.conformance.session import (
-    AdapterFailure,
-    AdapterNotStarted,
-    AdapterProcess,
-    split_command,
-)
+from buckshot.conformance.protocol import SAMPLE_PROTOCOL, SAMPLE_REPLIES, quote, undeclared
+from buckshot.conformance.runner import Adapter
+from buckshot.conformance.schemas import SchemaSet
+from buckshot.conformance.session import AdapterFailure, AdapterNotStarted
 from buckshot.conformance.suite import default_ruleset, resolve_setup
-from buckshot.spec import SPEC_VERSION
 from buckshot.spec.rulebook import Item
 
 Play = dict[str, Any]
@@ -83,7 +66,6 @@ class Experiment:
     """A setup and decisions played many times with free chance, and the laws tested on them."""
 
     id: str
-    description: str
     setup: dict[str, Any]
     """The inline setup (seat defaults and a ruleset patch, as in a case)."""
     script: tuple[dict[str, Any], ...]
@@ -105,8 +87,7 @@ class Experiment:
         tags += ["chamber.load"] if not self.setup.get("chamber") else []
         tags += ["ruleset.patch"] if "ruleset" in self.setup else []
         tags += ["setup.eliminated"] if any(not s.get("alive", True) for s in seats) else []
-        known = _registered_features()
-        return tuple(tag for tag in dict.fromkeys(tags) if tag in known)
+        return tuple(dict.fromkeys(tags))
 
 
 # --- what a play shows ------------------------------------------------------------------------
@@ -146,20 +127,15 @@ def read_items(cause: str) -> Reader:
     return read
 
 
-def read_flag(event: str, field_name: str) -> Reader:
-    """The boolean ``field_name`` of each ``event`` event (a pill's or Lucky Streak's roll)."""
+def read_field(event: str, field_name: str) -> Reader:
+    """The ``field_name`` of each ``event`` event (a pill's or Lucky Streak's roll, the kind
+    of item a pickpocket stole, R23)."""
 
     def read(play: Play) -> Iterator[Observation]:
         for data in _events(play, event):
             yield None, data.get(field_name)
 
     return read
-
-
-def read_stolen(play: Play) -> Iterator[Observation]:
-    """The kind of each item a pickpocket stole (R23)."""
-    for data in _events(play, "item_stolen"):
-        yield None, data.get("item")
 
 
 # --- what the rules say -------------------------------------------------------------------------
@@ -245,7 +221,7 @@ _PILL = Law(
     "pill",
     "pill",
     "S3.6: expired pills heal with the chance pills.heal_chance",
-    read_flag("pill_rolled", "heals"),
+    read_field("pill_rolled", "heals"),
     odds_law("pills", "heal_chance"),
     bernoulli=True,
 )
@@ -253,7 +229,7 @@ _GAMBLER = Law(
     "gambler",
     "gambler",
     "S2.1, R20: the Lucky Streak pays out with the chance gambler.bonus_chance",
-    read_flag("gambler_rolled", "won"),
+    read_field("gambler_rolled", "won"),
     odds_law("gambler", "bonus_chance"),
     bernoulli=True,
 )
@@ -270,96 +246,58 @@ _WEIGHTS = {item.value: _UNEVEN[i % len(_UNEVEN)] for i, item in enumerate(Item)
 """Uneven item weights, one of them 0, for every item kind of the rulebook in its order."""
 
 
-def _pills(name: str, chance: str | None, plays: int) -> Experiment:
-    patch = {} if chance is None else {"ruleset": {"pills": {"heal_chance": chance}}}
-    odds = "the default ruleset's" if chance is None else f"pills.heal_chance {chance}"
-    return Experiment(
-        id=f"chance.pills-{name}",
-        description=f"A Medic uses expired pills on another seat ({odds}).",
-        setup={
-            "seats": [{"role": "medic", "items": {"expired_pills": 1}}, {"role": "mercenary"}],
-            "chamber": ["live"],
-            **patch,
-        },
-        script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},),
-        plays=plays,
-        laws=(_PILL,),
-    )
-
-
-def _gambler(name: str, chance: str | None, plays: int) -> Experiment:
-    patch = {} if chance is None else {"ruleset": {"gambler": {"bonus_chance": chance}}}
-    odds = "the default ruleset's" if chance is None else f"gambler.bonus_chance {chance}"
-    return Experiment(
-        id=f"chance.lucky-streak-{name}",
-        description=f"A Gambler shoots themself with a blank and nobody responds ({odds}).",
-        setup={
-            "seats": [{"role": "gambler"}, {"role": "mercenary"}],
-            "chamber": ["blank", "live"],
-            **patch,
-        },
-        script=(
-            {"player": 0, "option": "shoot:target=0"},
-            {"player": 1, "option": "pass_response"},
-            {"player": 0, "option": "pass_response"},
-        ),
-        plays=plays,
-        laws=(_GAMBLER, _BONUS_ITEMS),
-    )
-
-
 SMALL_ODDS = "1/1500"
 """Odds that are no whole percent and below 1/1000: rounded to whole percents, or cut after a
 few decimal places, they come to 0 (the roll never succeeds, the item is never drawn)."""
 _RARE = {item.value: 1 for item in Item} | {Item.PEEKING_GLASS.value: 1500 - len(Item) + 1}
 """Item weights that give every kind but the peeking glass the chance :data:`SMALL_ODDS`."""
-_HIGH_HP = {"hp": {"start": 20, "max": 20}}
-"""HP enough that a seat survives every loss of the plays below (no one is dying)."""
 
 
-def _pills_small_odds() -> Experiment:
-    uses = 8
+def _patch(table: str, key: str, chance: str | None, times: int) -> dict[str, Any]:
+    """The setup's ruleset patch giving ``table.key`` the odds ``chance`` (none for the
+    default's), with HP enough for ``times`` rolls in a row (no one is dying)."""
+    if chance is None:
+        return {}
+    hp = {"hp": {"start": 20, "max": 20}} if times > 1 else {}
+    return {"ruleset": {**hp, table: {key: chance}}}
+
+
+def _pills(name: str, chance: str | None, plays: int, uses: int = 1) -> Experiment:
     return Experiment(
-        id="chance.pills-small-odds",
-        description=f"A Medic uses {uses} expired pills on another seat, pills.heal_chance "
-        f"{SMALL_ODDS}.",
+        id=f"chance.pills-{name}",
         setup={
             "seats": [{"role": "medic", "items": {"expired_pills": uses}}, {"role": "mercenary"}],
             "chamber": ["live"],
-            "ruleset": {**_HIGH_HP, "pills": {"heal_chance": SMALL_ODDS}},
+            **_patch("pills", "heal_chance", chance, uses),
         },
         script=({"player": 0, "option": "use_item:item=expired_pills,target=1"},) * uses,
-        plays=3000,
+        plays=plays,
         laws=(_PILL,),
     )
 
 
-def _lucky_streak_small_odds() -> Experiment:
-    blanks = 7
+def _gambler(name: str, chance: str | None, plays: int, blanks: int = 1) -> Experiment:
     shot = (
         {"player": 0, "option": "shoot:target=0"},
         {"player": 1, "option": "pass_response"},
         {"player": 0, "option": "pass_response"},
     )
     return Experiment(
-        id="chance.lucky-streak-small-odds",
-        description=f"A Gambler shoots themself with {blanks} blanks in a row, "
-        f"gambler.bonus_chance {SMALL_ODDS}.",
+        id=f"chance.lucky-streak-{name}",
         setup={
             "seats": [{"role": "gambler"}, {"role": "mercenary"}],
             "chamber": ["blank"] * blanks + ["live"],
-            "ruleset": {**_HIGH_HP, "gambler": {"bonus_chance": SMALL_ODDS}},
+            **_patch("gambler", "bonus_chance", chance, blanks),
         },
         script=shot * blanks,
-        plays=3500,
-        laws=(_GAMBLER,),
+        plays=plays,
+        laws=(_GAMBLER, _BONUS_ITEMS) if blanks == 1 else (_GAMBLER,),  # few items at small odds
     )
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
         id="chance.first-load-two-seats",
-        description="Two seats, an empty chamber: the first turn start loads and shuffles.",
         setup={"seats": _SEATS, "chamber": []},
         script=(),
         plays=5000,
@@ -367,9 +305,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.shuffle-of-three-and-three",
-        description="Two seats, an empty chamber and one load in the table, three live and "
-        "three blank shells, no items: its twenty orders, many times over (enough to tell the "
-        "naive swap with any position from a uniform shuffle).",
         setup={
             "seats": _SEATS,
             "chamber": [],
@@ -384,8 +319,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.load-for-the-living",
-        description="Three seats, one eliminated, an empty chamber: the load is drawn from "
-        "the table for two living players.",
         setup={
             "seats": [*_SEATS, {"role": "doctor", "hp": 0, "alive": False}],
             "chamber": [],
@@ -404,7 +337,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.items-by-weight",
-        description="Four items a turn under uneven weights, one of them 0.",
         setup={
             "seats": _SEATS,
             "chamber": ["live"],
@@ -416,8 +348,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     Experiment(
         id="chance.items-small-weights",
-        description=f"Eight items a turn, every kind but the peeking glass with the chance "
-        f"{SMALL_ODDS}.",
         setup={
             "seats": _SEATS,
             "chamber": ["live"],
@@ -429,14 +359,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     ),
     _pills("default-odds", None, 3000),
     _pills("other-odds", "4/5", 3000),
-    _pills_small_odds(),
+    _pills("small-odds", SMALL_ODDS, 3000, uses=8),
     _gambler("default-odds", None, 3000),
     _gambler("other-odds", "1/5", 3000),
-    _lucky_streak_small_odds(),
+    _gambler("small-odds", SMALL_ODDS, 3500, blanks=7),
     Experiment(
         id="chance.pickpocket-picks-an-item",
-        description="A pickpocket used on a seat holding four amulets, a milk tea and a rage "
-        "potion.",
         setup={
             "seats": [
                 {"role": "medic", "items": {"pickpocket": 1}},
@@ -452,18 +380,14 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                 "pick",
                 "pick",
                 "S3.7, R23: the pickpocket takes one held item, each item equally likely",
-                read_stolen,
+                read_field("item_stolen", "item"),
                 held_law(1),
             ),
         ),
     ),
 )
-"""Every experiment of chance mode, in the order they run."""
-
-
-def chance_kinds_tested() -> set[str]:
-    """The chance kinds some law of :data:`EXPERIMENTS` tests."""
-    return {law.kind for experiment in EXPERIMENTS for law in experiment.laws}
+"""Every experiment of chance mode, in the order they run (what each is for: the table of
+docs/conformance.md, 'Chance mode')."""
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -497,11 +421,18 @@ class ExperimentResult:
 
 
 def sample_of(seq: int, experiment: Experiment) -> dict[str, Any]:
-    """The runner's ``sample`` message for ``experiment``."""
-    script = [dict(entry) for entry in experiment.script]
-    return sample_message(
-        seq, experiment.id, experiment.resolved(), script, experiment.seed, experiment.plays
-    )
+    """The runner's ``sample`` message for ``experiment``: play its setup and decisions
+    ``plays`` times with free chance, the implementation's own random source seeded with
+    ``seed`` (INTERPRETING.md, 'Free chance')."""
+    return {
+        "type": "sample",
+        "seq": seq,
+        "id": experiment.id,
+        "setup": experiment.resolved(),
+        "script": [dict(entry) for entry in experiment.script],
+        "seed": experiment.seed,
+        "plays": experiment.plays,
+    }
 
 
 def judge_samples(experiment: Experiment, reply: dict[str, Any]) -> ExperimentResult:
@@ -555,8 +486,8 @@ def _is_play(play: Any) -> bool:
 def _test(law: Law, setup: dict[str, Any], plays: list[Play]) -> LawVerdict:
     observations = [observed for play in plays for observed in law.read(play)]
     if law.bernoulli:
-        return Bernoulli(law.id, law.rule).run(observations, law.expected(setup, None)[True])
-    return Categorical(law.id, law.rule).run(observations, lambda g: law.expected(setup, g))
+        return bernoulli(law.id, law.rule, observations, law.expected(setup, None)[True])
+    return categorical(law.id, law.rule, observations, lambda g: law.expected(setup, g))
 
 
 @dataclass
@@ -591,90 +522,50 @@ def run_chance(
     on_result: Callable[[ExperimentResult], None] | None = None,
 ) -> ChanceRun:
     """Send every experiment to ``adapter`` as a ``sample`` and judge the replies; an adapter
-    that fails once is restarted for the next experiment. :class:`AdapterNotStarted` when
-    it does not answer its hello within ``timeout`` before the first experiment."""
-    argv = split_command(adapter)
+    that fails is restarted for the next experiment, as the runner restarts it for the next
+    case (:class:`~buckshot.conformance.runner.Adapter`). :class:`AdapterNotStarted` when it
+    does not answer a valid hello within ``timeout`` before the first experiment."""
     started = time.monotonic()
     results: list[ExperimentResult] = []
-    process: AdapterProcess | None = None
-    hello: dict[str, Any] | None = None
-    if experiments:
-        try:
-            process, hello = _started(argv, timeout)
-        except AdapterFailure as failure:
-            raise AdapterNotStarted(f"the adapter did not start: {failure}") from None
+    running = Adapter(adapter, timeout, SchemaSet(suite_path("schemas")))
+    if experiments and (error := running.ensure()) is not None:
+        raise AdapterNotStarted(error)
     try:
         for seq, experiment in enumerate(experiments, start=1):
             begun = time.monotonic()
-            try:
-                if process is None:
-                    process, hello = _started(argv, timeout)
-                assert hello is not None  # the adapter was started with it
-                if not _speaks_samples(hello):
-                    result = ExperimentResult(
-                        experiment,
-                        "skipped",
-                        message=f"needs protocol {SAMPLE_PROTOCOL}: the adapter's hello says "
-                        f"protocol {hello.get('protocol')!r}",
-                    )
-                elif missing := _not_declared(experiment, hello):
-                    result = ExperimentResult(
-                        experiment,
-                        "skipped",
-                        message="needs features the adapter does not declare: "
-                        + ", ".join(missing),
-                    )
-                else:
-                    reply = process.request(sample_of(seq, experiment), timeout)
-                    result = judge_samples(experiment, reply)
-            except AdapterFailure as failure:
+            error = running.ensure()
+            hello = running.hello or {}
+            if error is not None or running.process is None:
+                result = ExperimentResult(experiment, "errored", message=error)
+            elif hello["protocol"] < SAMPLE_PROTOCOL:
                 result = ExperimentResult(
-                    experiment, "errored", message=f"{failure.kind}: {failure}"
+                    experiment,
+                    "skipped",
+                    message=f"needs protocol {SAMPLE_PROTOCOL}: the adapter's hello says "
+                    f"protocol {hello['protocol']!r}",
                 )
-                if process is not None:
-                    process.kill()
-                process = None
+            elif missing := undeclared(experiment.features, hello):
+                result = ExperimentResult(
+                    experiment,
+                    "skipped",
+                    message=f"needs features the adapter does not declare: {', '.join(missing)}",
+                )
+            else:
+                try:
+                    reply = running.process.request(sample_of(seq, experiment), timeout)
+                    result = judge_samples(experiment, reply)
+                except AdapterFailure as failure:
+                    result = ExperimentResult(
+                        experiment, "errored", message=f"{failure.kind}: {failure}"
+                    )
+                    running.discard()
             result.seconds = time.monotonic() - begun
             results.append(result)
             if on_result is not None:
                 on_result(result)
     finally:
-        if process is not None:
-            process.close()
-    return ChanceRun(adapter, hello, results, time.monotonic() - started)
-
-
-def _started(argv: list[str], timeout: float) -> tuple[AdapterProcess, dict[str, Any]]:
-    """The adapter started, and its hello, answered within ``timeout`` seconds;
-    :class:`AdapterFailure` when it does not start or answers no hello."""
-    process = AdapterProcess(argv)
-    try:
-        hello = process.request(start_message(SPEC_VERSION), timeout)
-        if hello.get("type") != "hello":
-            raise AdapterFailure("malformed", f"no hello: {quote(process.last_line)}")
-    except AdapterFailure:
-        process.kill()
-        raise
-    return process, hello
-
-
-@cache
-def _registered_features() -> frozenset[str]:
-    registry = json.loads(suite_path("features.json").read_text(encoding="utf-8"))
-    return frozenset(registry["features"])
-
-
-def _not_declared(experiment: Experiment, hello: dict[str, Any]) -> list[str]:
-    """The features ``experiment`` needs that the hello does not declare (``["*"]``: all)."""
-    declared = hello.get("features")
-    if not isinstance(declared, list) or ALL_FEATURES in declared:
-        return []
-    return [tag for tag in experiment.features if tag not in declared]
-
-
-def _speaks_samples(hello: dict[str, Any]) -> bool:
-    protocol = hello.get("protocol")
-    return isinstance(protocol, int) and protocol >= SAMPLE_PROTOCOL
+        running.close()
+    return ChanceRun(adapter, running.hello, results, time.monotonic() - started)
 
 
 def render_chance(run: ChanceRun) -> str:

@@ -99,76 +99,67 @@ class LawVerdict:
         }
 
 
-@dataclass(frozen=True)
-class Categorical:
-    """Chi-square goodness of fit of outcomes to a law, group by group."""
-
-    id: str
-    rule: str
-
-    def run(
-        self,
-        observations: Sequence[Observation],
-        law: Callable[[Any], dict[Any, Fraction]],
-    ) -> LawVerdict:
-        """Test ``observations`` against ``law(group)`` for each group observed."""
-        by_group: dict[Any, Counter[Any]] = defaultdict(Counter)
-        for group, outcome in observations:
-            by_group[_hashable(group)][_hashable(outcome)] += 1
-        outcome = LawVerdict(self.id, self.rule, "chi-square", len(observations), 1.0)
-        if not observations:
-            outcome.p_value, outcome.note = 0.0, "no outcome of this kind was observed"
-            return outcome
-        statistic, freedom, impossible = 0.0, 0, []
-        for group, counts in sorted(by_group.items(), key=lambda item: repr(item[0])):
-            try:
-                expected = law(group)
-            except (KeyError, StopIteration, TypeError, ValueError):
-                expected = {}
-            total = sum(counts.values())
-            possible = {key: chance for key, chance in expected.items() if chance > 0}
-            for key, chance in possible.items():
-                row = Row(group, key, float(total * chance), counts.get(key, 0))
-                outcome.rows.append(row)
-                statistic += (row.observed - row.expected) ** 2 / row.expected
-            freedom += max(len(possible) - 1, 0)
-            for key, seen in counts.items():
-                if key not in possible:
-                    outcome.rows.append(Row(group, key, 0.0, seen))
-                    impossible.append(f"{_label(group, key)} ({seen} times)")
-        if impossible:
-            outcome.p_value = 0.0
-            outcome.note = "outcomes the rules cannot produce: " + ", ".join(impossible[:5])
-            return outcome
-        outcome.p_value = float(stats.chi2.sf(statistic, freedom)) if freedom else 1.0
-        return outcome
+NOTHING_SEEN = "no outcome of this kind was observed"
 
 
-@dataclass(frozen=True)
-class Bernoulli:
-    """The exact two-sided binomial test of yes/no outcomes against a chance of yes."""
+def categorical(
+    ident: str,
+    rule: str,
+    observations: Sequence[Observation],
+    law: Callable[[Any], dict[Any, Fraction]],
+) -> LawVerdict:
+    """Chi-square goodness of fit of ``observations`` to ``law(group)``, group by group."""
+    by_group: dict[Any, Counter[Any]] = defaultdict(Counter)
+    for group, outcome in observations:
+        by_group[_hashable(group)][_hashable(outcome)] += 1
+    verdict = LawVerdict(ident, rule, "chi-square", len(observations), 1.0)
+    if not observations:
+        verdict.p_value, verdict.note = 0.0, NOTHING_SEEN
+        return verdict
+    statistic, freedom, impossible = 0.0, 0, []
+    for group, counts in sorted(by_group.items(), key=lambda item: repr(item[0])):
+        try:
+            expected = law(group)
+        except (KeyError, StopIteration, TypeError, ValueError):
+            expected = {}
+        total = sum(counts.values())
+        possible = {key: chance for key, chance in expected.items() if chance > 0}
+        for key, chance in possible.items():
+            row = Row(group, key, float(total * chance), counts.get(key, 0))
+            verdict.rows.append(row)
+            statistic += (row.observed - row.expected) ** 2 / row.expected
+        freedom += max(len(possible) - 1, 0)
+        for key, seen in counts.items():
+            if key not in possible:
+                verdict.rows.append(Row(group, key, 0.0, seen))
+                impossible.append(f"{_label(group, key)} ({seen} times)")
+    if impossible:
+        verdict.p_value = 0.0
+        verdict.note = "outcomes the rules cannot produce: " + ", ".join(impossible[:5])
+        return verdict
+    verdict.p_value = float(stats.chi2.sf(statistic, freedom)) if freedom else 1.0
+    return verdict
 
-    id: str
-    rule: str
 
-    def run(self, observations: Sequence[Observation], chance: Fraction) -> LawVerdict:
-        """Test the outcomes (booleans) against ``chance`` of ``True``."""
-        values = [value for _, value in observations]
-        outcome = LawVerdict(self.id, self.rule, "exact binomial", len(values), 1.0)
-        odd = [value for value in values if not isinstance(value, bool)]
-        if odd:
-            outcome.p_value, outcome.note = 0.0, f"not a boolean: {odd[0]!r}"
-            return outcome
-        if not values:
-            outcome.p_value, outcome.note = 0.0, "no outcome of this kind was observed"
-            return outcome
-        yes = sum(values)
-        outcome.rows = [
-            Row(None, True, float(len(values) * chance), yes),
-            Row(None, False, float(len(values) * (1 - chance)), len(values) - yes),
-        ]
-        outcome.p_value = float(stats.binomtest(yes, len(values), float(chance)).pvalue)
-        return outcome
+def bernoulli(
+    ident: str, rule: str, observations: Sequence[Observation], chance: Fraction
+) -> LawVerdict:
+    """The exact two-sided binomial test of yes/no outcomes (booleans) against ``chance`` of
+    ``True``."""
+    values = [value for _, value in observations]
+    verdict = LawVerdict(ident, rule, "exact binomial", len(values), 1.0)
+    odd = [value for value in values if not isinstance(value, bool)]
+    if odd or not values:
+        verdict.p_value = 0.0
+        verdict.note = f"not a boolean: {odd[0]!r}" if odd else NOTHING_SEEN
+        return verdict
+    yes = sum(values)
+    verdict.rows = [
+        Row(None, True, float(len(values) * chance), yes),
+        Row(None, False, float(len(values) * (1 - chance)), len(values) - yes),
+    ]
+    verdict.p_value = float(stats.binomtest(yes, len(values), float(chance)).pvalue)
+    return verdict
 
 
 def multiset_orders(live: int, blank: int) -> list[tuple[str, ...]]:

@@ -7,7 +7,7 @@ option lists (``options``) as sets. Every check returns the first :class:`Diverg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 WHOLE_KEYS = frozenset({"items"})
@@ -58,16 +58,14 @@ def first_difference(expected: Any, actual: Any, path: str) -> Divergence | None
                     actual.get(key, MISSING),
                     "the field is present on one side only",
                 )
-            found = first_difference(expected[key], actual[key], f"{path}.{key}")
-            if found:
+            if found := first_difference(expected[key], actual[key], f"{path}.{key}"):
                 return found
         return None
     if isinstance(expected, list) and isinstance(actual, list):
         if len(expected) != len(actual):
             return Divergence(path, expected, actual, f"{len(expected)} elements != {len(actual)}")
         for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
-            found = first_difference(left, right, f"{path}[{index}]")
-            if found:
+            if found := first_difference(left, right, f"{path}[{index}]"):
                 return found
         return None
     if isinstance(expected, dict | list) or isinstance(actual, dict | list):
@@ -107,8 +105,7 @@ def match(expected: Any, actual: Any, path: str, key: str = "") -> Divergence | 
                         MISSING,
                         f"the list has {len(actual)} elements",
                     )
-                found = match(sub, actual[index], f"{path}[{index_text}]")
-                if found:
+                if found := match(sub, actual[index], f"{path}[{index_text}]"):
                     return found
             return None
         if not isinstance(actual, dict):
@@ -116,8 +113,7 @@ def match(expected: Any, actual: Any, path: str, key: str = "") -> Divergence | 
         for name, sub in expected.items():
             if name not in actual:
                 return Divergence(f"{path}.{name}", sub, MISSING, "the field is missing")
-            found = match(sub, actual[name], f"{path}.{name}", name)
-            if found:
+            if found := match(sub, actual[name], f"{path}.{name}", name):
                 return found
         return None
     if isinstance(expected, list):
@@ -130,8 +126,7 @@ def match(expected: Any, actual: Any, path: str, key: str = "") -> Divergence | 
                 path, expected, actual, f"expected {len(expected)} elements, got {len(actual)}"
             )
         for index, (sub, value) in enumerate(zip(expected, actual, strict=True)):
-            found = match(sub, value, f"{path}[{index}]")
-            if found:
+            if found := match(sub, value, f"{path}[{index}]"):
                 return found
         return None
     if not _scalar_equal(expected, actual):
@@ -142,10 +137,10 @@ def match(expected: Any, actual: Any, path: str, key: str = "") -> Divergence | 
 def match_event(expected: dict[str, Any], event: dict[str, Any], path: str) -> Divergence | None:
     """The first way ``event`` fails an event expectation (type, turn, visibility, data)."""
     for name in ("type", "turn", "visibility"):
-        if name in expected:
-            found = match(expected[name], event.get(name, MISSING), f"{path}.{name}")
-            if found:
-                return found
+        if name in expected and (
+            found := match(expected[name], event.get(name, MISSING), f"{path}.{name}")
+        ):
+            return found
     if "data" in expected:
         return match(expected["data"], event.get("data", {}), f"{path}.data")
     return None
@@ -164,11 +159,8 @@ def check_trace(number: int, check: dict[str, Any], events: list[Any]) -> Diverg
                     "events", expected, MISSING, f"{scope}: expected event #{k} is missing"
                 )
             index, event = pool[k]
-            found = match_event(expected, event, f"events[{index}]")
-            if found:
-                return Divergence(
-                    found.path, found.expected, found.actual, f"{scope}: {found.message}"
-                )
+            if found := match_event(expected, event, f"events[{index}]"):
+                return replace(found, message=f"{scope}: {found.message}")
         if len(pool) > len(wanted):
             index, event = pool[len(wanted)]
             return Divergence(f"events[{index}]", MISSING, event, f"{scope}: an extra event")
@@ -195,11 +187,9 @@ def check_trace(number: int, check: dict[str, Any], events: list[Any]) -> Diverg
                 )
             found = match_event(expected, same[1], f"events[{same[0]}]")
             assert found is not None
-            return Divergence(
-                found.path,
-                found.expected,
-                found.actual,
-                f"{scope}: event #{k} not found {after}; the nearest {expected['type']} "
+            return replace(
+                found,
+                message=f"{scope}: event #{k} not found {after}; the nearest {expected['type']} "
                 f"differs: {found.message}",
             )
         position = hit + 1

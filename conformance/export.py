@@ -15,7 +15,6 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +41,6 @@ SHIPPED = ("INTERPRETING.md", "features.json", "retired.json")
 
 class ExportError(Exception):
     """The folder cannot take an export, or a vendored copy does not match its manifest."""
-
-
-@dataclass(frozen=True)
-class Exported:
-    """What an export wrote: its manifest and the folder."""
-
-    folder: Path
-    manifest: dict[str, Any]
 
 
 def _shipped_files(suite_root: Path) -> Iterator[tuple[str, bytes]]:
@@ -152,9 +143,10 @@ def check_export_folder(folder: Path) -> None:
         )
 
 
-def write_export(suite: Suite, folder: Path) -> Exported:
-    """Write the export of ``suite`` into ``folder``: files of an earlier export there that
-    this one has not are removed; each file is written whole, the manifest last."""
+def write_export(suite: Suite, folder: Path) -> dict[str, Any]:
+    """Write the export of ``suite`` into ``folder`` and return its manifest: files of an
+    earlier export there that this one has not are removed; each file is written whole, the
+    manifest last."""
     check_export_folder(folder)
     files = export_files(suite)
     manifest = manifest_of(suite, files)
@@ -166,7 +158,7 @@ def write_export(suite: Suite, folder: Path) -> Exported:
     for path in sorted(stale):
         (folder / path).unlink(missing_ok=True)
     write_atomic(folder / MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
-    return Exported(folder, manifest)
+    return manifest
 
 
 def _listed(folder: Path) -> set[str]:

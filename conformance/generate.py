@@ -1,25 +1,13 @@
-"""The conformance suite's one case generator: each family of cases is a function, and
-every expectation is worked out from the rules, never recorded from an engine (this module
-and its families import no engine, ``buckshot.reference`` least of all).
+"""The conformance suite's one case generator: each family of cases (:data:`FAMILIES`) is a
+function, and every expectation is worked out from the rules, never recorded from an engine
+(this module and its families import no engine). ``buckshot regen`` writes their files
+from :func:`render_all` (docs/conformance.md, 'The cases').
 
-``buckshot regen`` rewrites ``data/cases/generated/<family>/`` and ``data/cases/model/``
-from :func:`render_all` (``--check`` names the files that differ; a test runs the same
-check). The families:
-
-- ``roleitem``: every role x every item, as a normal player and as a traitor: the turn
-  owner uses the item once in the main phase (S3, S2, S5.1, S4.2.2, R9, R10, R22-R24).
-- ``poll``: every seat count 2..8, several turn owners and elimination patterns: who the
-  shot window asks, in which order, and who owns the next turn (S4.2.1b, S6.2, S4.5.3).
-- ``cap``: every HP 1..4, normal and traitor, several hand sizes: how many items the turn
-  owner discards in phase 4 (S4.4, S5.1, R12).
-- ``invalid``: every constraint of the ruleset schema and every consistency rule, every
-  setup condition of M3.1a, every clause of the option syntax and of decision.malformed,
-  each broken once (:mod:`buckshot.conformance.invalid`).
-- ``model``: seeded games of the executable spec that together take every chart transition
-  and show every guard outcome at 2, 3, 5 and 8 seats, every expectation the model's
-  (:mod:`buckshot.conformance.model_cases`).
-
-The first three are worked out by the small rule model of this file.
+The small rule model of this file works out the rule families: ``roleitem`` (every role x
+every item, normal and traitor, used once in the main phase), ``poll`` (at 2..8 seats, who
+the shot window asks and who owns the next turn) and ``cap`` (the discards of phase 4).
+The ``invalid`` and ``model`` families are :mod:`buckshot.conformance.invalid` and
+:mod:`buckshot.conformance.model_cases`.
 """
 
 from __future__ import annotations

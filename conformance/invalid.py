@@ -1,25 +1,11 @@
-"""Every invalid input refused: the ``invalid`` family of generated cases.
-
-Three lists, each read from the document that states it, each with one case per entry:
-
-- **Ruleset constraints**: every constraint of the ruleset's JSON Schema
-  (``spec/schemas/ruleset.schema.json``: a required key, no other key, a type, a bound, an
-  array's length, a pattern), walked from the schema itself (:func:`schema_constraints`),
-  and every consistency rule the schema cannot state (:data:`CONSISTENCY`: the rules of
-  ``buckshot.spec.ruleset``'s consistency checks). Each case sends a setup whose ruleset
-  breaks that one constraint and expects ``setup.invalid`` (INTERPRETING.md 3.1, M3.1a: "the
-  ruleset is not valid").
-- **Setup conditions** (:data:`SETUP_CONDITIONS`): each condition M3.1a lists, one case
-  each (some hand-written cases already pin one; the generated ones make every condition
-  and every count have its own).
-- **Malformed decisions** (:data:`MALFORMED_DECISIONS`): each clause of the option syntax
-  (section 4) and of ``decision.malformed`` (section 7), and the questions they left silent
-  as section 12 settles them (a numeral with a leading zero names its seat; an empty
-  parameter is malformed).
-
-Like the rest of the generator, nothing here imports an engine: each expectation is the
-document's (``setup.invalid``, ``decision.malformed``), and a test checks that the lists
-stay complete against the schema, the consistency checks and the documents' sentences.
+"""Every invalid input refused: the ``invalid`` family of generated cases (docs/conformance.md,
+'The cases'), one case for each entry of three lists, each read from the document that
+states it: every constraint of the ruleset's JSON Schema, walked from the schema itself
+(:func:`schema_constraints`), and every consistency rule the schema cannot state
+(:data:`CONSISTENCY`), each broken alone (``setup.invalid``, M3.1a); every setup condition
+of M3.1a (:data:`SETUP_CONDITIONS`); every clause of the option syntax and of
+``decision.malformed`` (:data:`MALFORMED_DECISIONS`; INTERPRETING.md sections 4, 7 and 12).
+Nothing here imports an engine, and a test keeps the lists complete.
 """
 
 from __future__ import annotations
@@ -505,7 +491,16 @@ def decision_case(clause: DecisionClause) -> dict[str, Any]:
             ]
         }
         what = "is accepted as the option it names, and decided carries the canonical text"
-        script = [*_OPENING, step, *_window(), *_OPENING]
+        window = [  # both seats pass in the shot window of the owner's shot at seat 1
+            {
+                "player": p,
+                "frame": "shot_window",
+                "prompt": "shot_response",
+                "option": "pass_response",
+            }
+            for p in (1, 0)
+        ]
+        script = [*_OPENING, step, *window, *_OPENING]
     else:
         expect = {"rejection": {"code": clause.code}}
         what = f"is {clause.code}"
@@ -519,14 +514,6 @@ def decision_case(clause: DecisionClause) -> dict[str, Any]:
         script,
         expect,
     )
-
-
-def _window() -> list[dict[str, Any]]:
-    """Both seats pass in the shot window of the owner's shot at seat 1."""
-    return [
-        {"player": 1, "frame": "shot_window", "prompt": "shot_response", "option": "pass_response"},
-        {"player": 0, "frame": "shot_window", "prompt": "shot_response", "option": "pass_response"},
-    ]
 
 
 def invalid_cases() -> Iterator[dict[str, Any]]:

@@ -5,12 +5,20 @@ fields against the script, the prompts met by each scripted decision, the reject
 (expected or not), a halt, unused script entries, the leak check, then the event trace
 checks, the seat views, the final state, and (protocol 2) every seat's view and the whole
 state at every checkpoint (INTERPRETING.md, 'What the runner compares').
+
+The schema checks each field's shape; the field checks hold the fields the protocol
+constrains to what the algorithm of section 3.3 makes of the script (INTERPRETING.md 2.2,
+3.2, 3.3): how many prompts a reply reports, what ``consumed`` and ``halt`` say, which entry
+a refusal names and with which code, and ``state_before``/``events_before`` (a refused
+decision's state and trace length before it; null for a refused chance outcome, M3.2b, and
+for a refused setup). Each divergence names the sentence it breaks.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from buckshot.conformance.checkpoints import check_records, check_states, check_views, played
 from buckshot.conformance.compare import (
     MISSING,
     Divergence,
@@ -18,11 +26,155 @@ from buckshot.conformance.compare import (
     first_difference,
     match,
 )
-from buckshot.conformance.fields import check_fields
 from buckshot.conformance.leaks import check_leaks
-from buckshot.conformance.states import check_states
 from buckshot.conformance.suite import Case
-from buckshot.conformance.views import check_records, check_views
+
+SETUP_CODE = "setup.invalid"
+"""The code of a refused setup, the one refusal with no script entry (section 7)."""
+
+CHANCE_CODE = "chance.invalid"
+"""The code of a refused chance outcome (section 3.2)."""
+
+
+def _result_fields(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> Divergence | None:
+    consumed, halt = reply["consumed"], reply["halt"]
+    if consumed > len(script):
+        return Divergence(
+            "consumed",
+            f"at most {len(script)}",
+            consumed,
+            f"M3.3a: consumed {consumed} entries of a script of {len(script)}",
+        )
+    if halt is None:
+        return None
+    if halt["step"] != consumed:
+        return Divergence(
+            "halt.step",
+            consumed,
+            halt["step"],
+            f"M3.3a: a halt is at the cursor, entry {consumed} (the entries consumed), "
+            f"not {halt['step']}",
+        )
+    if consumed < len(script) and script[consumed].get("chance") == halt["wanted"]:
+        return Divergence(
+            "halt.wanted",
+            f"not {halt['wanted']!r}",
+            halt["wanted"],
+            f"M3.3a: the engine halted for a {halt['wanted']!r} outcome, but script[{consumed}] "
+            "is one: it must be used",
+        )
+    return None
+
+
+def _setup_refusal(reply: dict[str, Any]) -> Divergence | None:
+    if reply["code"] != SETUP_CODE:
+        return Divergence(
+            "code",
+            SETUP_CODE,
+            reply["code"],
+            f"M2.2c: a refusal with step null is a refused setup, code {SETUP_CODE}",
+        )
+    for name in ("state", "state_before", "events_before"):
+        if reply[name] is not None:
+            return Divergence(
+                name, None, reply[name], f"M2.2c: a refused setup leaves no game: {name} is null"
+            )
+    if reply["events"]:
+        return Divergence(
+            "events", [], len(reply["events"]), "M2.2c: a refused setup leaves no game, no events"
+        )
+    return None
+
+
+def _chance_refusal(step: int, reply: dict[str, Any]) -> Divergence | None:
+    if reply["code"] != CHANCE_CODE:
+        return Divergence(
+            "code",
+            CHANCE_CODE,
+            reply["code"],
+            f"M3.2a: script[{step}] is a chance outcome; refusing one is {CHANCE_CODE}",
+        )
+    for name in ("state_before", "events_before"):
+        if reply[name] is not None:
+            return Divergence(
+                name,
+                None,
+                reply[name],
+                f"M3.2b: for {CHANCE_CODE} {name} is null (the refused entry is the outcome, "
+                "not the decision that led to it)",
+            )
+    return None
+
+
+def _decision_refusal(step: int, reply: dict[str, Any]) -> Divergence | None:
+    if reply["code"] in (SETUP_CODE, CHANCE_CODE):
+        return Divergence(
+            "code",
+            "a decision's code (section 7)",
+            reply["code"],
+            f"M7a: script[{step}] is a decision; {reply['code']} refuses no decision",
+        )
+    for name in ("state_before", "events_before"):
+        if reply[name] is None:
+            return Divergence(
+                name,
+                "the value before the decision",
+                None,
+                f"M2.2c: a refused decision reports {name}",
+            )
+    if reply["events_before"] > len(reply["events"]):
+        return Divergence(
+            "events_before",
+            f"at most {len(reply['events'])}",
+            reply["events_before"],
+            "M2.2c: events_before is longer than the whole trace",
+        )
+    return None
+
+
+def _rejected_fields(
+    script: tuple[dict[str, Any], ...], reply: dict[str, Any]
+) -> Divergence | None:
+    step = reply["step"]
+    if step is None:
+        return _setup_refusal(reply)
+    if step >= len(script):
+        return Divergence(
+            "step",
+            f"below {len(script)}",
+            step,
+            f"M2.2c: step {step} names no entry of a script of {len(script)}",
+        )
+    if reply["state"] is None:
+        return Divergence(
+            "state",
+            "the state after the refusal",
+            None,
+            f"M2.2c: script[{step}] was refused in a game, so the reply reports its state",
+        )
+    if "chance" in script[step]:
+        return _chance_refusal(step, reply)
+    return _decision_refusal(step, reply)
+
+
+def check_fields(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> Divergence | None:
+    """The first field of a ``result`` or ``rejected`` reply that the protocol's algorithm
+    does not allow for ``script`` (the case's script); None when every one fits."""
+    if reply["type"] == "result":
+        found = _result_fields(script, reply)
+    else:
+        found = _rejected_fields(script, reply)
+    if found:
+        return found
+    sent = sum(1 for step in script[: played(script, reply)] if "chance" not in step)
+    if len(reply["prompts"]) != sent:
+        return Divergence(
+            "prompts",
+            sent,
+            len(reply["prompts"]),
+            f"M3.3a: one prompt per decision sent ({sent}), not {len(reply['prompts'])}",
+        )
+    return None
 
 
 def _describe(step: dict[str, Any]) -> str:
@@ -61,10 +213,10 @@ def check_prompt(step: dict[str, Any], prompt: Any, path: str) -> Divergence | N
                 prompt[field],
                 f"the prompt's {field} is {prompt[field]!r}, not {step[name]!r}",
             )
-    if "options" in step:
-        found = match(step["options"], prompt["options"], f"{path}.options", "options")
-        if found:
-            return found
+    if "options" in step and (
+        found := match(step["options"], prompt["options"], f"{path}.options", "options")
+    ):
+        return found
     offered = set(prompt["options"])
     missing = [option for option in step.get("offers", ()) if option not in offered]
     if missing:
@@ -79,23 +231,13 @@ def check_prompt(step: dict[str, Any], prompt: Any, path: str) -> Divergence | N
     return None
 
 
-def _check_prompts(case: Case, reply: dict[str, Any], reached: int) -> Divergence | None:
-    prompts: list[Any] = reply["prompts"]
-    decision = 0
-    for index, step in enumerate(case.script[:reached]):
-        if "chance" in step:
-            continue
-        if decision >= len(prompts):
-            return Divergence(
-                f"prompts[{decision}]",
-                {"player": step["player"], "frame": step.get("frame")},
-                MISSING,
-                f"the adapter reported no prompt for script[{index}]",
-            )
-        found = check_prompt(step, prompts[decision], f"script[{index}]")
-        if found:
+def _check_prompts(case: Case, reply: dict[str, Any]) -> Divergence | None:
+    """The prompt each decision sent met (as many as :func:`check_fields` has counted)."""
+    script = case.script[: played(case.script, reply)]
+    sent = [(index, step) for index, step in enumerate(script) if "chance" not in step]
+    for (index, step), prompt in zip(sent, reply["prompts"], strict=True):
+        if found := check_prompt(step, prompt, f"script[{index}]"):
             return found
-        decision += 1
     return None
 
 
@@ -185,36 +327,24 @@ def _check_consumed(case: Case, reply: dict[str, Any]) -> Divergence | None:
 def judge(case: Case, reply: dict[str, Any], viewing: bool = True) -> Divergence | None:
     """The first divergence of a ``result`` or ``rejected`` reply from ``case``; None if none.
     ``viewing``: the run asked for views (protocol 2), so the reply reports them."""
-    if reply["type"] == "rejected":
-        step = reply["step"]
-        reached = 0 if step is None else step + 1
-    else:
-        reached = reply["consumed"]
     found = (
         check_fields(case.script, reply)
         or (check_records(case, reply) if viewing else None)
-        or _check_prompts(case, reply, reached)
+        or _check_prompts(case, reply)
         or _check_rejection(case, reply)
+        or (_check_consumed(case, reply) if reply["type"] == "result" else None)
+        or check_leaks(reply)
     )
     if found:
         return found
-    if reply["type"] == "result":
-        found = _check_consumed(case, reply)
-        if found:
-            return found
-    found = check_leaks(reply)
-    if found:
-        return found
     for number, check in enumerate(case.expect.get("events", ())):
-        found = check_trace(number, check, reply["events"])
-        if found:
+        if found := check_trace(number, check, reply["events"]):
             return found
     if "state" in case.expect:
         state = reply.get("state")
         if state is None:
             return Divergence("state", case.expect["state"], None, "the adapter reported no state")
-        found = match(case.expect["state"], state, "state")
-        if found:
+        if found := match(case.expect["state"], state, "state"):
             return found
     if not viewing:
         return None

@@ -1,15 +1,12 @@
-"""The ``model`` family of the generator: cases from seeded games of the executable spec.
+"""The ``model`` family of the generator (docs/conformance.md, 'The cases'): cases from seeded
+games of the executable spec.
 
-For each table size of :data:`SEAT_COUNTS`, seeded random games of the model are cut into
-paths that together take every chart transition and evaluate every guard both ways (the
-goals of :mod:`buckshot.conformance.coverage`): each round plays a few games and keeps the
-one whose shortest useful prefix adds the most goals not yet reached, until rounds add
-none; then prefixes of the kept paths are ended with a decision the model refuses, for the
-guard outcomes only a refused decision shows. Every expectation is the model's: the
-prompts and exact options of each decision, the chance outcomes each step consumed (the
-shell order of a load rebuilt from the heads the path exposes), the end state and the event
-traces the model determines (INTERPRETING.md sections 5, 6 and 8). Nothing here imports
-the reference engine.
+At each table size of :data:`SEAT_COUNTS`, each round plays a few games and keeps the one
+whose shortest useful prefix adds the most goals of :mod:`buckshot.conformance.coverage`
+not yet reached, until rounds add none; then prefixes of the kept paths are ended with a
+decision the model refuses, for the guard outcomes only a refusal shows. Every expectation
+is the model's (the shell order of a load rebuilt from the heads the path exposes). Nothing
+here imports the reference engine.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ then ``stop``; the adapter answers ``start`` with ``hello`` and each ``run`` wit
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 PROTOCOL_VERSION = 2
@@ -18,9 +19,6 @@ PROTOCOLS = (1, 2)
 
 VIEW_PROTOCOL = 2
 """The first protocol version with seat views: a case that checks views needs it."""
-
-ALL_VIEWS = "all"
-"""A run's ``views``: report every seat's view and the state at every checkpoint."""
 
 REPORT_FORMAT = "buckshot-conformance-report/1"
 """The ``format`` of a report's header line."""
@@ -36,6 +34,14 @@ SAMPLE_REPLIES = ("samples", "skipped", "errored")
 
 ALL_FEATURES = "*"
 """A hello's feature list ``["*"]`` declares every feature of the registry."""
+
+
+def undeclared(features: Iterable[str], hello: dict[str, Any]) -> list[str]:
+    """Those of ``features`` that a hello does not declare (``["*"]`` declares them all)."""
+    declared = hello.get("features")
+    if not isinstance(declared, list) or ALL_FEATURES in declared:
+        return []
+    return [tag for tag in features if tag not in declared]
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -59,35 +65,9 @@ def run_message(
     ``views`` (protocol 2), the request for every seat's view and the state at every
     checkpoint."""
     case: dict[str, Any] = {"id": case_id, "setup": setup, "script": script}
-    if views:
-        case["views"] = ALL_VIEWS
+    if views:  # every seat's view and the state at every checkpoint
+        case["views"] = "all"
     return {"type": "run", "seq": seq, "case": case}
-
-
-def sample_message(
-    seq: int,
-    sample_id: str,
-    setup: dict[str, Any],
-    script: list[Any],
-    seed: int,
-    plays: int,
-) -> dict[str, Any]:
-    """The request to play a setup and its decisions ``plays`` times with free chance, the
-    implementation's own random source seeded with ``seed`` (INTERPRETING.md, 'Free chance')."""
-    return {
-        "type": "sample",
-        "seq": seq,
-        "id": sample_id,
-        "setup": setup,
-        "script": script,
-        "seed": seed,
-        "plays": plays,
-    }
-
-
-def stop_message() -> dict[str, Any]:
-    """The runner's last message; the adapter exits after it."""
-    return {"type": "stop"}
 
 
 def quote(line: str, limit: int = 400) -> str:

@@ -17,6 +17,7 @@ from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.protocol import REPORT_FORMAT
 from buckshot.conformance.runner import CaseResult, RunResult
 from buckshot.conformance.schemas import SchemaSet
+from buckshot.spec import SPEC_VERSION
 
 LINE_TYPES = ("header", "case", "summary")
 """The kinds of line a report holds, each a ``$defs`` entry of ``report.schema.json``."""
@@ -146,7 +147,7 @@ def junit_xml(run: RunResult) -> str:
         ("adapter", run.options.adapter),
         ("implementation", implementation.get("name", "")),
         ("implementation.version", implementation.get("version", "")),
-        ("spec_version", run.options.spec_version),
+        ("spec_version", SPEC_VERSION),
     ):
         ET.SubElement(properties, "property", name=name, value=str(value))
     for result in run.results:

@@ -4,7 +4,7 @@ A crash, a hang past the per-case timeout or a malformed line makes that case ``
 and the adapter is restarted for the next one; the run always goes through every selected
 case. The runner alone compares what the adapter reports with what each case expects; a
 case about what seats see is played a second time with the chamber's shells reordered,
-and what each seat receives compared (:mod:`buckshot.conformance.interference`).
+and what each seat receives compared (:mod:`buckshot.conformance.leaks`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from buckshot.command import InputError, read_input
 from buckshot.conformance.compare import Divergence
-from buckshot.conformance.interference import compare, eligible, variant
 from buckshot.conformance.judge import judge
+from buckshot.conformance.leaks import compare, eligible, variant
 from buckshot.conformance.protocol import (
-    ALL_FEATURES,
     PROTOCOL_VERSION,
     PROTOCOLS,
     REPORT_FORMAT,
@@ -29,9 +29,9 @@ from buckshot.conformance.protocol import (
     quote,
     run_message,
     start_message,
+    undeclared,
 )
-from buckshot.conformance.replies import ReplyChecker
-from buckshot.conformance.schemas import SchemaSet
+from buckshot.conformance.schemas import ReplyChecker, SchemaSet
 from buckshot.conformance.session import (
     AdapterFailure,
     AdapterNotStarted,
@@ -60,8 +60,6 @@ class RunOptions:
     """Count a marked case that passes (``xpass``) as unexpected."""
     exit_first: bool = False
     """Stop after the first case that makes the run fail (for mutation runs)."""
-    spec_version: str = SPEC_VERSION
-    cwd: Path | None = None
     start_attempts: int = 3
     """Consecutive failed starts after which the adapter is not started again."""
 
@@ -135,7 +133,7 @@ class RunResult:
             "type": "header",
             "format": REPORT_FORMAT,
             "protocol": PROTOCOL_VERSION,
-            "spec_version": self.options.spec_version,
+            "spec_version": SPEC_VERSION,
             "adapter": self.options.adapter,
             "implementation": self.hello,
             "started": self.started,
@@ -156,43 +154,42 @@ class RunResult:
         }
 
 
-class _Adapter:
-    """The adapter across the run: started on demand, restarted after a failure."""
+class Adapter:
+    """The adapter across a run (of cases, or of chance mode's experiments): started on
+    demand, restarted after a failure, its hello checked against the protocol schema.
+    ``ValueError`` when the command is empty."""
 
-    def __init__(self, options: RunOptions, schemas: SchemaSet) -> None:
-        self.options = options
+    def __init__(
+        self, command: str, timeout: float, schemas: SchemaSet, start_attempts: int = 3
+    ) -> None:
+        self.timeout = timeout
+        self.start_attempts = start_attempts
         self.schemas = schemas
         self.replies = ReplyChecker(schemas)
-        self.argv = split_command(options.adapter)
+        self.argv = split_command(command)
         self.process: AdapterProcess | None = None
         self.hello: dict[str, Any] | None = None
         self.failed_starts = 0
         self.started = 0
         self.last_error = ""
         self.runs = 0
-        """Run messages sent so far: the last one's ``seq``."""
-
-    def next_seq(self) -> int:
-        """The ``seq`` of the next run message (runs count from 1, a case's second game too)."""
-        self.runs += 1
-        return self.runs
+        """Run messages sent so far (a case's second game too): the last one's ``seq``."""
 
     def ensure(self) -> str | None:
         """Start the adapter if it is not running; the reason when it cannot be."""
         if self.process is not None:
             return None
-        if self.failed_starts >= self.options.start_attempts:
+        if self.failed_starts >= self.start_attempts:
             return (
                 f"the adapter was not started again after {self.failed_starts} failed starts; "
                 f"the last: {self.last_error}"
             )
-        timeout = self.options.timeout
         try:
-            process = AdapterProcess(self.argv, self.options.cwd)
+            process = AdapterProcess(self.argv)
         except AdapterFailure as failure:
             return self._start_failed(str(failure))
         try:
-            hello = process.request(start_message(self.options.spec_version), timeout)
+            hello = process.request(start_message(SPEC_VERSION), self.timeout)
         except AdapterFailure as failure:
             process.kill()
             return self._start_failed(f"{failure.kind}: {failure}")
@@ -230,11 +227,7 @@ def _skip_reason(case: Case, hello: dict[str, Any]) -> str | None:
     if not case.applies_to(version):
         below = f" below {case.spec_below}" if case.spec_below else ""
         return f"applies to spec {case.spec_min}{below}; the implementation follows {version}"
-    declared = set(hello["features"])
-    if ALL_FEATURES in declared:
-        return None
-    missing = [feature for feature in case.features if feature not in declared]
-    if missing:
+    if missing := undeclared(case.features, hello):
         return f"needs features the adapter does not declare: {', '.join(missing)}"
     return None
 
@@ -248,7 +241,7 @@ class _Outcome:
 
 
 def _ask(
-    adapter: _Adapter,
+    adapter: Adapter,
     case: Case,
     setup: dict[str, Any],
     script: list[dict[str, Any]],
@@ -258,10 +251,11 @@ def _ask(
     case (the adapter failed, or wrote a reply that breaks the protocol)."""
     process = adapter.process
     assert process is not None
-    seq = adapter.next_seq()
+    adapter.runs += 1
+    seq = adapter.runs
     message = run_message(seq, case.id, setup, script, views)
     try:
-        reply = process.request(message, adapter.options.timeout)
+        reply = process.request(message, adapter.timeout)
     except AdapterFailure as failure:
         adapter.discard()
         return _Outcome("errored", f"{failure.kind}: {failure}")
@@ -274,8 +268,8 @@ def _ask(
     return reply
 
 
-def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outcome | None:
-    """The leak check by a second game (:mod:`buckshot.conformance.interference`): the
+def _second_game(adapter: Adapter, case: Case, reply: dict[str, Any]) -> _Outcome | None:
+    """The leak check by a second game (:mod:`buckshot.conformance.leaks`): the
     failing outcome when a seat's events or views depend on the chamber's hidden order."""
     changed = variant(case)
     if changed is None or adapter.process is None:
@@ -292,12 +286,12 @@ def _second_game(adapter: _Adapter, case: Case, reply: dict[str, Any]) -> _Outco
     return _Outcome("failed", f"{leak.path}: {leak.message}", leak, events)
 
 
-def _viewing(adapter: _Adapter) -> bool:
+def _viewing(adapter: Adapter) -> bool:
     """Does the adapter speak a protocol with views (every run then asks for them)?"""
     return adapter.hello is not None and adapter.hello["protocol"] >= VIEW_PROTOCOL
 
 
-def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
+def _exchange(adapter: Adapter, case: Case) -> _Outcome:
     assert adapter.hello is not None
     viewing = _viewing(adapter)
     if "views" in case.expect and not viewing:
@@ -326,13 +320,12 @@ def _exchange(adapter: _Adapter, case: Case) -> _Outcome:
     return _Outcome("passed", events=events)
 
 
-def _run_case(adapter: _Adapter, case: Case) -> _Outcome:
+def _run_case(adapter: Adapter, case: Case) -> _Outcome:
     if adapter.hello is not None:
         reason = _skip_reason(case, adapter.hello)
         if reason:
             return _Outcome("skipped", reason)
-    error = adapter.ensure()
-    if error:
+    if error := adapter.ensure():
         return _Outcome("errored", error)
     assert adapter.hello is not None
     reason = _skip_reason(case, adapter.hello)
@@ -368,7 +361,7 @@ def run_suite(
     """
     suite = suite if suite is not None else load_suite(options.cases_dir)
     selected = select(suite.cases, options.filters)
-    adapter = _Adapter(options, suite.schemas)
+    adapter = Adapter(options.adapter, options.timeout, suite.schemas, options.start_attempts)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     begin = time.perf_counter()
     results: list[CaseResult] = []
@@ -411,3 +404,44 @@ def run_suite(
         interrupted,
         stopped_early,
     )
+
+
+# --- known failures -----------------------------------------------------------------------
+
+
+class KnownFailuresError(Exception):
+    """The file cannot be read or a line is not ``ID [reason]``; ``code`` is
+    ``known_failures.unreadable`` (missing, a folder, no permission) or
+    ``known_failures.invalid``."""
+
+    def __init__(self, message: str, code: str = "known_failures.invalid") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_known_failures(text: str, source: str = "<text>") -> dict[str, str]:
+    """Case ID -> reason (empty when none is given), in file order, from a known-failures
+    file: the cases an implementation is known not to pass yet, one case ID per line,
+    optionally followed by a reason; ``#`` starts a comment; blank lines are ignored::
+
+        shot.a-kill-locks-shooting   the lock is not implemented yet (issue 12)
+    """
+    marked: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        case_id, _, reason = line.partition(" ")
+        if case_id in marked:
+            raise KnownFailuresError(f"{source}:{number}: {case_id} is listed twice")
+        marked[case_id] = reason.strip()
+    return marked
+
+
+def load_known_failures(path: Path) -> dict[str, str]:
+    """The known failures listed in ``path``."""
+    try:
+        text = read_input(path, "known-failures list", "known_failures")
+    except InputError as error:
+        raise KnownFailuresError(str(error), error.code) from None
+    return parse_known_failures(text, str(path))

@@ -18,11 +18,10 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
 from buckshot.command import json_problem
-from buckshot.conformance.protocol import encode, quote, stop_message
+from buckshot.conformance.protocol import encode, quote
 
 STDERR_LINES = 20
 """How many of the adapter's last standard-error lines an error message quotes."""
@@ -91,7 +90,7 @@ def _drain(stream: IO[bytes], tail: deque[str]) -> None:
 class AdapterProcess:
     """A started adapter; use :meth:`request` for each exchange and :meth:`close` at the end."""
 
-    def __init__(self, argv: list[str], cwd: Path | None = None) -> None:
+    def __init__(self, argv: list[str]) -> None:
         self.argv = argv
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
@@ -103,7 +102,6 @@ class AdapterProcess:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=cwd,
                 start_new_session=True,
             )
         except OSError as error:
@@ -117,18 +115,8 @@ class AdapterProcess:
         for reader in self._readers:
             reader.start()
 
-    @property
-    def pid(self) -> int:
-        """The adapter's process ID."""
-        return self._process.pid
-
-    def stderr_tail(self) -> str:
-        """The adapter's last lines of standard error, joined; empty when it wrote none."""
-        return "\n".join(self._stderr)
-
     def _failure(self, kind: str, message: str, line: str | None = None) -> AdapterFailure:
-        tail = self.stderr_tail()
-        if tail:
+        if tail := "\n".join(self._stderr):
             message += f"\n--- adapter stderr (last lines) ---\n{tail}"
         return AdapterFailure(kind, message, line)
 
@@ -185,9 +173,6 @@ class AdapterProcess:
         self._process.wait()
         for reader in self._readers:  # they end at the pipes' end, now that it is dead
             reader.join(timeout=1.0)
-        self._close_pipes()
-
-    def _close_pipes(self) -> None:
         for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -197,7 +182,7 @@ class AdapterProcess:
         """Send ``stop`` and wait for the adapter to exit; kill it if it does not."""
         if self._process.poll() is None:
             try:
-                self.send(stop_message())
+                self.send({"type": "stop"})
                 if self._process.stdin is not None:
                     self._process.stdin.close()
                 self._process.wait(timeout=timeout)

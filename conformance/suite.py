@@ -200,8 +200,7 @@ def _load_fixtures(root: Path, schemas: SchemaSet, problems: list[str]) -> dict[
         data = _read_json(path, problems)
         if data is None:
             continue
-        problem = schemas.problem("setup", data, "fixture")
-        if problem:
+        if problem := schemas.problem("setup", data, "fixture"):
             problems.append(f"{path}: {problem}")
             continue
         fixtures[path.stem] = data
@@ -224,8 +223,7 @@ class _Checker:
         data = _read_json(path, self.problems)
         if data is None:
             return None
-        problem = self.schemas.problem("case", data)
-        if problem:
+        if problem := self.schemas.problem("case", data):
             self.problems.append(f"{path}: {problem}")
             return None
         where = f"{path} ({data['id']})"
@@ -282,8 +280,7 @@ class _Checker:
             except (ValueError, TypeError) as error:
                 self.problems.append(f"{where}: the patch does not apply: {error}")
                 return None
-            problem = self.schemas.problem("setup", inline, "inline")
-            if problem:
+            if problem := self.schemas.problem("setup", inline, "inline"):
                 self.problems.append(f"{where}: the patched fixture is not a setup: {problem}")
                 return None
         try:

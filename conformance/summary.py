@@ -13,48 +13,6 @@ from buckshot.conformance.runner import STATUSES, CaseResult, RunResult
 from buckshot.spec.clauses import clause_sort_key
 
 
-def _counts(
-    rows: dict[str, list[CaseResult]], order: Callable[[str], Any]
-) -> list[tuple[str, int, list[int]]]:
-    """Each key in ``order``, its number of cases and its count for each of :data:`STATUSES`."""
-    return [
-        (key, len(rows[key]), [sum(1 for r in rows[key] if r.status == c) for c in STATUSES])
-        for key in sorted(rows, key=order)
-    ]
-
-
-def _table(title: str, rows: dict[str, list[CaseResult]], order: Callable[[str], Any]) -> str:
-    width = max([len(title), *(len(key) for key in rows)])
-    header = f"{title:<{width}} {'cases':>5} " + " ".join(f"{c:>7}" for c in STATUSES)
-    lines = [header, "-" * len(header)]
-    for key, cases, counts in _counts(rows, order):
-        cells = " ".join(f"{n if n else '.':>7}" for n in counts)
-        lines.append(f"{key:<{width}} {cases:>5} {cells}")
-    return "\n".join(lines)
-
-
-def _data_table(
-    title: str, rows: dict[str, list[CaseResult]], order: Callable[[str], Any]
-) -> Table:
-    """The same counts as :func:`_table`, as a table for CSV or Markdown."""
-    table = Table(title=f"cases by {title}")
-    for heading in (title, "cases", *STATUSES):
-        table.add_column(heading)
-    for key, cases, counts in _counts(rows, order):
-        table.add_row(Text(key), str(cases), *(str(n) for n in counts))
-    return table
-
-
-def _group(
-    results: Iterable[CaseResult], keys: Callable[[CaseResult], Iterable[str]]
-) -> dict[str, list[CaseResult]]:
-    grouped: dict[str, list[CaseResult]] = defaultdict(list)
-    for result in results:
-        for key in keys(result):
-            grouped[key].append(result)
-    return dict(grouped)
-
-
 def _clause_key(clause: str) -> Any:
     try:
         return (0, clause_sort_key(clause))
@@ -69,12 +27,41 @@ GROUPINGS: dict[str, tuple[Callable[[CaseResult], Iterable[str]], Callable[[str]
 }
 """The summary's tables: what a case is counted under, and the order of the rows."""
 
+Counts = list[tuple[str, int, list[int]]]
+"""A table's rows: its key, its number of cases, its count for each of :data:`STATUSES`."""
 
-def _grouped(
-    run: RunResult, title: str
-) -> tuple[str, dict[str, list[CaseResult]], Callable[[str], Any]]:
+
+def _counts(run: RunResult, title: str) -> Counts:
+    """The rows of the table by ``title`` (a key of :data:`GROUPINGS`), in its order."""
     keys, order = GROUPINGS[title]
-    return title, _group(run.results, keys), order
+    rows: dict[str, list[CaseResult]] = defaultdict(list)
+    for result in run.results:
+        for key in keys(result):
+            rows[key].append(result)
+    return [
+        (key, len(rows[key]), [sum(1 for r in rows[key] if r.status == c) for c in STATUSES])
+        for key in sorted(rows, key=order)
+    ]
+
+
+def _table(title: str, counts: Counts) -> str:
+    width = max([len(title), *(len(key) for key, _, _ in counts)])
+    header = f"{title:<{width}} {'cases':>5} " + " ".join(f"{c:>7}" for c in STATUSES)
+    lines = [header, "-" * len(header)]
+    for key, cases, by_status in counts:
+        cells = " ".join(f"{n if n else '.':>7}" for n in by_status)
+        lines.append(f"{key:<{width}} {cases:>5} {cells}")
+    return "\n".join(lines)
+
+
+def _data_table(title: str, counts: Counts) -> Table:
+    """The same counts as :func:`_table`, as a table for CSV or Markdown."""
+    table = Table(title=f"cases by {title}")
+    for heading in (title, "cases", *STATUSES):
+        table.add_column(heading)
+    for key, cases, by_status in counts:
+        table.add_row(Text(key), str(cases), *(str(n) for n in by_status))
+    return table
 
 
 def problems(run: RunResult) -> str:
@@ -114,7 +101,7 @@ def count_tables(run: RunResult) -> list[Table]:
     ``--format csv`` or ``markdown``; none when no case was run."""
     if not run.results:
         return []
-    return [_data_table(*_grouped(run, title)) for title in GROUPINGS]
+    return [_data_table(title, _counts(run, title)) for title in GROUPINGS]
 
 
 def render(run: RunResult, tables: bool = True) -> str:
@@ -122,7 +109,7 @@ def render(run: RunResult, tables: bool = True) -> str:
     marks, totals."""
     sections = [problems(run)]
     if tables and run.results:
-        sections += [_table(*_grouped(run, title)) for title in GROUPINGS]
+        sections += [_table(title, _counts(run, title)) for title in GROUPINGS]
     stale = run.stale_known_failures()
     if stale:
         sections.append("known failures naming no case: " + ", ".join(stale))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -28,6 +28,9 @@ from buckshot.conformance.session import AdapterNotStarted
 from buckshot.progress import QUIET_HELP, CommandProgress
 from buckshot.report import FormatOption, TableFormat, output_console, print_tables
 
+if TYPE_CHECKING:
+    from buckshot.conformance.suite import Suite
+
 CASES_HELP = (
     "The folder of cases, or a suite folder holding cases/ (an export's root); "
     "default: the shipped suite."
@@ -38,9 +41,6 @@ app = command_group(
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
     no_args_is_help=True,
 )
-
-DEFAULT_CASES = CASES
-"""The cases shipped with the package."""
 
 
 @app.command("run")
@@ -78,7 +78,7 @@ def run_command(
     timeout: Annotated[
         float, typer.Option("--timeout", min=0.1, help="Seconds the adapter has for one case.")
     ] = 10.0,
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
     tables: Annotated[
         bool, typer.Option("--tables/--no-tables", help="Print counts by clause and feature.")
     ] = True,
@@ -121,9 +121,9 @@ def run_command(
 
     Ctrl-C stops the run at once (the adapter is killed), prints the summary of the cases
     run so far and exits 130 without writing the reports."""
-    from buckshot.conformance.known import KnownFailuresError, load_known_failures
     from buckshot.conformance.report import jsonl_text, junit_xml
-    from buckshot.conformance.suite import SuiteError, load_suite, select
+    from buckshot.conformance.runner import KnownFailuresError, load_known_failures
+    from buckshot.conformance.suite import select
     from buckshot.conformance.summary import count_tables, render
 
     check_output(report, "--report")
@@ -139,10 +139,7 @@ def run_command(
             marked = load_known_failures(known_failures)
         except KnownFailuresError as error:
             fail(error.code, str(error))
-    try:
-        suite = load_suite(cases)
-    except SuiteError as error:
-        fail("suite.invalid", "the suite is broken: " + str(error))
+    suite = _load_suite(cases)
     total = len(select(suite.cases, list(filters or [])))
     if total == 0:
         fail("usage.filter", f"--filter {' '.join(filters or [])}: no case matches")
@@ -193,36 +190,64 @@ def run_command(
         save(junit, junit_xml(run), "--junit")
     if explore is not None:
         _write_explorer_pages(run.results, explore)
-    chance_failed = chance and _run_chance_mode(adapter, quiet, chance_report)
+    chance_failed = chance and _run_chance(adapter, None, 60.0, quiet, chance_report)
     if run.unexpected() or chance_failed:
         raise typer.Exit(1)
 
 
-def _run_chance_mode(adapter: str, quiet: bool, report: Path | None) -> bool:
-    """Chance mode through ``adapter`` after the cases, its JSON report written to
-    ``report`` if given; True when a test failed."""
+def _load_suite(cases: Path) -> Suite:
+    """The suite under ``cases``, or a one-line error."""
+    from buckshot.conformance.suite import SuiteError, load_suite
+
+    try:
+        return load_suite(cases)
+    except SuiteError as error:
+        fail("suite.invalid", "the suite is broken: " + str(error))
+
+
+def _run_chance(
+    adapter: str,
+    only: list[str] | None,
+    timeout: float,
+    quiet: bool,
+    report: Path | None,
+    report_option: str = "--chance-report",
+) -> bool:
+    """Chance mode through ``adapter`` (every experiment, or those ``only`` names): its
+    verdicts printed, its JSON report written to ``report`` if given; True when a test failed."""
     import json
 
     from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
 
+    known = {experiment.id: experiment for experiment in EXPERIMENTS}
+    unknown = [ident for ident in only or [] if ident not in known]
+    if unknown:
+        fail("usage.only", f"--only {unknown[0]}: no such experiment (known: {', '.join(known)})")
+    chosen = tuple(known[ident] for ident in only) if only else EXPERIMENTS
     with CommandProgress("conformance chance", quiet) as progress:
-        done = 0
+        finished = 0
 
         def tick(_result: object) -> None:
-            nonlocal done
-            done += 1
-            progress.update(done, len(EXPERIMENTS))
+            nonlocal finished
+            finished += 1
+            progress.update(finished, len(chosen))
 
         try:
-            chance_run = run_chance(adapter, EXPERIMENTS, on_result=tick)
+            run = run_chance(adapter, chosen, timeout, on_result=tick)
+        except ValueError as error:
+            fail("adapter.invalid", str(error))
         except AdapterNotStarted as error:
             fail("adapter.start", f"{error}; no experiment was run")
         except KeyboardInterrupt:
-            fail("interrupted", "stopped by Ctrl-C in chance mode", INTERRUPTED)
-    sys.stdout.write(render_chance(chance_run))
+            fail(
+                "interrupted",
+                "stopped by Ctrl-C in chance mode; no chance report written",
+                INTERRUPTED,
+            )
+    sys.stdout.write(render_chance(run))
     if report is not None:
-        save(report, json.dumps(chance_run.to_json(), indent=1) + "\n", "--chance-report")
-    return bool(chance_run.failed())
+        save(report, json.dumps(run.to_json(), indent=1) + "\n", report_option)
+    return bool(run.failed())
 
 
 def _check_explore(folder: Path) -> None:
@@ -270,15 +295,10 @@ def diff_command(
 
 @app.command("check")
 def check_command(
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
 ) -> None:
     """Check every case against the schemas and registries, without running anything."""
-    from buckshot.conformance.suite import SuiteError, load_suite
-
-    try:
-        suite = load_suite(cases)
-    except SuiteError as error:
-        fail("suite.invalid", "the suite is broken: " + str(error))
+    suite = _load_suite(cases)
     generated = sum(1 for case in suite.cases if case.generated)
     typer.echo(
         f"{len(suite.cases)} cases ({len(suite.cases) - generated} hand-written, "
@@ -289,18 +309,14 @@ def check_command(
 
 @app.command("coverage")
 def coverage_command(
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
     quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
 ) -> None:
     """Replay every case on the executable spec; print which chart transitions the suite
     takes and which guard outcomes it shows; exit 1 when one is not covered."""
     from buckshot.conformance.coverage import render, suite_coverage
-    from buckshot.conformance.suite import SuiteError, load_suite
 
-    try:
-        suite = load_suite(cases)
-    except SuiteError as error:
-        fail("suite.invalid", "the suite is broken: " + str(error))
+    suite = _load_suite(cases)
     total = len(suite.cases)
     try:
         with CommandProgress("conformance coverage", quiet) as progress:
@@ -336,43 +352,15 @@ def chance_command(
 ) -> None:
     """Chance mode: the adapter draws its own chance, seeded by the suite, and every chance
     kind's distribution is tested (INTERPRETING.md 2.5); exit 1 when a test fails."""
-    import json
-
-    from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
-
     check_output(report, "--report")
-    known = {experiment.id: experiment for experiment in EXPERIMENTS}
-    unknown = [ident for ident in only or [] if ident not in known]
-    if unknown:
-        fail("usage.only", f"--only {unknown[0]}: no such experiment (known: {', '.join(known)})")
-    chosen = tuple(known[ident] for ident in only) if only else EXPERIMENTS
-    with CommandProgress("conformance chance", quiet) as progress:
-        finished = 0
-
-        def tick(_result: object) -> None:
-            nonlocal finished
-            finished += 1
-            progress.update(finished, len(chosen))
-
-        try:
-            run = run_chance(adapter, chosen, timeout, on_result=tick)
-        except ValueError as error:
-            fail("adapter.invalid", str(error))
-        except AdapterNotStarted as error:
-            fail("adapter.start", f"{error}; no experiment was run")
-        except KeyboardInterrupt:
-            fail("interrupted", "stopped by Ctrl-C; no report written", INTERRUPTED)
-    sys.stdout.write(render_chance(run))
-    if report is not None:
-        save(report, json.dumps(run.to_json(), indent=1) + "\n", "--report")
-    if run.failed():
+    if _run_chance(adapter, only, timeout, quiet, report, "--report"):
         raise typer.Exit(1)
 
 
 @app.command("export")
 def export_command(
     folder: Annotated[Path, typer.Argument(help="The folder to write (empty, or an export).")],
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = DEFAULT_CASES,
+    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
 ) -> None:
     """Write a copy of the suite to vendor: cases, fixtures, schemas, INTERPRETING.md, the
     chance experiments and a manifest (versions, counts, the SHA-256 of every file)."""
@@ -383,14 +371,14 @@ def export_command(
     try:
         check_export_folder(folder)
         suite = load_suite(cases)
-        exported = write_export(suite, folder)
+        manifest = write_export(suite, folder)
     except ExportError as error:
         fail("output.unwritable", str(error))
     except SuiteError as error:
         fail("suite.invalid", "the suite is broken:\n" + str(error))
     except OSError as error:
         fail("output.unwritable", f"cannot write the export into {folder}: {error}")
-    counts = exported.manifest["counts"]
+    counts = manifest["counts"]
     typer.echo(
         f"exported {counts['cases']} cases, {counts['schemas']} schemas and "
         f"{counts['files']} files in all to {folder} (manifest.json)"

@@ -13,8 +13,8 @@ import pytest
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
-from buckshot.conformance.replies import ReplyChecker
 from buckshot.conformance.report import junit_xml, report_lines
+from buckshot.conformance.schemas import ReplyChecker
 from buckshot.conformance.suite import Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 

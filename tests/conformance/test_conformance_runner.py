@@ -16,8 +16,8 @@ from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
-from buckshot.conformance.known import KnownFailuresError, parse_known_failures
 from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, report_lines
+from buckshot.conformance.runner import KnownFailuresError, parse_known_failures
 from buckshot.conformance.session import AdapterNotStarted
 from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle

@@ -21,8 +21,8 @@ from faults.manifest import row, serve
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.compare import Divergence
-from buckshot.conformance.interference import compare, eligible, rearranged, variant
 from buckshot.conformance.judge import judge
+from buckshot.conformance.leaks import compare, eligible, rearranged, variant
 from buckshot.conformance.protocol import run_message
 from buckshot.conformance.session import AdapterNotStarted
 from buckshot.conformance.suite import Case, Suite
