@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from buckshot.spec.registry import Kind
+from buckshot.spec.registry import ENTRIES, Kind
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep
-from buckshot.verification.model.layout import NONE, item_code, layout, registry_names
+from buckshot.verification.model.layout import NONE, item_code, layout
 from buckshot.verification.model.semantics import Semantics
 
 SPEC = ExecutableSpec(load_ruleset())
@@ -47,13 +47,11 @@ def _where(s: Concrete) -> tuple[str, str]:
 
 def test_every_registry_name_is_implemented() -> None:
     """Every guard, action and selector of the registry has one method in the model."""
-    for name in registry_names(Kind.GUARD):
-        assert hasattr(Semantics, f"guard_{name}"), name
-    for name in registry_names(Kind.ACTION):
-        assert hasattr(Semantics, f"action_{name}"), name
-    for name in registry_names(Kind.SELECTOR):
-        assert hasattr(Semantics, f"select_{name}"), name
-    assert set(layout().action_names()) <= set(registry_names(Kind.ACTION))
+    prefix = {Kind.GUARD: "guard", Kind.ACTION: "action", Kind.SELECTOR: "select"}
+    for entry in ENTRIES:
+        assert hasattr(Semantics, f"{prefix[entry.kind]}_{entry.name}"), entry.name
+    actions = {entry.name for entry in ENTRIES if entry.kind is Kind.ACTION}
+    assert {a for edge in layout().edges for a in edge.edge.actions} <= actions
 
 
 def test_initial_state_seats_and_stack() -> None:

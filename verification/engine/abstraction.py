@@ -37,7 +37,7 @@ from buckshot.reference.game import Game
 from buckshot.reference.options import Option, parse_option
 from buckshot.reference.state import Frame, GameState, Seat, Shot
 from buckshot.spec.polling import poll_order
-from buckshot.spec.rulebook import FrameKind, Item, Shell, Target
+from buckshot.spec.rulebook import FrameKind, Item, Shell
 from buckshot.spec.ruleset import Load
 from buckshot.verification.model.chamber import fill_order
 from buckshot.verification.model.config import Config
@@ -53,13 +53,13 @@ from buckshot.verification.model.layout import (
     ROLES,
     RUNNING,
     SEATS,
-    TARGET_OF,
     WON,
     Layout,
     item_code,
     kind_code,
     layout,
     role_code,
+    targeted,
 )
 from buckshot.verification.model.state import differences
 from buckshot.verification.model.text import option_text
@@ -250,10 +250,6 @@ def ghost_mismatches(state: GameState, model: Concrete) -> list[str]:
 # --- decisions ------------------------------------------------------------------------------
 
 
-def _targeted(item: int) -> bool:
-    return TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
-
-
 def option_key(option: Option) -> DecisionKey:
     """The decision key of an engine option."""
     params = option.kwargs()
@@ -262,7 +258,7 @@ def option_key(option: Option) -> DecisionKey:
         return (event, params["target"], None, None)
     if event == "use_item":
         item = item_code(params["item"])
-        return (event, params["target"] if _targeted(item) else None, item, None)
+        return (event, params["target"] if targeted(item) else None, item, None)
     if event == "flip_shell":
         paid: Sequence[Item] = params["items"]
         return (event, None, None, tuple(paid.count(kind) for kind in ITEM_KINDS))

@@ -14,8 +14,7 @@ from typing import Final
 
 from buckshot.spec.chart_data import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.charts import Trigger
-from buckshot.spec.registry import ENTRIES, Kind
-from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role
+from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role, Target
 
 SEATS: Final = 8
 """Seat slots of the model; seats at or beyond the player count are dead from the start."""
@@ -163,18 +162,6 @@ class Layout:
         """Every final state."""
         return tuple(s for s in self.states if s.kind is StateKind.FINAL)
 
-    def suspended_states(self) -> tuple[StateCode, ...]:
-        """Every suspension state."""
-        return tuple(s for s in self.states if s.kind is StateKind.SUSPENDED)
-
-    def action_names(self) -> tuple[str, ...]:
-        """Every action some transition runs, in first-use order."""
-        seen: dict[str, None] = {}
-        for edge in self.edges:
-            for action in edge.edge.actions:
-                seen.setdefault(action, None)
-        return tuple(seen)
-
 
 @cache
 def layout() -> Layout:
@@ -201,14 +188,14 @@ def layout() -> Layout:
     return Layout(charts=charts, states=tuple(states), edges=tuple(edges))
 
 
-def registry_names(kind: Kind) -> tuple[str, ...]:
-    """The registry's names of one kind."""
-    return tuple(entry.name for entry in ENTRIES if entry.kind is kind)
-
-
 RESCUE_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.rescue)
 """Codes of the items a dying player may use (S3.5, S3.6)."""
 SHELL_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.needs_shell)
 """Codes of the items that act on the chamber (R22)."""
 TARGET_OF: Final = {item_code(spec.item): spec.target for spec in ITEMS}
 """Whom each item may be used on."""
+
+
+def targeted(item: int) -> bool:
+    """The item with code ``item`` takes a ``target`` parameter (R10, R23)."""
+    return TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)

@@ -18,14 +18,14 @@ from buckshot.reference.options import Option, parse_option
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.payments import payments
 from buckshot.spec.registry import entry
-from buckshot.spec.rulebook import Item, Target
+from buckshot.spec.rulebook import Item
 from buckshot.verification.model.layout import (
     ITEM_KINDS,
     KINDS,
-    TARGET_OF,
     EdgeCode,
     StateCode,
     item_code,
+    targeted,
 )
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
@@ -210,7 +210,7 @@ class DecisionMatcher:
                 if const(s.items[owner][k]) == 0:
                     continue
                 item = ITEM_KINDS[k]
-                if TARGET_OF[k] in (Target.NONE, Target.SELF):
+                if not targeted(k):
                     yield Option(event, (("item", item),)), {"item": b.num(k)}
                 else:
                     for t in range(walk.n):
