@@ -29,9 +29,11 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import EventType
 from buckshot.reference.game import Game
 from buckshot.reference.options import Option, parse_option
@@ -305,47 +307,36 @@ class ChanceLog:
     steal: int = 0
 
 
-class RecordingChance:
-    """A chance source (:class:`buckshot.reference.chance.Chance`) that passes every draw
-    through to ``inner`` and notes its outcome in :class:`ChanceLog` (not the order: the model
-    sees the head shell in the next state)."""
+class RecordingChance(SeededChance):
+    """A seeded chance source that notes each outcome it draws in :class:`ChanceLog` (not the
+    order: the model sees the head shell in the next state)."""
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
         self.log = ChanceLog()
 
     def load(self, options: Sequence[Load]) -> Load:
-        chosen: Load = self.inner.load(options)
+        chosen = super().load(options)
         self.log.load = list(options).index(chosen)
         return chosen
 
-    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
-        order: tuple[Shell, ...] = self.inner.order(live, blank)
-        return order
-
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        item: Item = self.inner.item(weights)
+        item = super().item(weights)
         self.log.draws.append(item_code(item))
         return item
 
-    def pill_heals(self, chance: Any) -> bool:
-        heals = bool(self.inner.pill_heals(chance))
-        self.log.pill_heal = heals
-        return heals
+    def pill_heals(self, chance: Fraction) -> bool:
+        self.log.pill_heal = super().pill_heals(chance)
+        return self.log.pill_heal
 
-    def gambler_bonus(self, chance: Any) -> bool:
-        won = bool(self.inner.gambler_bonus(chance))
-        self.log.gamble_win = won
-        return won
+    def gambler_bonus(self, chance: Fraction) -> bool:
+        self.log.gamble_win = super().gambler_bonus(chance)
+        return self.log.gamble_win
 
     def pick(self, held: Sequence[Item]) -> Item:
-        item: Item = self.inner.pick(held)
+        item = super().pick(held)
         self.log.steal = item_code(item)
         return item
-
-    def snapshot(self) -> dict[str, Any]:
-        snap: dict[str, Any] = self.inner.snapshot()
-        return snap
 
     def take_log(self) -> ChanceLog:
         """The outcomes noted since the last call, and a fresh log."""

@@ -25,7 +25,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
 from buckshot.reference.observe import GameObserver
 from buckshot.reference.state import Frame
@@ -281,7 +280,7 @@ def random_walks(
         game_seed = rng.randrange(2**31)
         lock = Lockstep(spec, n, game_seed, spec.initial(n, [role_code(r) for r in roles]))
         try:
-            _walk(lock, Game(rules, roles, RecordingChance(SeededChance(game_seed)), observer=lock))
+            _walk(lock, Game(rules, roles, RecordingChance(game_seed), observer=lock))
         except Parted as parted:
             result.disagreements.append(parted.disagreement)
         result.edges |= lock.edges

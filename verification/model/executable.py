@@ -360,28 +360,6 @@ class ExecutableSpec:
             raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
         return self.take(s, chosen)
 
-    def decide(self, s: Concrete, event: str, **fields: object) -> Step:
-        """The top frame's decision ``event`` with input ``fields`` (target, item, pay...)."""
-        top = self.top(s)
-        for edge in self.layout.edges:
-            if edge.source == top.code and edge.edge.event == event:
-                inp = replace(self.blank_input(), edge=edge.code, **fields)  # type: ignore[arg-type]
-                return self.take(s, inp)
-        raise IllegalStep(f"{top.frame}:{top.id} offers no decision {event!r}")
-
-    def run_auto(self, s: Concrete, **chance: object) -> Concrete:
-        """Automatic steps and pops from ``s`` until a decision is pending or the game is over.
-
-        ``chance`` gives the chance fields of every automatic step (load, head_live, draws...).
-        """
-        inp = replace(self.blank_input(), **chance)  # type: ignore[arg-type]
-        for _ in range(10_000):
-            top = self.top(s)
-            if top.kind is StateKind.DECISION or self.is_terminal(s):
-                return s
-            s = self.take(s, inp).after
-        raise IllegalStep("no decision after 10000 automatic steps")
-
     def random_game(
         self,
         n: int,
