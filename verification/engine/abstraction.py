@@ -344,29 +344,16 @@ class RecordingChance(SeededChance):
         return log
 
 
-@dataclass(frozen=True)
-class Before:
-    """What the model's input needs from the engine state just before a transition."""
-
-    turn: int
-    shot_target: int | None
-
-
-def before_facts(game: Game) -> Before:
-    """The facts of :class:`Before`, read from ``game`` now."""
-    shot = game.state.shot
-    return Before(game.state.turn, None if shot is None else shot.target)
-
-
 def step_input(
     spec: ExecutableSpec,
     game: Game,
-    before: Before,
+    shot_target: int | None,
     params: Mapping[str, Any] | None,
     chance: ChanceLog,
 ) -> ConcreteInput:
     """The model input of one engine transition, read after it was taken.
 
+    ``shot_target`` is the target of the shot under way before it (None: no shot);
     ``params`` are the decision's parameters (None for an automatic step or a pop); the
     decision edge itself is left at 0 for the caller to choose among the event's branches.
     """
@@ -375,9 +362,7 @@ def step_input(
     _, _, head_live = _chamber(state)
     inp = spec.blank_input()
     draws = (*chance.draws[: cfg.draws], *inp.draws[len(chance.draws) :])
-    keep = before.shot_target is not None and state.seats[before.shot_target].shield >= (
-        cfg.shield_cap
-    )
+    keep = shot_target is not None and state.seats[shot_target].shield >= cfg.shield_cap
     inp = replace(
         inp,
         load=chance.load if chance.load is not None else 0,

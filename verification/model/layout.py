@@ -110,13 +110,6 @@ class Layout:
         """The code of the state a fresh frame of ``frame`` starts in."""
         return self.state(frame, self.chart(frame).initial).code
 
-    def push_frame(self, state: StateCode) -> FrameKind | None:
-        """The frame kind pushed on entering ``state``, or None if it pushes nothing."""
-        for push in self.chart(state.frame).pushes:
-            if push.state == state.id:
-                return push.frame
-        return None
-
     def resume_event(self, frame: FrameKind) -> str | None:
         """The event a finished frame of ``frame`` sends to the frame below."""
         return self.chart(frame).resume_event
