@@ -393,11 +393,6 @@ class NoEngineState(ValueError):
     """No engine state abstracts to the model state; the message names the fields."""
 
 
-def _shells(s: Concrete, heads: Sequence[bool]) -> list[Shell]:
-    known = [s.head_live, *heads[1:]] if s.shells else []
-    return list(fill_order(known, s.shells, s.live))
-
-
 def _frames(s: Concrete, alive: list[bool]) -> list[Frame]:
     lay = layout()
     kinds = {kind_code(kind): kind for kind in FrameKind}
@@ -447,7 +442,7 @@ def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
     ]
     alive = [seat.alive for seat in seats]
     frames = _frames(s, alive)
-    shells = _shells(s, heads)
+    shells = list(fill_order([s.head_live, *heads[1:]] if s.shells else [], s.shells, s.live))
     window = any(f.kind is FrameKind.SHOT_WINDOW for f in frames)
     shot = None
     if window and shells:
@@ -468,7 +463,7 @@ def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
     elif s.result == DRAWN:
         winners, reason = [], "turn_limit"
     pending = s.fell < n and s.alive[s.fell] and not s.conv_used[s.fell] and s.hp[s.fell] == 1
-    state = GameState(
+    return GameState(
         seats=seats,
         shells=shells,
         owner=s.owner,
@@ -483,7 +478,6 @@ def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
         winners=winners,
         end_reason=reason,
     )
-    return state
 
 
 def check_round_trip(state: GameState, s: Concrete, cfg: Config) -> None:
