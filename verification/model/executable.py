@@ -211,10 +211,11 @@ class ExecutableSpec:
     def _refused_sizes(
         self, s: Concrete, base: ConcreteInput, event: str
     ) -> Iterator[ConcreteInput]:
-        if event == "use_rescue":
-            dying = s.fwho[s.depth - 1]
-            for item in RESCUE_CODES:
-                if not (0 <= dying < SEATS and s.items[dying][item] > 0):
+        if event in ("use_rescue", "discard_item"):
+            rescue = event == "use_rescue"
+            who = s.fwho[s.depth - 1] if rescue else s.owner  # the dying player, the owner
+            for item in RESCUE_CODES if rescue else range(KINDS):
+                if not (0 <= who < SEATS and s.items[who][item] > 0):
                     yield replace(base, item=item)
         elif event == "flip_shell":
             # one item fewer and one more than magician.cost out of what the asked player
@@ -225,10 +226,6 @@ class ExecutableSpec:
             for size in (cost - 1, cost + 1):
                 if size >= 0 and 0 <= asked < SEATS:
                     yield from (replace(base, pay=pay) for pay in payments(s.items[asked], size))
-        elif event == "discard_item":
-            for item in range(KINDS):
-                if not (0 <= s.owner < SEATS and s.items[s.owner][item] > 0):
-                    yield replace(base, item=item)
 
     def _refused_variants(
         self, s: Concrete, base: ConcreteInput, event: str
