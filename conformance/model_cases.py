@@ -46,8 +46,9 @@ from buckshot.verification.model.layout import (
     RUNNING,
     kind_code,
     layout,
+    targeted,
 )
-from buckshot.verification.model.text import ITEM_NAMES, option_text, targeted
+from buckshot.verification.model.text import ITEM_NAMES, option_text
 
 SEAT_COUNTS = (2, 3, 5, 8)
 """The table sizes the model cases cover goal by goal."""

@@ -275,7 +275,7 @@ def _target_rows(
                 say(f"reasons: {b.name}")
                 unreachable_side = "new" if lost else "old"
                 target = b if lost else a
-                why = _why(explainer(unreachable_side), target, unreachable_side, diffs)
+                why = _why(explainer(unreachable_side), target, unreachable_side)
         shown = name.split(":", 1)[1] if b.kind in ("win", "skill", "item") else name
         label_a, label_b = _label(a, reach["old"]), _label(b, reach["new"])
         rows.append(ComparisonRow(b.kind, shown, label_a, label_b, changed, why, evidence))
@@ -283,9 +283,7 @@ def _target_rows(
     return sorted(rows, key=lambda row: order[row.kind])
 
 
-def _why(
-    explain: Explainer, target: VacuityTarget, side: str, diffs: tuple[Difference, ...]
-) -> tuple[str, ...]:
+def _why(explain: Explainer, target: VacuityTarget, side: str) -> tuple[str, ...]:
     """The reasons a target is not reachable under the ``side`` ruleset, from the core."""
     if target.status == NOT_SHOWN:
         return (

@@ -30,20 +30,15 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from buckshot.verification.engine.lockstep import WalkResult, random_walks
+from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.patch import NO_PATCH, Patch
-from buckshot.verification.proofs.bmc import BmcResult, bounded_per_n
+from buckshot.verification.proofs.bmc import bounded_per_n
 from buckshot.verification.proofs.crosscheck import CrossCheck, recording
-from buckshot.verification.proofs.induction import (
-    ProofResult,
-    proof_model,
-    property_by_id,
-    prove_property,
-)
-from buckshot.verification.proofs.reachability import Reachability, check_reachability
-from buckshot.verification.proofs.vacuity import VacuityTarget, check_vacuity
+from buckshot.verification.proofs.induction import proof_model, property_by_id, prove_property
+from buckshot.verification.proofs.reachability import check_reachability
+from buckshot.verification.proofs.vacuity import check_vacuity
 from buckshot.workers import deaf_children, ignore_ctrl_c, terminate
 
 PROOF = "proof"
@@ -111,14 +106,7 @@ def run_task(task: Task) -> Done:
     # returns unknown, and the run goes on with a verdict Ctrl-C made up
     z3.set_param("ctrl_c", False)
     started, cpu = time.perf_counter(), time.process_time()
-    result: (
-        ProofResult
-        | BmcResult
-        | tuple[list[VacuityTarget], dict[str, float]]
-        | WalkResult
-        | Reachability
-        | None
-    )
+    result: Any
     checks: list[CrossCheck] = []
     if task.kind == PROOF:
         model = proof_model(task.cfg, task.patch)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from buckshot.spec.rulebook import FrameKind, Target
+from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec, Step
 from buckshot.verification.model.layout import (
     ITEM_KINDS,
     NONE,
     ROLES,
     SEATS,
-    TARGET_OF,
     kind_code,
     layout,
+    targeted,
 )
 
 
@@ -83,11 +83,7 @@ def action(spec: ExecutableSpec, step: Step) -> str:
             text += f" at {seat(inp.target)}"
         elif edge.event in ("use_item", "use_rescue", "discard_item"):
             text += f" {ITEM_KINDS[inp.item].value if inp.item < len(ITEM_KINDS) else inp.item}"
-            takes_target = inp.item < len(ITEM_KINDS) and TARGET_OF[inp.item] not in (
-                Target.NONE,
-                Target.SELF,
-            )
-            if edge.event == "use_item" and takes_target:
+            if edge.event == "use_item" and inp.item < len(ITEM_KINDS) and targeted(inp.item):
                 text += f" on {seat(inp.target)}"
         elif edge.event == "flip_shell":
             paid = ", ".join(f"{ITEM_KINDS[k].value} x{c}" for k, c in enumerate(inp.pay) if c)

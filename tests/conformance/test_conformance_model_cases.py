@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from model_helpers import run_auto
 from typer.testing import CliRunner
 
 from buckshot import regen
@@ -145,7 +146,7 @@ def test_a_load_asks_load_and_order_and_a_turn_start_draws_two_items() -> None:
 
 def test_option_text_reads_back_to_the_same_decision() -> None:
     spec = spec_for("default")
-    s = spec.run_auto(spec.initial(2, [Role.MAGICIAN, Role.MEDIC]), load=0, draws=(5, 6))
+    s = run_auto(spec, spec.initial(2, [Role.MAGICIAN, Role.MEDIC]), load=0, draws=(5, 6))
     options = legal_options(spec, s)
     assert "shoot:target=0" in options and "shoot:target=1" in options
     assert "use_item:item=expired_pills,target=1" in options

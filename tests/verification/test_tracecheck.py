@@ -63,7 +63,7 @@ def refused_at(log: Log, index: int, kind: str | None = None) -> TraceResult:
     assert result.failure.index == index, result.summary()
     assert result.events_matched == index
     if kind is not None:
-        assert result.failure.event_type == kind
+        assert result.failure.type == kind
     return result
 
 
@@ -220,7 +220,7 @@ def test_a_log_cut_inside_a_step_ends_early() -> None:
     log = engine_log(2)
     assert log[-1]["type"] == "game_over"
     result = refused_at(log[:-1], len(log) - 1)
-    assert result.failure is not None and result.failure.event_type is None
+    assert result.failure is not None and result.failure.type is None
 
 
 def test_another_ruleset_refuses_the_start() -> None:

@@ -6,12 +6,13 @@ import itertools
 import random
 
 import pytest
+from model_helpers import decide, run_auto
 
-from buckshot.spec.registry import Kind
+from buckshot.spec.registry import ENTRIES, Kind
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep
-from buckshot.verification.model.layout import NONE, item_code, layout, registry_names
+from buckshot.verification.model.layout import NONE, item_code, layout
 from buckshot.verification.model.semantics import Semantics
 
 SPEC = ExecutableSpec(load_ruleset())
@@ -37,7 +38,7 @@ def _give(s: Concrete, p: int, item: int, count: int = 1) -> Concrete:
 def _main(n: int, roles: list[int], *, live: bool = True, load: int = 0) -> Concrete:
     """A game with ``n`` players at the owner's first decision (items drawn: two peeks)."""
     s = SPEC.initial(n, roles)
-    return SPEC.run_auto(s, load=load, head_live=live)
+    return run_auto(SPEC, s, load=load, head_live=live)
 
 
 def _where(s: Concrete) -> tuple[str, str]:
@@ -47,13 +48,11 @@ def _where(s: Concrete) -> tuple[str, str]:
 
 def test_every_registry_name_is_implemented() -> None:
     """Every guard, action and selector of the registry has one method in the model."""
-    for name in registry_names(Kind.GUARD):
-        assert hasattr(Semantics, f"guard_{name}"), name
-    for name in registry_names(Kind.ACTION):
-        assert hasattr(Semantics, f"action_{name}"), name
-    for name in registry_names(Kind.SELECTOR):
-        assert hasattr(Semantics, f"select_{name}"), name
-    assert set(layout().action_names()) <= set(registry_names(Kind.ACTION))
+    prefix = {Kind.GUARD: "guard", Kind.ACTION: "action", Kind.SELECTOR: "select"}
+    for entry in ENTRIES:
+        assert hasattr(Semantics, f"{prefix[entry.kind]}_{entry.name}"), entry.name
+    actions = {entry.name for entry in ENTRIES if entry.kind is Kind.ACTION}
+    assert {a for edge in layout().edges for a in edge.edge.actions} <= actions
 
 
 def test_initial_state_seats_and_stack() -> None:
@@ -91,23 +90,23 @@ def test_shot_window_polls_clockwise_shooter_last_and_s630_example() -> None:
     """S6.3.0: A shoots C; B passes, C and D (Magicians) flip, A passes; final type live."""
     s = _main(4, [G, MED, MAG, MAG])
     s = _give(_give(s, 2, MILK, 2), 3, PILLS, 2)
-    s = SPEC.decide(s, "shoot", target=2).after
+    s = decide(SPEC, s, "shoot", target=2).after
     assert _where(s) == ("shot_window", "polling") and s.depth == 2
     order = []
-    s = SPEC.run_auto(s)
+    s = run_auto(SPEC, s)
     order.append(SPEC.asked(s))
-    s = SPEC.run_auto(SPEC.decide(s, "pass_response").after)
+    s = run_auto(SPEC, decide(SPEC, s, "pass_response").after)
     order.append(SPEC.asked(s))
-    s = SPEC.run_auto(SPEC.decide(s, "flip_shell", pay=(0, 0, 0, 0, 2, 0, 0, 0)).after)
+    s = run_auto(SPEC, decide(SPEC, s, "flip_shell", pay=(0, 0, 0, 0, 2, 0, 0, 0)).after)
     assert s.shot_live is False
     order.append(SPEC.asked(s))
-    s = SPEC.run_auto(SPEC.decide(s, "flip_shell", pay=(0, 0, 0, 0, 0, 2, 0, 0)).after)
+    s = run_auto(SPEC, decide(SPEC, s, "flip_shell", pay=(0, 0, 0, 0, 0, 2, 0, 0)).after)
     assert s.shot_live is True
     order.append(SPEC.asked(s))
     assert order == [1, 2, 3, 0]
-    s = SPEC.decide(s, "pass_response").after
+    s = decide(SPEC, s, "pass_response").after
     assert s.shot_flips == 2
-    s = SPEC.run_auto(s, head_live=True)
+    s = run_auto(SPEC, s, head_live=True)
     assert s.hp[2] == 3
     assert sum(s.items[2]) == 0 and sum(s.items[3]) == 0
 
@@ -116,31 +115,31 @@ def test_poll_skips_the_eliminated() -> None:
     """S6.2.2, S1.2: an eliminated seat is never asked."""
     s = _main(4, [G] * 4)
     s = s.set(alive=_seat(s.alive, 2, False), hp=_seat(s.hp, 2, 0))
-    s = SPEC.run_auto(SPEC.decide(s, "shoot", target=1).after)
+    s = run_auto(SPEC, decide(SPEC, s, "shoot", target=1).after)
     asked = []
     while _where(s) == ("shot_window", "asking"):
         asked.append(SPEC.asked(s))
-        s = SPEC.run_auto(SPEC.decide(s, "pass_response").after, head_live=True)
+        s = run_auto(SPEC, decide(SPEC, s, "pass_response").after, head_live=True)
     assert asked == [1, 3, 0]
 
 
 def test_only_a_magician_who_is_not_a_traitor_may_flip() -> None:
     """R8, S5.1: the flip needs the Magician's skill and magician.cost items."""
     s = _main(2, [G, MAG])
-    s = SPEC.run_auto(SPEC.decide(_give(s, 1, MILK, 2), "shoot", target=1).after)
+    s = run_auto(SPEC, decide(SPEC, _give(s, 1, MILK, 2), "shoot", target=1).after)
     traitor = s.set(traitor=_seat(s.traitor, 1, True))
     with pytest.raises(IllegalStep):
-        SPEC.decide(traitor, "flip_shell", pay=(0, 0, 0, 0, 2, 0, 0, 0))
+        decide(SPEC, traitor, "flip_shell", pay=(0, 0, 0, 0, 2, 0, 0, 0))
     with pytest.raises(IllegalStep):
-        SPEC.decide(s, "flip_shell", pay=(0, 0, 0, 0, 1, 0, 0, 0))
-    SPEC.decide(s, "flip_shell", pay=(0, 0, 0, 0, 2, 0, 0, 0))
+        decide(SPEC, s, "flip_shell", pay=(0, 0, 0, 0, 1, 0, 0, 0))
+    decide(SPEC, s, "flip_shell", pay=(0, 0, 0, 0, 2, 0, 0, 0))
 
 
 def _shoot(s: Concrete, target: int, *, head: bool = False) -> Concrete:
     """Shoot ``target``, everyone passes, settle with the next head ``head``."""
-    s = SPEC.run_auto(SPEC.decide(s, "shoot", target=target).after)
+    s = run_auto(SPEC, decide(SPEC, s, "shoot", target=target).after)
     while _where(s) == ("shot_window", "asking"):
-        s = SPEC.run_auto(SPEC.decide(s, "pass_response").after, head_live=head)
+        s = run_auto(SPEC, decide(SPEC, s, "pass_response").after, head_live=head)
     return s
 
 
@@ -158,8 +157,8 @@ def test_must_shoot_while_possible() -> None:
     """R4: end_main is offered only when shooting is impossible."""
     s = _main(2, [G, G])
     with pytest.raises(IllegalStep):
-        SPEC.decide(s, "end_main")
-    SPEC.decide(s.set(shells=0, live=0, head_live=False), "end_main")
+        decide(SPEC, s, "end_main")
+    decide(SPEC, s.set(shells=0, live=0, head_live=False), "end_main")
 
 
 def test_a_kill_locks_shooting_and_credits_the_shooter() -> None:
@@ -170,8 +169,8 @@ def test_a_kill_locks_shooting_and_credits_the_shooter() -> None:
     assert s.alive[1] is False and s.kills[0] == 1 and s.kill_lock
     assert _where(s) == ("turn", "shooting_locked")
     with pytest.raises(IllegalStep):
-        SPEC.decide(s, "shoot", target=2)
-    s = SPEC.run_auto(SPEC.decide(s, "end_main").after)
+        decide(SPEC, s, "shoot", target=2)
+    s = run_auto(SPEC, decide(SPEC, s, "end_main").after)
     assert s.owner == 2 and not s.kill_lock and s.k0 == 0
 
 
@@ -189,8 +188,8 @@ def test_dying_player_may_rescue_themself() -> None:
     s = _shoot(s, 1)
     assert _where(s) == ("dying", "asking") and SPEC.asked(s) == 1
     with pytest.raises(IllegalStep):
-        SPEC.decide(s, "use_rescue", item=AMULET)
-    s = SPEC.run_auto(SPEC.decide(s, "use_rescue", item=MILK).after)
+        decide(SPEC, s, "use_rescue", item=AMULET)
+    s = run_auto(SPEC, decide(SPEC, s, "use_rescue", item=MILK).after)
     assert s.alive[1] and s.hp[1] == 1 and not s.conv_used[1] and s.owner == 1
 
 
@@ -199,7 +198,7 @@ def test_conversion_on_the_first_fall_to_one_only() -> None:
     s = _main(2, [MAG, G])
     s = _shoot(s.set(hp=_seat(s.hp, 1, 2)), 1)
     assert _where(s) == ("conversion", "choosing") and SPEC.asked(s) == 1 and s.owner == 0
-    s = SPEC.run_auto(SPEC.decide(s, "convert").after)
+    s = run_auto(SPEC, decide(SPEC, s, "convert").after)
     assert s.traitor[1] and s.conv_used[1] and s.owner == 1
 
 
@@ -211,9 +210,9 @@ def test_discard_down_to_the_cap_with_the_traitor_bonus() -> None:
     s = _shoot(s, 1)
     assert _where(s) == ("discard", "choosing")
     with pytest.raises(IllegalStep):
-        SPEC.decide(s, "discard_item", item=AMULET)
-    s = SPEC.run_auto(SPEC.decide(s, "discard_item", item=MILK).after)
-    s = SPEC.run_auto(SPEC.decide(s, "discard_item", item=MILK).after)
+        decide(SPEC, s, "discard_item", item=AMULET)
+    s = run_auto(SPEC, decide(SPEC, s, "discard_item", item=MILK).after)
+    s = run_auto(SPEC, decide(SPEC, s, "discard_item", item=MILK).after)
     assert s.owner == 1 and sum(s.items[0]) == 3
 
 
@@ -221,9 +220,9 @@ def test_rage_cleared_at_turn_end_and_shields_kept() -> None:
     """S4.5.1, R9: rage goes to 0 at turn end, shield blocks stay; a Medic's amulet gives 2."""
     s = _main(2, [MED, MERC])
     s = _give(_give(s, 0, RAGE, 2), 0, AMULET)
-    s = SPEC.run_auto(SPEC.decide(s, "use_item", item=RAGE, target=0).after)
-    s = SPEC.run_auto(SPEC.decide(s, "use_item", item=RAGE, target=0).after)
-    s = SPEC.run_auto(SPEC.decide(s, "use_item", item=AMULET, target=0).after)
+    s = run_auto(SPEC, decide(SPEC, s, "use_item", item=RAGE, target=0).after)
+    s = run_auto(SPEC, decide(SPEC, s, "use_item", item=RAGE, target=0).after)
+    s = run_auto(SPEC, decide(SPEC, s, "use_item", item=AMULET, target=0).after)
     assert s.rage[0] == 2 and s.shield[0] == 2
     s = _shoot(s, 1)
     assert s.hp[1] == 2  # live damage 1 + rage bonus 1

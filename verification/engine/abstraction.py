@@ -29,15 +29,17 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import EventType
 from buckshot.reference.game import Game
 from buckshot.reference.options import Option, parse_option
 from buckshot.reference.state import Frame, GameState, Seat, Shot
 from buckshot.spec.polling import poll_order
-from buckshot.spec.rulebook import FrameKind, Item, Shell, Target
+from buckshot.spec.rulebook import FrameKind, Item, Shell
 from buckshot.spec.ruleset import Load
 from buckshot.verification.model.chamber import fill_order
 from buckshot.verification.model.config import Config
@@ -53,13 +55,13 @@ from buckshot.verification.model.layout import (
     ROLES,
     RUNNING,
     SEATS,
-    TARGET_OF,
     WON,
     Layout,
     item_code,
     kind_code,
     layout,
     role_code,
+    targeted,
 )
 from buckshot.verification.model.state import differences
 from buckshot.verification.model.text import option_text
@@ -250,10 +252,6 @@ def ghost_mismatches(state: GameState, model: Concrete) -> list[str]:
 # --- decisions ------------------------------------------------------------------------------
 
 
-def _targeted(item: int) -> bool:
-    return TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
-
-
 def option_key(option: Option) -> DecisionKey:
     """The decision key of an engine option."""
     params = option.kwargs()
@@ -262,7 +260,7 @@ def option_key(option: Option) -> DecisionKey:
         return (event, params["target"], None, None)
     if event == "use_item":
         item = item_code(params["item"])
-        return (event, params["target"] if _targeted(item) else None, item, None)
+        return (event, params["target"] if targeted(item) else None, item, None)
     if event == "flip_shell":
         paid: Sequence[Item] = params["items"]
         return (event, None, None, tuple(paid.count(kind) for kind in ITEM_KINDS))
@@ -309,47 +307,36 @@ class ChanceLog:
     steal: int = 0
 
 
-class RecordingChance:
-    """A chance source (:class:`buckshot.reference.chance.Chance`) that passes every draw
-    through to ``inner`` and notes its outcome in :class:`ChanceLog` (not the order: the model
-    sees the head shell in the next state)."""
+class RecordingChance(SeededChance):
+    """A seeded chance source that notes each outcome it draws in :class:`ChanceLog` (not the
+    order: the model sees the head shell in the next state)."""
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
         self.log = ChanceLog()
 
     def load(self, options: Sequence[Load]) -> Load:
-        chosen: Load = self.inner.load(options)
+        chosen = super().load(options)
         self.log.load = list(options).index(chosen)
         return chosen
 
-    def order(self, live: int, blank: int) -> tuple[Shell, ...]:
-        order: tuple[Shell, ...] = self.inner.order(live, blank)
-        return order
-
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        item: Item = self.inner.item(weights)
+        item = super().item(weights)
         self.log.draws.append(item_code(item))
         return item
 
-    def pill_heals(self, chance: Any) -> bool:
-        heals = bool(self.inner.pill_heals(chance))
-        self.log.pill_heal = heals
-        return heals
+    def pill_heals(self, chance: Fraction) -> bool:
+        self.log.pill_heal = super().pill_heals(chance)
+        return self.log.pill_heal
 
-    def gambler_bonus(self, chance: Any) -> bool:
-        won = bool(self.inner.gambler_bonus(chance))
-        self.log.gamble_win = won
-        return won
+    def gambler_bonus(self, chance: Fraction) -> bool:
+        self.log.gamble_win = super().gambler_bonus(chance)
+        return self.log.gamble_win
 
     def pick(self, held: Sequence[Item]) -> Item:
-        item: Item = self.inner.pick(held)
+        item = super().pick(held)
         self.log.steal = item_code(item)
         return item
-
-    def snapshot(self) -> dict[str, Any]:
-        snap: dict[str, Any] = self.inner.snapshot()
-        return snap
 
     def take_log(self) -> ChanceLog:
         """The outcomes noted since the last call, and a fresh log."""
@@ -357,29 +344,16 @@ class RecordingChance:
         return log
 
 
-@dataclass(frozen=True)
-class Before:
-    """What the model's input needs from the engine state just before a transition."""
-
-    turn: int
-    shot_target: int | None
-
-
-def before_facts(game: Game) -> Before:
-    """The facts of :class:`Before`, read from ``game`` now."""
-    shot = game.state.shot
-    return Before(game.state.turn, None if shot is None else shot.target)
-
-
 def step_input(
     spec: ExecutableSpec,
     game: Game,
-    before: Before,
+    shot_target: int | None,
     params: Mapping[str, Any] | None,
     chance: ChanceLog,
 ) -> ConcreteInput:
     """The model input of one engine transition, read after it was taken.
 
+    ``shot_target`` is the target of the shot under way before it (None: no shot);
     ``params`` are the decision's parameters (None for an automatic step or a pop); the
     decision edge itself is left at 0 for the caller to choose among the event's branches.
     """
@@ -388,9 +362,7 @@ def step_input(
     _, _, head_live = _chamber(state)
     inp = spec.blank_input()
     draws = (*chance.draws[: cfg.draws], *inp.draws[len(chance.draws) :])
-    keep = before.shot_target is not None and state.seats[before.shot_target].shield >= (
-        cfg.shield_cap
-    )
+    keep = shot_target is not None and state.seats[shot_target].shield >= cfg.shield_cap
     inp = replace(
         inp,
         load=chance.load if chance.load is not None else 0,
@@ -419,11 +391,6 @@ def step_input(
 
 class NoEngineState(ValueError):
     """No engine state abstracts to the model state; the message names the fields."""
-
-
-def _shells(s: Concrete, heads: Sequence[bool]) -> list[Shell]:
-    known = [s.head_live, *heads[1:]] if s.shells else []
-    return list(fill_order(known, s.shells, s.live))
 
 
 def _frames(s: Concrete, alive: list[bool]) -> list[Frame]:
@@ -475,7 +442,7 @@ def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
     ]
     alive = [seat.alive for seat in seats]
     frames = _frames(s, alive)
-    shells = _shells(s, heads)
+    shells = list(fill_order([s.head_live, *heads[1:]] if s.shells else [], s.shells, s.live))
     window = any(f.kind is FrameKind.SHOT_WINDOW for f in frames)
     shot = None
     if window and shells:
@@ -496,7 +463,7 @@ def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
     elif s.result == DRAWN:
         winners, reason = [], "turn_limit"
     pending = s.fell < n and s.alive[s.fell] and not s.conv_used[s.fell] and s.hp[s.fell] == 1
-    state = GameState(
+    return GameState(
         seats=seats,
         shells=shells,
         owner=s.owner,
@@ -511,7 +478,6 @@ def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
         winners=winners,
         end_reason=reason,
     )
-    return state
 
 
 def check_round_trip(state: GameState, s: Concrete, cfg: Config) -> None:

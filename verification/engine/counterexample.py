@@ -145,20 +145,6 @@ def _document(
     }
 
 
-def normalize(spec: ExecutableSpec, s: Concrete) -> tuple[Concrete, list[str]]:
-    """``s`` as the engine can hold it, and the fields that changed on the way.
-
-    A counterexample to induction may hold values no guard or property reads (an empty
-    stack slot's player, a seat beyond the players' role); the state is built in the
-    engine (:func:`.abstraction.engine_state`) and abstracted back, which sets each such
-    value to the one the engine implies. :class:`.abstraction.NoEngineState` when even that
-    is impossible.
-    """
-    state = engine_state(s)
-    canon = abstract_state(state, spec.cfg, s)
-    return canon, differences(spec.cfg, s, canon)
-
-
 def induction_document(
     spec: ExecutableSpec,
     property_id: str,
@@ -170,16 +156,20 @@ def induction_document(
     """A counterexample to induction (a state and one step from it) as a document.
 
     Its start need not be reachable: the replay builds an engine state that abstracts to
-    it, so the start is first normalized (:func:`normalize`; the fields it changed are
-    listed under ``normalized``) and the step taken again from there. ``spec`` must carry
-    the same deliberate bugs as the proof that found it.
+    it, so the start is first normalized and the step taken again from there. It may hold
+    values no guard or property reads (an empty stack slot's player, a seat beyond the
+    players' role): the start is built in the engine (:func:`.abstraction.engine_state`)
+    and abstracted back, which sets each such value to the one the engine implies, and
+    the fields that changed are listed under ``normalized``. ``spec`` must carry the same
+    deliberate bugs as the proof that found it.
     """
     start = before if before is not None else after
     normalized: list[str] = []
     note = ""
     steps: list[Step] = []
     try:
-        start, normalized = normalize(spec, start)
+        canon = abstract_state(engine_state(start), spec.cfg, start)
+        start, normalized = canon, differences(spec.cfg, start, canon)
         if before is not None and inp is not None:
             steps = [spec.take(start, inp)]
     except NoEngineState as error:

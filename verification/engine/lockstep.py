@@ -22,10 +22,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
 from buckshot.reference.observe import GameObserver
 from buckshot.reference.state import Frame
@@ -33,11 +32,9 @@ from buckshot.reference.tables import Edge
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.engine.abstraction import (
-    Before,
     PreviewMark,
     RecordingChance,
     abstract_state,
-    before_facts,
     ghost_mismatches,
     model_decisions,
     option_key,
@@ -75,15 +72,10 @@ class Disagreement:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        """The disagreement as JSON-ready data."""
-        return {
-            "players": self.players,
-            "seed": self.seed,
-            "step": self.step,
-            "where": self.where,
-            "what": self.what,
-            "details": list(self.details),
-        }
+        """The disagreement as JSON-ready data (without the model state)."""
+        data = asdict(self) | {"details": list(self.details)}
+        del data["model_before"]
+        return data
 
 
 class Parted(Exception):
@@ -106,7 +98,8 @@ class Lockstep(GameObserver):
         self.steps = 0
         self.decisions = 0
         self.edges: set[str] = set()
-        self.before: Before | None = None  # the engine before the transition under way
+        self.begun = False  # a transition has begun (the initial states are compared)
+        self.shot_target: int | None = None  # the shot's target before the transition under way
         self.mark = PreviewMark(0, False)  # where that transition began (its log, a fresh load)
 
     def part(self, what: str, details: Sequence[str], where: str | None = None) -> Parted:
@@ -137,24 +130,24 @@ class Lockstep(GameObserver):
     ) -> None:
         """Note the facts the model's input needs; before the first transition, compare
         the initial states."""
-        if self.before is None:
+        if not self.begun:
             self.check_state(game, "the initial states differ")
-        self.before = before_facts(game)
+            self.begun = True
+        shot = game.state.shot
+        self.shot_target = None if shot is None else shot.target
         self.mark = preview_mark(game)
 
     def after_transition(
         self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
     ) -> None:
         """Take the model's step for the engine's transition ``edge`` and compare."""
-        before = self.before
-        assert before is not None, "a transition ends that did not begin"
         spec = self.spec
         chance = game.chance
         assert isinstance(chance, RecordingChance)
         log = chance.take_log()
         taken = spec.layout.edge_by_id(edge.id)
         decision = taken.edge.trigger.value == "decision"
-        inp = step_input(spec, game, before, params if decision else None, log)
+        inp = step_input(spec, game, self.shot_target, params if decision else None, log)
         top = spec.top(self.model)
         where = f"{top.frame.value}:{top.id} --{edge.event}-->"
         if decision:
@@ -281,7 +274,7 @@ def random_walks(
         game_seed = rng.randrange(2**31)
         lock = Lockstep(spec, n, game_seed, spec.initial(n, [role_code(r) for r in roles]))
         try:
-            _walk(lock, Game(rules, roles, RecordingChance(SeededChance(game_seed)), observer=lock))
+            _walk(lock, Game(rules, roles, RecordingChance(game_seed), observer=lock))
         except Parted as parted:
             result.disagreements.append(parted.disagreement)
         result.edges |= lock.edges

@@ -31,6 +31,7 @@ from buckshot.verification.model.layout import (
     item_code,
     layout,
     role_code,
+    targeted,
 )
 from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.semantics import Semantics, StepResult
@@ -151,7 +152,9 @@ class ExecutableSpec:
         base = self.blank_input()
         if top.kind is StateKind.FINAL:
             if s.depth > 1:
-                yield from self._chance_variants(base, ("head", "keep", "gamble", "bonus"))
+                yield from self._chance_variants(
+                    base, "head_live", "shield_keep", "gamble_win", bonus=True
+                )
             return
         if top.kind is StateKind.AUTO:
             if top.id == "reloading":
@@ -208,17 +211,21 @@ class ExecutableSpec:
     def _refused_sizes(
         self, s: Concrete, base: ConcreteInput, event: str
     ) -> Iterator[ConcreteInput]:
-        if event == "use_rescue":
-            dying = s.fwho[s.depth - 1]
-            for item in RESCUE_CODES:
-                if not (0 <= dying < SEATS and s.items[dying][item] > 0):
+        if event in ("use_rescue", "discard_item"):
+            rescue = event == "use_rescue"
+            who = s.fwho[s.depth - 1] if rescue else s.owner  # the dying player, the owner
+            for item in RESCUE_CODES if rescue else range(KINDS):
+                if not (0 <= who < SEATS and s.items[who][item] > 0):
                     yield replace(base, item=item)
         elif event == "flip_shell":
-            yield from self._wrong_payments(s, base)
-        elif event == "discard_item":
-            for item in range(KINDS):
-                if not (0 <= s.owner < SEATS and s.items[s.owner][item] > 0):
-                    yield replace(base, item=item)
+            # one item fewer and one more than magician.cost out of what the asked player
+            # holds (S2.6; R8): only the size is wrong, so a guard that misreads the cost
+            # lets one through
+            asked = self.asked(s)
+            cost = self.cfg.ruleset.magician.cost
+            for size in (cost - 1, cost + 1):
+                if size >= 0 and 0 <= asked < SEATS:
+                    yield from (replace(base, pay=pay) for pay in payments(s.items[asked], size))
 
     def _refused_variants(
         self, s: Concrete, base: ConcreteInput, event: str
@@ -231,31 +238,17 @@ class ExecutableSpec:
             owner = s.owner
             others = [p for p in range(SEATS) if s.alive[p] and p != owner]
             for item in range(KINDS):
-                targeted = TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
                 if not (0 <= owner < SEATS and s.items[owner][item] > 0):
                     aims = others if TARGET_OF[item] is Target.OTHER_LIVING else [owner]
                     for target in aims:
                         yield replace(base, item=item, target=target)
-                if targeted:
+                if targeted(item):
                     for target in nobody:
                         yield replace(base, item=item, target=target)
         elif event == "use_rescue":
             for item in range(KINDS):
                 if item not in RESCUE_CODES:
                     yield replace(base, item=item)
-
-    def _wrong_payments(self, s: Concrete, base: ConcreteInput) -> Iterator[ConcreteInput]:
-        """Payments of one item fewer and one more than ``magician.cost`` out of what the
-        asked player holds (S2.6; R8): only the size is wrong, so a guard that misreads the
-        cost lets one through."""
-        asked = self.asked(s)
-        if not 0 <= asked < SEATS:
-            return
-        held = list(s.items[asked])
-        cost = self.cfg.ruleset.magician.cost
-        for size in (cost - 1, cost + 1):
-            if size >= 0:
-                yield from (replace(base, pay=pay) for pay in payments(held, size))
 
     def legal_inputs(self, s: Concrete) -> list[ConcreteInput]:
         """Every legal input of ``s`` among :meth:`candidates`."""
@@ -268,20 +261,16 @@ class ExecutableSpec:
             yield replace(base, draws=draws)
 
     def _chance_variants(
-        self, base: ConcreteInput, parts: tuple[str, ...]
+        self, base: ConcreteInput, *flags: str, bonus: bool = False
     ) -> Iterator[ConcreteInput]:
+        """``base`` with each chance flag (an input field) false and true, and with
+        ``bonus`` every draw of a Gambler's bonus items."""
         variants = [base]
-        if "head" in parts:
-            variants = [replace(v, head_live=h) for v in variants for h in (False, True)]
-        if "keep" in parts:
-            variants = [replace(v, shield_keep=k) for v in variants for k in (False, True)]
-        if "gamble" in parts:
-            variants = [replace(v, gamble_win=g) for v in variants for g in (False, True)]
-        if "pill" in parts:
-            variants = [replace(v, pill_heal=p) for v in variants for p in (False, True)]
-        if "bonus" in parts:
-            bonus = self.cfg.ruleset.gambler.bonus_items
-            variants = [d for v in variants for d in self._draw_variants(v, bonus)]
+        for flag in flags:
+            variants = [replace(v, **{flag: x}) for v in variants for x in (False, True)]  # type: ignore[arg-type]
+        if bonus:
+            count = self.cfg.ruleset.gambler.bonus_items
+            variants = [d for v in variants for d in self._draw_variants(v, count)]
         yield from variants
 
     def _decision_variants(
@@ -296,19 +285,14 @@ class ExecutableSpec:
             for item in range(KINDS):
                 if 0 <= s.owner < SEATS and s.items[s.owner][item] == 0:
                     continue  # not held: never legal (tried among the refused inputs)
-                target_kind = TARGET_OF[item]
-                targets = (
-                    [p for p in range(SEATS) if s.alive[p]]
-                    if target_kind in (Target.ANY_LIVING, Target.OTHER_LIVING)
-                    else [s.owner]
-                )
-                for target in targets:
+                alive = [p for p in range(SEATS) if s.alive[p]]
+                for target in alive if targeted(item) else [s.owner]:
                     inp = replace(base, item=item, target=target)
                     if item == PICKPOCKET:
                         for steal in range(KINDS):
                             yield replace(inp, steal=steal)
                     else:
-                        yield from self._chance_variants(inp, ("head", "pill"))
+                        yield from self._chance_variants(inp, "head_live", "pill_heal")
         elif event == "flip_shell":
             # payments the asked player can make: an unheld one is never legal (a shortcut of
             # the driver, not a rule), and without it a large magician.cost has too many
@@ -320,7 +304,7 @@ class ExecutableSpec:
                 yield replace(base, pay=pay)
         elif event == "use_rescue":
             for item in RESCUE_CODES:
-                yield from self._chance_variants(replace(base, item=item), ("pill",))
+                yield from self._chance_variants(replace(base, item=item), "pill_heal")
         elif event == "discard_item":
             for item in range(KINDS):
                 yield replace(base, item=item)
@@ -372,28 +356,6 @@ class ExecutableSpec:
         if chosen is None:
             raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
         return self.take(s, chosen)
-
-    def decide(self, s: Concrete, event: str, **fields: object) -> Step:
-        """The top frame's decision ``event`` with input ``fields`` (target, item, pay...)."""
-        top = self.top(s)
-        for edge in self.layout.edges:
-            if edge.source == top.code and edge.edge.event == event:
-                inp = replace(self.blank_input(), edge=edge.code, **fields)  # type: ignore[arg-type]
-                return self.take(s, inp)
-        raise IllegalStep(f"{top.frame}:{top.id} offers no decision {event!r}")
-
-    def run_auto(self, s: Concrete, **chance: object) -> Concrete:
-        """Automatic steps and pops from ``s`` until a decision is pending or the game is over.
-
-        ``chance`` gives the chance fields of every automatic step (load, head_live, draws...).
-        """
-        inp = replace(self.blank_input(), **chance)  # type: ignore[arg-type]
-        for _ in range(10_000):
-            top = self.top(s)
-            if top.kind is StateKind.DECISION or self.is_terminal(s):
-                return s
-            s = self.take(s, inp).after
-        raise IllegalStep("no decision after 10000 automatic steps")
 
     def random_game(
         self,

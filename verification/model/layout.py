@@ -14,8 +14,7 @@ from typing import Final
 
 from buckshot.spec.chart_data import ChartModel, StateKind, TransitionEdge, chart_models
 from buckshot.spec.charts import Trigger
-from buckshot.spec.registry import ENTRIES, Kind
-from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role
+from buckshot.spec.rulebook import ITEMS, FrameKind, Item, Role, Target
 
 SEATS: Final = 8
 """Seat slots of the model; seats at or beyond the player count are dead from the start."""
@@ -111,13 +110,6 @@ class Layout:
         """The code of the state a fresh frame of ``frame`` starts in."""
         return self.state(frame, self.chart(frame).initial).code
 
-    def push_frame(self, state: StateCode) -> FrameKind | None:
-        """The frame kind pushed on entering ``state``, or None if it pushes nothing."""
-        for push in self.chart(state.frame).pushes:
-            if push.state == state.id:
-                return push.frame
-        return None
-
     def resume_event(self, frame: FrameKind) -> str | None:
         """The event a finished frame of ``frame`` sends to the frame below."""
         return self.chart(frame).resume_event
@@ -163,18 +155,6 @@ class Layout:
         """Every final state."""
         return tuple(s for s in self.states if s.kind is StateKind.FINAL)
 
-    def suspended_states(self) -> tuple[StateCode, ...]:
-        """Every suspension state."""
-        return tuple(s for s in self.states if s.kind is StateKind.SUSPENDED)
-
-    def action_names(self) -> tuple[str, ...]:
-        """Every action some transition runs, in first-use order."""
-        seen: dict[str, None] = {}
-        for edge in self.edges:
-            for action in edge.edge.actions:
-                seen.setdefault(action, None)
-        return tuple(seen)
-
 
 @cache
 def layout() -> Layout:
@@ -201,14 +181,14 @@ def layout() -> Layout:
     return Layout(charts=charts, states=tuple(states), edges=tuple(edges))
 
 
-def registry_names(kind: Kind) -> tuple[str, ...]:
-    """The registry's names of one kind."""
-    return tuple(entry.name for entry in ENTRIES if entry.kind is kind)
-
-
 RESCUE_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.rescue)
 """Codes of the items a dying player may use (S3.5, S3.6)."""
 SHELL_CODES: Final = tuple(item_code(spec.item) for spec in ITEMS if spec.needs_shell)
 """Codes of the items that act on the chamber (R22)."""
 TARGET_OF: Final = {item_code(spec.item): spec.target for spec in ITEMS}
 """Whom each item may be used on."""
+
+
+def targeted(item: int) -> bool:
+    """The item with code ``item`` takes a ``target`` parameter (R10, R23)."""
+    return TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)

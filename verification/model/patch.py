@@ -41,16 +41,6 @@ class Patch:
     retarget: tuple[tuple[str, str], ...] = ()
     """Transition ids with the chart state each now enters instead of its own target."""
 
-    def __bool__(self) -> bool:
-        return bool(
-            self.guards
-            or self.actions
-            or self.selectors
-            or self.helpers
-            or self.removed
-            or self.retarget
-        )
-
     def __or__(self, other: Patch) -> Patch:
         """Both patches at once (names joined with ``+``)."""
         name = "+".join(n for n in (self.name, other.name) if n)

@@ -77,15 +77,16 @@ class Symbols:
 
 def read_state(cfg: Config, model: Any, state: State[Term, Term]) -> State[int, bool]:
     """The concrete state ``model`` gives the symbolic ``state`` (every field completed)."""
-    return unflatten_state(cfg, [_value(model, term) for term in flatten(cfg, state)])
+    return unflatten_state(cfg, [read_value(model, term) for term in flatten(cfg, state)])
 
 
 def read_input(cfg: Config, model: Any, inp: Input[Term, Term]) -> Input[int, bool]:
     """The concrete input ``model`` gives the symbolic ``inp``."""
-    return unflatten_input(cfg, [_value(model, term) for term in flatten(cfg, inp)])
+    return unflatten_input(cfg, [read_value(model, term) for term in flatten(cfg, inp)])
 
 
-def _value(model: Any, term: Term) -> int | bool:
+def read_value(model: Any, term: Term) -> int | bool:
+    """The value ``model`` gives ``term`` (completed when the model leaves it free)."""
     value = model.eval(term, model_completion=True)
     if z3.is_bool(value):
         return bool(z3.is_true(value))

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from buckshot.spec.rulebook import Target
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
-from buckshot.verification.model.layout import ITEM_KINDS, KINDS, TARGET_OF
+from buckshot.verification.model.layout import ITEM_KINDS, KINDS, targeted
 
 ITEM_NAMES = tuple(item.value for item in ITEM_KINDS)
 """Item names in the canonical item order (the model's item codes)."""
@@ -18,11 +17,6 @@ ITEM_NAMES = tuple(item.value for item in ITEM_KINDS)
 
 class UnreadableOption(ValueError):
     """Option text that names no decision of the state at hand."""
-
-
-def targeted(item: int) -> bool:
-    """The item with code ``item`` takes a ``target`` parameter (R10, R23)."""
-    return TARGET_OF[item] in (Target.ANY_LIVING, Target.OTHER_LIVING)
 
 
 def option_text(spec: ExecutableSpec, inp: ConcreteInput) -> str:

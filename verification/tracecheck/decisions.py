@@ -18,14 +18,14 @@ from buckshot.reference.options import Option, parse_option
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.payments import payments
 from buckshot.spec.registry import entry
-from buckshot.spec.rulebook import Item, Target
+from buckshot.spec.rulebook import Item
 from buckshot.verification.model.layout import (
     ITEM_KINDS,
     KINDS,
-    TARGET_OF,
     EdgeCode,
     StateCode,
     item_code,
+    targeted,
 )
 from buckshot.verification.model.state import Input, State
 from buckshot.verification.model.z3backend import Term
@@ -179,8 +179,9 @@ class DecisionMatcher:
         walk = self.walk
         legal = set()
         for edge in self.decision_edges(top, None):
-            for option, fixed in self.options_to_try(s, edge.edge.event):
+            for option in self.options_to_try(s, edge.edge.event):
                 # a decision is offered when its guards pass (chance outcomes come later)
+                fixed = self.option_input(option)
                 inp = replace(self.probe, edge=walk.b.num(edge.code), **fixed)
                 fired, _, _ = walk.sem.firing(s, inp, frozenset({edge.code}))
                 if any(e.code == edge.code and not walk.b.known_false(f) for e, f, _ in fired):
@@ -195,42 +196,35 @@ class DecisionMatcher:
                 parts.append(f"leaves out {', '.join(missing)}, which the model allows")
             raise Mismatch(walk.pos, "the prompt " + "; it ".join(parts))
 
-    def options_to_try(
-        self, s: State[Term, Term], event: str
-    ) -> Iterable[tuple[Option, dict[str, Any]]]:
-        """Every option of ``event`` worth asking the model about in ``s``, with its input."""
+    def options_to_try(self, s: State[Term, Term], event: str) -> Iterable[Option]:
+        """Every option of ``event`` worth asking the model about in ``s``."""
         walk = self.walk
-        b, const = walk.b, walk.solver.const
+        const = walk.solver.const
         if event == "shoot":
-            for t in range(walk.n):
-                yield Option(event, (("target", t),)), {"target": b.num(t)}
+            yield from (Option(event, (("target", t),)) for t in range(walk.n))
         elif event == "use_item":
             owner = walk.num(s.owner)
             for k in range(KINDS):
+                item = ("item", ITEM_KINDS[k])
                 if const(s.items[owner][k]) == 0:
                     continue
-                item = ITEM_KINDS[k]
-                if TARGET_OF[k] in (Target.NONE, Target.SELF):
-                    yield Option(event, (("item", item),)), {"item": b.num(k)}
+                if not targeted(k):
+                    yield Option(event, (item,))
                 else:
-                    for t in range(walk.n):
-                        yield (
-                            Option(event, (("item", item), ("target", t))),
-                            {"item": b.num(k), "target": b.num(t)},
-                        )
+                    yield from (Option(event, (item, ("target", t))) for t in range(walk.n))
         elif event in ("use_rescue", "discard_item"):
             who = walk.num(walk.sem.top_who(s)) if event == "use_rescue" else walk.num(s.owner)
             for k in range(KINDS):
                 if const(s.items[who][k]) != 0:
-                    yield Option(event, (("item", ITEM_KINDS[k]),)), {"item": b.num(k)}
+                    yield Option(event, (("item", ITEM_KINDS[k]),))
         elif event == "flip_shell":
             who = walk.num(walk.sem.top_cursor(s))
             held = [int(const(s.items[who][k])) for k in range(KINDS)]  # type: ignore[arg-type]
             for pay in payments(held, walk.rules.magician.cost):
                 items = tuple(ITEM_KINDS[k] for k in range(KINDS) for _ in range(pay[k]))
-                yield Option(event, (("items", items),)), {"pay": tuple(b.num(v) for v in pay)}
+                yield Option(event, (("items", items),))
         else:
-            yield Option(event), {}
+            yield Option(event)
 
 
 def _option_id(text: str, event: LogEvent) -> str:

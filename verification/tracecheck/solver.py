@@ -19,6 +19,7 @@ import z3  # type: ignore[import-untyped]
 
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.state import State, flatten, unflatten_state
+from buckshot.verification.model.symbolic import read_value
 from buckshot.verification.model.z3backend import Term, Z3Backend
 from buckshot.verification.tracecheck.view import Value
 
@@ -159,7 +160,7 @@ class TraceSolver:
             if self.solver.check() != z3.sat:
                 raise Mismatch(index, "the solver gave up")
             model = self.solver.model()
-            guess = {i: _read(model, values[i]) for i in open_}
+            guess = {i: read_value(model, values[i]) for i in open_}
             forced = set(self._forced(values, open_, guess))
             for i in forced:
                 values[i] = self.lit(guess[i])
@@ -179,7 +180,7 @@ class TraceSolver:
         self.checks += 1
         if self.solver.check(literal) == z3.unsat:
             return open_
-        free = {i for i in open_ if _read(self.solver.model(), values[i]) != guess[i]}
+        free = {i for i in open_ if read_value(self.solver.model(), values[i]) != guess[i]}
         forced = []
         for i in open_:
             if i in free:
@@ -191,7 +192,7 @@ class TraceSolver:
                 forced.append(i)
             else:
                 model = self.solver.model()
-                free |= {j for j in open_ if _read(model, values[j]) != guess[j]}
+                free |= {j for j in open_ if read_value(model, values[j]) != guess[j]}
         return forced
 
     def rebase(self, values: list[Any], open_: list[int]) -> list[Any]:
@@ -204,7 +205,7 @@ class TraceSolver:
                 if self.solver.check(block) != z3.sat:
                     break
                 model = self.solver.model()
-                combo = [_read(model, values[i]) for i in open_]
+                combo = [read_value(model, values[i]) for i in open_]
                 combos.append(combo)
                 same = z3.And(
                     *(values[i] == self.lit(v) for i, v in zip(open_, combo, strict=True))
@@ -232,14 +233,6 @@ class TraceSolver:
         self.solver = solver
         self.grown = 0
         return renamed
-
-
-def _read(model: Any, term: Term) -> Value:
-    """The value ``model`` gives ``term`` (completed when the model leaves it free)."""
-    value = model.eval(term, model_completion=True)
-    if z3.is_bool(value):
-        return bool(z3.is_true(value))
-    return int(value.as_long())
 
 
 def _show(value: Value) -> str:

@@ -220,12 +220,10 @@ class StepMatcher:
 
 def _term(s: State[Term, Term], key: Key) -> Term:
     """The model's term for the view's field ``key``."""
-    name = key[0]
-    if name == "items":
-        return s.items[key[1]][key[2]]
-    if len(key) == 2:
-        return getattr(s, name)[key[1]]
-    return getattr(s, name)
+    term = getattr(s, key[0])
+    for index in key[1:]:
+        term = term[index]
+    return term
 
 
 def _label(key: Key) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from buckshot.spec.chart_data import StateKind
@@ -50,18 +50,9 @@ class TraceFailure:
     index: int
     """Position of the event in the log (from 0); the log's length when the log ends early."""
     seq: int | None
-    event_type: str | None
+    type: str | None
     """The event's type; None when the log ended where the model needs another event."""
     reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        """The failure as JSON-ready data."""
-        return {
-            "index": self.index,
-            "seq": self.seq,
-            "type": self.event_type,
-            "reason": self.reason,
-        }
 
 
 @dataclass(frozen=True)
@@ -80,17 +71,7 @@ class TraceResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON-ready data."""
-        return {
-            "matched": self.matched,
-            "complete": self.complete,
-            "events": self.events,
-            "events_matched": self.events_matched,
-            "steps": self.steps,
-            "decisions": self.decisions,
-            "solver_checks": self.solver_checks,
-            "seconds": round(self.seconds, 3),
-            "failure": None if self.failure is None else self.failure.to_json(),
-        }
+        return {**asdict(self), "seconds": round(self.seconds, 3)}
 
     def summary(self) -> str:
         """One readable paragraph: the verdict, the counts, the failure if any."""
@@ -103,11 +84,7 @@ class TraceResult:
             end = "to the end of the game" if self.complete else "(the log stops mid-game)"
             return f"matched {end}: {counts}"
         f = self.failure
-        what = (
-            f"event #{f.index} {f.event_type}"
-            if f.event_type
-            else f"the end of the log (#{f.index})"
-        )
+        what = f"event #{f.index} {f.type}" if f.type else f"the end of the log (#{f.index})"
         seq = "" if f.seq is None else f" (seq {f.seq})"
         return f"mismatch at {what}{seq}: {f.reason}\n{counts}"
 
@@ -140,7 +117,7 @@ def validate_log(
     failure: TraceFailure | None = None
     complete = False
     try:
-        complete = _run(walk, decisions, steps, progress or _no_progress)
+        complete = _run(walk, decisions, steps, progress or (lambda done, total: None))
     except Mismatch as mismatch:
         event = events[mismatch.index] if mismatch.index < len(events) else None
         failure = TraceFailure(
@@ -160,10 +137,6 @@ def validate_log(
         seconds=time.perf_counter() - started,
         failure=failure,
     )
-
-
-def _no_progress(_done: int, _total: int) -> None:
-    """Told nothing: a check run without a progress display."""
 
 
 def _run(

@@ -55,22 +55,14 @@ def _items(p: int, names: Any) -> set[Key]:
 class View:
     """The game state as the events so far describe it, in the model's fields."""
 
-    def __init__(self, table: TableView, shield_cap: int, turn_cap: int, slots: int) -> None:
+    def __init__(self, table: TableView, shield_cap: int, slots: int) -> None:
         self.table = table  # the fold of the log so far
         self.shield_cap = shield_cap
-        self.turn_cap = turn_cap
         self.slots = slots
-
-    @classmethod
-    def start(cls, started: LogEvent, shield_cap: int, turn_cap: int, slots: int) -> View:
-        """The view of the log's first event, ``game_started``: the seats with their HP."""
-        table = TableView()
-        table.observe(started)
-        return cls(table, shield_cap, turn_cap, slots)
 
     def copy(self) -> View:
         """An independent copy (for trying one of several model steps)."""
-        return View(self.table.copy(), self.shield_cap, self.turn_cap, self.slots)
+        return View(self.table.copy(), self.shield_cap, self.slots)
 
     def values(self) -> dict[Key, Value]:
         """Every state field the view knows, with its value."""

@@ -21,6 +21,7 @@ from buckshot.spec.chart_data import StateKind
 from buckshot.spec.eventlog import EventLogError, LogEvent, check_records, parse_log
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.spec.ruleset import Ruleset
+from buckshot.spec.views import TableView
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.layout import KINDS, NONE, SEATS, StateCode, layout, role_code
 from buckshot.verification.model.state import Input, State
@@ -72,7 +73,9 @@ class Walk:
         self.state: State[Term, Term] = self.sem.initial(
             self.b.num(self.n), tuple(self.b.num(r) for r in roles[:SEATS])
         )
-        self.view = View.start(events[0], self.cfg.shield_cap, self.cfg.max_turns, self.cfg.depth)
+        table = TableView()
+        table.observe(events[0])  # game_started: the seats with their HP
+        self.view = View(table, self.cfg.shield_cap, self.cfg.depth)
         turn = self.lay.chart(FrameKind.TURN)
         self.phase_of = {
             self.lay.state(FrameKind.TURN, node.id).code: node.parent or node.id
