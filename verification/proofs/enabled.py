@@ -21,7 +21,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.spec.payments import payments
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
 from buckshot.verification.model.layout import KINDS, SEATS
-from buckshot.verification.model.state import Input
+from buckshot.verification.model.state import Input, flatten, leaves
 from buckshot.verification.proofs.properties import Offer, Property
 
 
@@ -55,15 +55,8 @@ def refused(model: Any, prop: Property, chosen: Input[Any, Any]) -> Any:
         taking = replace(inp, edge=b.num(edge_code))
         for _, res in sem.transitions(s, taking, only=frozenset({edge_code})):
             legal.append(res.ok)
-    bound = [
-        chance.load,
-        chance.head_live,
-        *chance.draws,
-        chance.pill_heal,
-        chance.gamble_win,
-        chance.steal,
-        chance.shield_keep,
-    ]
+    fields = zip(leaves(model.cfg, Input), flatten(model.cfg, chance), strict=True)
+    bound = [v for leaf, v in fields if leaf.name not in ("edge", "target", "item", "pay")]
     return z3.And(offer.when(sem, s, chosen), z3.ForAll(bound, z3.Not(z3.Or(*legal))))
 
 

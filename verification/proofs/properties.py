@@ -50,10 +50,6 @@ OpaquePred = Callable[[Sem, S], Sequence[Opaque]]
 StepCondition = Callable[[Sem, S, In], Any]
 """A condition over a state and the parameters of a decision taken in it."""
 
-PARAMS = ("target", "item", "pay")
-"""The fields of a step's input that a player chooses (the others are chance outcomes, and
-the decision's edge)."""
-
 
 @dataclass(frozen=True)
 class Offer:
@@ -209,15 +205,6 @@ def unasked(m: Sem, s: S, i: int) -> Any:
 # ``next_seat``, ``top_*``), so that a bug in a helper cannot hide itself from its check.
 
 
-def rule_top_state(m: Sem, s: S) -> Any:
-    """The chart state of the stack's top frame (slot ``depth - 1``), read slot by slot."""
-    b = m.b
-    out = b.num(EMPTY)
-    for i in range(m.cfg.depth):
-        out = b.ite(b.eqn(s.depth, i + 1), s.fstate[i], out)
-    return out
-
-
 def rule_top_flags(m: Sem, s: S) -> tuple[Any, ...]:
     """The poll flags (asked already) of the top frame, one per seat."""
     b = m.b
@@ -295,6 +282,13 @@ def rule_top(m: Sem, values: tuple[Any, ...], s: S) -> Any:
     for i in range(m.cfg.depth):
         out = b.ite(b.eqn(s.depth, i + 1), values[i], out)
     return out
+
+
+def rule_top_in(m: Sem, s: S, frame: FrameKind, *ids: str) -> Any:
+    """The stack's top frame is in one of the states ``ids`` of ``frame``'s chart (read slot
+    by slot)."""
+    top = rule_top(m, s.fstate, s)
+    return m.b.or_(*(m.b.eqn(top, code(frame, i)) for i in ids))
 
 
 def rule_top_who(m: Sem, s: S) -> Any:
@@ -386,23 +380,18 @@ def rule_end_condition(m: Sem, s: S) -> Any:
 
 
 def rule_heal(m: Sem, hp: Any, amount: int) -> Any:
-    """``hp`` raised by ``amount``, the part beyond ``hp.max`` lost (R2)."""
-    b = m.b
-    top = m.rules.hp.max
-    raised = b.addn(hp, amount)
-    return b.ite(b.le(raised, b.num(top)), raised, b.num(top))
+    """``hp`` raised by ``amount``, the part beyond ``hp.max`` lost (R2). (A loss, floored at 0
+    by R2, is the backend's ``sat_sub``.)"""
+    return m.b.min_(m.b.addn(hp, amount), m.b.num(m.rules.hp.max))
 
 
-def rule_lose(m: Sem, hp: Any, amount: int) -> Any:
-    """``hp`` lowered by ``amount``, floored at 0 (R2)."""
-    b = m.b
-    return b.ite(b.le(b.num(amount), hp), b.subn(hp, amount), b.num(0))
-
-
-def rule_lose_by(m: Sem, hp: Any, amount: Any) -> Any:
-    """``hp`` lowered by the value ``amount``, floored at 0 (R2)."""
-    b = m.b
-    return b.ite(b.le(amount, hp), b.sub(hp, amount), b.num(0))
+def cases(m: Sem, default: Any, *pairs: tuple[Any, Any]) -> Any:
+    """The value of the first ``(condition, value)`` pair whose condition holds, else
+    ``default``: a chain of if-then-else, the first pair outermost."""
+    out = default
+    for cond, value in reversed(pairs):
+        out = m.b.ite(cond, value, out)
+    return out
 
 
 def fired_event(m: Sem, r: Res, frame: FrameKind, source: str, event: str) -> Any:

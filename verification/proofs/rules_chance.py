@@ -30,7 +30,7 @@ from typing import Any
 from buckshot.spec.charts import Trigger
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.layout import KINDS
-from buckshot.verification.model.state import Input, State, flatten, leaves
+from buckshot.verification.model.state import Input, State, flatten, leaves, unflatten_input
 from buckshot.verification.proofs.properties import (
     In,
     Property,
@@ -50,10 +50,10 @@ from buckshot.verification.proofs.rules_common import (
     PILLS,
     TARGETED_ANY,
     TARGETED_OTHER,
+    doctor_on_self,
     drew,
     loaded,
     lucky,
-    pills_roll_due,
     rescued,
     settled,
     used,
@@ -89,8 +89,8 @@ def _pills_rolled(m: Sem, s: S, inp: In, r: Res) -> Any:
     b = m.b
     who = rule_top_who(m, s)
     return b.or_(
-        b.and_(used(m, inp, r, PILLS), pills_roll_due(m, s, s.owner, inp.target)),
-        b.and_(rescued(m, r), b.eqn(inp.item, PILLS), pills_roll_due(m, s, who, who)),
+        b.and_(used(m, inp, r, PILLS), b.not_(doctor_on_self(m, s, s.owner, inp.target))),
+        b.and_(rescued(m, r), b.eqn(inp.item, PILLS), b.not_(doctor_on_self(m, s, who, who))),
     )
 
 
@@ -146,25 +146,13 @@ def _given(m: Sem, s: S, inp: In, r: Res) -> dict[str, Any]:
 def _other(m: Sem, inp: In, given: dict[str, Any], value: int) -> In:
     """``inp`` with every input the step is not given set to ``value`` (false for 0)."""
     b = m.b
-
-    def pick(name: str, old: Any, boolean: bool) -> Any:
-        if boolean:
-            return b.bite(given[name], old, b.boolean(bool(value)))
-        return b.ite(given[name], old, b.num(value))
-
-    return Input(
-        edge=pick("edge", inp.edge, False),
-        target=pick("target", inp.target, False),
-        item=pick("item", inp.item, False),
-        pay=tuple(pick(f"pay[{k}]", v, False) for k, v in enumerate(inp.pay)),
-        load=pick("load", inp.load, False),
-        head_live=pick("head_live", inp.head_live, True),
-        draws=tuple(pick(f"draws[{j}]", v, False) for j, v in enumerate(inp.draws)),
-        pill_heal=pick("pill_heal", inp.pill_heal, True),
-        gamble_win=pick("gamble_win", inp.gamble_win, True),
-        steal=pick("steal", inp.steal, False),
-        shield_keep=pick("shield_keep", inp.shield_keep, True),
-    )
+    values = [
+        b.bite(given[leaf.label], old, b.boolean(bool(value)))
+        if leaf.boolean
+        else b.ite(given[leaf.label], old, b.num(value))
+        for leaf, old in zip(leaves(m.cfg, Input), flatten(m.cfg, inp), strict=True)
+    ]
+    return unflatten_input(m.cfg, values)
 
 
 def _same_step(m: Sem, r: Res, other: Res) -> Any:
