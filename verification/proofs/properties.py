@@ -301,19 +301,27 @@ def rule_top_cursor(m: Sem, s: S) -> Any:
     return rule_top(m, s.fcursor, s)
 
 
+def rule_next(m: Sem, value: Any, allowed: Sequence[Any], default: Any = None) -> Any:
+    """The first ``k`` after ``value`` in cyclic order over ``0..len(allowed)-1`` with
+    ``allowed[k]`` (``value`` itself when there is none; ``default``, or ``value``, when
+    ``value`` is out of range)."""
+    b = m.b
+    size = len(allowed)
+    out = value if default is None else default
+    for start in range(size):
+        chain = b.num(start)
+        for step in range(size - 1, 0, -1):
+            k = (start + step) % size
+            chain = b.ite(allowed[k], b.num(k), chain)
+        out = b.ite(b.eqn(value, start), chain, out)
+    return out
+
+
 def rule_next_living(m: Sem, s: S, p: Any) -> Any:
     """The first living seat clockwise after seat ``p`` (``p`` itself when no other seat
     lives): S1.1, S4.5.3 and R16, as seat arithmetic modulo the table's eight slots (the
     seats beyond the player count are never alive)."""
-    b = m.b
-    out = b.num(NONE)
-    for start in range(SEATS):
-        chain = b.num(start)
-        for k in range(SEATS - 1, 0, -1):
-            seat = (start + k) % SEATS
-            chain = b.ite(s.alive[seat], b.num(seat), chain)
-        out = b.ite(b.eqn(p, start), chain, out)
-    return out
+    return rule_next(m, p, s.alive, m.b.num(NONE))
 
 
 def rule_living(m: Sem, s: S) -> Any:

@@ -41,6 +41,7 @@ from buckshot.verification.proofs.properties import (
     fired_event,
     rule_held,
     rule_living,
+    rule_next,
     rule_seat_value,
     rule_top_who,
 )
@@ -185,21 +186,6 @@ def _open(chance: Fraction) -> bool:
     return 0 < chance < 1
 
 
-def _next_of(m: Sem, value: Any, allowed: list[Any]) -> Any:
-    """The first ``k`` after ``value`` in cyclic order over ``0..len(allowed)-1`` with
-    ``allowed[k]`` (``value`` itself when there is none)."""
-    b = m.b
-    size = len(allowed)
-    out = value
-    for start in range(size):
-        chain = b.num(start)
-        for step in range(size - 1, 0, -1):
-            k = (start + step) % size
-            chain = b.ite(allowed[k], b.num(k), chain)
-        out = b.ite(b.eqn(value, start), chain, out)
-    return out
-
-
 def every_allowed_outcome_is_possible(m: Sem, s: S, inp: In, r: Res) -> Any:
     """For a roll the rules make at this step, every outcome they allow keeps the step legal:
     both pill outcomes and both Gambler's outcomes when their chance is neither 0 nor 1
@@ -238,15 +224,15 @@ def every_allowed_outcome_is_possible(m: Sem, s: S, inp: In, r: Res) -> Any:
     load = loaded(m, r)
     for table in rules.shells.loads:
         options = [b.true() for _ in table.options]
-        cycled = replace(inp, load=_next_of(m, inp.load, options), head_live=b.true())
+        cycled = replace(inp, load=rule_next(m, inp.load, options), head_live=b.true())
         possible(b.and_(load, b.eqn(living, table.players)), cycled)
     drawing = b.or_(drew(m, r), _won(m, s, inp, r))
     for j in range(m.cfg.draws):
         draws = list(inp.draws)
-        draws[j] = _next_of(m, inp.draws[j], weights)
+        draws[j] = rule_next(m, inp.draws[j], weights)
         possible(drawing, replace(inp, draws=tuple(draws)))
     held = [b.ge(rule_held(m, s, inp.target, b.num(k)), b.num(1)) for k in range(KINDS)]
-    picked = _next_of(m, inp.steal, held)
+    picked = rule_next(m, inp.steal, held)
     possible(used(m, inp, r, PICK), replace(inp, item=b.num(PICK), steal=picked))
     return b.and_(*terms)
 
