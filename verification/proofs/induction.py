@@ -480,12 +480,11 @@ def merge_chunks(parts: Sequence[ProofResult]) -> ProofResult:
     for index, head in enumerate(first.per_n):
         mine = [part.per_n[index] for part in parts]
         violated = [v for v in mine if v.verdict == VIOLATED]
-        if violated:
-            per_n.append(violated[0])
-            continue
         unknown = [v for v in mine if v.verdict == UNKNOWN]
         seconds = sum(v.seconds for v in mine)
-        if unknown:
+        if violated:
+            per_n.append(violated[0])
+        elif unknown:
             per_n.append(PerN(head.n, UNKNOWN, seconds, unknown[0].part))
         else:
             per_n.append(PerN(head.n, PROVED, seconds, "step"))
