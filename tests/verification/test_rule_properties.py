@@ -29,7 +29,6 @@ from buckshot.verification.proofs import (
     rules_common,
     rules_counters,
     rules_enabled,
-    rules_end,
     rules_items,
     rules_pauses,
     rules_roles,
@@ -51,7 +50,6 @@ MODULES = (
     rules_roles,
     rules_pauses,
     rules_chance,
-    rules_end,
 )
 
 READABLE = {"b", "rules", "cfg", "layout"}

@@ -109,14 +109,6 @@ def cvc5_version() -> str:
     return str(cvc5.__version__)
 
 
-def smtlib(assertions: Sequence[Any]) -> str:
-    """The assertions as SMT-LIB2 declarations and asserts (no ``check-sat``), as Z3 prints
-    them."""
-    solver = z3.Solver()
-    solver.add(*assertions)
-    return str(solver.sexpr())
-
-
 def cross_check(
     assertions: Sequence[Any],
     z3_answer: str,
@@ -126,7 +118,9 @@ def cross_check(
     """Ask cvc5 whether ``assertions`` (Z3 terms of QF_BV) are satisfiable and compare its
     answer with ``z3_answer`` (``sat``, ``unsat`` or ``unknown``)."""
     started, cpu = time.perf_counter(), time.process_time()
-    answer, reason, used = _ask_cvc5(smtlib(assertions), resource_limit, wall_ms)
+    exported = z3.Solver()  # the assertions as SMT-LIB2 declarations and asserts
+    exported.add(*assertions)
+    answer, reason, used = _ask_cvc5(str(exported.sexpr()), resource_limit, wall_ms)
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     decided = (SAT, UNSAT)
     agree = answer == z3_answer if answer in decided and z3_answer in decided else None

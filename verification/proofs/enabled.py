@@ -21,7 +21,7 @@ import z3  # type: ignore[import-untyped]
 from buckshot.spec.payments import payments
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
 from buckshot.verification.model.layout import KINDS, SEATS
-from buckshot.verification.model.state import Input
+from buckshot.verification.model.state import Input, flatten, leaves
 from buckshot.verification.proofs.properties import Offer, Property
 
 
@@ -44,38 +44,26 @@ def refused(model: Any, prop: Property, chosen: Input[Any, Any]) -> Any:
     sem, s, b = model.sem, model.s, model.sem.b
     chance = model.symbols.input(f"chance.{prop.id}")
     zero = b.num(0)
-    inp = replace(
-        chance,
-        target=chosen.target if "target" in offer.params else zero,
-        item=chosen.item if "item" in offer.params else zero,
-        pay=chosen.pay if "pay" in offer.params else tuple(zero for _ in chosen.pay),
-    )
+    blank = replace(chance, target=zero, item=zero, pay=tuple(zero for _ in chance.pay))
+    inp = _with_params(offer, blank, chosen)
     legal = []
     for edge_code in _codes(sem.layout, offer):
         taking = replace(inp, edge=b.num(edge_code))
         for _, res in sem.transitions(s, taking, only=frozenset({edge_code})):
             legal.append(res.ok)
-    bound = [
-        chance.load,
-        chance.head_live,
-        *chance.draws,
-        chance.pill_heal,
-        chance.gamble_win,
-        chance.steal,
-        chance.shield_keep,
-    ]
+    fields = zip(leaves(model.cfg, Input), flatten(model.cfg, chance), strict=True)
+    bound = [v for leaf, v in fields if leaf.name not in ("edge", "target", "item", "pay")]
     return z3.And(offer.when(sem, s, chosen), z3.ForAll(bound, z3.Not(z3.Or(*legal))))
+
+
+def _with_params(offer: Offer, base: Input[Any, Any], given: Input[Any, Any]) -> Input[Any, Any]:
+    """``base`` with ``given``'s values of the parameters the offer names."""
+    return replace(base, **{name: getattr(given, name) for name in offer.params})
 
 
 def decision(spec: ExecutableSpec, offer: Offer, given: ConcreteInput) -> ConcreteInput:
     """``given``'s parameters of the offer, every other field blank."""
-    base = spec.blank_input()
-    return replace(
-        base,
-        target=given.target if "target" in offer.params else 0,
-        item=given.item if "item" in offer.params else 0,
-        pay=given.pay if "pay" in offer.params else base.pay,
-    )
+    return _with_params(offer, spec.blank_input(), given)
 
 
 def _key(inp: ConcreteInput) -> tuple[Any, ...]:

@@ -31,11 +31,10 @@ from buckshot.verification.proofs.properties import Opaque, Property
 from buckshot.verification.proofs.rules_chance import RULES_CHANCE
 from buckshot.verification.proofs.rules_counters import RULES_COUNTERS
 from buckshot.verification.proofs.rules_enabled import RULES_ENABLED
-from buckshot.verification.proofs.rules_end import RULES_END
 from buckshot.verification.proofs.rules_items import RULES_ITEMS
 from buckshot.verification.proofs.rules_pauses import RULES_PAUSES
 from buckshot.verification.proofs.rules_roles import RULES_ROLES
-from buckshot.verification.proofs.rules_turn import RULES_TURN
+from buckshot.verification.proofs.rules_turn import RULES_END, RULES_TURN
 
 PROVED = "proved"
 VIOLATED = "violated"
@@ -106,7 +105,7 @@ RULES: tuple[Property, ...] = (
 )
 """The rule properties: every rule that constrains states or steps, stated from the rule
 text (:mod:`.rules_turn`, :mod:`.rules_counters`, :mod:`.rules_items`, :mod:`.rules_roles`,
-:mod:`.rules_pauses`, :mod:`.rules_chance`, :mod:`.rules_end`)."""
+:mod:`.rules_pauses`, :mod:`.rules_chance`; the end of the game last)."""
 
 
 def all_properties() -> tuple[Property, ...]:
@@ -367,30 +366,29 @@ def prove_property(
     transition the charts lack fails at every count, its part naming the transition.
     """
     started = time.perf_counter()
+    tally = _Tally(model)
     try:
-        return _prove_property(model, prop, timeout_ms, chunk, started)
+        _prove_property(model, prop, tally, timeout_ms, chunk)
     except MissingTransition as missing:  # a chart edit took away an edge the property names
         tally = _Tally(model)
         for n in tally.ns:
             tally.violated[n] = (0.0, f"{missing}, which the property names", None)
-        return tally.result(prop, players_label(model.cfg), time.perf_counter() - started)
+    return tally.result(prop, players_label(model.cfg), time.perf_counter() - started)
 
 
 def _prove_property(
     model: ProofModel,
     prop: Property,
+    tally: _Tally,
     timeout_ms: int,
     chunk: tuple[int, int] | None,
-    started: float,
-) -> ProofResult:
+) -> None:
     cfg, sem, spec = model.cfg, model.sem, model.spec
-    tally = _Tally(model)
     budget = Budget.nominal(prop.budget_ms, timeout_ms)
     if prop.progress or prop.offer is not None:
         if chunk is None or chunk[0] == 0:
-            prove_state = _prove_progress if prop.progress else _prove_offer
-            prove_state(model, prop, tally, budget)
-        return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+            _prove_state(model, prop, tally, budget)
+        return
     cases = model.cases
     if chunk is not None:
         cases = cases[chunk[0] :: chunk[1]]
@@ -418,19 +416,17 @@ def _prove_property(
     facts = model.facts
     if prop.per_branch:
         _prove_tree(model, prop, tally, timeout_ms, chunk, ask)
-        return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+        return
     if chunk is None:
         quick = Budget.nominal(min(QUICK_MS, prop.budget_ms), timeout_ms)
         either = z3.Or(*(bad(case) for case in cases))
-        verdict = tally.sweep(facts, either, s.n, "step", quick, read_step)
-        if verdict != UNKNOWN:
-            return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+        if tally.sweep(facts, either, s.n, "step", quick, read_step) != UNKNOWN:
+            return
         if prop.budget_ms <= QUICK_MS:
             tally.mark_unknown("step")
-            return tally.result(prop, players_label(cfg), time.perf_counter() - started)
+            return
     for case in cases:
         ask(case)
-    return tally.result(prop, players_label(cfg), time.perf_counter() - started)
 
 
 ABSTRACT_MS = 10_000  # a query with opaque sums, before its branch is split or asked plainly
@@ -484,12 +480,11 @@ def merge_chunks(parts: Sequence[ProofResult]) -> ProofResult:
     for index, head in enumerate(first.per_n):
         mine = [part.per_n[index] for part in parts]
         violated = [v for v in mine if v.verdict == VIOLATED]
-        if violated:
-            per_n.append(violated[0])
-            continue
         unknown = [v for v in mine if v.verdict == UNKNOWN]
         seconds = sum(v.seconds for v in mine)
-        if unknown:
+        if violated:
+            per_n.append(violated[0])
+        elif unknown:
             per_n.append(PerN(head.n, UNKNOWN, seconds, unknown[0].part))
         else:
             per_n.append(PerN(head.n, PROVED, seconds, "step"))
@@ -511,45 +506,31 @@ def merge_chunks(parts: Sequence[ProofResult]) -> ProofResult:
     )
 
 
-def _prove_progress(model: ProofModel, prop: Property, tally: _Tally, budget: Budget) -> None:
-    """Ask for a stuck state (:func:`.progress.stuck`) satisfying the assumptions, for every
-    count, each counterexample re-checked on the executable spec (no legal input there)."""
-    cfg, spec, s = model.cfg, model.spec, model.s
-
-    def read_stuck(m: Any) -> ProofCounterexample:
-        state = read_state(cfg, m, s)
-        legal = spec.legal_inputs(state)
-        top = spec.top(state)
-        note = f"stuck: no legal input in {top.frame}:{top.id}"
-        confirmed = not legal and not spec.is_terminal(state)
-        return ProofCounterexample(None, None, state, confirmed, note, stuck=True)
-
-    goal = stuck(model)
-    if tally.sweep(model.facts, goal, s.n, "state", budget, read_stuck, logic=None) != PROVED:
-        tally.mark_unknown("state")
-
-
-def _prove_offer(model: ProofModel, prop: Property, tally: _Tally, budget: Budget) -> None:
-    """Ask for a state satisfying the assumptions in which the rules offer a decision the
-    model refuses for every chance outcome (:func:`.enabled.refused`), for every count; each
-    counterexample re-checked on the executable spec (no chance variant of the decision is
-    legal there)."""
+def _prove_state(model: ProofModel, prop: Property, tally: _Tally, budget: Budget) -> None:
+    """Ask, for every count, for a state satisfying the assumptions that is stuck (progress,
+    :func:`.progress.stuck`) or in which the rules offer a decision the model refuses for
+    every chance outcome (enabledness, :func:`.enabled.refused`); each counterexample
+    re-checked on the executable spec (no legal input there, or no chance variant of the
+    decision legal there)."""
     cfg, spec, s = model.cfg, model.spec, model.s
     offer = prop.offer
-    assert offer is not None, prop.id
     chosen = enabled.chosen_input(model, prop)
 
-    def read_refusal(m: Any) -> ProofCounterexample:
+    def read(m: Any) -> ProofCounterexample:
         state = read_state(cfg, m, s)
-        decision = enabled.decision(spec, offer, read_input(cfg, m, chosen))
         top = spec.top(state)
+        if offer is None:
+            note = f"stuck: no legal input in {top.frame}:{top.id}"
+            confirmed = not spec.legal_inputs(state) and not spec.is_terminal(state)
+            return ProofCounterexample(None, None, state, confirmed, note, stuck=True)
+        decision = enabled.decision(spec, offer, read_input(cfg, m, chosen))
         allowed = bool(offer.when(spec.sem, state, decision))
         confirmed = allowed and not enabled.offered(spec, offer, state, decision)
         note = f"refused: {_describe(spec, offer, decision)} in {top.frame}:{top.id}"
         return ProofCounterexample(None, None, state, confirmed, note, refused=decision)
 
-    goal = enabled.refused(model, prop, chosen)
-    if tally.sweep(model.facts, goal, s.n, "state", budget, read_refusal, logic=None) != PROVED:
+    goal = stuck(model) if offer is None else enabled.refused(model, prop, chosen)
+    if tally.sweep(model.facts, goal, s.n, "state", budget, read, logic=None) != PROVED:
         tally.mark_unknown("state")
 
 

@@ -37,8 +37,8 @@ from buckshot.verification.proofs.properties import (
     rule_poll_next,
     rule_seat_flag,
     rule_seat_value,
+    rule_top,
     rule_top_flags,
-    rule_top_state,
     slot_is,
     someone_at_zero,
     top_in,
@@ -78,7 +78,7 @@ def should_be_asked(m: Sem, s: S) -> list[tuple[Any, Any]]:
     the poll order in a response window (S6.2.1), a living player at 0 HP in a dying frame
     (S4.3.1), a living player at 1 HP who is not a traitor in a conversion frame (S4.3.2)."""
     b = m.b
-    top = rule_top_state(m, s)
+    top = rule_top(m, s.fstate, s)
     poll_next = rule_poll_next(m, s, rule_top_flags(m, s))
     rules: list[tuple[Any, Any]] = []
     for frame, state_id in OWNER_ASKED:
@@ -214,10 +214,6 @@ def discards_only_over_cap(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     return m.b.implies(fired_action(m, r, "discard_one"), rule_owner_over_cap(m, s))
 
 
-def _rank_of(m: Sem, start: Any, seat: Any) -> Any:
-    return m.b.select([m.rank(start, p) for p in range(SEATS)], seat)
-
-
 def shot_window_polls_in_order(m: Sem, s: S) -> Any:
     b = m.b
     terms = []
@@ -226,7 +222,7 @@ def shot_window_polls_in_order(m: Sem, s: S) -> Any:
         asked = s.fasked[i]
         cursor = s.fcursor[i]
         complete = b.and_(*(b.implies(s.alive[p], asked[p]) for p in range(SEATS)))
-        cursor_rank = _rank_of(m, s.owner, cursor)
+        cursor_rank = b.select([m.rank(s.owner, p) for p in range(SEATS)], cursor)
         prefix = b.and_(
             m.bseat(s.alive, cursor),
             *(

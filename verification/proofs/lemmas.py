@@ -353,5 +353,3 @@ LEMMAS: tuple[Property, ...] = (
     ),
 )
 """The strengthening lemmas, in ID order."""
-
-_ = (EMPTY,)

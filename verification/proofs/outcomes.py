@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from buckshot.spec.rulebook import Item, Role
-from buckshot.verification.model.helpers import weight_key
 from buckshot.verification.model.layout import (
     DRAWN,
     ITEM_KINDS,
@@ -139,8 +138,3 @@ UNDRAWABLE = Property(
 )
 """A lemma of the ruleset, not of the rules: true by construction under the default (every
 weight positive), proved by induction for a ruleset in which some weight is 0."""
-
-
-def weight_keys() -> tuple[str, ...]:
-    """The ruleset keys of the item weights, in item order."""
-    return tuple(weight_key(k) for k in range(KINDS))

@@ -18,18 +18,17 @@ import z3  # type: ignore[import-untyped]
 from buckshot.verification.model.state import flatten
 from buckshot.verification.proofs.properties import Property, turn_in
 
-PROGRESS = Property(
-    "P1",
-    ("S1.1", "S4.0", "S4.2.0", "S5.1", "S6.1.3"),
-    "Progress: every state that satisfies the invariants and whose game is not over has a "
-    "legal input (an automatic step, or a decision of the player asked); no game gets stuck.",
-    progress=True,
+PROGRESS_PROPERTIES: tuple[Property, ...] = (
+    Property(
+        "P1",
+        ("S1.1", "S4.0", "S4.2.0", "S5.1", "S6.1.3"),
+        "Progress: every state that satisfies the invariants and whose game is not over has a "
+        "legal input (an automatic step, or a decision of the player asked); no game gets stuck.",
+        progress=True,
+    ),
 )
 """The progress property (R21: every turn ends, so a stuck state would be a game that
 never ends and never draws)."""
-
-PROGRESS_PROPERTIES: tuple[Property, ...] = (PROGRESS,)
-"""The progress properties, in ID order."""
 
 
 def stuck(model: Any) -> Any:

@@ -50,10 +50,6 @@ OpaquePred = Callable[[Sem, S], Sequence[Opaque]]
 StepCondition = Callable[[Sem, S, In], Any]
 """A condition over a state and the parameters of a decision taken in it."""
 
-PARAMS = ("target", "item", "pay")
-"""The fields of a step's input that a player chooses (the others are chance outcomes, and
-the decision's edge)."""
-
 
 @dataclass(frozen=True)
 class Offer:
@@ -209,15 +205,6 @@ def unasked(m: Sem, s: S, i: int) -> Any:
 # ``next_seat``, ``top_*``), so that a bug in a helper cannot hide itself from its check.
 
 
-def rule_top_state(m: Sem, s: S) -> Any:
-    """The chart state of the stack's top frame (slot ``depth - 1``), read slot by slot."""
-    b = m.b
-    out = b.num(EMPTY)
-    for i in range(m.cfg.depth):
-        out = b.ite(b.eqn(s.depth, i + 1), s.fstate[i], out)
-    return out
-
-
 def rule_top_flags(m: Sem, s: S) -> tuple[Any, ...]:
     """The poll flags (asked already) of the top frame, one per seat."""
     b = m.b
@@ -297,6 +284,13 @@ def rule_top(m: Sem, values: tuple[Any, ...], s: S) -> Any:
     return out
 
 
+def rule_top_in(m: Sem, s: S, frame: FrameKind, *ids: str) -> Any:
+    """The stack's top frame is in one of the states ``ids`` of ``frame``'s chart (read slot
+    by slot)."""
+    top = rule_top(m, s.fstate, s)
+    return m.b.or_(*(m.b.eqn(top, code(frame, i)) for i in ids))
+
+
 def rule_top_who(m: Sem, s: S) -> Any:
     """The player the top frame is for (the dying, the converting, the discarding player)."""
     return rule_top(m, s.fwho, s)
@@ -307,19 +301,27 @@ def rule_top_cursor(m: Sem, s: S) -> Any:
     return rule_top(m, s.fcursor, s)
 
 
+def rule_next(m: Sem, value: Any, allowed: Sequence[Any], default: Any = None) -> Any:
+    """The first ``k`` after ``value`` in cyclic order over ``0..len(allowed)-1`` with
+    ``allowed[k]`` (``value`` itself when there is none; ``default``, or ``value``, when
+    ``value`` is out of range)."""
+    b = m.b
+    size = len(allowed)
+    out = value if default is None else default
+    for start in range(size):
+        chain = b.num(start)
+        for step in range(size - 1, 0, -1):
+            k = (start + step) % size
+            chain = b.ite(allowed[k], b.num(k), chain)
+        out = b.ite(b.eqn(value, start), chain, out)
+    return out
+
+
 def rule_next_living(m: Sem, s: S, p: Any) -> Any:
     """The first living seat clockwise after seat ``p`` (``p`` itself when no other seat
     lives): S1.1, S4.5.3 and R16, as seat arithmetic modulo the table's eight slots (the
     seats beyond the player count are never alive)."""
-    b = m.b
-    out = b.num(NONE)
-    for start in range(SEATS):
-        chain = b.num(start)
-        for k in range(SEATS - 1, 0, -1):
-            seat = (start + k) % SEATS
-            chain = b.ite(s.alive[seat], b.num(seat), chain)
-        out = b.ite(b.eqn(p, start), chain, out)
-    return out
+    return rule_next(m, p, s.alive, m.b.num(NONE))
 
 
 def rule_living(m: Sem, s: S) -> Any:
@@ -386,23 +388,18 @@ def rule_end_condition(m: Sem, s: S) -> Any:
 
 
 def rule_heal(m: Sem, hp: Any, amount: int) -> Any:
-    """``hp`` raised by ``amount``, the part beyond ``hp.max`` lost (R2)."""
-    b = m.b
-    top = m.rules.hp.max
-    raised = b.addn(hp, amount)
-    return b.ite(b.le(raised, b.num(top)), raised, b.num(top))
+    """``hp`` raised by ``amount``, the part beyond ``hp.max`` lost (R2). (A loss, floored at 0
+    by R2, is the backend's ``sat_sub``.)"""
+    return m.b.min_(m.b.addn(hp, amount), m.b.num(m.rules.hp.max))
 
 
-def rule_lose(m: Sem, hp: Any, amount: int) -> Any:
-    """``hp`` lowered by ``amount``, floored at 0 (R2)."""
-    b = m.b
-    return b.ite(b.le(b.num(amount), hp), b.subn(hp, amount), b.num(0))
-
-
-def rule_lose_by(m: Sem, hp: Any, amount: Any) -> Any:
-    """``hp`` lowered by the value ``amount``, floored at 0 (R2)."""
-    b = m.b
-    return b.ite(b.le(amount, hp), b.sub(hp, amount), b.num(0))
+def cases(m: Sem, default: Any, *pairs: tuple[Any, Any]) -> Any:
+    """The value of the first ``(condition, value)`` pair whose condition holds, else
+    ``default``: a chain of if-then-else, the first pair outermost."""
+    out = default
+    for cond, value in reversed(pairs):
+        out = m.b.ite(cond, value, out)
+    return out
 
 
 def fired_event(m: Sem, r: Res, frame: FrameKind, source: str, event: str) -> Any:

@@ -18,8 +18,10 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from buckshot.verification.model.config import Config
+from buckshot.verification.model.helpers import weight_key
+from buckshot.verification.model.layout import KINDS
 from buckshot.verification.proofs.limits import Budget, one_shot
-from buckshot.verification.proofs.outcomes import Outcome, weight_keys
+from buckshot.verification.proofs.outcomes import Outcome
 from buckshot.verification.proofs.properties import Property
 from buckshot.verification.proofs.vacuity import (
     UNREACHABLE_MS,
@@ -29,7 +31,12 @@ from buckshot.verification.proofs.vacuity import (
     way_in_queries,
 )
 
-PARAMETRIC_KEYS = (*weight_keys(), "magician.cost", "traitor.kills_to_win", "traitor.cap_bonus")
+PARAMETRIC_KEYS = (
+    *(weight_key(k) for k in range(KINDS)),
+    "magician.cost",
+    "traitor.kills_to_win",
+    "traitor.cap_bonus",
+)
 """The ruleset keys the model can read as named values (every other key is a constant)."""
 
 

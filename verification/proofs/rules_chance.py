@@ -30,7 +30,7 @@ from typing import Any
 from buckshot.spec.charts import Trigger
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.layout import KINDS
-from buckshot.verification.model.state import Input, State, flatten, leaves
+from buckshot.verification.model.state import Input, State, flatten, leaves, unflatten_input
 from buckshot.verification.proofs.properties import (
     In,
     Property,
@@ -41,6 +41,7 @@ from buckshot.verification.proofs.properties import (
     fired_event,
     rule_held,
     rule_living,
+    rule_next,
     rule_seat_value,
     rule_top_who,
 )
@@ -50,10 +51,10 @@ from buckshot.verification.proofs.rules_common import (
     PILLS,
     TARGETED_ANY,
     TARGETED_OTHER,
+    doctor_on_self,
     drew,
     loaded,
     lucky,
-    pills_roll_due,
     rescued,
     settled,
     used,
@@ -89,8 +90,8 @@ def _pills_rolled(m: Sem, s: S, inp: In, r: Res) -> Any:
     b = m.b
     who = rule_top_who(m, s)
     return b.or_(
-        b.and_(used(m, inp, r, PILLS), pills_roll_due(m, s, s.owner, inp.target)),
-        b.and_(rescued(m, r), b.eqn(inp.item, PILLS), pills_roll_due(m, s, who, who)),
+        b.and_(used(m, inp, r, PILLS), b.not_(doctor_on_self(m, s, s.owner, inp.target))),
+        b.and_(rescued(m, r), b.eqn(inp.item, PILLS), b.not_(doctor_on_self(m, s, who, who))),
     )
 
 
@@ -146,25 +147,13 @@ def _given(m: Sem, s: S, inp: In, r: Res) -> dict[str, Any]:
 def _other(m: Sem, inp: In, given: dict[str, Any], value: int) -> In:
     """``inp`` with every input the step is not given set to ``value`` (false for 0)."""
     b = m.b
-
-    def pick(name: str, old: Any, boolean: bool) -> Any:
-        if boolean:
-            return b.bite(given[name], old, b.boolean(bool(value)))
-        return b.ite(given[name], old, b.num(value))
-
-    return Input(
-        edge=pick("edge", inp.edge, False),
-        target=pick("target", inp.target, False),
-        item=pick("item", inp.item, False),
-        pay=tuple(pick(f"pay[{k}]", v, False) for k, v in enumerate(inp.pay)),
-        load=pick("load", inp.load, False),
-        head_live=pick("head_live", inp.head_live, True),
-        draws=tuple(pick(f"draws[{j}]", v, False) for j, v in enumerate(inp.draws)),
-        pill_heal=pick("pill_heal", inp.pill_heal, True),
-        gamble_win=pick("gamble_win", inp.gamble_win, True),
-        steal=pick("steal", inp.steal, False),
-        shield_keep=pick("shield_keep", inp.shield_keep, True),
-    )
+    values = [
+        b.bite(given[leaf.label], old, b.boolean(bool(value)))
+        if leaf.boolean
+        else b.ite(given[leaf.label], old, b.num(value))
+        for leaf, old in zip(leaves(m.cfg, Input), flatten(m.cfg, inp), strict=True)
+    ]
+    return unflatten_input(m.cfg, values)
 
 
 def _same_step(m: Sem, r: Res, other: Res) -> Any:
@@ -195,21 +184,6 @@ def no_roll_where_the_rules_roll_none(m: Sem, s: S, inp: In, r: Res) -> Any:
 def _open(chance: Fraction) -> bool:
     """A roll with this chance can go either way."""
     return 0 < chance < 1
-
-
-def _next_of(m: Sem, value: Any, allowed: list[Any]) -> Any:
-    """The first ``k`` after ``value`` in cyclic order over ``0..len(allowed)-1`` with
-    ``allowed[k]`` (``value`` itself when there is none)."""
-    b = m.b
-    size = len(allowed)
-    out = value
-    for start in range(size):
-        chain = b.num(start)
-        for step in range(size - 1, 0, -1):
-            k = (start + step) % size
-            chain = b.ite(allowed[k], b.num(k), chain)
-        out = b.ite(b.eqn(value, start), chain, out)
-    return out
 
 
 def every_allowed_outcome_is_possible(m: Sem, s: S, inp: In, r: Res) -> Any:
@@ -250,15 +224,15 @@ def every_allowed_outcome_is_possible(m: Sem, s: S, inp: In, r: Res) -> Any:
     load = loaded(m, r)
     for table in rules.shells.loads:
         options = [b.true() for _ in table.options]
-        cycled = replace(inp, load=_next_of(m, inp.load, options), head_live=b.true())
+        cycled = replace(inp, load=rule_next(m, inp.load, options), head_live=b.true())
         possible(b.and_(load, b.eqn(living, table.players)), cycled)
     drawing = b.or_(drew(m, r), _won(m, s, inp, r))
     for j in range(m.cfg.draws):
         draws = list(inp.draws)
-        draws[j] = _next_of(m, inp.draws[j], weights)
+        draws[j] = rule_next(m, inp.draws[j], weights)
         possible(drawing, replace(inp, draws=tuple(draws)))
     held = [b.ge(rule_held(m, s, inp.target, b.num(k)), b.num(1)) for k in range(KINDS)]
-    picked = _next_of(m, inp.steal, held)
+    picked = rule_next(m, inp.steal, held)
     possible(used(m, inp, r, PICK), replace(inp, item=b.num(PICK), steal=picked))
     return b.and_(*terms)
 

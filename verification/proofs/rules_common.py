@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from buckshot.spec.rulebook import Item, Role
-from buckshot.verification.model.layout import KINDS, item_code
+from buckshot.verification.model.layout import KINDS, SEATS, item_code
 from buckshot.verification.proofs.properties import (
     In,
     Res,
@@ -21,7 +21,6 @@ from buckshot.verification.proofs.properties import (
     fired_action,
     rule_has_skill,
     rule_heal,
-    rule_lose,
     rule_seat_value,
 )
 
@@ -77,7 +76,6 @@ def phase_states(number: int) -> tuple[str, ...]:
     return tuple(state for state, phase in TURN_PHASES.items() if phase == number)
 
 
-LOAD_EDGE = "turn:reloading:check_chamber:0"
 NO_LOAD_EDGE = "turn:reloading:check_chamber:1"
 
 
@@ -103,7 +101,7 @@ def eliminated(m: Sem, r: Res) -> Any:
 
 def loaded(m: Sem, r: Res) -> Any:
     """The step loaded the chamber."""
-    return fired(m, r, LOAD_EDGE)
+    return fired(m, r, "turn:reloading:check_chamber:0")
 
 
 def drew(m: Sem, r: Res) -> Any:
@@ -149,12 +147,6 @@ def doctor_on_self(m: Sem, s: S, user: Any, target: Any) -> Any:
     return b.and_(b.eq(user, target), rule_has_skill(m, s, user, Role.DOCTOR))
 
 
-def pills_roll_due(m: Sem, s: S, user: Any, target: Any) -> Any:
-    """Expired pills that ``user`` gives ``target`` roll (every use but a Doctor's on
-    themself, S3.6, S2.5)."""
-    return m.b.not_(doctor_on_self(m, s, user, target))
-
-
 def pills_hp(m: Sem, s: S, inp: In, user: Any, target: Any) -> Any:
     """The target's HP after ``user`` gives them expired pills (S3.6, S2.5; R10, R2): a
     Doctor on themself heals ``pills.doctor_heal``; otherwise the roll heals ``pills.heal``
@@ -162,7 +154,8 @@ def pills_hp(m: Sem, s: S, inp: In, user: Any, target: Any) -> Any:
     b = m.b
     r = m.rules
     hp = rule_seat_value(m, s.hp, target)
-    rolled = b.ite(inp.pill_heal, rule_heal(m, hp, r.pills.heal), rule_lose(m, hp, r.pills.loss))
+    loss = b.sat_sub(hp, b.num(r.pills.loss))
+    rolled = b.ite(inp.pill_heal, rule_heal(m, hp, r.pills.heal), loss)
     return b.ite(doctor_on_self(m, s, user, target), rule_heal(m, hp, r.pills.doctor_heal), rolled)
 
 
@@ -176,6 +169,57 @@ def rescue_hp(m: Sem, s: S, inp: In, who: Any) -> Any:
     return b.ite(b.eqn(inp.item, MILK), milk, b.ite(b.eqn(inp.item, PILLS), pills, hp))
 
 
-def kinds() -> range:
-    """Every item kind's code."""
-    return range(KINDS)
+FLAGS = ("alive", "traitor", "conv_used")
+"""The per-seat fields that are flags (the others are counts)."""
+
+
+def kept(m: Sem, s: S, r: Res, *names: str, but: Any = None) -> Any:
+    """The per-seat fields ``names`` are unchanged for every seat (but the seat ``but``)."""
+    b = m.b
+    terms = []
+    for name in names:
+        same = b.beq if name in FLAGS else b.eq
+        before, after = getattr(s, name), getattr(r.next, name)
+        for p in range(SEATS):
+            keep = same(after[p], before[p])
+            terms.append(keep if but is None else b.implies(b.ne(but, b.num(p)), keep))
+    return b.and_(*terms)
+
+
+def items_kept(m: Sem, s: S, r: Res) -> Any:
+    """Every seat's count of every item kind is unchanged."""
+    b = m.b
+    cells = [(p, k) for p in range(SEATS) for k in range(KINDS)]
+    return b.and_(*(b.eq(r.next.items[p][k], s.items[p][k]) for p, k in cells))
+
+
+def chamber_kept(m: Sem, s: S, r: Res) -> Any:
+    """The chamber is unchanged."""
+    b = m.b
+    nxt = r.next
+    return b.and_(
+        b.eq(nxt.shells, s.shells), b.eq(nxt.live, s.live), b.beq(nxt.head_live, s.head_live)
+    )
+
+
+def chamber_ejected(m: Sem, s: S, r: Res) -> Any:
+    """The chamber's first shell left it: one shell fewer, one live fewer if it was live
+    (S4.2.1c, S3.2; R22)."""
+    b = m.b
+    nxt = r.next
+    return b.and_(
+        b.eq(nxt.shells, b.subn(s.shells, 1)),
+        b.eq(nxt.live, b.ite(s.head_live, b.subn(s.live, 1), s.live)),
+    )
+
+
+def chamber_inverted(m: Sem, s: S, r: Res) -> Any:
+    """Every shell changed type: as many shells, live and blank counts swapped, the first
+    shell's type flipped (S3.8; R22)."""
+    b = m.b
+    nxt = r.next
+    return b.and_(
+        b.eq(nxt.shells, s.shells),
+        b.eq(nxt.live, b.sub(s.shells, s.live)),
+        b.beq(nxt.head_live, b.not_(s.head_live)),
+    )

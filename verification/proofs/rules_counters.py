@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from buckshot.verification.model.layout import NONE, SEATS
+from buckshot.verification.model.layout import KINDS, NONE, SEATS
 from buckshot.verification.proofs.properties import (
     In,
     Property,
     Res,
     S,
     Sem,
+    cases,
     fired,
     fired_action,
     rule_heal,
     rule_living,
-    rule_lose_by,
     rule_rage_grant,
     rule_seat_value,
     rule_shield_grant,
@@ -38,12 +38,14 @@ from buckshot.verification.proofs.rules_common import (
     PICK,
     PILLS,
     RAGE,
+    chamber_ejected,
+    chamber_inverted,
+    chamber_kept,
     discarded,
     drawn,
     drew,
     eliminated,
     flipped,
-    kinds,
     loaded,
     lucky,
     pills_hp,
@@ -84,18 +86,13 @@ def hp_changes_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     for p in range(SEATS):
         hp = s.hp[p]
         hit = b.and_(settle, b.eqn(s.shot_target, p), s.shot_live, b.eqn(s.shield[p], 0))
-        expected = b.ite(
-            hit,
-            rule_lose_by(m, hp, damage),
-            b.ite(
-                b.and_(milk, b.eqn(s.owner, p)),
-                rule_heal(m, hp, m.rules.milk_tea.heal),
-                b.ite(
-                    b.and_(pills, b.eqn(inp.target, p)),
-                    pills_hp(m, s, inp, s.owner, b.num(p)),
-                    b.ite(b.and_(rescue, b.eqn(who, p)), rescue_hp(m, s, inp, b.num(p)), hp),
-                ),
-            ),
+        expected = cases(
+            m,
+            hp,
+            (hit, b.sat_sub(hp, damage)),
+            (b.and_(milk, b.eqn(s.owner, p)), rule_heal(m, hp, m.rules.milk_tea.heal)),
+            (b.and_(pills, b.eqn(inp.target, p)), pills_hp(m, s, inp, s.owner, b.num(p))),
+            (b.and_(rescue, b.eqn(who, p)), rescue_hp(m, s, inp, b.num(p))),
         )
         terms.append(b.eq(nxt.hp[p], expected))
     return b.and_(*terms)
@@ -125,10 +122,12 @@ def shields_change_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
         grant = rule_shield_grant(m, s, b.num(p))
         raised = b.add(shield, grant)
         raised = b.ite(b.le(raised, cap), raised, cap)
-        expected = b.ite(
-            b.and_(gone, b.eqn(who, p)),
-            b.num(0),
-            b.ite(absorbed, spent, b.ite(b.and_(amulet, b.eqn(s.owner, p)), raised, shield)),
+        expected = cases(
+            m,
+            shield,
+            (b.and_(gone, b.eqn(who, p)), b.num(0)),
+            (absorbed, spent),
+            (b.and_(amulet, b.eqn(s.owner, p)), raised),
         )
         terms.append(b.eq(nxt.shield[p], expected))
     return b.and_(*terms)
@@ -154,14 +153,12 @@ def rage_changes_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
         rage = s.rage[p]
         grant = rule_rage_grant(m, s, b.num(p))
         fired_one = b.ite(b.gt(rage, b.num(0)), b.subn(rage, 1), rage)
-        expected = b.ite(
-            b.or_(end, b.and_(gone, b.eqn(who, p))),
-            b.num(0),
-            b.ite(
-                b.and_(settle, b.eqn(s.shot_shooter, p)),
-                fired_one,
-                b.ite(b.and_(potion, b.eqn(s.owner, p)), b.add(rage, grant), rage),
-            ),
+        expected = cases(
+            m,
+            rage,
+            (b.or_(end, b.and_(gone, b.eqn(who, p))), b.num(0)),
+            (b.and_(settle, b.eqn(s.shot_shooter, p)), fired_one),
+            (b.and_(potion, b.eqn(s.owner, p)), b.add(rage, grant)),
         )
         terms.append(b.eq(nxt.rage[p], expected))
     return b.and_(*terms)
@@ -218,46 +215,25 @@ def items_change_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     terms = []
     for p in range(SEATS):
         owner = b.eqn(s.owner, p)
-        for k in kinds():
+        for k in range(KINDS):
             count = s.items[p][k]
-            this = b.eqn(inp.item, k)
-            spent = b.ite(this, b.num(1), b.num(0))
+            spent = b.ite(b.eqn(inp.item, k), b.num(1), b.num(0))
             stolen = b.ite(b.eqn(inp.steal, k), b.num(1), b.num(0))
-            owner_after_use = b.sub(
-                b.add(count, b.ite(pick, stolen, b.num(0))),
-                spent,
-            )
-            expected = b.ite(
-                b.and_(gone, b.eqn(who, p)),
-                b.num(0),
-                b.ite(
-                    b.and_(draw, owner),
-                    b.add(count, drawn(m, inp, rules.items.per_turn, k)),
-                    b.ite(
-                        b.and_(won, b.eqn(s.shot_shooter, p)),
-                        b.add(count, drawn(m, inp, rules.gambler.bonus_items, k)),
-                        b.ite(
-                            b.and_(use, owner),
-                            owner_after_use,
-                            b.ite(
-                                b.and_(pick, b.eqn(inp.target, p)),
-                                b.sub(count, stolen),
-                                b.ite(
-                                    b.and_(flip, b.eqn(cursor, p)),
-                                    b.sub(count, inp.pay[k]),
-                                    b.ite(
-                                        b.or_(
-                                            b.and_(rescue, b.eqn(who, p)),
-                                            b.and_(discard, owner),
-                                        ),
-                                        b.sub(count, spent),
-                                        count,
-                                    ),
-                                ),
-                            ),
-                        ),
-                    ),
+            owner_after_use = b.sub(b.add(count, b.ite(pick, stolen, b.num(0))), spent)
+            spends = b.or_(b.and_(rescue, b.eqn(who, p)), b.and_(discard, owner))
+            expected = cases(
+                m,
+                count,
+                (b.and_(gone, b.eqn(who, p)), b.num(0)),
+                (b.and_(draw, owner), b.add(count, drawn(m, inp, rules.items.per_turn, k))),
+                (
+                    b.and_(won, b.eqn(s.shot_shooter, p)),
+                    b.add(count, drawn(m, inp, rules.gambler.bonus_items, k)),
                 ),
+                (b.and_(use, owner), owner_after_use),
+                (b.and_(pick, b.eqn(inp.target, p)), b.sub(count, stolen)),
+                (b.and_(flip, b.eqn(cursor, p)), b.sub(count, inp.pay[k])),
+                (spends, b.sub(count, spent)),
             )
             terms.append(b.eq(nxt.items[p][k], expected))
     return b.and_(*terms)
@@ -297,25 +273,12 @@ def chamber_changes_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     R22); an inverter flips every shell (as many shells, live and blank counts swapped, the
     first shell's type flipped; S3.8; R22); every other step but a load keeps it."""
     b = m.b
-    nxt = r.next
     out = b.or_(settled(m, r), used(m, inp, r, EJECT))
     invert = used(m, inp, r, INVERT)
-    removed = b.and_(
-        b.eq(nxt.shells, b.subn(s.shells, 1)),
-        b.eq(nxt.live, b.ite(s.head_live, b.subn(s.live, 1), s.live)),
-    )
-    flipped_all = b.and_(
-        b.eq(nxt.shells, s.shells),
-        b.eq(nxt.live, b.sub(s.shells, s.live)),
-        b.beq(nxt.head_live, b.not_(s.head_live)),
-    )
-    kept = b.and_(
-        b.eq(nxt.shells, s.shells), b.eq(nxt.live, s.live), b.beq(nxt.head_live, s.head_live)
-    )
     return b.and_(
-        b.implies(out, removed),
-        b.implies(invert, flipped_all),
-        b.implies(b.not_(b.or_(out, invert, loaded(m, r))), kept),
+        b.implies(out, chamber_ejected(m, s, r)),
+        b.implies(invert, chamber_inverted(m, s, r)),
+        b.implies(b.not_(b.or_(out, invert, loaded(m, r))), chamber_kept(m, s, r)),
     )
 
 

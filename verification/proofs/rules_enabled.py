@@ -30,14 +30,14 @@ from buckshot.verification.proofs.properties import (
     Property,
     S,
     Sem,
-    code,
+    StepCondition,
     rule_has_skill,
     rule_held,
     rule_killed_this_turn,
     rule_seat_flag,
     rule_seat_value,
     rule_top_cursor,
-    rule_top_state,
+    rule_top_in,
     rule_top_who,
 )
 from buckshot.verification.proofs.rules_common import (
@@ -47,23 +47,8 @@ from buckshot.verification.proofs.rules_common import (
     TARGETED_OTHER,
 )
 
-SHOOT = "turn:awaiting_action:shoot:0"
 USE_ITEM = ("turn:awaiting_action:use_item:0", "turn:shooting_locked:use_item:0")
 END_MAIN = ("turn:awaiting_action:end_main:0", "turn:shooting_locked:end_main:0")
-PASS_RESPONSE = "shot_window:asking:pass_response:0"
-FLIP = "shot_window:asking:flip_shell:0"
-USE_RESCUE = "dying:asking:use_rescue:0"
-GIVE_UP = "dying:asking:give_up:0"
-CONVERT = "conversion:choosing:convert:0"
-KEEP_ROLE = "conversion:choosing:keep_role:0"
-DISCARD = "discard:choosing:discard_item:0"
-
-
-def _at(m: Sem, s: S, frame: FrameKind, *states: str) -> Any:
-    """The stack's top frame is in one of ``states`` of ``frame``'s chart."""
-    b = m.b
-    top = rule_top_state(m, s)
-    return b.or_(*(b.eqn(top, code(frame, state)) for state in states))
 
 
 def _living(m: Sem, s: S, p: Any) -> Any:
@@ -75,12 +60,6 @@ def _living(m: Sem, s: S, p: Any) -> Any:
 def _held(m: Sem, s: S, p: Any, k: int) -> Any:
     """How many items of the kind ``k`` seat ``p`` holds (0 for NONE)."""
     return rule_seat_value(m, tuple(row[k] for row in s.items), p)
-
-
-def _holds_any(m: Sem, s: S, p: Any) -> Any:
-    """Seat ``p`` holds at least one item."""
-    b = m.b
-    return b.or_(*(b.ge(_held(m, s, p, k), b.num(1)) for k in range(KINDS)))
 
 
 def _untouched(m: Sem, inp: In, *fields: str) -> Any:
@@ -106,7 +85,7 @@ def shot_offered(m: Sem, s: S, inp: In) -> Any:
     included, is offered (S4.2.0, S4.2.1a; R19)."""
     b = m.b
     return b.and_(
-        _at(m, s, FrameKind.TURN, "awaiting_action"),
+        rule_top_in(m, s, FrameKind.TURN, "awaiting_action"),
         b.gt(s.shells, b.num(0)),
         b.not_(rule_killed_this_turn(m, s)),
         _living(m, s, inp.target),
@@ -128,7 +107,7 @@ def _item_target_allowed(m: Sem, s: S, inp: In, kind: int) -> Any:
         return b.and_(
             _living(m, s, inp.target),
             b.ne(inp.target, s.owner),
-            _holds_any(m, s, inp.target),
+            b.or_(*(b.ge(_held(m, s, inp.target, k), b.num(1)) for k in range(KINDS))),
         )
     return b.eq(inp.target, s.owner)
 
@@ -149,7 +128,7 @@ def item_offered(m: Sem, s: S, inp: In) -> Any:
             allowed.append(b.gt(s.shells, b.num(0)))
         per_kind.append(b.and_(*allowed))
     return b.and_(
-        _at(m, s, FrameKind.TURN, "awaiting_action", "shooting_locked"),
+        rule_top_in(m, s, FrameKind.TURN, "awaiting_action", "shooting_locked"),
         b.or_(*per_kind),
         _untouched(m, inp, "target", "item"),
     )
@@ -165,19 +144,28 @@ def end_offered(m: Sem, s: S, inp: In) -> Any:
     cannot_shoot = b.or_(b.eqn(s.shells, 0), rule_killed_this_turn(m, s))
     return b.and_(
         b.or_(
-            _at(m, s, FrameKind.TURN, "shooting_locked"),
-            b.and_(_at(m, s, FrameKind.TURN, "awaiting_action"), cannot_shoot),
+            rule_top_in(m, s, FrameKind.TURN, "shooting_locked"),
+            b.and_(rule_top_in(m, s, FrameKind.TURN, "awaiting_action"), cannot_shoot),
         ),
         _untouched(m, inp),
     )
 
 
-# --- A4, A5: the shot window: letting the shot go on, the Magician's flip ---------------------
+# --- A4, A7, A8, A9: the decisions without parameters of the player asked ----------------------
 
 
-def pass_offered(m: Sem, s: S, inp: In) -> Any:
-    """Every player asked in a shot window may pass (S4.2.1b, S6.2.3; R17)."""
-    return m.b.and_(_at(m, s, FrameKind.SHOT_WINDOW, "asking"), _untouched(m, inp))
+def asked(frame: FrameKind, state: str) -> StepCondition:
+    """The condition of a decision without parameters that the player asked in ``state`` of
+    ``frame``'s chart may always take: passing in a shot window (S4.2.1b, S6.2.3; R17), giving
+    up while dying (S4.3.1; R10), converting or keeping the role (S4.3.2; R6)."""
+
+    def condition(m: Sem, s: S, inp: In) -> Any:
+        return m.b.and_(rule_top_in(m, s, frame, state), _untouched(m, inp))
+
+    return condition
+
+
+# --- A5: the Magician's flip ------------------------------------------------------------------
 
 
 def flip_offered(m: Sem, s: S, inp: In) -> Any:
@@ -187,7 +175,7 @@ def flip_offered(m: Sem, s: S, inp: In) -> Any:
     asked = rule_top_cursor(m, s)
     within = [b.le(inp.pay[k], _held(m, s, asked, k)) for k in range(KINDS)]
     return b.and_(
-        _at(m, s, FrameKind.SHOT_WINDOW, "asking"),
+        rule_top_in(m, s, FrameKind.SHOT_WINDOW, "asking"),
         rule_has_skill(m, s, asked, Role.MAGICIAN),
         *within,
         b.eqn(b.sum_(list(inp.pay)), m.rules.magician.cost),
@@ -195,7 +183,7 @@ def flip_offered(m: Sem, s: S, inp: In) -> Any:
     )
 
 
-# --- A6, A7: the dying player's rescue and giving up ------------------------------------------
+# --- A6: the dying player's rescue ------------------------------------------------------------
 
 
 def rescue_offered(m: Sem, s: S, inp: In) -> Any:
@@ -206,25 +194,9 @@ def rescue_offered(m: Sem, s: S, inp: In) -> Any:
     rescue = [
         b.and_(b.eqn(inp.item, k), b.ge(_held(m, s, dying, k), b.num(1))) for k in RESCUE_ITEMS
     ]
-    return b.and_(_at(m, s, FrameKind.DYING, "asking"), b.or_(*rescue), _untouched(m, inp, "item"))
-
-
-def give_up_offered(m: Sem, s: S, inp: In) -> Any:
-    """A dying player who is asked may decline to rescue themself (S4.3.1; R10)."""
-    return m.b.and_(_at(m, s, FrameKind.DYING, "asking"), _untouched(m, inp))
-
-
-# --- A8, A9: the conversion choice ------------------------------------------------------------
-
-
-def convert_offered(m: Sem, s: S, inp: In) -> Any:
-    """At the conversion choice the player may convert (S4.3.2; R6)."""
-    return m.b.and_(_at(m, s, FrameKind.CONVERSION, "choosing"), _untouched(m, inp))
-
-
-def keep_offered(m: Sem, s: S, inp: In) -> Any:
-    """At the conversion choice the player may keep their role (S4.3.2; R6)."""
-    return m.b.and_(_at(m, s, FrameKind.CONVERSION, "choosing"), _untouched(m, inp))
+    return b.and_(
+        rule_top_in(m, s, FrameKind.DYING, "asking"), b.or_(*rescue), _untouched(m, inp, "item")
+    )
 
 
 # --- A10: discarding any held item ------------------------------------------------------------
@@ -236,7 +208,7 @@ def discard_offered(m: Sem, s: S, inp: In) -> Any:
     b = m.b
     held = b.ge(rule_held(m, s, s.owner, inp.item), b.num(1))
     return b.and_(
-        _at(m, s, FrameKind.DISCARD, "choosing"),
+        rule_top_in(m, s, FrameKind.DISCARD, "choosing"),
         b.lt(inp.item, b.num(KINDS)),
         held,
         _untouched(m, inp, "item"),
@@ -253,7 +225,7 @@ RULES_ENABLED: tuple[Property, ...] = (
         ("S4.2.0", "S4.2.1a", "S4.2.1e", "S1.2", "R19", "R1", "R4"),
         "A shot at any living player, the shooter included, is offered while the owner waits "
         "for an action, a shell is loaded and the owner has killed no one this turn.",
-        Offer((SHOOT,), ("target",), shot_offered),
+        Offer(("turn:awaiting_action:shoot:0",), ("target",), shot_offered),
     ),
     _offer(
         "A2",
@@ -273,44 +245,44 @@ RULES_ENABLED: tuple[Property, ...] = (
         "A4",
         ("S4.2.1b", "S6.2.3", "R17"),
         "Every player asked in a shot window may pass.",
-        Offer((PASS_RESPONSE,), (), pass_offered),
+        Offer(("shot_window:asking:pass_response:0",), (), asked(FrameKind.SHOT_WINDOW, "asking")),
     ),
     _offer(
         "A5",
         ("S2.6", "S6.3.0", "S5.1", "R8"),
         "A Magician who is not a traitor, asked in a shot window, may flip paying any "
         "magician.cost items they hold.",
-        Offer((FLIP,), ("pay",), flip_offered),
+        Offer(("shot_window:asking:flip_shell:0",), ("pay",), flip_offered),
     ),
     _offer(
         "A6",
         ("S4.3.1", "S3.5", "S3.6", "R10"),
         "A dying player may use each rescue item they hold.",
-        Offer((USE_RESCUE,), ("item",), rescue_offered),
+        Offer(("dying:asking:use_rescue:0",), ("item",), rescue_offered),
     ),
     _offer(
         "A7",
         ("S4.3.1", "R10"),
         "A dying player who is asked may give up.",
-        Offer((GIVE_UP,), (), give_up_offered),
+        Offer(("dying:asking:give_up:0",), (), asked(FrameKind.DYING, "asking")),
     ),
     _offer(
         "A8",
         ("S4.3.2", "R6"),
         "At the conversion choice the player may convert.",
-        Offer((CONVERT,), (), convert_offered),
+        Offer(("conversion:choosing:convert:0",), (), asked(FrameKind.CONVERSION, "choosing")),
     ),
     _offer(
         "A9",
         ("S4.3.2", "R6"),
         "At the conversion choice the player may keep their role.",
-        Offer((KEEP_ROLE,), (), keep_offered),
+        Offer(("conversion:choosing:keep_role:0",), (), asked(FrameKind.CONVERSION, "choosing")),
     ),
     _offer(
         "A10",
         ("S4.4.3", "R12"),
         "The owner discarding over the cap may discard any item they hold.",
-        Offer((DISCARD,), ("item",), discard_offered),
+        Offer(("discard:choosing:discard_item:0",), ("item",), discard_offered),
     ),
 )
 """The enabledness properties, in ID order."""

@@ -32,9 +32,14 @@ from buckshot.verification.proofs.properties import (
 )
 from buckshot.verification.proofs.rules_common import (
     CHAMBER_ITEMS,
+    PICK,
     RESCUE_ITEMS,
     TARGETED_ANY,
     TARGETED_OTHER,
+    chamber_ejected,
+    chamber_inverted,
+    chamber_kept,
+    kept,
     pills_hp,
     rescued,
     used,
@@ -86,41 +91,14 @@ def precondition(m: Sem, s: S, inp: In, kind: int) -> Any:
     return b.and_(*terms)
 
 
-def same(m: Sem, s: S, r: Res, *names: str, but: Any = None) -> Any:
-    """The per-seat fields ``names`` are unchanged for every seat (but the seat ``but``)."""
-    b = m.b
-    terms = []
-    for name in names:
-        before, after = getattr(s, name), getattr(r.next, name)
-        for p in range(SEATS):
-            keep = b.eq(after[p], before[p])
-            terms.append(keep if but is None else b.implies(b.ne(but, b.num(p)), keep))
-    return b.and_(*terms)
-
-
-def chamber_same(m: Sem, s: S, r: Res) -> Any:
-    """The chamber is unchanged."""
-    b = m.b
-    nxt = r.next
-    return b.and_(
-        b.eq(nxt.shells, s.shells), b.eq(nxt.live, s.live), b.beq(nxt.head_live, s.head_live)
-    )
-
-
 def _peek(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The user learns the first shell privately: no other change (S3.1; R22)."""
-    return m.b.and_(chamber_same(m, s, r), same(m, s, r, "hp", "shield", "rage"))
+    return m.b.and_(chamber_kept(m, s, r), kept(m, s, r, "hp", "shield", "rage"))
 
 
 def _eject(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The first shell leaves, no damage (S3.2; R22)."""
-    b = m.b
-    nxt = r.next
-    return b.and_(
-        b.eq(nxt.shells, b.subn(s.shells, 1)),
-        b.eq(nxt.live, b.ite(s.head_live, b.subn(s.live, 1), s.live)),
-        same(m, s, r, "hp", "shield", "rage"),
-    )
+    return m.b.and_(chamber_ejected(m, s, r), kept(m, s, r, "hp", "shield", "rage"))
 
 
 def _rage(m: Sem, s: S, inp: In, r: Res) -> Any:
@@ -132,9 +110,9 @@ def _rage(m: Sem, s: S, inp: In, r: Res) -> Any:
     after = rule_seat_value(m, r.next.rage, s.owner)
     return b.and_(
         b.eq(after, b.add(held, grant)),
-        same(m, s, r, "rage", but=s.owner),
-        same(m, s, r, "hp", "shield"),
-        chamber_same(m, s, r),
+        kept(m, s, r, "rage", but=s.owner),
+        kept(m, s, r, "hp", "shield"),
+        chamber_kept(m, s, r),
     )
 
 
@@ -149,9 +127,9 @@ def _amulet(m: Sem, s: S, inp: In, r: Res) -> Any:
     after = rule_seat_value(m, r.next.shield, s.owner)
     return b.and_(
         b.eq(after, b.ite(b.le(raised, cap), raised, cap)),
-        same(m, s, r, "shield", but=s.owner),
-        same(m, s, r, "hp", "rage"),
-        chamber_same(m, s, r),
+        kept(m, s, r, "shield", but=s.owner),
+        kept(m, s, r, "hp", "rage"),
+        chamber_kept(m, s, r),
     )
 
 
@@ -163,9 +141,9 @@ def _milk_tea(m: Sem, s: S, inp: In, r: Res) -> Any:
     after = rule_seat_value(m, r.next.hp, s.owner)
     return b.and_(
         b.eq(after, rule_heal(m, hp, m.rules.milk_tea.heal)),
-        same(m, s, r, "hp", but=s.owner),
-        same(m, s, r, "shield", "rage"),
-        chamber_same(m, s, r),
+        kept(m, s, r, "hp", but=s.owner),
+        kept(m, s, r, "shield", "rage"),
+        chamber_kept(m, s, r),
     )
 
 
@@ -176,9 +154,9 @@ def _pills(m: Sem, s: S, inp: In, r: Res) -> Any:
     after = rule_seat_value(m, r.next.hp, inp.target)
     return b.and_(
         b.eq(after, pills_hp(m, s, inp, s.owner, inp.target)),
-        same(m, s, r, "hp", but=inp.target),
-        same(m, s, r, "shield", "rage"),
-        chamber_same(m, s, r),
+        kept(m, s, r, "hp", but=inp.target),
+        kept(m, s, r, "shield", "rage"),
+        chamber_kept(m, s, r),
     )
 
 
@@ -187,12 +165,11 @@ def _pickpocket(m: Sem, s: S, inp: In, r: Res) -> Any:
     R23)."""
     b = m.b
     nxt = r.next
-    pick = item_code(Item.PICKPOCKET)
     terms = [
         b.lt(inp.steal, b.num(KINDS)),
         b.ge(rule_held(m, s, inp.target, inp.steal), b.num(1)),
-        same(m, s, r, "hp", "shield", "rage"),
-        chamber_same(m, s, r),
+        kept(m, s, r, "hp", "shield", "rage"),
+        chamber_kept(m, s, r),
     ]
     for p in range(SEATS):
         owner, target = b.eqn(s.owner, p), b.eqn(inp.target, p)
@@ -200,7 +177,7 @@ def _pickpocket(m: Sem, s: S, inp: In, r: Res) -> Any:
             before = s.items[p][k]
             picked = b.eqn(inp.steal, k)
             gained = b.ite(picked, b.num(1), b.num(0))
-            spent = b.num(1 if k == pick else 0)
+            spent = b.num(1 if k == PICK else 0)
             expected = b.ite(
                 owner,
                 b.sub(b.add(before, gained), spent),
@@ -212,14 +189,7 @@ def _pickpocket(m: Sem, s: S, inp: In, r: Res) -> Any:
 
 def _inverter(m: Sem, s: S, inp: In, r: Res) -> Any:
     """Every shell in the chamber changes type (S3.8; R22)."""
-    b = m.b
-    nxt = r.next
-    return b.and_(
-        b.eq(nxt.shells, s.shells),
-        b.eq(nxt.live, b.sub(s.shells, s.live)),
-        b.beq(nxt.head_live, b.not_(s.head_live)),
-        same(m, s, r, "hp", "shield", "rage"),
-    )
+    return m.b.and_(chamber_inverted(m, s, r), kept(m, s, r, "hp", "shield", "rage"))
 
 
 def item_rule(item: Item, effect: Effect) -> Callable[[Sem, S, In, Res], Any]:

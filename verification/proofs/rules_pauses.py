@@ -29,21 +29,17 @@ from buckshot.verification.proofs.properties import (
     rule_top,
     rule_top_cursor,
     rule_top_flags,
+    rule_top_in,
     rule_top_who,
 )
 from buckshot.verification.proofs.rules_common import (
     RESCUE_ITEMS,
     discarded,
     eliminated,
+    kept,
     phase_states,
     turn_ended,
 )
-
-
-def _top_is(m: Sem, s: S, frame: FrameKind, state_id: str) -> Any:
-    """The top frame is in ``state_id`` of ``frame``'s chart (read slot by slot)."""
-    return m.b.eqn(rule_top(m, s.fstate, s), code(frame, state_id))
-
 
 # --- D1: dying -------------------------------------------------------------------------------
 
@@ -69,7 +65,7 @@ def dying_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
         dying("rescued"),
         b.ite(holds, dying("asking"), dying("eliminated")),
     )
-    checking = _top_is(m, s, FrameKind.DYING, "checking")
+    checking = rule_top_in(m, s, FrameKind.DYING, "checking")
     gone = eliminated(m, r)
     return b.and_(
         b.implies(fired_action(m, r, "open_dying"), open_ok),
@@ -156,7 +152,7 @@ def discard_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     discard = discarded(m, r)
     holds = rule_held(m, s, s.owner, inp.item)
     removed = b.and_(
-        _top_is(m, s, FrameKind.DISCARD, "choosing"),
+        rule_top_in(m, s, FrameKind.DISCARD, "choosing"),
         b.eq(rule_top_who(m, s), s.owner),
         b.lt(inp.item, b.num(KINDS)),
         b.ge(holds, b.num(1)),
@@ -181,13 +177,7 @@ def discard_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
             or (e.frame is FrameKind.TURN and e.edge.source in PHASE_4)
         )
     )
-    quiet = b.and_(
-        *(b.eq(nxt.hp[p], s.hp[p]) for p in range(SEATS)),
-        *(b.eq(nxt.shield[p], s.shield[p]) for p in range(SEATS)),
-        *(b.eq(nxt.rage[p], s.rage[p]) for p in range(SEATS)),
-        *(b.beq(nxt.alive[p], s.alive[p]) for p in range(SEATS)),
-        b.eq(nxt.shells, s.shells),
-    )
+    quiet = b.and_(kept(m, s, r, "hp", "shield", "rage", "alive"), b.eq(nxt.shells, s.shells))
     return b.and_(
         b.implies(cap_check, b.eq(nxt.fstate[0], cap_next)),
         b.implies(frame_check, b.eq(rule_top(m, nxt.fstate, nxt), frame_next)),

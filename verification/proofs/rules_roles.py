@@ -36,9 +36,12 @@ from buckshot.verification.proofs.rules_common import (
     AMULET,
     PILLS,
     RAGE,
+    chamber_kept,
     doctor_on_self,
     drawn,
     flipped,
+    items_kept,
+    kept,
     loaded,
     lucky,
     rescued,
@@ -101,18 +104,11 @@ def dealer_prophet(m: Sem, s: S, inp: In, r: Res) -> Any:
     b = m.b
     preview = fired_action(m, r, "prophet_preview")
     dealer = rule_has_skill(m, s, s.owner, Role.DEALER)
-    nxt = r.next
     same = b.and_(
-        b.eq(nxt.shells, s.shells),
-        b.eq(nxt.live, s.live),
-        b.beq(nxt.head_live, s.head_live),
-        b.eq(nxt.depth, s.depth),
-        *(b.eq(nxt.hp[p], s.hp[p]) for p in range(SEATS)),
-        *(
-            b.eq(after, before)
-            for row_after, row_before in zip(nxt.items, s.items, strict=True)
-            for after, before in zip(row_after, row_before, strict=True)
-        ),
+        chamber_kept(m, s, r),
+        b.eq(r.next.depth, s.depth),
+        kept(m, s, r, "hp"),
+        items_kept(m, s, r),
     )
     return b.and_(
         b.implies(preview, b.and_(_skill(m, r, dealer, s.owner), b.ge(s.shells, b.num(1)), same)),

@@ -1,11 +1,14 @@
-"""The turn's rules as properties: who owns it, its number, its phases, shots, its end (S1, S4).
+"""The turn's rules as properties: who owns it, its number, its phases, shots, its end (S1,
+S4), and how the game ends and who wins (S5.1; R7, R13, R21).
 
 Each property is stated from the rule text and the rulings on the state's fields, plain seat
 arithmetic and the ruleset's numbers (the ``rule_*`` readers of :mod:`.properties`), never
 through the model's guards, actions or helpers. Most are step properties: "when X fires, Y
 changes exactly so, and nothing else changes Y". Which transition fired is read from the
 charts (spec data), so a model piece that does the wrong thing on the right transition, or a
-guard that lets the wrong transition fire, breaks them.
+guard that lets the wrong transition fire, breaks them. E1 states as a step what I9 states of
+the state; I9 reads the number of living players through the model's helper, E1 only through
+the state's fields, so a bug in that helper cannot hide from it.
 """
 
 from __future__ import annotations
@@ -14,11 +17,14 @@ from typing import Any
 
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.layout import (
+    DRAWN,
     LAST_ITEM,
     LAST_NONE,
     LAST_SHOT,
     NONE,
+    RUNNING,
     SEATS,
+    WON,
 )
 from buckshot.verification.proofs.properties import (
     In,
@@ -26,27 +32,32 @@ from buckshot.verification.proofs.properties import (
     Res,
     S,
     Sem,
+    cases,
     code,
     fired,
     fired_action,
     rule_end_condition,
     rule_killed_this_turn,
+    rule_living,
     rule_next_living,
     rule_seat_flag,
     rule_seat_value,
     turn_in,
 )
-from buckshot.verification.proofs.rules_common import GAME_OVER_PHASE, TURN_PHASES, phase_states
+from buckshot.verification.proofs.rules_common import (
+    GAME_OVER_PHASE,
+    TURN_PHASES,
+    chamber_kept,
+    items_kept,
+    kept,
+    phase_states,
+    turn_ended,
+)
 
 PASS_TURN = "turn:clearing:pass_turn:1"
 """The turn end that hands the turn on (the other one draws the game, R21)."""
 END_MAIN = "turn:awaiting_action:end_main:0"
 """Ending the main phase from ``awaiting_action`` (shooting not locked)."""
-
-
-def _turn_end(m: Sem, r: Res) -> Any:
-    """The step ended the turn (phase 5's clearing, whether it passes the turn or draws)."""
-    return fired_action(m, r, "clear_turn_effects")
 
 
 # --- T1: who owns the turn -------------------------------------------------------------------
@@ -135,11 +146,11 @@ def shots_as_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
     k0 = b.ite(passed, rule_seat_value(m, nxt.kills, nxt.owner), s.k0)
     owner_kills = rule_seat_value(m, s.kills, s.owner)
     credited = b.gt(rule_seat_value(m, nxt.kills, s.owner), owner_kills)
-    lock = b.bite(_turn_end(m, r), b.false(), b.or_(s.kill_lock, credited))
+    lock = b.bite(turn_ended(m, r), b.false(), b.or_(s.kill_lock, credited))
     kept = b.and_(b.eq(nxt.shot_shooter, s.shot_shooter), b.eq(nxt.shot_target, s.shot_target))
     return b.and_(
         b.implies(shoot, declared),
-        b.implies(b.not_(b.or_(shoot, _turn_end(m, r))), kept),
+        b.implies(b.not_(b.or_(shoot, turn_ended(m, r))), kept),
         b.implies(fired(m, r, END_MAIN), ended),
         b.eq(nxt.k0, k0),
         b.beq(nxt.kill_lock, lock),
@@ -177,35 +188,22 @@ def settling_goes_on_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     def turn(state_id: str) -> Any:
         return b.num(code(FrameKind.TURN, state_id))
 
-    expected = b.ite(
-        dying,
-        turn("awaiting_dying"),
-        b.ite(
-            conversion,
-            turn("awaiting_conversion"),
-            b.ite(
-                rule_end_condition(m, s),
-                turn("game_over"),
-                b.ite(
-                    b.not_(rule_seat_flag(m, s.alive, s.owner)),
-                    turn("clearing"),
-                    b.ite(
-                        rule_killed_this_turn(m, s),
-                        turn("shooting_locked"),
-                        b.ite(goes_on, turn("awaiting_action"), turn("tallying")),
-                    ),
-                ),
-            ),
-        ),
+    expected = cases(
+        m,
+        turn("tallying"),
+        (dying, turn("awaiting_dying")),
+        (conversion, turn("awaiting_conversion")),
+        (rule_end_condition(m, s), turn("game_over")),
+        (b.not_(rule_seat_flag(m, s.alive, s.owner)), turn("clearing")),
+        (rule_killed_this_turn(m, s), turn("shooting_locked")),
+        (goes_on, turn("awaiting_action")),
     )
-    last = b.ite(
-        fired_action(m, r, "settle_shot"),
-        b.num(LAST_SHOT),
-        b.ite(
-            fired_action(m, r, "apply_item"),
-            b.num(LAST_ITEM),
-            b.ite(_turn_end(m, r), b.num(LAST_NONE), s.last_step),
-        ),
+    last = cases(
+        m,
+        s.last_step,
+        (fired_action(m, r, "settle_shot"), b.num(LAST_SHOT)),
+        (fired_action(m, r, "apply_item"), b.num(LAST_ITEM)),
+        (turn_ended(m, r), b.num(LAST_NONE)),
     )
     return b.and_(b.implies(at, b.eq(nxt.fstate[0], expected)), b.eq(nxt.last_step, last))
 
@@ -231,22 +229,12 @@ def turn_end_clears_what_the_rules_clear(m: Sem, s: S, inp: In, r: Res) -> Any:
         b.eq(nxt.hit_src, none),
         b.eq(nxt.fell, none),
     )
-    kept = b.and_(
-        *(b.eq(nxt.shield[p], s.shield[p]) for p in range(SEATS)),
-        *(b.eq(nxt.hp[p], s.hp[p]) for p in range(SEATS)),
-        *(b.eq(nxt.kills[p], s.kills[p]) for p in range(SEATS)),
-        *(b.beq(nxt.alive[p], s.alive[p]) for p in range(SEATS)),
-        *(b.beq(nxt.traitor[p], s.traitor[p]) for p in range(SEATS)),
-        *(
-            b.eq(after, before)
-            for row_after, row_before in zip(nxt.items, s.items, strict=True)
-            for after, before in zip(row_after, row_before, strict=True)
-        ),
-        b.eq(nxt.shells, s.shells),
-        b.eq(nxt.live, s.live),
-        b.beq(nxt.head_live, s.head_live),
+    same = b.and_(
+        kept(m, s, r, "shield", "hp", "kills", "alive", "traitor"),
+        items_kept(m, s, r),
+        chamber_kept(m, s, r),
     )
-    return b.implies(_turn_end(m, r), b.and_(cleared, kept))
+    return b.implies(turn_ended(m, r), b.and_(cleared, same))
 
 
 # --- T7: phases 1 and 3 ----------------------------------------------------------------------
@@ -265,16 +253,11 @@ def quiet_phases_change_only_their_own(m: Sem, s: S, inp: In, r: Res) -> Any:
     here = b.and_(turn_in(m, s, *QUIET_PHASES), b.eqn(s.depth, 1))
     draw = fired_action(m, r, "draw_turn_items")
     per_turn = m.rules.items.per_turn
-    terms = [b.eqn(nxt.depth, 1)]
+    terms = [
+        b.eqn(nxt.depth, 1),
+        kept(m, s, r, "hp", "shield", "rage", "kills", "alive", "traitor"),
+    ]
     for p in range(SEATS):
-        terms += [
-            b.eq(nxt.hp[p], s.hp[p]),
-            b.eq(nxt.shield[p], s.shield[p]),
-            b.eq(nxt.rage[p], s.rage[p]),
-            b.eq(nxt.kills[p], s.kills[p]),
-            b.beq(nxt.alive[p], s.alive[p]),
-            b.beq(nxt.traitor[p], s.traitor[p]),
-        ]
         before, after = b.sum_(list(s.items[p])), b.sum_(list(nxt.items[p]))
         gains = b.and_(draw, b.eqn(s.owner, p))
         terms.append(b.eq(after, b.ite(gains, b.addn(before, per_turn), before)))
@@ -337,3 +320,60 @@ RULES_TURN: tuple[Property, ...] = (
     ),
 )
 """The turn's properties, in ID order."""
+
+
+# --- E1: the end of the game ----------------------------------------------------------------
+
+
+def rightful_winner(m: Sem, s: S) -> Any:
+    """The player the rules name as the winner in ``s`` (S5.1; R7): a traitor credited with
+    ``traitor.kills_to_win`` kills, else the only living player (NONE when neither)."""
+    b = m.b
+    need = b.num(m.rules.traitor.kills_to_win)
+    last = b.num(NONE)
+    for p in range(SEATS - 1, -1, -1):
+        last = b.ite(s.alive[p], b.num(p), last)
+    last = b.ite(b.eqn(rule_living(m, s), 1), last, b.num(NONE))
+    winner = last
+    for p in range(SEATS - 1, -1, -1):
+        winner = b.ite(b.and_(s.traitor[p], b.ge(s.kills[p], need)), b.num(p), winner)
+    return winner
+
+
+def game_ends_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
+    """The result changes only from a running game: to won, when the end condition holds,
+    with the winner the rules name (a traitor with ``traitor.kills_to_win`` kills, else the
+    last living player; S5.1; R7, R13); or to drawn, at the end of turn ``limits.max_turns``
+    with no winner (R21). The winner is set only so."""
+    b = m.b
+    nxt = r.next
+    ended = b.ne(nxt.result, s.result)
+    won = b.and_(
+        b.eqn(nxt.result, WON),
+        rule_end_condition(m, s),
+        b.eq(nxt.winner, rightful_winner(m, s)),
+        b.ne(nxt.winner, b.num(NONE)),
+    )
+    drawn = b.and_(
+        b.eqn(nxt.result, DRAWN),
+        b.eqn(s.turn_no, m.cfg.max_turns),
+        b.not_(rule_end_condition(m, s)),
+        b.eqn(nxt.winner, NONE),
+    )
+    return b.and_(
+        b.implies(ended, b.and_(b.eqn(s.result, RUNNING), b.or_(won, drawn))),
+        b.implies(b.not_(ended), b.eq(nxt.winner, s.winner)),
+    )
+
+
+RULES_END: tuple[Property, ...] = (
+    Property(
+        "E1",
+        ("S5.1", "R7", "R13", "R21"),
+        "A running game is won only when the end condition holds, by the traitor with "
+        "traitor.kills_to_win kills or else the last living player, and drawn only at the end "
+        "of turn limits.max_turns with no winner; the winner changes only then.",
+        step=game_ends_as_the_rules_say,
+    ),
+)
+"""The end of the game's properties."""

@@ -134,11 +134,15 @@ def _goal(
             taken, o.holds(sem, unroll.states[j - 1], unroll.inputs[j - 1], state, res.skill_by)
         )
     if target.kind == "transition":
-        edge = layout().edge_by_id(target.name)
-        return unroll.results[j - 1].fired[edge.code]
+        return unroll.results[j - 1].fired[layout().edge_by_id(target.name).code]
+    return _state_shows(unroll.symbols, target, state)
+
+
+def _state_shows(sym: Symbols, target: VacuityTarget, state: Any) -> Any:
+    """The symbolic ``state`` shows the frame or depth ``target``."""
     if target.kind == "frame":
-        return b.eqn(sem.top_kind(state), kind_code(FrameKind(target.name)))
-    return b.eqn(state.depth, int(target.name.split()[1]))
+        return sym.backend.eqn(sym.sem.top_kind(state), kind_code(FrameKind(target.name)))
+    return sym.backend.eqn(state.depth, int(target.name.split()[1]))
 
 
 def check_vacuity(
@@ -352,13 +356,11 @@ def unreachable_goal(
     target: VacuityTarget, relation: Relation, outcomes: Sequence[Outcome] = ()
 ) -> Any:
     """Some state of the relation's free state shows the target, or some step from it does."""
-    sem, s, b = relation.symbols.sem, relation.s, relation.symbols.backend
+    sem, s = relation.symbols.sem, relation.s
     if target.kind == "transition":
         return z3.Or(*(c.cond for c in relation.cases if c.edge.edge.id == target.name))
-    if target.kind == "frame":
-        return b.eqn(sem.top_kind(s), kind_code(FrameKind(target.name)))
-    if target.kind == "depth":
-        return b.eqn(s.depth, int(target.name.split()[1]))
+    if target.kind in ("frame", "depth"):
+        return _state_shows(relation.symbols, target, s)
     o = outcome_of(target, outcomes)
     return z3.Or(
         *(
