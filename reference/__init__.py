@@ -29,15 +29,24 @@ it calls on every step; the others stay plain Python. Interpreted classes may su
 compiled ones marked ``@mypyc_attr(allow_interpreted_subclasses=True)``: the observer hook
 and the chance sources."""
 
+SPEC_COMPILED = ("payments", "polling")
+"""The modules of ``buckshot.spec`` the build compiles as well, for the step loop calls them
+on every shot and prompt; a group of their own, which the compiled engine calls as Python,
+so that either copy serves it (a process that imported them before the engine keeps their
+plain copy)."""
+
 BUILT = _HERE.parent / "build" / "engine"
 """Where the compiled modules are built: a checkout's ``build/`` (never committed)."""
 
 
 def stamp() -> str:
-    """The sha256 of the sources of :data:`COMPILED`, which a build records beside itself."""
+    """The sha256 of the sources of :data:`COMPILED` and :data:`SPEC_COMPILED`, which a build
+    records beside itself."""
     hasher = hashlib.sha256()
     for name in COMPILED:
         hasher.update((_HERE / f"{name}.py").read_bytes())
+    for name in SPEC_COMPILED:
+        hasher.update((_HERE.parent / "spec" / f"{name}.py").read_bytes())
     return hasher.hexdigest()
 
 
@@ -59,4 +68,7 @@ def engine() -> str:
 
 
 if (_folder := built_folder()) is not None:
+    import buckshot.spec
+
     __path__.insert(0, str(_folder))  # the compiled modules are found first
+    buckshot.spec.__path__.insert(0, str(_folder.parent / "spec"))

@@ -9,7 +9,7 @@ at import :data:`ENGINE` checks that every registry name is implemented exactly 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from buckshot.reference.chance import Chance
 from buckshot.reference.events import Event, EventType
@@ -24,9 +24,12 @@ from buckshot.spec.ruleset import Ruleset
 Params = dict[str, Any]
 
 
-class Board(Protocol):
+class Board:
     """What the rules read and change of a game (:class:`buckshot.reference.game.Game` is
-    one): its state, rules and chance source, its pending prompt and its event log."""
+    the one board): its state, rules and chance source, its pending prompt and its event log.
+
+    A base class rather than a protocol, so that the engine built with mypyc reads these
+    fields and calls these methods directly; the game implements the methods."""
 
     state: GameState
     rules: Ruleset
@@ -36,19 +39,23 @@ class Board(Protocol):
     @property
     def events(self) -> list[Event]:
         """The event log, oldest first."""
+        raise NotImplementedError
 
     def write(
         self, type: EventType, *values: Any, visibility: tuple[int, ...] | None = None
     ) -> None:
         """Log an event of ``type`` with its fields' values in order (ignored unrecorded)."""
+        raise NotImplementedError
 
     def emit(self, type: EventType, visibility: tuple[int, ...] | None = None, **data: Any) -> None:
         """Log an event of ``type`` with its data by name (ignored unrecorded)."""
+        raise NotImplementedError
 
     def push_frame(
         self, kind: FrameKind, player: int | None = None, order: tuple[int, ...] = ()
     ) -> None:
         """Push a fresh frame of ``kind`` on the stack (S1.4, S6.1.2)."""
+        raise NotImplementedError
 
 
 Guard = Callable[[Board, Params], bool]

@@ -16,6 +16,7 @@ from buckshot.reference.chance import (
     clone_chance,
     restore_chance,
 )
+from buckshot.reference.effects import Board
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import Event, EventType, data_of, log_event
 from buckshot.reference.options import Option, Prompt, parse_option
@@ -77,7 +78,7 @@ class GameObserver:
         """``event`` was written to the log (``game.events[event.seq - 1]``)."""
 
 
-class Game:
+class Game(Board):
     """One game of 2-8 players, run by the spec's charts; ``decide`` answers the pending prompt.
 
     With ``record=False`` the game writes no events (for simulations and walks that read
@@ -106,7 +107,7 @@ class Game:
         if len(names) != players or len(set(names)) != players:
             raise GameError(Code.BAD_SETUP, f"need {players} distinct names, got {names}")
         self.rules = rules
-        self.chance: Chance = chance if chance is not None else SeededChance(0)
+        self.chance = chance if chance is not None else SeededChance(0)
         self.record = record
         self._events: list[Event] = []
         self._pending: list[tuple[int, EventType, tuple[int, ...] | None, _Data]] = []

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from static_checks import ROOT, sources
 
-from buckshot.reference import BUILT, COMPILED, stamp
+from buckshot.reference import BUILT, COMPILED, SPEC_COMPILED, stamp
 
 C_SOURCES = ROOT / "build" / "engine-c"
 
@@ -35,21 +35,26 @@ def build() -> None:
     clean()
     with tempfile.TemporaryDirectory(prefix="buckshot-engine-") as temporary:
         tree = Path(temporary)
-        compiled: list[str] = []
+        compiled: dict[str, list[str]] = {"reference": [], "spec": []}
         for path, module in sources():
             parts = module.split(".")
             name = "__init__.py" if path.name == "__init__.py" else parts.pop() + ".py"
             link = tree.joinpath(*parts, name)
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(path)
-            if module.removeprefix("buckshot.reference.") in COMPILED:
-                compiled.append(str(link))
+            room, _, rest = module.removeprefix("buckshot.").partition(".")
+            if rest in {"reference": COMPILED, "spec": SPEC_COMPILED}.get(room, ()):
+                compiled[room].append(str(link))
         config = ["--config-file", str(ROOT / "pyproject.toml")]
-        extensions = mypycify(
-            [*config, *compiled],
-            group_name="buckshot.reference.engine",
-            target_dir=str(C_SOURCES),
-        )
+        extensions = [  # one group each: the engine calls the spec's modules as Python
+            extension
+            for room, paths in compiled.items()
+            for extension in mypycify(
+                [*config, *paths],
+                group_name=f"buckshot.{room}.engine",
+                target_dir=str(C_SOURCES / room),
+            )
+        ]
         distribution = Distribution({"name": "buckshot-engine", "ext_modules": extensions})
         command = distribution.get_command_obj("build_ext")
         command.build_lib = str(BUILT)  # type: ignore[attr-defined]
@@ -77,7 +82,7 @@ def main(arguments: list[str]) -> int:
     started = time.perf_counter()
     build()
     print(
-        f"compiled {len(COMPILED)} modules into {BUILT.relative_to(ROOT)} "
+        f"compiled {len(COMPILED) + len(SPEC_COMPILED)} modules into {BUILT.relative_to(ROOT)} "
         f"in {time.perf_counter() - started:.0f} s"
     )
     return 0
