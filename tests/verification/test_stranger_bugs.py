@@ -68,6 +68,7 @@ def test_every_patch_pickles_for_the_worker_processes() -> None:
     assert pickle.loads(pickle.dumps(every)) == every
 
 
+@pytest.mark.slow  # most of these games take longer than SLOW_SECONDS on 2 cores
 @pytest.mark.parametrize("bug", EVERY)
 def test_the_model_with_the_bug_still_plays(bug: Bug) -> None:
     """The patch applies (every name it cites exists) and seeded random games of the model
@@ -129,6 +130,7 @@ def test_every_bug_of_the_second_batch_has_its_game() -> None:
     assert all(0 <= seed < 40 and who in ("bug", "model") for seed, who in SHOWN.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bug", SECOND)
 def test_each_bug_of_the_second_batch_changes_the_model(bug: Bug) -> None:
     """A seeded random game of the model with the bug takes a step the model refuses or
