@@ -15,13 +15,14 @@ import sys
 import threading
 import time
 from types import TracebackType
-from typing import TextIO
+from typing import Annotated, TextIO
 
+import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-QUIET_HELP = "Print no progress on standard error."
-"""The help text of every command's ``--quiet`` option."""
+QuietOption = Annotated[bool, typer.Option("--quiet", help="Print no progress on standard error.")]
+"""Every command's ``--quiet`` option."""
 
 
 class CommandProgress:

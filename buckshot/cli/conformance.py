@@ -25,17 +25,21 @@ from buckshot.command import (
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
 from buckshot.conformance.session import AdapterNotStarted
-from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.progress import CommandProgress, QuietOption
 from buckshot.report import FormatOption, TableFormat, output_console, print_tables
 
 if TYPE_CHECKING:
     from buckshot.conformance.suite import Suite
 
-CASES_HELP = (
-    "The folder of cases, or a suite folder holding cases/ (an export's root); "
-    "default: the shipped suite."
-)
-"""The help of every command's --cases option."""
+CasesOption = Annotated[
+    Path,
+    typer.Option(
+        "--cases",
+        help="The folder of cases, or a suite folder holding cases/ (an export's root); "
+        "default: the shipped suite.",
+    ),
+]
+"""Every command's --cases option."""
 
 app = command_group(
     help="The conformance suite: run it through an implementation's adapter, compare reports.",
@@ -78,7 +82,7 @@ def run_command(
     timeout: Annotated[
         float, typer.Option("--timeout", min=0.1, help="Seconds the adapter has for one case.")
     ] = 10.0,
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
+    cases: CasesOption = CASES,
     tables: Annotated[
         bool, typer.Option("--tables/--no-tables", help="Print counts by clause and feature.")
     ] = True,
@@ -115,7 +119,7 @@ def run_command(
             "chance --report'; the cases' report holds no experiment).",
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Run the cases through the adapter; exit 1 on any unexpected failure or error.
 
@@ -295,7 +299,7 @@ def diff_command(
 
 @app.command("check")
 def check_command(
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
+    cases: CasesOption = CASES,
 ) -> None:
     """Check every case against the schemas and registries, without running anything."""
     suite = _load_suite(cases)
@@ -309,8 +313,8 @@ def check_command(
 
 @app.command("coverage")
 def coverage_command(
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
-    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    cases: CasesOption = CASES,
+    quiet: QuietOption = False,
 ) -> None:
     """Replay every case on the executable spec; print which chart transitions the suite
     takes and which guard outcomes it shows; exit 1 when one is not covered."""
@@ -348,7 +352,7 @@ def chance_command(
         float,
         typer.Option("--timeout", min=0.1, help="Seconds the adapter has for one experiment."),
     ] = 60.0,
-    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Chance mode: the adapter draws its own chance, seeded by the suite, and every chance
     kind's distribution is tested (INTERPRETING.md 2.5); exit 1 when a test fails."""
@@ -360,7 +364,7 @@ def chance_command(
 @app.command("export")
 def export_command(
     folder: Annotated[Path, typer.Argument(help="The folder to write (empty, or an export).")],
-    cases: Annotated[Path, typer.Option("--cases", help=CASES_HELP)] = CASES,
+    cases: CasesOption = CASES,
 ) -> None:
     """Write a copy of the suite to vendor: cases, fixtures, schemas, INTERPRETING.md, the
     chance experiments and a manifest (versions, counts, the SHA-256 of every file)."""

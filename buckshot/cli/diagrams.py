@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from buckshot.command import INTERRUPTED, check_output_folder, command_group, fail
-from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.progress import CommandProgress, QuietOption
 
 app = command_group(
     help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
@@ -77,7 +77,7 @@ def trace(
             "titled so; the rest of the log is not read.",
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Draw a saved event log as a timeline: LOG's name with .dot, .svg and .mmd.
 

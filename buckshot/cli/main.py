@@ -17,7 +17,14 @@ from buckshot.cli.explore import explore_command
 from buckshot.cli.regen import regen_command
 from buckshot.cli.verify import app as verify_app
 from buckshot.cli.verify_trace import verify_trace_command
-from buckshot.cli.workbench import compare_command, sweep_command
+from buckshot.cli.workbench import (
+    AgentOption,
+    PlayersOption,
+    SeedOption,
+    check_agent,
+    compare_command,
+    sweep_command,
+)
 from buckshot.command import (
     INTERRUPTED,
     MAX_GAMES,
@@ -30,7 +37,7 @@ from buckshot.command import (
     read_input,
     save,
 )
-from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.progress import CommandProgress, QuietOption
 from buckshot.reference.agents import AGENTS
 from buckshot.report import FormatOption, TableFormat, output_console, print_tables
 
@@ -170,12 +177,10 @@ def simulate_command(
     games: Annotated[
         int, typer.Option("--games", min=1, max=MAX_GAMES, help="How many games to play.")
     ] = 1000,
-    players: Annotated[int, typer.Option("--players", min=2, max=8, help="Seats per game.")] = 4,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the whole run.")] = 0,
+    players: PlayersOption = 4,
+    seed: SeedOption = 0,
     rules: RulesOption = None,
-    agent: Annotated[
-        str, typer.Option("--agent", help=f"The bots: {' or '.join(AGENTS)}.")
-    ] = "heuristic",
+    agent: AgentOption = "heuristic",
     jobs: Annotated[
         int,
         typer.Option(
@@ -185,7 +190,7 @@ def simulate_command(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON to this file.")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    quiet: QuietOption = False,
     table_format: FormatOption = TableFormat.TABLE,
 ) -> None:
     """Play many bot games; print win rates per role with 95% intervals and game figures.
@@ -195,8 +200,7 @@ def simulate_command(
     from buckshot.reference.simulate import SimulationInterrupted, simulate
     from buckshot.workers import bounded_workers
 
-    if agent not in AGENTS:
-        fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
+    check_agent(agent)
     check_output(json_out, "--json")
     ruleset = load_rules(rules)
     if not ruleset.players.min <= players <= ruleset.players.max:

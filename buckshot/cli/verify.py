@@ -20,7 +20,7 @@ from buckshot.command import (
     load_rules,
     save,
 )
-from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.progress import CommandProgress, QuietOption
 from buckshot.report import (
     FormatOption,
     TableFormat,
@@ -165,7 +165,7 @@ def main(
             file_okay=False,
         ),
     ] = Path("artifacts/counterexamples"),
-    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    quiet: QuietOption = False,
     table_format: FormatOption = TableFormat.TABLE,
 ) -> None:
     """Run the verification; exit 0 when every check passed, 1 when a property fails, 2 when

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from buckshot.progress import QUIET_HELP, CommandProgress
+from buckshot.progress import CommandProgress, QuietOption
 
 
 def verify_trace_command(
@@ -34,7 +34,7 @@ def verify_trace_command(
             "--skip-options", help="Do not compare each prompt's options with the model's."
         ),
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Check that model steps match a saved event log, or name the first event none can."""
     import z3  # type: ignore[import-untyped]

@@ -12,7 +12,7 @@ import typer
 
 from buckshot.command import INTERRUPTED, MAX_GAMES, check_output, fail, load_rules, save
 from buckshot.extras import WORKBENCH, require
-from buckshot.progress import QUIET_HELP
+from buckshot.progress import QuietOption
 from buckshot.reference.agents import AGENTS
 from buckshot.report import FormatOption, TableFormat, output_console
 from buckshot.spec.ruleset import Ruleset, RulesetError
@@ -39,7 +39,7 @@ WorkersOption = Annotated[
 HtmlOption = Annotated[
     Path | None, typer.Option("--html", help="Write the report as an HTML page.")
 ]
-QuietOption = Annotated[bool, typer.Option("--quiet", help=QUIET_HELP)]
+QuietOption = QuietOption
 JsonOption = Annotated[Path | None, typer.Option("--json", help="Write the report's data as JSON.")]
 
 
@@ -48,9 +48,14 @@ def _ruleset(name: str) -> Ruleset:
     return load_rules(None if name == "default" else Path(name))
 
 
-def _check_run(rulesets: Sequence[Ruleset], players: int, agent: str) -> None:
+def check_agent(agent: str) -> None:
+    """Refuse (exit 2) an ``--agent`` that names no bot."""
     if agent not in AGENTS:
         fail("usage.agent", f"unknown agent {agent!r}; choose from {sorted(AGENTS)}")
+
+
+def _check_run(rulesets: Sequence[Ruleset], players: int, agent: str) -> None:
+    check_agent(agent)
     for rules in rulesets:
         if not rules.players.min <= players <= rules.players.max:
             fail(

@@ -1,15 +1,14 @@
 """What a person at the table is told when they ask for help and the first time an option is
-offered, in the words of the clause index and the rulings (:data:`OPTION_CLAUSES`).
+offered, in the words of the clause index and the rulings.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
-from buckshot.play.wording import item_name, role_name
-from buckshot.reference.options import PARAMS_OF, Option
+from buckshot.play.wording import OPTION_WORDS, TRAITOR_CLAUSES, item_name, role_name
+from buckshot.reference.options import Option
 from buckshot.spec.clauses import clause
 from buckshot.spec.rulebook import ITEMS, Item, Role, item_spec, role_spec
 from buckshot.spec.ruleset import Ruleset
@@ -17,37 +16,6 @@ from buckshot.spec.rulings import ruling
 
 GOAL_RULING = "R7"
 """The ruling that says who wins and when."""
-TRAITOR_CLAUSES = ("S4.3.2", "S5.1")
-"""How a player becomes a traitor, and what a traitor is and needs to win."""
-
-
-def _item_clauses(params: dict[str, Any]) -> tuple[str, ...]:
-    return item_spec(Item(params["item"])).clauses[:1]
-
-
-OPTION_CLAUSES: dict[str, Callable[[dict[str, Any]], tuple[str, ...]]] = {
-    "shoot": lambda p: ("S4.2.1d", "S4.2.1e"),
-    "use_item": _item_clauses,
-    "end_main": lambda p: ("S4.2.3",),
-    "pass_response": lambda p: ("S4.2.1b",),
-    "flip_shell": lambda p: ("S2.6",),
-    "pass_counter": lambda p: ("S4.2.1b",),
-    "counter": lambda p: ("S4.2.1b",),
-    "use_rescue": lambda p: ("S4.3.1",),
-    "give_up": lambda p: ("S4.3.1",),
-    "convert": lambda p: TRAITOR_CLAUSES,
-    "keep_role": lambda p: ("S4.3.2",),
-    "discard_item": lambda p: ("S4.4.3",),
-}
-"""The clauses that explain each decision event's option, by its registry name."""
-
-
-if set(OPTION_CLAUSES) != set(PARAMS_OF):  # it explains exactly the registry's decisions
-    raise ValueError(
-        "OPTION_CLAUSES differs from the registry's decisions: unknown "
-        f"{sorted(set(OPTION_CLAUSES) - set(PARAMS_OF))}, "
-        f"unexplained {sorted(set(PARAMS_OF) - set(OPTION_CLAUSES))}"
-    )
 
 
 def statements(clause_ids: Iterable[str]) -> str:
@@ -63,7 +31,8 @@ def first_use_key(option: Option) -> str:
 
 def explain_option(option: Option) -> str:
     """The rule behind ``option``, in the clause index's words."""
-    return statements(OPTION_CLAUSES[option.event](option.kwargs()))
+    clauses = OPTION_WORDS[option.event].clauses
+    return statements(clauses or item_spec(Item(option.kwargs()["item"])).clauses[:1])
 
 
 def goal(rules: Ruleset) -> str:

@@ -1,5 +1,6 @@
 """Words for people: item and role names, counted nouns, and every decision option as text
-(:data:`OPTION_WORDS`, keyed by the registry's decision events, checked at import).
+and the clauses that explain it (:data:`OPTION_WORDS`, keyed by the registry's decision
+events, checked at import).
 """
 
 from __future__ import annotations
@@ -78,39 +79,58 @@ def _use_item(p: dict[str, Any], s: Speaker) -> str:
     return f"Use {item_name(p['item'])}" + ("" if target is None else f" on {s.seat(target)}")
 
 
+TRAITOR_CLAUSES = ("S4.3.2", "S5.1")
+"""How a player becomes a traitor, and what a traitor is and needs to win."""
+
+
 @dataclass(frozen=True)
 class OptionWords:
-    """One option kind's words: its label, and its narration (None when an event tells it)."""
+    """One option kind's words: its label, the clauses that explain it (None: its item's
+    first clause), and its narration (None when an event tells it)."""
 
     label: Label
+    clauses: tuple[str, ...] | None
     told: Told | None = None
 
 
 OPTION_WORDS: dict[str, OptionWords] = {
-    "shoot": OptionWords(lambda p, s: f"Shoot {s.seat(p['target'])}"),
-    "use_item": OptionWords(_use_item),
+    "shoot": OptionWords(lambda p, s: f"Shoot {s.seat(p['target'])}", ("S4.2.1d", "S4.2.1e")),
+    "use_item": OptionWords(_use_item, None),
     "end_main": OptionWords(
-        lambda p, s: "End your actions", lambda who, p: f"{who} ends their actions."
+        lambda p, s: "End your actions", ("S4.2.3",), lambda who, p: f"{who} ends their actions."
     ),
     "pass_response": OptionWords(
-        lambda p, s: "Pass (let the shot go on)", lambda who, p: f"{who} lets the shot go on."
+        lambda p, s: "Pass (let the shot go on)",
+        ("S4.2.1b",),
+        lambda who, p: f"{who} lets the shot go on.",
     ),
-    "flip_shell": OptionWords(lambda p, s: f"Flip the shell, paying {items_phrase(p['items'])}"),
+    "flip_shell": OptionWords(
+        lambda p, s: f"Flip the shell, paying {items_phrase(p['items'])}", ("S2.6",)
+    ),
     "pass_counter": OptionWords(
-        lambda p, s: "Pass (let the flip stand)", lambda who, p: f"{who} lets the flip stand."
+        lambda p, s: "Pass (let the flip stand)",
+        ("S4.2.1b",),
+        lambda who, p: f"{who} lets the flip stand.",
     ),
-    "counter": OptionWords(lambda p, s: "Counter the flip", lambda who, p: f"{who} counters."),
-    "use_rescue": OptionWords(lambda p, s: f"Rescue yourself with {item_name(p['item'])}"),
+    "counter": OptionWords(
+        lambda p, s: "Counter the flip", ("S4.2.1b",), lambda who, p: f"{who} counters."
+    ),
+    "use_rescue": OptionWords(
+        lambda p, s: f"Rescue yourself with {item_name(p['item'])}", ("S4.3.1",)
+    ),
     "give_up": OptionWords(
-        lambda p, s: "Give up (be eliminated)", lambda who, p: f"{who} gives up."
+        lambda p, s: "Give up (be eliminated)", ("S4.3.1",), lambda who, p: f"{who} gives up."
     ),
-    "convert": OptionWords(lambda p, s: "Become a traitor (lose your role's skill)"),
+    "convert": OptionWords(
+        lambda p, s: "Become a traitor (lose your role's skill)", TRAITOR_CLAUSES
+    ),
     "keep_role": OptionWords(
-        lambda p, s: "Keep your role", lambda who, p: f"{who} keeps their role."
+        lambda p, s: "Keep your role", ("S4.3.2",), lambda who, p: f"{who} keeps their role."
     ),
-    "discard_item": OptionWords(lambda p, s: f"Discard {item_name(p['item'])}"),
+    "discard_item": OptionWords(lambda p, s: f"Discard {item_name(p['item'])}", ("S4.4.3",)),
 }
-"""The words of every decision event, by its registry name."""
+"""The words of every decision event, by its registry name, and the clauses (in the clause
+index's words, :mod:`buckshot.play.guide`) that explain it."""
 
 
 if set(OPTION_WORDS) != set(PARAMS_OF):  # the table words exactly the registry's decisions
