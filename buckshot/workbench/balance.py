@@ -43,6 +43,15 @@ class Rate:
         low, high = self.interval
         return f"{self.value:.3f} [{low:.3f}, {high:.3f}]"
 
+    def against(self, other: Rate) -> float:
+        """Fisher's exact two-sided p-value of this rate and ``other`` being equal."""
+        return fisher_exact(
+            self.successes,
+            self.trials - self.successes,
+            other.successes,
+            other.trials - other.successes,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The counts, the rate and its interval."""
         low, high = self.interval
@@ -107,12 +116,7 @@ class ItemUse:
         used, unused = self.win_if_used, self.win_if_not
         if not used.trials or not unused.trials:
             return None
-        return fisher_exact(
-            used.successes,
-            used.trials - used.successes,
-            unused.successes,
-            unused.trials - unused.successes,
-        )
+        return used.against(unused)
 
     def to_json(self) -> dict[str, Any]:
         """The counts and the derived rates."""

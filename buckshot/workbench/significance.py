@@ -8,8 +8,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from buckshot.workbench.balance import ITEMS, ROLES, Balance, Rate
-from buckshot.workbench.stats import fisher_exact, holm, mann_whitney
+from buckshot.workbench.balance import ITEMS, ROLES, Balance
+from buckshot.workbench.stats import holm, mann_whitney
 
 ALPHA: Final = 0.05
 """The family-wise error rate of a report's comparisons."""
@@ -46,12 +46,6 @@ class Comparison:
         }
 
 
-def _rate_test(old: Rate, new: Rate) -> float:
-    return fisher_exact(
-        old.successes, old.trials - old.successes, new.successes, new.trials - new.successes
-    )
-
-
 def _mean_shown(value: float | None, spread: float | None = None) -> str:
     if value is None:
         return "-"
@@ -63,12 +57,12 @@ def _raw(old: Balance, new: Balance) -> Iterator[tuple[str, str, str, str, float
     for role in ROLES:
         a, b = old.win_rate(role), new.win_rate(role)
         if a.trials and b.trials:
-            yield f"win rate: {role}", a.shown(), b.shown(), FISHER, _rate_test(a, b)
+            yield f"win rate: {role}", a.shown(), b.shown(), FISHER, a.against(b)
     for name, a, b in (
         ("traitor wins", old.traitor_rate, new.traitor_rate),
         ("draws", old.draw_rate, new.draw_rate),
     ):
-        yield name, a.shown(), b.shown(), FISHER, _rate_test(a, b)
+        yield name, a.shown(), b.shown(), FISHER, a.against(b)
     yield (
         "game length (turns)",
         _mean_shown(old.mean_length, old.length_spread),
