@@ -1,12 +1,9 @@
-"""The game as a PettingZoo AEC environment: ``env(players=4)`` or :class:`BuckshotEnv`.
-
-Agents are ``seat_0`` ... ``seat_{n-1}``; the agent selected is the seat the engine's prompt
-asks. The observation is the seat's view tensor (R14) and ``action_mask``; chance is seeded by
-``reset(seed=...)``; the rewards (:func:`~buckshot.envs.table.payoff`) come when the game ends.
-"""
+"""The game as a PettingZoo AEC environment, ``env(players=4)`` or :class:`BuckshotEnv`, on
+the OpenSpiel game's table (docs/envs.md)."""
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -17,13 +14,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from buckshot.envs.observation import Encoder, known_shell, observation_text
-from buckshot.envs.table import Setup, default_roles, payoff
-from buckshot.reference.chance import SeededChance
-from buckshot.reference.events import log_event
+from buckshot.envs.table import Setup, Table, default_roles
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset
-from buckshot.spec.views import TableView, visible_to
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -70,9 +64,13 @@ class BuckshotEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
-        self.game: Game | None = None
-        self.known: list[TableView] = []
-        self._folded = 0
+        self.table: Table | None = None
+        self._rng = random.Random()
+
+    @property
+    def game(self) -> Game | None:
+        """The game at its last decision or end (None before :meth:`reset`)."""
+        return None if self.table is None else self.table.game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The agent's observation space (the same object each time)."""
@@ -84,12 +82,9 @@ class BuckshotEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game, its chance seeded with ``seed`` (a fresh random seed when None)."""
-        chance = SeededChance(seed if seed is not None else secrets.randbits(64))
-        setup = self.setup
-        self.game = Game.new(setup.roles, setup.rules, chance, record=True)
-        self.known = [TableView() for _ in setup.roles]
-        self._folded = 0
-        self._fold()
+        self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
+        self.table = Table(self.setup)
+        self._draw()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -98,35 +93,32 @@ class BuckshotEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._asked()
 
-    def _asked(self) -> str:
-        assert self.game is not None and self.game.prompt is not None
-        return self.possible_agents[self.game.prompt.player]
+    def _draw(self) -> None:
+        """Draw each chance outcome the table waits for, by its probability."""
+        assert self.table is not None
+        while self.table.draw is not None:
+            outcomes, odds = zip(*self.table.chances(), strict=True)
+            self.table.chance(self._rng.choices(outcomes, odds)[0])
 
-    def _fold(self) -> None:
-        """Fold the events written since the last fold into each seat's view (R14)."""
-        assert self.game is not None
-        events = self.game.events
-        for event in events[self._folded :]:
-            logged = log_event(event)
-            for seat, known in enumerate(self.known):
-                if visible_to(logged, seat):
-                    known.observe(logged)
-        self._folded = len(events)
+    def _asked(self) -> str:
+        assert self.table is not None and self.table.player is not None
+        return self.possible_agents[self.table.player]
+
+    def _seen(self, seat: int) -> tuple[dict[str, Any], str]:
+        """The seat's view of the game and the type it knows the next shell fires as (R14)."""
+        assert self.table is not None, "reset() first"
+        settled = self.table.settled
+        return settled.view(seat), known_shell(settled.trail.known(seat), seat)
 
     def observe(self, agent: str) -> Observation:
         """The agent's view as a tensor and the mask of its legal actions."""
-        game = self.game
-        assert game is not None, "reset() first"
         seat = self.possible_agents.index(agent)
-        view = game.view(seat, with_events=False)
+        view, known = self._seen(seat)
         mask = np.zeros(len(self.setup.actions), np.int8)
-        prompt = game.prompt
-        if prompt is not None and prompt.player == seat:
-            mask[self.setup.actions.legal(prompt)] = 1
-        return {
-            "observation": self.encoder.tensor(view, known_shell(self.known[seat], seat)),
-            "action_mask": mask,
-        }
+        assert self.table is not None
+        if self.table.player == seat:
+            mask[self.table.legal()] = 1
+        return {"observation": self.encoder.tensor(view, known), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """The selected agent takes ``action`` (None once it is done)."""
@@ -134,20 +126,17 @@ class BuckshotEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        assert game is not None and action is not None
-        prompt = game.prompt
-        assert prompt is not None
+        table = self.table
+        assert table is not None and action is not None
         chosen = int(action)
-        if chosen not in self.setup.actions.legal(prompt):
+        if chosen not in table.legal():
             raise ValueError(f"action {chosen} is not legal for {agent}")
         self._cumulative_rewards[agent] = 0.0
-        game.decide(prompt.player, self.setup.actions.option(chosen))
-        self._fold()
-        if game.over:
-            returns = payoff(game.state.winners, game.state.alive())
-            for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] = returns[seat]
+        table.act(chosen)
+        self._draw()
+        if table.over:
+            for name, reward in zip(self.possible_agents, table.returns(), strict=True):
+                self.rewards[name] = reward
                 self.terminations[name] = True
         else:
             self.agent_selection = self._asked()
@@ -155,11 +144,9 @@ class BuckshotEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the selected agent's view as one line of text."""
-        if self.render_mode is None or self.game is None or not self.agents:
+        if self.render_mode is None or self.table is None or not self.agents:
             return None
-        seat = self.possible_agents.index(self.agent_selection)
-        view = self.game.view(seat, with_events=False)
-        return observation_text(view, known_shell(self.known[seat], seat))
+        return observation_text(*self._seen(self.possible_agents.index(self.agent_selection)))
 
     def close(self) -> None:
         """Nothing to release."""
