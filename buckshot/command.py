@@ -95,63 +95,53 @@ class OneLineErrors(typer.core.TyperGroup):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         with closed_output_ends_quietly():  # `buckshot ... | head -1`: exit 1, no traceback
-            self._standalone(args, prog_name, complete_var, windows_expand_args, **extra)
-
-    def _standalone(
-        self,
-        args: Sequence[str] | None,
-        prog_name: str | None,
-        complete_var: str | None,
-        windows_expand_args: bool,
-        **extra: Any,
-    ) -> NoReturn:
-        """Run the command and end the process with its exit status, every error in one
-        line."""
-        if sys.stdout is None:  # started with standard output closed (>&-)
-            _unforeseen(OSError("standard output is closed"), "os", "standard output is closed")
-        try:
-            for arg in sys.argv[1:] if args is None else args:  # no program can be given one
-                if "\0" in arg:
-                    raise typer.BadParameter(f"{arg!r} holds a NUL byte")
-            status = super().main(
-                args, prog_name, complete_var, False, windows_expand_args, **extra
-            )
-        except UsageError as error:
-            if type(error).__name__ == "NoArgsIsHelpError":  # a bare group: its help is shown
-                typer.echo(error.format_message())  # type: ignore[attr-defined]
-                sys.exit(getattr(error, "exit_code", 2))
-            context = getattr(error, "ctx", None)
-            where = context.command_path if context is not None else (prog_name or "buckshot")
-            hint = f" (see {where} --help)" if context is not None else ""
-            message = error.format_message()  # type: ignore[attr-defined]
-            typer.echo(f"error [usage]: {where}: {message}{hint}", err=True)
-            sys.exit(2)
-        except ClickException as error:
-            typer.echo(f"error [usage]: {error.format_message()}", err=True)  # type: ignore[attr-defined]
-            sys.exit(getattr(error, "exit_code", 1))
-        except typer.Abort:
-            typer.echo("error [aborted]: no input", err=True)
-            sys.exit(1)
-        except BrokenPipeError:  # standard output closed by its reader: no error (main)
-            raise
-        except ExtraMissing as error:  # an optional part not installed: what to install
-            typer.echo(f"error [extra.missing]: {one_line(str(error))}", err=True)
-            sys.exit(REFUSED)
-        except OSError as error:
-            where = f"{error.filename}: " if error.filename is not None else ""
-            _unforeseen(error, "os", f"{where}{error.strerror or error}")
-        except ctypes.ArgumentError as error:
-            if not interrupted_in_native_call(error):
-                _unforeseen(error, "internal", f"ArgumentError: {error} (a bug in buckshot)")
-            typer.echo("error [interrupted]: stopped by Ctrl-C; nothing was written", err=True)
-            _quiet_finalisers()
-            sys.exit(INTERRUPTED)
-        except Exception as error:  # the last guard: one line, never a traceback
-            _unforeseen(error, "internal", f"{type(error).__name__}: {error} (a bug in buckshot)")
-        # a command's typer.Exit comes back as its status; a finished command returns None
-        if status == INTERRUPTED:
-            _quiet_finalisers()
-        sys.exit(status if isinstance(status, int) else 0)
+            if sys.stdout is None:  # started with standard output closed (>&-)
+                _unforeseen(OSError("standard output is closed"), "os", "standard output is closed")
+            try:
+                for arg in sys.argv[1:] if args is None else args:  # no program can be given one
+                    if "\0" in arg:
+                        raise typer.BadParameter(f"{arg!r} holds a NUL byte")
+                status = super().main(
+                    args, prog_name, complete_var, False, windows_expand_args, **extra
+                )
+            except UsageError as error:
+                if type(error).__name__ == "NoArgsIsHelpError":  # a bare group: its help is shown
+                    typer.echo(error.format_message())  # type: ignore[attr-defined]
+                    sys.exit(getattr(error, "exit_code", 2))
+                context = getattr(error, "ctx", None)
+                where = context.command_path if context is not None else (prog_name or "buckshot")
+                hint = f" (see {where} --help)" if context is not None else ""
+                message = error.format_message()  # type: ignore[attr-defined]
+                typer.echo(f"error [usage]: {where}: {message}{hint}", err=True)
+                sys.exit(2)
+            except ClickException as error:
+                typer.echo(f"error [usage]: {error.format_message()}", err=True)  # type: ignore[attr-defined]
+                sys.exit(getattr(error, "exit_code", 1))
+            except typer.Abort:
+                typer.echo("error [aborted]: no input", err=True)
+                sys.exit(1)
+            except BrokenPipeError:  # standard output closed by its reader: no error (main)
+                raise
+            except ExtraMissing as error:  # an optional part not installed: what to install
+                typer.echo(f"error [extra.missing]: {one_line(str(error))}", err=True)
+                sys.exit(REFUSED)
+            except OSError as error:
+                where = f"{error.filename}: " if error.filename is not None else ""
+                _unforeseen(error, "os", f"{where}{error.strerror or error}")
+            except ctypes.ArgumentError as error:
+                if not interrupted_in_native_call(error):
+                    _unforeseen(error, "internal", f"ArgumentError: {error} (a bug in buckshot)")
+                typer.echo("error [interrupted]: stopped by Ctrl-C; nothing was written", err=True)
+                _quiet_finalisers()
+                sys.exit(INTERRUPTED)
+            except Exception as error:  # the last guard: one line, never a traceback
+                _unforeseen(
+                    error, "internal", f"{type(error).__name__}: {error} (a bug in buckshot)"
+                )
+            # a command's typer.Exit comes back as its status; a finished command returns None
+            if status == INTERRUPTED:
+                _quiet_finalisers()
+            sys.exit(status if isinstance(status, int) else 0)
 
 
 def command_group(**settings: Any) -> typer.Typer:

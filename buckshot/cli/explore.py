@@ -56,51 +56,44 @@ def explore_command(
     With --expected: both logs side by side, opened at their first difference.
     """
     try:
-        _explore(log, out, expected)
+        from buckshot.diagrams.svg import GraphvizError, dot_installed, dot_missing
+        from buckshot.spec.eventlog import EventLogError, parse_log, read_log, refuse_a_folder
+
+        if expected is not None and log is None:
+            fail("usage.log", "--expected needs a LOG to compare it with")
+        for given in (log, expected):
+            if given is not None:
+                try:
+                    refuse_a_folder(given)
+                except EventLogError as error:
+                    fail(error.code, error.message)
+        target = out or (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
+        _check_out(target, out, [p for p in (log, expected) if p is not None])
+        if not dot_installed():
+            fail("graphviz", dot_missing("the explorer"))
+        try:
+            if log is None:
+                from buckshot.reference.events import to_jsonl
+                from buckshot.reference.examples import EXAMPLES
+
+                events = parse_log(to_jsonl(EXAMPLES[EXAMPLE]()), EXAMPLE)
+                title = f"{EXAMPLE} (S6.3 worked example)"
+            else:
+                events = read_log(log)
+                title = log.name
+            traces = [(log.name if log else EXAMPLE, events)]
+            if expected is not None:
+                traces.insert(0, (f"expected: {expected.name}", read_log(expected)))
+                title = f"{log.name if log else EXAMPLE} against {expected.name}"
+        except EventLogError as error:
+            fail(error.code, error.message)
+        from buckshot.diagrams.explore_page import chart_svgs, explore_html
+
+        try:
+            page = explore_html(traces, title, chart_svgs())
+        except GraphvizError as error:
+            fail("graphviz", str(error))
+        save(target, page, "--out" if out is not None else "the page")
+        typer.echo(f"wrote {target} ({len(events)} events)", err=True)
     except KeyboardInterrupt:  # Graphviz, in this process group, is stopped by it too
         fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
-
-
-def _explore(log: Path | None, out: Path | None, expected: Path | None) -> None:
-    """The work of :func:`explore_command`, which Ctrl-C stops."""
-    from buckshot.diagrams.svg import GraphvizError, dot_installed, dot_missing
-    from buckshot.spec.eventlog import EventLogError, parse_log, read_log, refuse_a_folder
-
-    if expected is not None and log is None:
-        fail("usage.log", "--expected needs a LOG to compare it with")
-    for given in (log, expected):
-        if given is not None:
-            try:
-                refuse_a_folder(given)
-            except EventLogError as error:
-                fail(error.code, error.message)
-    target = (
-        out if out is not None else (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
-    )
-    _check_out(target, out, [p for p in (log, expected) if p is not None])
-    if not dot_installed():
-        fail("graphviz", dot_missing("the explorer"))
-    try:
-        if log is None:
-            from buckshot.reference.events import to_jsonl
-            from buckshot.reference.examples import EXAMPLES
-
-            events = parse_log(to_jsonl(EXAMPLES[EXAMPLE]()), EXAMPLE)
-            title = f"{EXAMPLE} (S6.3 worked example)"
-        else:
-            events = read_log(log)
-            title = log.name
-        traces = [(log.name if log else EXAMPLE, events)]
-        if expected is not None:
-            traces.insert(0, (f"expected: {expected.name}", read_log(expected)))
-            title = f"{log.name if log else EXAMPLE} against {expected.name}"
-    except EventLogError as error:
-        fail(error.code, error.message)
-    from buckshot.diagrams.explore_page import chart_svgs, explore_html
-
-    try:
-        page = explore_html(traces, title, chart_svgs())
-    except GraphvizError as error:
-        fail("graphviz", str(error))
-    save(target, page, "--out" if out is not None else "the page")
-    typer.echo(f"wrote {target} ({len(events)} events)", err=True)
