@@ -11,10 +11,8 @@ here: a Ctrl-C may come before it is)."""
 
 
 def main() -> None:
-    """Run the ``buckshot`` program. A Ctrl-C ends it with exit status 130 at once: while it
-    loads (with no traceback), and once a command has stopped on it (its workers ended, its
-    line printed) without the interpreter's teardown of what the command loaded, which took
-    a second or more after a Dask cluster, and whose finalisers could only print noise."""
+    """Run the ``buckshot`` program. A Ctrl-C ends it with exit status 130 at once, while it
+    loads and once a command has stopped on it, without the interpreter's slow teardown."""
     status: str | int | None = 0
     try:
         from buckshot.cli.main import app

@@ -1,12 +1,5 @@
-"""How every entry point of the package ends when its reader closes standard output.
-
-A command with a long output piped to ``head -1``: the reader has what it wanted and
-closes the pipe while the command still writes, and the next write (or the
-interpreter's last flush) fails with ``BrokenPipeError``. That is no error of the command:
-:func:`closed_output_ends_quietly` ends it quietly, with :data:`CLOSED_OUTPUT` and nothing
-on standard error, as the Python documentation advises (the note on ``SIGPIPE`` in the
-``signal`` module's page) and as the command-line library does for its own writes. Every
-``python -m buckshot...`` entry point and the ``buckshot`` program run their work inside it.
+"""How every entry point of the package ends when its reader closes standard output
+(``| head -1``): quietly, with :data:`CLOSED_OUTPUT` (docs/commands.md, "Exit status").
 
 A leaf module: it imports nothing of the package, so any entry point may use it.
 """

@@ -1,20 +1,6 @@
-"""What every command of the ``buckshot`` program shares: refusing with a coded error, checking
-and writing an output file whole, and loading the ``--rules`` ruleset.
-
-One rule for every output option (``--json``, ``--out``, ``--report``, ``--junit``, ``--log``,
-``--explore``...): the path is checked before the work starts (:func:`check_output`, exit 2 with
-one line naming the option and the path); a missing parent folder is created when the file is
-written; the file is written whole (a temporary file in the same folder, then a rename), with
-the usual permissions (0666 less the umask, 0644 in general).
-
-Usage errors (an unknown option, a bad value, a missing argument) take the same shape as
-every other refusal: one line ``error [usage]: ...`` and exit 2 (:class:`OneLineErrors`), not
-the command-line library's framed box, which crops a long path to the width of the screen.
-So does what no command foresaw: a file or device that fails under it is ``error [os]``, any
-other exception ``error [internal]`` (a bug: ``BUCKSHOT_TRACEBACK=1`` shows its traceback);
-never a traceback. (A Ctrl-C no command caught ends with 130 by the library's own rule.)
-Standard output closed by its reader (``| head -1``) is no error: the command ends quietly
-with exit 1 (:mod:`buckshot.closed_output`).
+"""What every command of the ``buckshot`` program shares: one-line refusals, output files
+checked before the work and written whole, input files read in words, and the ``--rules``
+ruleset (docs/commands.md, "What every command does with bad input, output paths and Ctrl-C").
 
 A leaf module (it imports no other command), so that each subcommand's module can use it.
 """
@@ -146,9 +132,8 @@ class OneLineErrors(typer.core.TyperGroup):
 
 def command_group(**settings: Any) -> typer.Typer:
     """A group of commands (``help`` and the rest as ``typer.Typer`` takes them) with
-    one-line errors (:class:`OneLineErrors`), no shell completion, and help laid out by the
-    command-line library itself: at any width it wraps every option's text and never cuts an
-    option's name (as the framed boxes did at 80 columns)."""
+    one-line errors (:class:`OneLineErrors`), no shell completion, and plain help, which
+    never cuts an option's name."""
     return typer.Typer(cls=OneLineErrors, add_completion=False, rich_markup_mode=None, **settings)
 
 
@@ -186,10 +171,8 @@ def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
 
 
 def _quiet_finalisers() -> None:
-    """After a Ctrl-C, let no finaliser print a traceback on the way out: an object the
-    interruption left half-built (a solver's model, say) may fail in its ``__del__``, which
-    Python reports as "Exception ignored in ..." with a traceback. Not a finding; it is shown
-    only when :data:`TRACEBACK_VARIABLE` is set."""
+    """After a Ctrl-C, let no finaliser of a half-built object print a traceback on the way
+    out (unless :data:`TRACEBACK_VARIABLE` is set)."""
     if not os.environ.get(TRACEBACK_VARIABLE):
         sys.unraisablehook = lambda _unraisable: None
 

@@ -1,11 +1,5 @@
-"""The optional parts of the distribution, and the one-line refusal when one is not installed.
-
-``pip install buckshot-spec`` gives the spec, the engine, the conformance suite, the
-verification and the diagrams. The designer's workbench (``compare``, ``sweep``: Dask and
-matplotlib) and the OpenSpiel/PettingZoo environments are extras, declared once in
-``pyproject.toml`` (``[project.optional-dependencies]``); what each needs is read from the
-installed distribution's metadata, not written again here.
-"""
+"""The optional parts of the distribution (``[workbench]``, ``[envs]``, declared once in
+``pyproject.toml``) and the one-line refusal when one is not installed."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""Progress of a long command on standard error, shared by every command that runs long
-(``simulate``, ``verify``, ``conformance run``).
-
-On a terminal: a rich bar per stage, cleared at the end. Elsewhere (a log file, a pipe, CI):
-plain timestamped lines, one when a stage starts, one when it ends, and in between one at
-least every ``every`` seconds (``[18:40:02 +12s] simulate 400/1500``), even while no count
-moves (a long solver query): a quiet stretch gets a line of every stage not finished.
-``quiet`` turns both off.
-"""
+"""Progress of a long command on standard error: a bar on a terminal, timestamped lines
+elsewhere, none with ``--quiet`` (docs/commands.md, "Progress")."""
 
 from __future__ import annotations
 

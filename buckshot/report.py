@@ -1,13 +1,5 @@
-"""Where every report's forms are made: its tables on the console, as CSV or as Markdown, and
-its HTML page (one self-contained file: doctype, title, the shared inline style, an inline
-script if any; nothing loaded), its text escaped, its tables.
-
-Off a terminal every column is printed whole; with ``--format csv`` or ``markdown`` standard
-output holds the tables alone and other lines go to standard error (:func:`notes_console`).
-The pages: ``compare`` and ``sweep --html`` (:mod:`buckshot.workbench.report`), ``conformance
-report`` (:mod:`buckshot.conformance.report_page`) and the diagrams' index
-(:mod:`buckshot.diagrams.html`); ``--json`` is each report's own data.
-"""
+"""Every form of a report: its tables on the console, as CSV or as Markdown, and its
+self-contained HTML page (docs/architecture.md, "Where reports are made")."""
 
 from __future__ import annotations
 

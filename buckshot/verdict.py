@@ -1,13 +1,5 @@
-"""What a check's outcome means, for every command that gives one (``verify``, ``replay``,
-``verify-trace``, ``conformance run``...): three verdicts, each with its exit status.
-
-- **passed** (exit 0): everything asked was shown to hold.
-- **failed** (exit 1): a named property (or case) is shown not to hold.
-- **undecided** (exit 2): the command could not decide: a check neither shown to hold nor
-  shown to fail (a solver's ``unknown``, a target neither reached nor proved unreachable, a
-  bound too small for the ruleset), each with the hint that would decide it. Never FAILED:
-  nothing was shown to fail. The same status as a refusal, since in both no verdict is given.
-"""
+"""The three verdicts of a check and their exit statuses, for every command that gives one:
+passed 0, failed 1, undecided 2 (docs/commands.md, "Exit status")."""
 
 from __future__ import annotations
 

@@ -1,16 +1,5 @@
-"""Worker processes that Ctrl-C stops at once, and as many as the machine can run, shared by
-the commands that use a pool (``simulate``, ``verify``, ``compare``, ``sweep``).
-
-The workers ignore Ctrl-C (:func:`ignore_ctrl_c`, a pool's initializer, and from their very
-start when they are started inside :func:`deaf_children`, as are the threads of a pool or a
-progress line): the terminal sends SIGINT to the whole process group, and a worker's own
-KeyboardInterrupt would only print a traceback. The main thread of the main process gets it,
-and ends the workers with :func:`terminate`, rather than waiting for a worker inside a long
-game or a solver call to notice.
-
-A number of workers asked for (``--jobs``, ``--workers``) is bounded by the cores this process
-may run on (:func:`bounded_workers`): more workers than cores only take turns on them.
-"""
+"""Worker processes that Ctrl-C stops at once, and as many as the machine can run
+(``--jobs``, ``--workers``; docs/commands.md, "Ctrl-C" and "Resources")."""
 
 from __future__ import annotations
 
@@ -32,13 +21,10 @@ def ignore_ctrl_c() -> None:
 
 @contextmanager
 def deaf_children() -> Iterator[None]:
-    """Threads and processes started inside (a pool's workers and its helper threads, a Dask
-    cluster's) never take Ctrl-C: they start with SIGINT blocked, a mask a new thread and a
-    new program inherit, so the terminal's Ctrl-C is always this (main) thread's. The kernel
-    gives a signal to any thread not blocking it; one taken by a helper thread left the main
-    thread asleep in a wait with no timeout (a future's), deaf until the wait ended, if ever.
-    A spawned worker is also spared the traceback of a Ctrl-C during its imports. A Ctrl-C
-    pressed inside is held, and raised as the block ends."""
+    """Threads and processes started inside (a pool's workers and helper threads, a Dask
+    cluster's) start with SIGINT blocked, so that the terminal's Ctrl-C is always this main
+    thread's (one a helper took left the main thread asleep in a wait); a Ctrl-C pressed
+    inside is held, and raised as the block ends."""
     if threading.current_thread() is not threading.main_thread():
         yield  # Ctrl-C is the main thread's: a thread started here inherits this mask
         return

@@ -1,12 +1,5 @@
-"""``buckshot verify-trace LOG``: check a saved event log against the formal model with Z3.
-
-Exit codes: 0 when every event is matched by model steps, 1 at the first event none can
-match (printed with its reason), 2 when the log (read by :mod:`buckshot.spec.eventlog`) or
-the ruleset cannot be used (an error line ``error [code]: message`` with a stable code,
-never a traceback), 130 when Ctrl-C stops it (nothing written: an interrupted check is no
-verdict). While it checks, how many of the log's events it has reached is shown on standard
-error, as every long command shows its progress (:mod:`buckshot.progress`; ``--quiet``: none).
-"""
+"""``buckshot verify-trace LOG``: check a saved event log against the formal model with Z3
+(its exit statuses: docs/commands.md)."""
 
 from __future__ import annotations
 

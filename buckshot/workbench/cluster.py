@@ -1,16 +1,5 @@
-"""Where the games run: a Dask client on a local cluster or on a running scheduler.
-
-A scheduler given by address is first knocked on (:func:`knock`: a TCP connection, then
-Dask's handshake and an ``identity`` request, each within :data:`CONNECT_TIMEOUT`): one that
-refuses, does not answer or is no Dask scheduler is refused in one line at once, before
-Dask's client would retry it until its timeout and then hang on closing.
-
-The local cluster's threads and worker processes start deaf to Ctrl-C
-(:func:`buckshot.workers.deaf_children`: SIGINT blocked from their first instruction), and
-its workers print nothing (their logs are silenced). The terminal sends SIGINT to the whole
-process group; the main thread of this process takes it, and ends the workers at once
-(:func:`_stop_at_once`) instead of letting each print the tracebacks of a connection lost.
-"""
+"""Where the games run: a Dask client on a local cluster or on a running scheduler, refused
+in one line when it cannot be reached, ended at once by Ctrl-C (docs/workbench.md, "Dask")."""
 
 from __future__ import annotations
 
