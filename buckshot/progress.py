@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from types import TracebackType
 from typing import Annotated, TextIO
 
@@ -99,6 +100,17 @@ class CommandProgress:
                 self.last[stage] = now
                 label = f"{self.command} {stage}:" if stage else self.command
                 self._print(f"{label} {done}/{total}")  # verify proofs: 9/14
+
+    def counter(self, total: int, stage: str = "") -> Callable[[int], None]:
+        """A callback that adds its count to ``stage``'s parts done, of ``total``."""
+        done = 0
+
+        def add(count: int) -> None:
+            nonlocal done
+            done += count
+            self.update(done, total, stage)
+
+        return add
 
     def _print(self, text: str) -> None:
         """One timestamped plain line (the lock held)."""

@@ -157,15 +157,10 @@ def run_command(
         strict_known_failures=strict_known_failures,
         exit_first=exit_first,
     )
-    finished: list[CaseResult] = []
-
-    def tick(result: CaseResult) -> None:
-        finished.append(result)
-        progress.update(len(finished), total)
-
     with CommandProgress("conformance run", quiet) as progress:
+        tick = progress.counter(total)
         try:
-            run = run_suite(options, suite, on_result=tick)
+            run = run_suite(options, suite, on_result=lambda _result: tick(1))
         except ValueError as error:
             fail("adapter.invalid", str(error))
         except AdapterNotStarted as error:
@@ -229,15 +224,9 @@ def _run_chance(
         fail("usage.only", f"--only {unknown[0]}: no such experiment (known: {', '.join(known)})")
     chosen = tuple(known[ident] for ident in only) if only else EXPERIMENTS
     with CommandProgress("conformance chance", quiet) as progress:
-        finished = 0
-
-        def tick(_result: object) -> None:
-            nonlocal finished
-            finished += 1
-            progress.update(finished, len(chosen))
-
+        tick = progress.counter(len(chosen))
         try:
-            run = run_chance(adapter, chosen, timeout, on_result=tick)
+            run = run_chance(adapter, chosen, timeout, on_result=lambda _result: tick(1))
         except ValueError as error:
             fail("adapter.invalid", str(error))
         except AdapterNotStarted as error:

@@ -211,15 +211,10 @@ def simulate_command(
     workers = min(bounded_workers(jobs, "--jobs"), games)
     started = time.perf_counter()
     with CommandProgress("simulate", quiet) as progress:
-        played = 0
-
-        def tick(count: int) -> None:
-            nonlocal played
-            played += count
-            progress.update(played, games)
-
         try:
-            summary = simulate(ruleset, games, players, seed, agent, workers, tick)
+            summary = simulate(
+                ruleset, games, players, seed, agent, workers, progress.counter(games)
+            )
         except SimulationInterrupted as stop:
             summary = stop.summary
     seconds = time.perf_counter() - started

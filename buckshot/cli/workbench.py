@@ -89,14 +89,8 @@ def _measure(
             progress.say(f"{total:,} games of {len(rulesets)} rulesets; starting {where}")
             with dask_client(scheduler, workers) as client:
                 count = len(client.scheduler_info(n_workers=-1).get("workers", {}))
-                played = 0
-
-                def tick(n: int) -> None:
-                    nonlocal played
-                    played += n
-                    progress.update(played, total, "games")
-
-                progress.update(0, total, "games")
+                tick = progress.counter(total, "games")
+                tick(0)
                 balances = measure(client, rulesets, games, players, seed, agent, tick)
     except ClusterError as error:
         fail("cluster.unreachable", str(error))
