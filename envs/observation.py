@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from buckshot.spec.chart_data import chart_models
+from buckshot.spec.chart_data import chart_model, chart_models
 from buckshot.spec.rulebook import FrameKind, Item, Role
 from buckshot.spec.views import TableView
 
@@ -25,12 +25,6 @@ KNOWN = ("unknown", "live", "blank")
 """What the seat knows of the next shell to fire: nothing, or its type (S2.3, S3.1)."""
 
 
-def _turn_phases() -> tuple[str, ...]:
-    """The turn chart's top-level states: S4's five phases and the game's end."""
-    (turn,) = [model for model in chart_models() if model.kind is FrameKind.TURN]
-    return tuple(state.id for state in turn.states if state.parent is None)
-
-
 def _prompt_kinds() -> tuple[str, ...]:
     """Every kind of prompt the charts ask."""
     return tuple(
@@ -38,7 +32,8 @@ def _prompt_kinds() -> tuple[str, ...]:
     )
 
 
-PHASES = _turn_phases()
+PHASES = tuple(s.id for s in chart_model(FrameKind.TURN).states if s.parent is None)
+"""The turn chart's top-level states: S4's five phases and the game's end."""
 PROMPTS = _prompt_kinds()
 FRAMES = tuple(kind.value for kind in FrameKind)
 ROLES = tuple(role.value for role in Role)

@@ -135,8 +135,12 @@ def run_command(
     check_output(chance_report, "--chance-report")
     if chance_report is not None and not chance:
         fail("usage.chance_report", "--chance-report needs --chance")
-    if explore is not None:
-        _check_explore(explore)
+    if explore is not None:  # refused before the run, as is no ``dot`` to draw the pages
+        from buckshot.diagrams.svg import dot_installed, dot_missing
+
+        check_output_folder(explore, "--explore")
+        if not dot_installed():
+            fail("graphviz", dot_missing("--explore"))
     marked: dict[str, str] = {}
     if known_failures is not None:
         try:
@@ -241,15 +245,6 @@ def _run_chance(
     if report is not None:
         save(report, json.dumps(run.to_json(), indent=1) + "\n", report_option)
     return bool(run.failed())
-
-
-def _check_explore(folder: Path) -> None:
-    """Refuse, before the run, an ``--explore`` folder that cannot be written, or no ``dot``."""
-    from buckshot.diagrams.svg import dot_installed, dot_missing
-
-    check_output_folder(folder, "--explore")
-    if not dot_installed():
-        fail("graphviz", dot_missing("--explore"))
 
 
 def _write_explorer_pages(results: list[CaseResult], folder: Path) -> None:

@@ -17,10 +17,6 @@ app = command_group(
 )
 
 
-def _report(paths: list[Path], out: Path) -> None:
-    typer.echo(f"wrote {len(paths)} files to {out}", err=True)
-
-
 @app.callback(invoke_without_command=True)
 def diagrams(
     ctx: typer.Context,
@@ -51,7 +47,7 @@ def diagrams(
         fail("interrupted", "stopped by Ctrl-C; the diagrams written so far are whole", INTERRUPTED)
     except (EventLogError, GraphvizError) as error:
         fail("diagrams", str(error))
-    _report(paths, target)
+    typer.echo(f"wrote {len(paths)} files to {target}", err=True)
 
 
 @app.command("trace")
@@ -105,4 +101,4 @@ def trace(
         fail("trace.too-long", str(error))
     except GraphvizError as error:
         fail("graphviz", str(error))
-    _report(paths, target)
+    typer.echo(f"wrote {len(paths)} files to {target}", err=True)

@@ -37,18 +37,4 @@ def _check_resumes() -> None:
 _check_resumes()
 
 
-__all__ = [
-    "CHARTS",
-    "Chart",
-    "ChartMeta",
-    "ConversionChart",
-    "CounterResponseChart",
-    "DiscardChart",
-    "DyingChart",
-    "Prompt",
-    "Push",
-    "ShotWindowChart",
-    "SpecError",
-    "Trigger",
-    "TurnChart",
-]
+__all__ = ["CHARTS", "Chart", "ChartMeta", "Prompt", "Push", "SpecError", "Trigger"]
