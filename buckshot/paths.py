@@ -1,9 +1,5 @@
-"""Where the repository's files are when the package runs from a source checkout.
-
-The package's own data (rulesets, schemas, clauses) is read with :mod:`importlib.resources`
-and is there installed or not (the conformance suite too: :mod:`buckshot.conformance.bundled`);
-the files that only a checkout has (the committed diagrams) are found here, and only here.
-"""
+"""Where the repository's files are when the package runs from a source checkout: the
+files only a checkout has (the committed diagrams) are found here, and only here."""
 
 from __future__ import annotations
 

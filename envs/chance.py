@@ -1,9 +1,6 @@
-"""Chance as explicit outcomes: the engine's chance port answered one numbered outcome at a time.
-
-:class:`DrawnChance` answers each draw from outcome ids given beforehand and, when they run out,
-raises :class:`ChanceNeeded` with the draw's outcomes and exact probabilities. A load's shuffle
-is drawn shell by shell; a draw with one possible outcome is taken without asking.
-"""
+"""Chance as explicit outcomes: the engine's chance port answered one numbered outcome at a
+time, raising :class:`ChanceNeeded` when the outcomes given run out (docs/envs.md, "Chance
+nodes")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""What a seat observes, as a tensor and as text: its view of the game and nothing more (R14).
-
-The public facts come from ``Game.view``; what the seat alone was shown (a peek, a Dealer's
-preview) from its fold of the events it may see. The tensor's layout is :class:`Encoder`'s.
-"""
+"""What a seat observes, as a tensor and as text: its view of the game and nothing more (R14;
+docs/envs.md, "Observations")."""
 
 from __future__ import annotations
 

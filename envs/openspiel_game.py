@@ -1,10 +1,5 @@
-"""The game as an OpenSpiel Python game, registered with ``pyspiel`` as ``python_buckshot``.
-
-Parameters ``players``, ``ruleset`` (a TOML file; empty for the default) and ``roles`` (seat by
-seat, separated by ``+`` or commas; empty for the rulebook's roles in order). Explicit chance
-(:mod:`buckshot.envs.chance`), a seat's view as observation (R14, :mod:`buckshot.envs.observation`)
-with its record for perfect recall, zero-sum returns (:func:`~buckshot.envs.table.payoff`).
-"""
+"""The game as an OpenSpiel Python game, registered with ``pyspiel`` as ``python_buckshot``
+(its parameters, chance, observations and returns: docs/envs.md, "OpenSpiel")."""
 
 from __future__ import annotations
 
@@ -43,12 +38,8 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def max_steps(rules: Ruleset, seats: int) -> int:
-    """An upper bound on a game's actions, chance outcomes included, from the ruleset.
-
-    At most ``limits.max_turns`` turns (R21); a turn loads and shoots at most
-    ``shells.max_per_load`` shells, each shot polling every seat and each flip again (S6.2, R18),
-    and uses, pays, discards or gives up each item on the table once (S4.4.2, R15, S2.1).
-    """
+    """An upper bound on a game's actions, chance outcomes included: ``limits.max_turns``
+    turns (R21) times what one turn can hold (S6.2, R18, S4.4.2, R15, S2.1)."""
     shells = rules.shells.max_per_load
     drawn = rules.items.per_turn + shells * rules.gambler.bonus_items
     items = seats * (rules.hp.max + rules.traitor.cap_bonus) + drawn

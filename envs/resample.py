@@ -1,9 +1,6 @@
-"""A state drawn from a seat's information set, for information-set search (IS-MCTS).
-
-What a seat cannot know is the order of the current load's unspent shells (R14). A state of
-its information set is the same game with the load shuffled again, keeping the shells spent
-and the next shell's type if the seat was shown it (S3.1, S2.3), replayed with the same later
-moves. :func:`resampler` is a callback for OpenSpiel's ``ISMCTSBot.set_resampler``.
+"""A state drawn from a seat's information set, for information-set search (IS-MCTS;
+docs/envs.md, "Search over information sets"): the current load's unspent shells shuffled
+again (R14). :func:`resampler` is a callback for OpenSpiel's ``ISMCTSBot.set_resampler``.
 """
 
 from __future__ import annotations

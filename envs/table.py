@@ -1,9 +1,5 @@
 """A game stepped one action at a time, chance included: the core both environments share.
-
-A :class:`Table` is the engine's game between actions: at a player's prompt, at a chance node
-(:mod:`buckshot.envs.chance`) or over. Each settled point (:class:`Settled`) is never changed
-again, so copies share it; what each seat knows and its record are read from its :class:`Trail`.
-"""
+Each settled point (:class:`Settled`) is never changed again, so copies share it."""
 
 from __future__ import annotations
 

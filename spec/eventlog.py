@@ -1,10 +1,6 @@
 """The one reader of event logs: JSON lines, each one event, checked against the event schema
-derived from the vocabulary (:mod:`buckshot.spec.events`).
-
-Every command that reads a log reads it here. The first event is ``game_started``, which
-seats the table, and every seat an event names must be at it; anything else is
-:class:`EventLogError`, whose one-line message names the file and the line. A log is
-streamed line by line (:func:`stream_log`); whether it obeys the rules is not checked here.
+derived from the vocabulary (:mod:`buckshot.spec.events`); what it accepts and refuses, and
+with which codes: docs/commands.md, "Event logs".
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""One fold of an event log into views of the game: the whole table's, and each seat's.
-
-:class:`TableView` folds the log event by event (:meth:`TableView.observe`): the seats, the
-chamber and the declared shot, the stack in the chart states the log put its frames in (read
-from :mod:`buckshot.spec.chart_data`), and what each seat was shown privately (R14). A seat's
-view (:func:`seat_view`) folds only the events it may see. The log is the only input, so a
-log that starts mid-game folds too: a seat is seated when first named. An event that
-contradicts the view is a problem, returned by ``observe``, and still folded as far as it goes.
+"""One fold of an event log into views of the game: the whole table's (:class:`TableView`) and
+each seat's (:func:`seat_view`: the events it may see, R14); docs/spec.md, "Events and logs".
+A log that starts mid-game folds too (a seat is seated when first named); an event that
+contradicts the view is a problem, returned by ``observe``, and still folded.
 """
 
 from __future__ import annotations
