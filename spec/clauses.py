@@ -69,14 +69,8 @@ def normative_ids() -> tuple[str, ...]:
 
 def find_clause_ids(text: str) -> list[str]:
     """The known clause IDs cited in a text, once each, in order of first appearance."""
-    found: list[str] = []
-    seen: set[str] = set()
-    for match in CLAUSE_ID_PATTERN.finditer(text):
-        clause_id = match.group()
-        if clause_id in _BY_ID and clause_id not in seen:
-            seen.add(clause_id)
-            found.append(clause_id)
-    return found
+    cited = (match.group() for match in CLAUSE_ID_PATTERN.finditer(text))
+    return list(dict.fromkeys(clause_id for clause_id in cited if clause_id in _BY_ID))
 
 
 def clause_sort_key(clause_id: str) -> tuple[int, ...]:

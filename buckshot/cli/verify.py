@@ -225,14 +225,10 @@ def main(
 
 
 HEADLINE = {
-    Verdict.PASSED: "all checks passed",
-    Verdict.FAILED: "FAILED: a property fails",
-    Verdict.UNDECIDED: "UNDECIDED: no property fails, but not every check could be decided",
-}
-VERDICT_STYLE = {
-    Verdict.PASSED: "bold green",
-    Verdict.FAILED: "bold red",
-    Verdict.UNDECIDED: "bold yellow",
+    Verdict.PASSED: "[bold green]all checks passed[/]",
+    Verdict.FAILED: "[bold red]FAILED: a property fails[/]",
+    Verdict.UNDECIDED: "[bold yellow]UNDECIDED: no property fails, but not every check could "
+    "be decided[/]",
 }
 STYLE = {PROVED: "green", VIOLATED: "bold red", UNKNOWN: "yellow", DISAGREED: "bold red"}
 
@@ -432,5 +428,4 @@ def show_ending(report: Report, console: Console, finished: bool = True) -> None
         style = "bold red" if finding.verdict is Verdict.FAILED else "yellow"
         console.print(f"[{style}]{escape(finding.line())}[/]")
     if finished:
-        verdict = report.verdict
-        console.print(f"[{VERDICT_STYLE[verdict]}]{HEADLINE[verdict]}[/]")
+        console.print(HEADLINE[report.verdict])
