@@ -239,12 +239,15 @@ def check_output_folder(folder: Path | None, option: str = "output") -> None:
         fail("output.unwritable", f"{option} {folder}: {blocker} is not a writable folder")
 
 
-def save(path: Path, text: str, option: str = "output") -> None:
-    """:func:`write_atomic`, refused with an error message (not a traceback) when it fails."""
+def save(path: Path, text: str, option: str = "output", told: bool = False) -> None:
+    """:func:`write_atomic`, refused with an error message (not a traceback) when it fails;
+    ``told``: then say ``wrote PATH`` on standard error."""
     try:
         write_atomic(path, text)
     except OSError as error:
         fail("output.unwritable", f"{option} {path}: cannot write: {error.strerror or error}")
+    if told:
+        typer.echo(f"wrote {path}", err=True)
 
 
 class InputError(ValueError):

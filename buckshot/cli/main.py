@@ -75,8 +75,7 @@ def _write(text: str, out: Path | None, option: str) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    save(out, text, option)
-    typer.echo(f"wrote {out}", err=True)
+    save(out, text, option, told=True)
 
 
 def _version(value: bool) -> None:

@@ -219,8 +219,7 @@ def main(
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
-        save(json_out, json.dumps(report.to_dict(spec), indent=2) + "\n", "--json")
-        typer.echo(f"wrote {json_out}", err=True)
+        save(json_out, json.dumps(report.to_dict(spec), indent=2) + "\n", "--json", told=True)
     conclude("verify", report.findings())
 
 

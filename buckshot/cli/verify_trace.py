@@ -60,6 +60,5 @@ def verify_trace_command(
     typer.echo(result.summary())
     if json_out is not None:
         data = {"log": str(log), **result.to_json()}
-        save(json_out, json.dumps(data, indent=2) + "\n", "--json")
-        typer.echo(f"wrote {json_out}", err=True)
+        save(json_out, json.dumps(data, indent=2) + "\n", "--json", told=True)
     raise typer.Exit(0 if result.matched else 1)

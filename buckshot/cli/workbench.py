@@ -118,11 +118,9 @@ def _emit(
 
     print_report(report, output_console(), table_format)
     if json_out is not None:
-        save(json_out, report.json_text())
-        typer.echo(f"wrote {json_out}", err=True)
+        save(json_out, report.json_text(), told=True)
     if html_out is not None:
-        save(html_out, render_page(report))
-        typer.echo(f"wrote {html_out}", err=True)
+        save(html_out, render_page(report), told=True)
 
 
 def compare_command(
