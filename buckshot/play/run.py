@@ -93,25 +93,6 @@ def open_log(path: Path | None) -> LiveLog | None:
         fail("output.unwritable", f"--log {path}: {error.strerror or error}")
 
 
-HOTSEAT_MEANINGLESS = {
-    "--seat": "no seat to choose",
-    "--agent": "no bot",
-    "--watch": "nobody left to watch once you are out",
-}
-"""The options that mean nothing when every seat is a person here, and why."""
-
-
-def refuse_hotseat_options(seat: int | None, agent_name: str | None, watch: bool) -> None:
-    """Refuse (exit 2) an option that means nothing when every seat is a person here."""
-    given = {"--seat": seat is not None, "--agent": agent_name is not None, "--watch": watch}
-    for option, why in HOTSEAT_MEANINGLESS.items():
-        if given[option]:
-            fail(
-                "usage.hotseat",
-                f"{option} with --hotseat: every seat is played at this terminal, so {why}",
-            )
-
-
 def run_play(
     players: int | None,
     seat: int | None,
@@ -125,8 +106,17 @@ def run_play(
     watch: bool = False,
 ) -> None:
     """Play one game at the terminal as the ``play`` options say (bots: ``agent_name``)."""
-    if hotseat:
-        refuse_hotseat_options(seat, agent_name, watch)
+    meaningless = (  # when every seat is a person here, and why
+        ("--seat", seat is not None, "no seat to choose"),
+        ("--agent", agent_name is not None, "no bot"),
+        ("--watch", watch, "nobody left to watch once you are out"),
+    )
+    for option, given, why in meaningless if hotseat else ():
+        if given:
+            fail(
+                "usage.hotseat",
+                f"{option} with --hotseat: every seat is played at this terminal, so {why}",
+            )
     seat = 0 if seat is None else seat
     agent_name = "heuristic" if agent_name is None else agent_name
     if agent_name not in AGENTS:
