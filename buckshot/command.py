@@ -14,7 +14,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 import typer.core
@@ -292,6 +292,13 @@ def json_problem(error: ValueError, where: bool = True) -> str:
     if error.msg == "Extra data":
         return "more than one JSON value" + (f" (from line {error.lineno})" if where else "")
     return "not JSON" + (f" (at line {error.lineno}, column {error.colno})" if where else "")
+
+
+RulesOption = Annotated[
+    Path | None,
+    typer.Option("--rules", help="A ruleset variant (TOML) to use instead of the default one."),
+]
+"""The ``--rules`` option of the commands that play or verify a variant."""
 
 
 def load_rules(rules: Path | None) -> Ruleset:

@@ -29,6 +29,7 @@ from buckshot.command import (
     INTERRUPTED,
     MAX_GAMES,
     InputError,
+    RulesOption,
     check_output,
     command_group,
     fail,
@@ -61,14 +62,6 @@ app.command("verify-trace")(verify_trace_command)
 app.command("compare")(compare_command)
 app.command("sweep")(sweep_command)
 app.command("regen")(regen_command)
-
-RulesOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--rules",
-        help="A ruleset variant (TOML) to use instead of the default one.",
-    ),
-]
 
 
 def _write(text: str, out: Path | None, option: str) -> None:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from buckshot.command import (
     INTERRUPTED,
+    RulesOption,
     check_output,
     check_output_folder,
     command_group,
@@ -98,10 +99,7 @@ def main(
             "ruleset allows, players.min-players.max).",
         ),
     ] = None,
-    rules: Annotated[
-        Path | None,
-        typer.Option("--rules", help="A ruleset variant (TOML) instead of the default."),
-    ] = None,
+    rules: RulesOption = None,
     depth: Annotated[
         int, typer.Option("--depth", min=0, help="Bounded model checking depth (0: skip).")
     ] = 12,

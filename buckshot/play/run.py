@@ -111,11 +111,11 @@ def run_play(
         ("--agent", agent_name is not None, "no bot"),
         ("--watch", watch, "nobody left to watch once you are out"),
     )
-    for option, given, why in meaningless if hotseat else ():
+    for flag, given, why in meaningless if hotseat else ():
         if given:
             fail(
                 "usage.hotseat",
-                f"{option} with --hotseat: every seat is played at this terminal, so {why}",
+                f"{flag} with --hotseat: every seat is played at this terminal, so {why}",
             )
     seat = 0 if seat is None else seat
     agent_name = "heuristic" if agent_name is None else agent_name
