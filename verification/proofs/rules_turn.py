@@ -138,7 +138,7 @@ def shots_as_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
         rule_seat_flag(m, s.alive, inp.target),
         b.eq(nxt.shot_shooter, s.owner),
         b.eq(nxt.shot_target, inp.target),
-        b.beq(nxt.shot_live, s.head_live),
+        b.eq(nxt.shot_live, s.head_live),
         b.eqn(nxt.shot_flips, 0),
     )
     ended = b.or_(b.eqn(s.shells, 0), killed)
@@ -146,14 +146,14 @@ def shots_as_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
     k0 = b.ite(passed, rule_seat_value(m, nxt.kills, nxt.owner), s.k0)
     owner_kills = rule_seat_value(m, s.kills, s.owner)
     credited = b.gt(rule_seat_value(m, nxt.kills, s.owner), owner_kills)
-    lock = b.bite(turn_ended(m, r), b.false(), b.or_(s.kill_lock, credited))
+    lock = b.ite(turn_ended(m, r), b.false(), b.or_(s.kill_lock, credited))
     kept = b.and_(b.eq(nxt.shot_shooter, s.shot_shooter), b.eq(nxt.shot_target, s.shot_target))
     return b.and_(
         b.implies(shoot, declared),
         b.implies(b.not_(b.or_(shoot, turn_ended(m, r))), kept),
         b.implies(fired(m, r, END_MAIN), ended),
         b.eq(nxt.k0, k0),
-        b.beq(nxt.kill_lock, lock),
+        b.eq(nxt.kill_lock, lock),
     )
 
 
