@@ -140,8 +140,8 @@ def _document(
         "ruleset": spec.cfg.ruleset.to_dict(),
         "players": start.n,
         "roles": [ROLES[start.role[p]].value for p in range(start.n)],
-        "start": to_json(spec.cfg, start),
-        "steps": [_step_json(spec, step) for step in steps],
+        "start": to_json(start),
+        "steps": [_step_json(step) for step in steps],
     }
 
 
@@ -190,12 +190,12 @@ def induction_document(
     )
 
 
-def _step_json(spec: ExecutableSpec, step: Step) -> dict[str, Any]:
+def _step_json(step: Step) -> dict[str, Any]:
     return {
         "edge": step.edge.edge.id,
-        "text": action(spec, step),
-        "input": to_json(spec.cfg, step.input),
-        "after": to_json(spec.cfg, step.after),
+        "text": action(step),
+        "input": to_json(step.input),
+        "after": to_json(step.after),
         "shown": [p for p, seen in enumerate(step.shown) if seen],
     }
 
@@ -216,12 +216,12 @@ def load_document(data: Any) -> CounterexamplePath:
     try:
         ruleset = parse_ruleset(data["ruleset"], source="counterexample")
         cfg = make_config(ruleset)
-        start = state_from_json(cfg, data["start"])
+        start = state_from_json(data["start"])
         steps = tuple(
             PathStep(
                 str(step["edge"]),
-                input_from_json(cfg, step["input"]),
-                state_from_json(cfg, step["after"]),
+                input_from_json(step["input"]),
+                state_from_json(step["after"]),
                 str(step.get("text", "")),
                 None if step.get("shown") is None else tuple(step["shown"]),
             )
