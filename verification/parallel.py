@@ -19,7 +19,6 @@ it when they are done, so that what finished is kept.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -39,7 +38,7 @@ from buckshot.verification.proofs.crosscheck import CrossCheck, recording
 from buckshot.verification.proofs.induction import proof_model, property_by_id, prove_property
 from buckshot.verification.proofs.reachability import check_reachability
 from buckshot.verification.proofs.vacuity import check_vacuity
-from buckshot.workers import deaf_children, ignore_ctrl_c, terminate
+from buckshot.workers import available_cores, deaf_children, ignore_ctrl_c, terminate
 
 PROOF = "proof"
 BMC = "bmc"
@@ -132,11 +131,7 @@ def run_task(task: Task) -> Done:
 
 def default_jobs() -> int:
     """Worker processes to use by default: the cores available to this process, at most 2."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(2, cores))
+    return min(2, available_cores())
 
 
 def execute(
