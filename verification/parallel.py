@@ -1,19 +1,8 @@
-"""The verification's independent pieces of work, run in worker processes.
+"""The verification's independent pieces of work (:class:`Task`), run in worker processes.
 
-A run is cut into tasks that share nothing but their configuration: the proof of one
-property (or of one chunk of the branches of a property proved branch by branch), the
-bounded model check, the vacuity check, and the engine's lockstep walks. Z3 objects do
-not pickle, so a task carries only plain data (the configuration, property IDs, the
-patch of the model), and each worker process builds the symbolic model itself, once per
-configuration (:func:`.proof_model`), and returns plain results (verdicts, concrete states
-and paths).
-
-With one job the tasks run one after the other in this process, in the same order.
-
-A task that raises (an engine's :class:`GameError` on a ruleset it cannot play, a solver's
-error) does not end the run: its error is carried back as text (:class:`TaskFailed`, which
-pickles whatever the original error was), the other tasks run on, and :func:`execute` raises
-it when they are done, so that what finished is kept.
+A task carries only plain data (Z3 objects do not pickle) and each worker builds the symbolic
+model itself, once per configuration (:func:`.proof_model`). A task that raises does not end
+the run (see :func:`execute`).
 """
 
 from __future__ import annotations

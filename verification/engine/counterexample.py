@@ -1,17 +1,6 @@
-"""Counterexamples as self-contained JSON, and their replay in the reference engine.
-
-A counterexample found by bounded model checking is a path from an initial state: the
-players and roles, and each step's transition, input and next state. :func:`to_document`
-writes it (format ``buckshot-counterexample/1``, with the ruleset, so that it replays
-alone); :func:`replay` plays it in the reference engine: the decisions are the path's, the
-chance outcomes are answered from the path's inputs (the shell order of each load is
-rebuilt from the head shells the path exposes), and after every transition the engine's
-state, abstracted (:mod:`.abstraction`), is compared with the path's.
-
-If the engine follows every step, the violation is what the rules as specified do: a bug
-in the spec or its rulings, which the engine shares. If it departs, the path is something
-only the model does: a bug in the model (or in the engine), shown at the first step where
-they part. ``buckshot replay FILE`` runs this on a saved counterexample.
+"""Counterexamples as self-contained JSON (:func:`to_document`, format
+``buckshot-counterexample/1``) and their replay in the reference engine (:func:`replay`,
+``buckshot replay FILE``; docs/verification.md, "Counterexample replay").
 """
 
 from __future__ import annotations

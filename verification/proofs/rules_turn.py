@@ -1,14 +1,9 @@
 """The turn's rules as properties: who owns it, its number, its phases, shots, its end (S1,
 S4), and how the game ends and who wins (S5.1; R7, R13, R21).
 
-Each property is stated from the rule text and the rulings on the state's fields, plain seat
-arithmetic and the ruleset's numbers (the ``rule_*`` readers of :mod:`.properties`), never
-through the model's guards, actions or helpers. Most are step properties: "when X fires, Y
-changes exactly so, and nothing else changes Y". Which transition fired is read from the
-charts (spec data), so a model piece that does the wrong thing on the right transition, or a
-guard that lets the wrong transition fire, breaks them. E1 states as a step what I9 states of
-the state; I9 reads the number of living players through the model's helper, E1 only through
-the state's fields, so a bug in that helper cannot hide from it.
+Stated through the ``rule_*`` readers of :mod:`.properties` only. E1 states as a step what
+I9 states of the state; I9 reads the number of living players through the model's helper,
+E1 only through the state's fields, so a bug in that helper cannot hide from it.
 """
 
 from __future__ import annotations
