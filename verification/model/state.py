@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, cast
 
 from buckshot.verification.model.backend import B, I
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.layout import KINDS, SEATS
-
-V = TypeVar("V")
-W = TypeVar("W")
 
 
 @dataclass(frozen=True)
