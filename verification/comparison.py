@@ -66,22 +66,11 @@ class VerificationComparison:
         return {
             "players": list(self.players),
             "scope": self.scope,
-            "differences": [
-                {"key": d.key, "old": _plain(d.old), "new": _plain(d.new)} for d in self.differences
-            ],
+            "differences": [{"key": d.key, "old": d.old, "new": d.new} for d in self.differences],
             "rows": [{**asdict(row), "why": list(row.why)} for row in self.rows],
             "changed": len(self.changes),
             "seconds": {k: round(v, 2) for k, v in self.seconds.items()},
         }
-
-
-def _plain(value: object) -> object:
-    """A ruleset value as JSON-ready data."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
 
 
 def compare_verification(
