@@ -68,7 +68,7 @@ def main() -> None:
             rules,
             spec.cfg,
             steps[0].before,
-            tuple(PathStep(s.edge.edge.id, s.input, s.after, action(spec, s)) for s in steps),
+            tuple(PathStep(s.edge.edge.id, s.input, s.after, action(s)) for s in steps),
         )
         assert replay(path).followed
         total += len(steps)

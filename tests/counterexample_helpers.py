@@ -30,12 +30,12 @@ def walk_document(
         "ruleset": spec.cfg.ruleset.to_dict(),
         "players": 2,
         "roles": [ROLES[start.role[p]].value for p in range(2)],
-        "start": to_json(spec.cfg, start),
+        "start": to_json(start),
         "steps": [
             {
                 "edge": s.edge.edge.id,
-                "input": to_json(spec.cfg, s.input),
-                "after": to_json(spec.cfg, s.after),
+                "input": to_json(s.input),
+                "after": to_json(s.after),
             }
             for s in walk
         ],

@@ -1,17 +1,6 @@
 """The verification side of comparing two rulesets: what each proves and what can happen
-under each, side by side, and why what is lost is lost.
-
-For each ruleset: every property proved by induction for every player count (a failure with
-its counterexample), and every chart transition, frame kind, win reason, role skill and item
-use shown reachable by a concrete path (a replayed BMC witness or a seeded random game of the
-executable spec), proved unreachable, or left "not reached within the bound"
-(:mod:`.proofs.reachability`). For whatever is reachable under one ruleset and proved
-unreachable under the other, the ruleset keys responsible: the unsat core of the
-unreachability proof with the differing keys as named assumptions (:mod:`.proofs.reasons`).
-
-Scope: the bounded model check of the properties and the engine's lockstep walks of
-``buckshot verify`` are not run (a proof covers every depth; the walks do not
-depend on the ruleset's verdicts); ``buckshot verify --rules`` runs them for one ruleset.
+under each, side by side, and why what is lost is lost (docs/verification.md, "Two rulesets
+side by side"; the scope is :attr:`VerificationComparison.scope`).
 """
 
 from __future__ import annotations
@@ -77,22 +66,11 @@ class VerificationComparison:
         return {
             "players": list(self.players),
             "scope": self.scope,
-            "differences": [
-                {"key": d.key, "old": _plain(d.old), "new": _plain(d.new)} for d in self.differences
-            ],
+            "differences": [{"key": d.key, "old": d.old, "new": d.new} for d in self.differences],
             "rows": [{**asdict(row), "why": list(row.why)} for row in self.rows],
             "changed": len(self.changes),
             "seconds": {k: round(v, 2) for k, v in self.seconds.items()},
         }
-
-
-def _plain(value: object) -> object:
-    """A ruleset value as JSON-ready data."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
 
 
 def compare_verification(

@@ -1,25 +1,13 @@
-"""The verification's independent pieces of work, run in worker processes.
+"""The verification's independent pieces of work (:class:`Task`), run in worker processes.
 
-A run is cut into tasks that share nothing but their configuration: the proof of one
-property (or of one chunk of the branches of a property proved branch by branch), the
-bounded model check, the vacuity check, and the engine's lockstep walks. Z3 objects do
-not pickle, so a task carries only plain data (the configuration, property IDs, the
-patch of the model), and each worker process builds the symbolic model itself, once per
-configuration (:func:`.proof_model`), and returns plain results (verdicts, concrete states
-and paths).
-
-With one job the tasks run one after the other in this process, in the same order.
-
-A task that raises (an engine's :class:`GameError` on a ruleset it cannot play, a solver's
-error) does not end the run: its error is carried back as text (:class:`TaskFailed`, which
-pickles whatever the original error was), the other tasks run on, and :func:`execute` raises
-it when they are done, so that what finished is kept.
+A task carries only plain data (Z3 objects do not pickle) and each worker builds the symbolic
+model itself, once per configuration (:func:`.proof_model`). A task that raises does not end
+the run (see :func:`execute`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -39,7 +27,7 @@ from buckshot.verification.proofs.crosscheck import CrossCheck, recording
 from buckshot.verification.proofs.induction import proof_model, property_by_id, prove_property
 from buckshot.verification.proofs.reachability import check_reachability
 from buckshot.verification.proofs.vacuity import check_vacuity
-from buckshot.workers import deaf_children, ignore_ctrl_c, terminate
+from buckshot.workers import available_cores, deaf_children, ignore_ctrl_c, terminate
 
 PROOF = "proof"
 BMC = "bmc"
@@ -132,11 +120,7 @@ def run_task(task: Task) -> Done:
 
 def default_jobs() -> int:
     """Worker processes to use by default: the cores available to this process, at most 2."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(2, cores))
+    return min(2, available_cores())
 
 
 def execute(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from buckshot.spec.rulebook import FrameKind
-from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec, Step
+from buckshot.verification.model.executable import Concrete, ConcreteInput, Step
 from buckshot.verification.model.layout import (
     ITEM_KINDS,
     NONE,
@@ -72,7 +72,7 @@ def state(s: Concrete) -> str:
     return "\n".join(lines)
 
 
-def action(spec: ExecutableSpec, step: Step) -> str:
+def action(step: Step) -> str:
     """One step as ``P2 flip_shell (pays milk_tea x2)`` or ``auto settle -> settling``."""
     edge = step.edge.edge
     inp: ConcreteInput = step.input
@@ -97,7 +97,7 @@ def action(spec: ExecutableSpec, step: Step) -> str:
     return text
 
 
-def trace(spec: ExecutableSpec, steps: list[Step], start: Concrete | None = None) -> str:
+def trace(steps: list[Step], start: Concrete | None = None) -> str:
     """A step-by-step trace: the start state, then each step with the stack after it."""
     lines = []
     first = start if start is not None else (steps[0].before if steps else None)
@@ -105,7 +105,7 @@ def trace(spec: ExecutableSpec, steps: list[Step], start: Concrete | None = None
         lines.append("start:")
         lines.append(state(first))
     for number, step in enumerate(steps, 1):
-        lines.append(f"{number:3}. {action(spec, step)}")
+        lines.append(f"{number:3}. {action(step)}")
         lines.append(f"     stack: {stack(step.after)}")
     if steps:
         lines.append("end:")

@@ -9,7 +9,7 @@ from buckshot.spec.ruleset import load_ruleset
 from buckshot.verdict import Finding, Verdict, verdict_of
 from buckshot.verification.engine.lockstep import WalkResult
 from buckshot.verification.model.config import Config, saturations
-from buckshot.verification.model.executable import ExecutableSpec, Step
+from buckshot.verification.model.executable import Step
 from buckshot.verification.model.patch import NO_PATCH, Patch
 from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import BmcPerN, DepthTime, Violation, Witness
@@ -117,7 +117,7 @@ class Report:
         """The run's verdict: :func:`buckshot.verdict.verdict_of` its findings."""
         return verdict_of(self.findings())
 
-    def to_dict(self, spec: ExecutableSpec) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The report as JSON-ready data."""
         meta = {p.id: p for p in all_properties()}
         return {
@@ -143,8 +143,8 @@ class Report:
                     "part": p.part,
                     "seconds": round(p.seconds, 3),
                     "queries": p.queries,
-                    "counterexample": cex_json(spec, p.counterexample),
-                    "per_n": [per_n_json(spec, v) for v in p.per_n],
+                    "counterexample": cex_json(p.counterexample),
+                    "per_n": [per_n_json(v) for v in p.per_n],
                 }
                 for p in self.proofs
             ],
@@ -162,7 +162,7 @@ class Report:
                         "property": v.property_id,
                         "n": v.n,
                         "depth": v.depth,
-                        "trace": witness_json(spec, v.witness),
+                        "trace": witness_json(v.witness),
                     }
                     for v in self.violations
                 ],
@@ -234,7 +234,7 @@ def _kind(prop: Property) -> str:
     return "lemma" if prop.lemma else "invariant"
 
 
-def per_n_json(spec: ExecutableSpec, verdict: PerN) -> dict[str, Any]:
+def per_n_json(verdict: PerN) -> dict[str, Any]:
     """One player count's verdict on a property, with its counterexample when violated."""
     out: dict[str, Any] = {
         "n": verdict.n,
@@ -243,48 +243,48 @@ def per_n_json(spec: ExecutableSpec, verdict: PerN) -> dict[str, Any]:
         "seconds": round(verdict.seconds, 3),
     }
     if verdict.counterexample is not None:
-        out["counterexample"] = cex_json(spec, verdict.counterexample)
+        out["counterexample"] = cex_json(verdict.counterexample)
     return out
 
 
-def step_json(spec: ExecutableSpec, number: int, step: Step) -> dict[str, Any]:
+def step_json(number: int, step: Step) -> dict[str, Any]:
     """One step of a trace: what happened and the stack after it."""
     return {
         "step": number,
         "edge": step.edge.edge.id,
         "event": step.edge.edge.event,
         "asked": step.asked,
-        "text": action(spec, step),
-        "input": to_json(spec.cfg, step.input),
+        "text": action(step),
+        "input": to_json(step.input),
         "stack_after": stack(step.after),
-        "state_after": to_json(spec.cfg, step.after),
+        "state_after": to_json(step.after),
     }
 
 
-def witness_json(spec: ExecutableSpec, witness: Witness) -> dict[str, Any]:
+def witness_json(witness: Witness) -> dict[str, Any]:
     """A path as JSON: its start state and every step."""
     return {
         "replayed": witness.replayed,
         "note": witness.note,
-        "start": to_json(spec.cfg, witness.start),
+        "start": to_json(witness.start),
         "start_text": state(witness.start),
-        "steps": [step_json(spec, i, s) for i, s in enumerate(witness.steps, 1)],
+        "steps": [step_json(i, s) for i, s in enumerate(witness.steps, 1)],
     }
 
 
-def cex_json(spec: ExecutableSpec, cex: ProofCounterexample | None) -> dict[str, Any] | None:
+def cex_json(cex: ProofCounterexample | None) -> dict[str, Any] | None:
     """A counterexample to induction as JSON, with readable states."""
     if cex is None:
         return None
     out: dict[str, Any] = {"confirmed": cex.confirmed, "note": cex.note, "stuck": cex.stuck}
     if cex.before is not None:
-        out["before"] = to_json(spec.cfg, cex.before)
+        out["before"] = to_json(cex.before)
         out["before_text"] = state(cex.before)
     if cex.input is not None:
-        out["input"] = to_json(spec.cfg, cex.input)
+        out["input"] = to_json(cex.input)
     if cex.refused is not None:
-        out["refused"] = to_json(spec.cfg, cex.refused)
-    out["after"] = to_json(spec.cfg, cex.after)
+        out["refused"] = to_json(cex.refused)
+    out["after"] = to_json(cex.after)
     out["after_text"] = state(cex.after)
     return out
 

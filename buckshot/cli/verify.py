@@ -205,19 +205,18 @@ def main(
             raise typer.Exit(INTERRUPTED) from None
         except RunFailed as failure:
             report, failed = failure.report, failure
-    spec = ExecutableSpec(ruleset, config=cfg)
     out = output_console()  # a log or a pipe: every column whole
     if failed is not None:  # what finished is shown; no verdict on the whole, nothing written
-        show(report, spec, out, finished=False, table_format=table_format)
+        show(report, out, finished=False, table_format=table_format)
         fail(
             "verify.failed", f"{failed}; the results above are those that finished, nothing written"
         )
-    show(report, spec, out, table_format=table_format)
+    show(report, out, table_format=table_format)
     saved = save_counterexamples(report, counterexamples)
     for path in saved:
         typer.echo(f"counterexample saved: {path} (replay it: buckshot replay {path})", err=True)
     if json_out is not None:
-        save(json_out, json.dumps(report.to_dict(spec), indent=2) + "\n", "--json", told=True)
+        save(json_out, json.dumps(report.to_dict(), indent=2) + "\n", "--json", told=True)
     conclude("verify", report.findings())
 
 
@@ -301,7 +300,6 @@ def show_cross_check(report: Report, console: Console) -> None:
 
 def show(
     report: Report,
-    spec: ExecutableSpec,
     console: Console,
     finished: bool = True,
     table_format: TableFormat = TableFormat.TABLE,
@@ -313,7 +311,7 @@ def show(
     whose tasks failed), no verdict on the whole run."""
     notes = notes_console(table_format, console)
     print_tables([proof_table(report)], table_format, console)
-    show_findings(report, spec, notes)
+    show_findings(report, notes)
     show_ending(report, notes, finished)
 
 
@@ -356,7 +354,7 @@ def proof_table(report: Report) -> Table:
     return table
 
 
-def show_findings(report: Report, spec: ExecutableSpec, console: Console) -> None:
+def show_findings(report: Report, console: Console) -> None:
     """Print what the proofs' table does not hold: assumptions, saturations, counterexamples,
     the cross-check, the bounded model checking, vacuity and the engine's walks."""
     if report.assumed:
@@ -398,7 +396,7 @@ def show_findings(report: Report, spec: ExecutableSpec, console: Console) -> Non
                 f"N={violation.n}[/]"
             )
             console.print(
-                trace(spec, list(violation.witness.steps), violation.witness.start), markup=False
+                trace(list(violation.witness.steps), violation.witness.start), markup=False
             )
     if report.vacuity:
         tally: dict[str, int] = {}

@@ -164,7 +164,7 @@ def test_verify_with_a_table_format_prints_the_tables_alone() -> None:
             patch.object(verify, "saturations", return_value=["a saturation"]),
             patch.object(sys, "stderr", err),
         ):
-            verify.show(report, None, output_console(out), table_format=fmt)  # type: ignore[arg-type]
+            verify.show(report, output_console(out), table_format=fmt)  # type: ignore[arg-type]
         notes = out.getvalue() if fmt is TableFormat.TABLE else err.getvalue()
         for line in ("assumed by every proof", "saturation", "times:", "all checks passed"):
             assert line in notes, fmt

@@ -460,7 +460,7 @@ def _peek_empty_chamber(original: Any, m: Any, s: Any, inp: Any) -> Any:
     b = m.b
     glass = b.eqn(inp.item, item_code(Item.PEEKING_GLASS))
     loaded = s.set(shells=b.ite(b.eqn(s.shells, 0), b.num(1), s.shells))
-    return b.bite(glass, original(loaded, inp), original(s, inp))
+    return b.ite(glass, original(loaded, inp), original(s, inp))
 
 
 @model_fault("ejected_shell_counted_blank", piece=("helper", "eject"))
@@ -510,7 +510,7 @@ def _pickpocket_self(original: Any, m: Any, s: Any, inp: Any) -> Any:
     own = b.and_(b.eqn(inp.item, pick), b.eq(inp.target, s.owner))
     holds = b.ge(m.held_n(s, s.owner, pick), b.num(1))
     others = b.ge(m.total(s, s.owner), b.num(2))
-    return b.bite(own, b.and_(holds, others), original(s, inp))
+    return b.ite(own, b.and_(holds, others), original(s, inp))
 
 
 @model_fault("inverter_flips_head_only", piece=("helper", "invert"))

@@ -215,7 +215,7 @@ def _path(steps: Any, property_id: str = "walk") -> CounterexamplePath:
         RULES,
         SPEC.cfg,
         steps[0].before,
-        tuple(PathStep(s.edge.edge.id, s.input, s.after, action(SPEC, s)) for s in steps),
+        tuple(PathStep(s.edge.edge.id, s.input, s.after, action(s)) for s in steps),
     )
 
 
@@ -330,7 +330,7 @@ def test_an_empty_path_never_says_the_bug_is_in_the_spec() -> None:
 
 
 def _json(obj: Any) -> dict[str, Any]:
-    return to_json(SPEC.cfg, obj)
+    return to_json(obj)
 
 
 @pytest.mark.slow

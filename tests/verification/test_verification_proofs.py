@@ -90,14 +90,13 @@ def test_bmc_small_depth_finds_nothing_on_the_rules() -> None:
 def test_bmc_finds_a_seeded_bug_with_a_replayed_trace() -> None:
     """The shooter asked first (S6.2.1) breaks I4 as soon as the first window opens."""
     cfg, patch = default_config(2, 3), patch_of("poll_owner_first")
-    spec = ExecutableSpec(load_ruleset(), config=cfg, patch=patch)
     found = bounded_per_n(cfg, INVARIANTS, 6, patch)
     violations, status = found.violations, found.status
     assert status == "violated"
     assert "I4" in {v.property_id for v in violations}
     witness = violations[0].witness
     assert witness.replayed, witness.note
-    text = trace(spec, list(witness.steps), witness.start)
+    text = trace(list(witness.steps), witness.start)
     assert "shoot" in text and "shot_window:polling" in text
 
 

@@ -1,27 +1,13 @@
 """The abstraction function from the reference engine's state to the model's state, and back.
 
-:func:`abstract_state` maps an engine :class:`~buckshot.reference.state.GameState` to a concrete
-:class:`~.state.State`, field by field (``ABSTRACTIONS.md`` lists the mapping). Four groups
-of model fields are bookkeeping the engine keeps in another shape; they are *ghost* fields,
-taken from the model state the engine is compared with, and :func:`ghost_mismatches` checks
-the engine facts they stand for:
-
-- ``hit_src`` (the last damage source of the turn): the engine keeps a source per player;
-  while a player is dying, the model's ``hit_src`` must be the engine's source for them (R7);
-- ``fell`` (a fall to 1 HP): the engine keeps a list of pending conversions; the model's
-  pending conversion (``fell`` alive, chance unused) must be the engine's (R6);
-- ``shot_*`` once the shot is settled: the engine drops the shot and notes ``self_blank``;
-  the model's "last step was a blank at oneself" must agree with it (S4.2.1d);
-- ``k0`` (the owner's kills at turn start, read only by the ranking function of I10).
-
-:func:`step_input` maps one engine transition (its decision parameters and the chance
-outcomes it drew) to the model's :class:`~.state.Input`; :func:`option_key` and
-:func:`input_key` project an engine option and a model input to the same decision key, so
-that the engine's legal options can be compared with the model's enabled decisions.
-
-:func:`engine_state` is its inverse, for a counterexample to induction, whose start need not
-be reachable: an engine state that abstracts to exactly the given model state, or
-:class:`NoEngineState` naming the fields no engine state can have.
+:func:`abstract_state` maps an engine :class:`~buckshot.reference.state.GameState` to a
+concrete :class:`~.state.State`, field by field; the ghost fields it takes from the model
+state instead are checked by :func:`ghost_mismatches` (``ABSTRACTIONS.md`` lists the
+mapping and the ghost fields). :func:`step_input` maps one engine transition to the model's
+:class:`~.state.Input`; :func:`option_key` and :func:`input_key` project an engine option
+and a model input to the same decision key. :func:`engine_state` is the inverse, for a
+counterexample to induction: an engine state that abstracts to exactly the given model
+state, or :class:`NoEngineState` naming the fields no engine state can have.
 """
 
 from __future__ import annotations

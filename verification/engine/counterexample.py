@@ -1,17 +1,6 @@
-"""Counterexamples as self-contained JSON, and their replay in the reference engine.
-
-A counterexample found by bounded model checking is a path from an initial state: the
-players and roles, and each step's transition, input and next state. :func:`to_document`
-writes it (format ``buckshot-counterexample/1``, with the ruleset, so that it replays
-alone); :func:`replay` plays it in the reference engine: the decisions are the path's, the
-chance outcomes are answered from the path's inputs (the shell order of each load is
-rebuilt from the head shells the path exposes), and after every transition the engine's
-state, abstracted (:mod:`.abstraction`), is compared with the path's.
-
-If the engine follows every step, the violation is what the rules as specified do: a bug
-in the spec or its rulings, which the engine shares. If it departs, the path is something
-only the model does: a bug in the model (or in the engine), shown at the first step where
-they part. ``buckshot replay FILE`` runs this on a saved counterexample.
+"""Counterexamples as self-contained JSON (:func:`to_document`, format
+``buckshot-counterexample/1``) and their replay in the reference engine (:func:`replay`,
+``buckshot replay FILE``; docs/verification.md, "Counterexample replay").
 """
 
 from __future__ import annotations
@@ -140,8 +129,8 @@ def _document(
         "ruleset": spec.cfg.ruleset.to_dict(),
         "players": start.n,
         "roles": [ROLES[start.role[p]].value for p in range(start.n)],
-        "start": to_json(spec.cfg, start),
-        "steps": [_step_json(spec, step) for step in steps],
+        "start": to_json(start),
+        "steps": [_step_json(step) for step in steps],
     }
 
 
@@ -190,12 +179,12 @@ def induction_document(
     )
 
 
-def _step_json(spec: ExecutableSpec, step: Step) -> dict[str, Any]:
+def _step_json(step: Step) -> dict[str, Any]:
     return {
         "edge": step.edge.edge.id,
-        "text": action(spec, step),
-        "input": to_json(spec.cfg, step.input),
-        "after": to_json(spec.cfg, step.after),
+        "text": action(step),
+        "input": to_json(step.input),
+        "after": to_json(step.after),
         "shown": [p for p, seen in enumerate(step.shown) if seen],
     }
 
@@ -216,12 +205,12 @@ def load_document(data: Any) -> CounterexamplePath:
     try:
         ruleset = parse_ruleset(data["ruleset"], source="counterexample")
         cfg = make_config(ruleset)
-        start = state_from_json(cfg, data["start"])
+        start = state_from_json(data["start"])
         steps = tuple(
             PathStep(
                 str(step["edge"]),
-                input_from_json(cfg, step["input"]),
-                state_from_json(cfg, step["after"]),
+                input_from_json(step["input"]),
+                state_from_json(step["after"]),
                 str(step.get("text", "")),
                 None if step.get("shown") is None else tuple(step["shown"]),
             )

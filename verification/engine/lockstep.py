@@ -1,20 +1,9 @@
 """The reference engine run in lockstep with the executable spec, transition by transition.
 
-The engine's observer hook (:class:`~buckshot.reference.observe.GameObserver`) reports
-every chart transition a game takes (an automatic step, a decision, or the pop of a
-finished frame with the resume transition below it: exactly the model's steps). A
-:class:`Lockstep` is such an observer: it maps each transition to the model's input
-(:func:`.abstraction.step_input`), takes the model's step from its own state, and checks:
-
-- before the first transition, the engine's initial state abstracts to the model's;
-- the model can take the step, by the same transition (edge) the engine took;
-- the engine's next state, abstracted (:func:`.abstraction.abstract_state`), equals the
-  model's next state field by field, and the ghost fields agree with the engine's facts;
-- at every prompt: the same player is asked, and the engine's legal options equal the
-  model's enabled decisions.
-
-:func:`random_walks` plays seeded random games this way (the engine's prompts answered by a
-seeded random choice) and collects the first disagreement of each game.
+A :class:`Lockstep` observes an engine game, takes the model's step for each chart
+transition and checks state, edge, ghost fields, the player asked and the options against
+the model (docs/verification.md, "Lockstep random walks"); :func:`random_walks` plays
+seeded random games so and collects the first disagreement of each.
 """
 
 from __future__ import annotations

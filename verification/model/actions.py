@@ -173,7 +173,7 @@ class Actions(ItemEffects[I, B]):
         """Use up the player's conversion chance and push a conversion frame (S4.3.2; R6)."""
         b = self.b
         p = s.fell
-        used = s.set(conv_used=b.bupdate(s.conv_used, p, b.true()), fell=b.num(NONE))
+        used = s.set(conv_used=b.update(s.conv_used, p, b.true()), fell=b.num(NONE))
         return self.push(used, FrameKind.CONVERSION, p, b.num(NONE))
 
     @MODEL.implements("declare_winner")
@@ -206,7 +206,7 @@ class Actions(ItemEffects[I, B]):
         )
         lock = b.or_(s.kill_lock, b.and_(credited, b.eq(src, s.owner)))
         return s.set(
-            alive=b.bupdate(s.alive, p, b.false()),
+            alive=b.update(s.alive, p, b.false()),
             items=tuple(
                 tuple(b.ite(b.eqn(p, q), zero, count) for count in row)
                 for q, row in enumerate(s.items)
@@ -232,7 +232,7 @@ class Actions(ItemEffects[I, B]):
         self, s: State[I, B], inp: Input[I, B], fx: Effects[I, B]
     ) -> State[I, B]:
         """The converting player becomes a traitor (S4.3.2, S5.1; R6)."""
-        return s.set(traitor=self.b.bupdate(s.traitor, self.top_who(s), self.b.true()))
+        return s.set(traitor=self.b.update(s.traitor, self.top_who(s), self.b.true()))
 
     # --- phases 3 to 5 -------------------------------------------------------------------
 
@@ -306,7 +306,7 @@ class Actions(ItemEffects[I, B]):
         """Mark the asked player and move the cursor to the next living seat (S6.2.1; R17)."""
         b = self.b
         cursor = self.top_cursor(s)
-        asked = b.bupdate(self.top_asked(s), cursor, b.true())
+        asked = b.update(self.top_asked(s), cursor, b.true())
         return self.set_top(s, fasked=asked, fcursor=self.next_seat(s, cursor))
 
     @MODEL.implements("pay_flip_cost")

@@ -15,7 +15,7 @@ from typing import Generic, TypeVar
 
 I = TypeVar("I")  # noqa: E741 - an integer value of a backend
 B = TypeVar("B")  # a boolean value of a backend
-T = TypeVar("T")
+T = TypeVar("T")  # a value of either kind, integer or boolean
 
 
 class Backend(ABC, Generic[I, B]):
@@ -33,12 +33,8 @@ class Backend(ABC, Generic[I, B]):
         """The boolean constant ``value``."""
 
     @abstractmethod
-    def ite(self, cond: B, then: I, other: I) -> I:
-        """``then`` when ``cond`` holds, else ``other``."""
-
-    @abstractmethod
-    def bite(self, cond: B, then: B, other: B) -> B:
-        """The boolean ``then`` when ``cond`` holds, else ``other``."""
+    def ite(self, cond: B, then: T, other: T) -> T:
+        """``then`` when ``cond`` holds, else ``other`` (integers or booleans)."""
 
     @abstractmethod
     def and_(self, *terms: B) -> B:
@@ -53,12 +49,8 @@ class Backend(ABC, Generic[I, B]):
         """``term`` does not hold."""
 
     @abstractmethod
-    def eq(self, left: I, right: I) -> B:
-        """The integers are equal."""
-
-    @abstractmethod
-    def beq(self, left: B, right: B) -> B:
-        """The booleans are equal."""
+    def eq(self, left: T, right: T) -> B:
+        """The values (both integers or both booleans) are equal."""
 
     @abstractmethod
     def lt(self, left: I, right: I) -> B:
@@ -139,30 +131,17 @@ class Backend(ABC, Generic[I, B]):
             total = self.add(total, term)
         return total
 
-    def select(self, values: Sequence[I], index: I) -> I:
+    def select(self, values: Sequence[T], index: I) -> T:
         """``values[index]``; the last value when ``index`` is out of range."""
         result = values[-1]
         for position in range(len(values) - 2, -1, -1):
             result = self.ite(self.eqn(index, position), values[position], result)
         return result
 
-    def bselect(self, values: Sequence[B], index: I) -> B:
-        """``values[index]`` of a boolean list; the last value when out of range."""
-        result = values[-1]
-        for position in range(len(values) - 2, -1, -1):
-            result = self.bite(self.eqn(index, position), values[position], result)
-        return result
-
-    def update(self, values: Sequence[I], index: I, value: I) -> tuple[I, ...]:
+    def update(self, values: Sequence[T], index: I, value: T) -> tuple[T, ...]:
         """``values`` with position ``index`` set to ``value``; unchanged when out of range."""
         return tuple(
             self.ite(self.eqn(index, position), value, old) for position, old in enumerate(values)
-        )
-
-    def bupdate(self, values: Sequence[B], index: I, value: B) -> tuple[B, ...]:
-        """A boolean list with position ``index`` set to ``value``."""
-        return tuple(
-            self.bite(self.eqn(index, position), value, old) for position, old in enumerate(values)
         )
 
 
@@ -185,10 +164,7 @@ class PyBackend(Backend[int, bool]):
     def boolean(self, value: bool) -> bool:
         return value
 
-    def ite(self, cond: bool, then: int, other: int) -> int:
-        return then if cond else other
-
-    def bite(self, cond: bool, then: bool, other: bool) -> bool:
+    def ite(self, cond: bool, then: T, other: T) -> T:
         return then if cond else other
 
     def and_(self, *terms: bool) -> bool:
@@ -200,10 +176,7 @@ class PyBackend(Backend[int, bool]):
     def not_(self, term: bool) -> bool:
         return not term
 
-    def eq(self, left: int, right: int) -> bool:
-        return left == right
-
-    def beq(self, left: bool, right: bool) -> bool:
+    def eq(self, left: T, right: T) -> bool:
         return left == right
 
     def lt(self, left: int, right: int) -> bool:
@@ -221,18 +194,10 @@ class PyBackend(Backend[int, bool]):
     def known_false(self, term: bool) -> bool:
         return term is False
 
-    def select(self, values: Sequence[int], index: int) -> int:
+    def select(self, values: Sequence[T], index: int) -> T:
         return values[index] if 0 <= index < len(values) else values[-1]
 
-    def bselect(self, values: Sequence[bool], index: int) -> bool:
-        return values[index] if 0 <= index < len(values) else values[-1]
-
-    def update(self, values: Sequence[int], index: int, value: int) -> tuple[int, ...]:
-        if not 0 <= index < len(values):
-            return tuple(values)
-        return (*values[:index], value, *values[index + 1 :])
-
-    def bupdate(self, values: Sequence[bool], index: int, value: bool) -> tuple[bool, ...]:
+    def update(self, values: Sequence[T], index: int, value: T) -> tuple[T, ...]:
         if not 0 <= index < len(values):
             return tuple(values)
         return (*values[:index], value, *values[index + 1 :])

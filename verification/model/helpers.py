@@ -101,7 +101,7 @@ class Helpers(Generic[I, B]):
     def bseat(self, values: tuple[B, ...], p: I) -> B:
         """The per-seat boolean ``values`` of seat ``p``; false for NONE."""
         b = self.b
-        return b.and_(b.lt(p, b.num(SEATS)), b.bselect(values, p))
+        return b.and_(b.lt(p, b.num(SEATS)), b.select(values, p))
 
     def living(self, s: State[I, B]) -> I:
         """How many players are alive."""
@@ -225,7 +225,7 @@ class Helpers(Generic[I, B]):
         """The top frame's poll flags, one per seat."""
         b = self.b
         top = self.top_index(s)
-        return tuple(b.bselect([row[p] for row in s.fasked], top) for p in range(SEATS))
+        return tuple(b.select([row[p] for row in s.fasked], top) for p in range(SEATS))
 
     def set_top(self, s: State[I, B], **slots: object) -> State[I, B]:
         """``s`` with the top frame's slot fields (``fstate``, ``fcursor``, ...) replaced."""
@@ -236,11 +236,11 @@ class Helpers(Generic[I, B]):
             if name == "fasked":
                 assert isinstance(value, tuple)
                 changes[name] = tuple(
-                    tuple(b.bite(b.eqn(top, i), value[p], row[p]) for p, _ in enumerate(row))
+                    tuple(b.ite(b.eqn(top, i), value[p], row[p]) for p, _ in enumerate(row))
                     for i, row in enumerate(s.fasked)
                 )
             else:
-                changes[name] = b.update(getattr(s, name), top, value)  # type: ignore[arg-type]
+                changes[name] = b.update(getattr(s, name), top, value)
         return s.set(**changes)
 
     def push(self, s: State[I, B], kind: FrameKind, who: I, cursor: I) -> State[I, B]:
@@ -250,10 +250,10 @@ class Helpers(Generic[I, B]):
         below = self.top_index(s)
         no = b.false()
         fasked = tuple(
-            tuple(b.bite(b.eqn(d, i), no, flag) for flag in row) for i, row in enumerate(s.fasked)
+            tuple(b.ite(b.eqn(d, i), no, flag) for flag in row) for i, row in enumerate(s.fasked)
         )
         sasked = tuple(
-            tuple(b.bite(b.eqn(below, i), s.fasked[i][p], flag) for p, flag in enumerate(row))
+            tuple(b.ite(b.eqn(below, i), s.fasked[i][p], flag) for p, flag in enumerate(row))
             for i, row in enumerate(s.sasked)
         )
         return s.set(
@@ -286,7 +286,7 @@ class Helpers(Generic[I, B]):
             fwho=b.update(s.fwho, top, none),
             fcursor=b.update(s.fcursor, top, none),
             fasked=tuple(
-                tuple(b.bite(b.eqn(top, i), no, flag) for flag in row)
+                tuple(b.ite(b.eqn(top, i), no, flag) for flag in row)
                 for i, row in enumerate(s.fasked)
             ),
             skind=b.update(s.skind, below, empty),
@@ -294,7 +294,7 @@ class Helpers(Generic[I, B]):
             swho=b.update(s.swho, below, none),
             scursor=b.update(s.scursor, below, none),
             sasked=tuple(
-                tuple(b.bite(b.eqn(below, i), no, flag) for flag in row)
+                tuple(b.ite(b.eqn(below, i), no, flag) for flag in row)
                 for i, row in enumerate(s.sasked)
             ),
             snap_owner=b.ite(b.eqn(top, 1), none, s.snap_owner),

@@ -67,7 +67,7 @@ class ItemEffects(Guards[I, B]):
         return t.set(
             shells=b.ite(when, ejected.shells, t.shells),
             live=b.ite(when, ejected.live, t.live),
-            head_live=b.bite(when, inp.head_live, t.head_live),
+            head_live=b.ite(when, inp.head_live, t.head_live),
         )
 
     @effect_of(Item.RAGE_POTION)
@@ -147,7 +147,7 @@ class ItemEffects(Guards[I, B]):
         b = self.b
         return t.set(
             live=b.ite(when, b.sub(t.shells, t.live), t.live),
-            head_live=b.bite(when, b.not_(t.head_live), t.head_live),
+            head_live=b.ite(when, b.not_(t.head_live), t.head_live),
         )
 
     def _dose(

@@ -346,7 +346,7 @@ class Semantics(Actions[I, B]):
                 if value is not base[index]:
                     merged[index] = b.ite(fire, value, merged[index])
             skill = b.ite(fire, fx.skill_by, skill)
-            shown = [b.bite(fire, now, was) for now, was in zip(fx.shown, shown, strict=True)]
+            shown = [b.ite(fire, now, was) for now, was in zip(fx.shown, shown, strict=True)]
             oks.append(b.and_(fire, *fx.requires))
         nxt_state: State[I, B] = unflatten_state(cfg, merged)
         return StepResult(nxt_state, b.or_(*oks), fired, popped, skill, asked, tuple(shown))

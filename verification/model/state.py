@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, cast
 
 from buckshot.verification.model.backend import B, I
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.layout import KINDS, SEATS
-
-V = TypeVar("V")
-W = TypeVar("W")
 
 
 @dataclass(frozen=True)
@@ -284,7 +281,7 @@ def _unflatten(cfg: Config, cls: type[Any], values: Sequence[Any]) -> Any:
     return cls(**kwargs)
 
 
-def to_json(cfg: Config, obj: State[int, bool] | Input[int, bool]) -> dict[str, Any]:
+def to_json(obj: State[int, bool] | Input[int, bool]) -> dict[str, Any]:
     """A concrete state or input as JSON-ready nested lists, by field name."""
     return {f.name: _jsonable(getattr(obj, f.name)) for f in fields(obj)}
 
@@ -295,17 +292,17 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def state_from_json(cfg: Config, data: dict[str, Any]) -> State[int, bool]:
+def state_from_json(data: dict[str, Any]) -> State[int, bool]:
     """The concrete state that :func:`to_json` wrote."""
-    return cast(State[int, bool], _from_json(cfg, State, data))
+    return cast(State[int, bool], _from_json(State, data))
 
 
-def input_from_json(cfg: Config, data: dict[str, Any]) -> Input[int, bool]:
+def input_from_json(data: dict[str, Any]) -> Input[int, bool]:
     """The concrete input that :func:`to_json` wrote."""
-    return cast(Input[int, bool], _from_json(cfg, Input, data))
+    return cast(Input[int, bool], _from_json(Input, data))
 
 
-def _from_json(cfg: Config, cls: type[Any], data: dict[str, Any]) -> Any:
+def _from_json(cls: type[Any], data: dict[str, Any]) -> Any:
     def tup(value: Any) -> Any:
         return tuple(tup(v) for v in value) if isinstance(value, list) else value
 

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
 from buckshot.verification.model.backend import Backend
-
-T = TypeVar("T")
 
 Term = Any  # a Z3 expression (untyped library)
 
@@ -90,9 +88,6 @@ class Z3Backend(Backend[Term, Term]):
             return then
         return self._cached("ite", (cond, then, other), lambda: z3.If(cond, then, other))
 
-    def bite(self, cond: Term, then: Term, other: Term) -> Term:
-        return self.ite(cond, then, other)
-
     def and_(self, *terms: Term) -> Term:
         kept = []
         for term in terms:
@@ -132,11 +127,6 @@ class Z3Backend(Backend[Term, Term]):
         a, c = self._value(left), self._value(right)
         if a is not None and c is not None:
             return self.boolean(a == c)
-        if left is right:
-            return self._true
-        return self._cached("eq", (left, right), lambda: left == right)
-
-    def beq(self, left: Term, right: Term) -> Term:
         if left is right:
             return self._true
         return self._cached("eq", (left, right), lambda: left == right)
@@ -305,9 +295,6 @@ class Z3Backend(Backend[Term, Term]):
             return values[position] if position < len(values) else values[-1]
         return super().select(values, index)
 
-    def bselect(self, values: Sequence[Term], index: Term) -> Term:
-        return self.select(values, index)
-
     def update(self, values: Sequence[Term], index: Term, value: Term) -> tuple[Term, ...]:
         position = self._value(index)
         if position is not None:
@@ -315,6 +302,3 @@ class Z3Backend(Backend[Term, Term]):
                 return tuple(values)
             return (*values[:position], value, *values[position + 1 :])
         return super().update(values, index, value)
-
-    def bupdate(self, values: Sequence[Term], index: Term, value: Term) -> tuple[Term, ...]:
-        return self.update(values, index, value)

@@ -155,10 +155,10 @@ def suspended_frames_are_untouched(m: Sem, s: S) -> Any:
             b.eq(s.fstate[i], s.sstate[i]),
             b.eq(s.fwho[i], s.swho[i]),
             b.eq(s.fcursor[i], s.scursor[i]),
-            *(b.beq(s.fasked[i][p], s.sasked[i][p]) for p in range(SEATS)),
+            *(b.eq(s.fasked[i][p], s.sasked[i][p]) for p in range(SEATS)),
         )
         terms.append(b.implies(below_top, same))
-        terms.append(b.implies(inside, b.beq(_suspended(m, s.fstate[i]), below_top)))
+        terms.append(b.implies(inside, b.eq(_suspended(m, s.fstate[i]), below_top)))
         if i + 1 < m.cfg.depth:
             terms.append(b.implies(below_top, b.eq(s.fkind[i + 1], _pushed_kind(m, s.fstate[i]))))
     return b.and_(*terms)
@@ -226,7 +226,7 @@ def shot_window_polls_in_order(m: Sem, s: S) -> Any:
         prefix = b.and_(
             m.bseat(s.alive, cursor),
             *(
-                b.implies(s.alive[p], b.beq(asked[p], b.lt(m.rank(s.owner, p), cursor_rank)))
+                b.implies(s.alive[p], b.eq(asked[p], b.lt(m.rank(s.owner, p), cursor_rank)))
                 for p in range(SEATS)
             ),
         )
@@ -244,7 +244,7 @@ def shot_window_polls_in_order(m: Sem, s: S) -> Any:
                             b.eqn(state, code(FrameKind.SHOT_WINDOW, "asking")),
                             b.eqn(state, code(FrameKind.SHOT_WINDOW, "responded")),
                         ),
-                        b.and_(m.bseat(s.alive, cursor), b.not_(m.b.bselect(asked, cursor))),
+                        b.and_(m.bseat(s.alive, cursor), b.not_(m.b.select(asked, cursor))),
                     ),
                 ),
             )

@@ -1,16 +1,9 @@
 """Reachable evidence: seeded random games of the executable spec that break a property.
 
-A counterexample to induction starts from a state that satisfies every invariant and lemma,
-which need not be reachable: a deliberate bug can make a proof fail from a state no game
-ever reaches (a 3-player state in which seat 7 fired). Such a catch proves nothing about the
-bug. This module looks for a *real* counterexample instead: a path from an initial state,
-played by the executable spec with the bug switched on, after which the property fails (a
-state part false in a reached state, a step part false on a taken step, or, for progress,
-a game that is not over and has no legal input). The path is concrete, so its evidence does
-not depend on any solver. The walks try what a player may not do as well (a shot at an
-eliminated player, an item not held, a seat no one sits at, a decision out of turn:
-:meth:`~buckshot.verification.model.executable.ExecutableSpec.refused`), so a guard that
-wrongly lets one through is reached, not only proved wrong.
+A counterexample to induction may start from a state no game reaches; this module looks for
+a path from an initial state, played by the executable spec with the bug switched on, after
+which the property fails, trying refused inputs too (docs/verification.md, "Deliberate
+bugs"). The path is concrete, so its evidence does not depend on any solver.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from typing import Any
 from buckshot.spec.charts import Trigger
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.layout import KINDS
-from buckshot.verification.model.state import Input, State, flatten, leaves, unflatten_input
+from buckshot.verification.model.state import Input, flatten, leaves, unflatten_input
 from buckshot.verification.proofs.properties import (
     In,
     Property,
@@ -148,9 +148,7 @@ def _other(m: Sem, inp: In, given: dict[str, Any], value: int) -> In:
     """``inp`` with every input the step is not given set to ``value`` (false for 0)."""
     b = m.b
     values = [
-        b.bite(given[leaf.label], old, b.boolean(bool(value)))
-        if leaf.boolean
-        else b.ite(given[leaf.label], old, b.num(value))
+        b.ite(given[leaf.label], old, b.boolean(bool(value)) if leaf.boolean else b.num(value))
         for leaf, old in zip(leaves(m.cfg, Input), flatten(m.cfg, inp), strict=True)
     ]
     return unflatten_input(m.cfg, values)
@@ -159,11 +157,10 @@ def _other(m: Sem, inp: In, given: dict[str, Any], value: int) -> In:
 def _same_step(m: Sem, r: Res, other: Res) -> Any:
     """The two results are both legal steps to the same state with the same skill use."""
     b = m.b
-    cfg = m.cfg
-    pairs = zip(leaves(cfg, State), flatten(cfg, r.next), flatten(cfg, other.next), strict=True)
+    pairs = zip(flatten(m.cfg, r.next), flatten(m.cfg, other.next), strict=True)
     return b.and_(
         other.ok,
-        *(b.beq(x, y) if leaf.boolean else b.eq(x, y) for leaf, x, y in pairs),
+        *(b.eq(x, y) for x, y in pairs),
         b.eq(r.skill_by, other.skill_by),
     )
 

@@ -169,19 +169,14 @@ def rescue_hp(m: Sem, s: S, inp: In, who: Any) -> Any:
     return b.ite(b.eqn(inp.item, MILK), milk, b.ite(b.eqn(inp.item, PILLS), pills, hp))
 
 
-FLAGS = ("alive", "traitor", "conv_used")
-"""The per-seat fields that are flags (the others are counts)."""
-
-
 def kept(m: Sem, s: S, r: Res, *names: str, but: Any = None) -> Any:
     """The per-seat fields ``names`` are unchanged for every seat (but the seat ``but``)."""
     b = m.b
     terms = []
     for name in names:
-        same = b.beq if name in FLAGS else b.eq
         before, after = getattr(s, name), getattr(r.next, name)
         for p in range(SEATS):
-            keep = same(after[p], before[p])
+            keep = b.eq(after[p], before[p])
             terms.append(keep if but is None else b.implies(b.ne(but, b.num(p)), keep))
     return b.and_(*terms)
 
@@ -198,7 +193,7 @@ def chamber_kept(m: Sem, s: S, r: Res) -> Any:
     b = m.b
     nxt = r.next
     return b.and_(
-        b.eq(nxt.shells, s.shells), b.eq(nxt.live, s.live), b.beq(nxt.head_live, s.head_live)
+        b.eq(nxt.shells, s.shells), b.eq(nxt.live, s.live), b.eq(nxt.head_live, s.head_live)
     )
 
 
@@ -221,5 +216,5 @@ def chamber_inverted(m: Sem, s: S, r: Res) -> Any:
     return b.and_(
         b.eq(nxt.shells, s.shells),
         b.eq(nxt.live, b.sub(s.shells, s.live)),
-        b.beq(nxt.head_live, b.not_(s.head_live)),
+        b.eq(nxt.head_live, b.not_(s.head_live)),
     )

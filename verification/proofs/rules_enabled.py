@@ -1,21 +1,11 @@
 """Enabledness: at this decision, this input is allowed (what the rules let a player choose).
 
-The step properties say what a step may do; none says that a choice the rules allow is
-offered, so a model that removes a legal choice (a shot at oneself refused, S4.2.1a) breaks
-none of them. Each property here states one kind of decision the charts offer: in every state
-that satisfies the invariants and lemmas and in which the rule's condition holds for the
-decision's parameters, the model has a legal step taking that decision with those parameters
-for some chance outcome (the chance fields quantified, as progress quantifies the whole
-input). The condition is written from the rule text on the state's fields, seat arithmetic,
-the items' facts as the rule text states them (:mod:`.rules_common`) and the ruleset's
-numbers (the ``rule_*`` readers), never with the model's guards, helpers or option
-enumerators, nor the rulebook's item table; only which chart transition is the decision is
-named (its id). A decision's fields that it does not use are zero, as a
-player's decision leaves them.
-
-The counter response's decisions have no property: no role has a counter skill, so the
-frame is never pushed (R18; the vacuity check proves it unreachable) and a property about it
-would hold vacuously.
+Each property states one kind of decision the charts offer and the rule's condition for it,
+from the rule text (the ``rule_*`` readers, the items' facts of :mod:`.rules_common`), never
+the model's guards, helpers or option enumerators, nor the rulebook's item table
+(docs/verification.md, "What is proved"). A decision's fields that it does not use are zero,
+as a player's decision leaves them. The counter response's decisions have no property: that
+frame is never pushed (R18).
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def dying_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
         b.implies(fired_action(m, r, "open_dying"), open_ok),
         b.implies(checking, b.eq(rule_top(m, nxt.fstate, nxt), expected)),
         *(
-            b.beq(nxt.alive[p], b.and_(s.alive[p], b.not_(b.and_(gone, b.eqn(who, p)))))
+            b.eq(nxt.alive[p], b.and_(s.alive[p], b.not_(b.and_(gone, b.eqn(who, p)))))
             for p in range(SEATS)
         ),
     )
@@ -115,9 +115,9 @@ def conversion_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     ]
     for p in range(SEATS):
         chance = b.or_(s.conv_used[p], b.and_(opened, b.eqn(s.fell, p)))
-        terms.append(b.beq(nxt.conv_used[p], chance))
+        terms.append(b.eq(nxt.conv_used[p], chance))
         turned = b.or_(s.traitor[p], b.and_(convert, b.eqn(who, p)))
-        terms.append(b.beq(nxt.traitor[p], turned))
+        terms.append(b.eq(nxt.traitor[p], turned))
         terms.append(b.eq(nxt.role[p], s.role[p]))
     return b.and_(*terms)
 
@@ -220,7 +220,7 @@ def poll_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
     marked = tuple(b.or_(before[p], b.and_(advanced, b.eqn(cursor, p))) for p in range(SEATS))
     moved = b.ite(advanced, rule_poll_next(m, s, marked), cursor)
     step_ok = b.and_(
-        *(b.beq(after_flags[p], marked[p]) for p in range(SEATS)),
+        *(b.eq(after_flags[p], marked[p]) for p in range(SEATS)),
         b.or_(b.eqn(moved, NONE), b.eq(rule_top_cursor(m, nxt), moved)),
     )
     return b.and_(b.implies(opened, open_ok), b.implies(staying, step_ok))

@@ -130,8 +130,8 @@ def dealers_shown_as_the_rules_say(m: Sem, s: S, inp: In, r: Res) -> Any:
         dealer = rule_has_skill(m, s, b.num(p), Role.DEALER)
         at_load = b.and_(s.alive[p], dealer)
         at_preview = b.and_(b.eqn(s.owner, p), dealer)
-        expected = b.bite(load, at_load, b.bite(preview, at_preview, b.false()))
-        terms.append(b.beq(r.shown[p], expected))
+        expected = b.ite(load, at_load, b.ite(preview, at_preview, b.false()))
+        terms.append(b.eq(r.shown[p], expected))
     return b.and_(*terms)
 
 
@@ -199,7 +199,7 @@ def magician_ballistic_control(m: Sem, s: S, inp: In, r: Res) -> Any:
         b.eqn(b.sum_(list(inp.pay)), m.rules.magician.cost),
     )
     effect = b.and_(
-        b.beq(nxt.shot_live, b.not_(s.shot_live)),
+        b.eq(nxt.shot_live, b.not_(s.shot_live)),
         b.eq(nxt.shot_flips, b.addn(s.shot_flips, 1)),
         _skill(m, r, b.true(), who),
     )
@@ -209,7 +209,7 @@ def magician_ballistic_control(m: Sem, s: S, inp: In, r: Res) -> Any:
         fired_action(m, r, "negate_response"),
         turn_ended(m, r),
     )
-    same = b.and_(b.beq(nxt.shot_live, s.shot_live), b.eq(nxt.shot_flips, s.shot_flips))
+    same = b.and_(b.eq(nxt.shot_live, s.shot_live), b.eq(nxt.shot_flips, s.shot_flips))
     return b.and_(
         b.implies(flip, b.and_(legal, effect)),
         b.implies(b.not_(others), same),

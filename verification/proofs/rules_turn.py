@@ -1,14 +1,9 @@
 """The turn's rules as properties: who owns it, its number, its phases, shots, its end (S1,
 S4), and how the game ends and who wins (S5.1; R7, R13, R21).
 
-Each property is stated from the rule text and the rulings on the state's fields, plain seat
-arithmetic and the ruleset's numbers (the ``rule_*`` readers of :mod:`.properties`), never
-through the model's guards, actions or helpers. Most are step properties: "when X fires, Y
-changes exactly so, and nothing else changes Y". Which transition fired is read from the
-charts (spec data), so a model piece that does the wrong thing on the right transition, or a
-guard that lets the wrong transition fire, breaks them. E1 states as a step what I9 states of
-the state; I9 reads the number of living players through the model's helper, E1 only through
-the state's fields, so a bug in that helper cannot hide from it.
+Stated through the ``rule_*`` readers of :mod:`.properties` only. E1 states as a step what
+I9 states of the state; I9 reads the number of living players through the model's helper,
+E1 only through the state's fields, so a bug in that helper cannot hide from it.
 """
 
 from __future__ import annotations
@@ -138,7 +133,7 @@ def shots_as_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
         rule_seat_flag(m, s.alive, inp.target),
         b.eq(nxt.shot_shooter, s.owner),
         b.eq(nxt.shot_target, inp.target),
-        b.beq(nxt.shot_live, s.head_live),
+        b.eq(nxt.shot_live, s.head_live),
         b.eqn(nxt.shot_flips, 0),
     )
     ended = b.or_(b.eqn(s.shells, 0), killed)
@@ -146,14 +141,14 @@ def shots_as_the_rules_allow(m: Sem, s: S, inp: In, r: Res) -> Any:
     k0 = b.ite(passed, rule_seat_value(m, nxt.kills, nxt.owner), s.k0)
     owner_kills = rule_seat_value(m, s.kills, s.owner)
     credited = b.gt(rule_seat_value(m, nxt.kills, s.owner), owner_kills)
-    lock = b.bite(turn_ended(m, r), b.false(), b.or_(s.kill_lock, credited))
+    lock = b.ite(turn_ended(m, r), b.false(), b.or_(s.kill_lock, credited))
     kept = b.and_(b.eq(nxt.shot_shooter, s.shot_shooter), b.eq(nxt.shot_target, s.shot_target))
     return b.and_(
         b.implies(shoot, declared),
         b.implies(b.not_(b.or_(shoot, turn_ended(m, r))), kept),
         b.implies(fired(m, r, END_MAIN), ended),
         b.eq(nxt.k0, k0),
-        b.beq(nxt.kill_lock, lock),
+        b.eq(nxt.kill_lock, lock),
     )
 
 

@@ -12,17 +12,10 @@ event pins it down, and after each step every field the solver proves to have a 
 value is replaced by that value, which keeps the terms small.
 
 The events between two decisions are split among the model's steps and each step is
-constrained by what its events observe (:mod:`.steps`); the first event whose constraints no
-model step can meet is reported, with the reason.
-
-This module holds the verdict (:func:`validate_log`, :class:`TraceResult`) and the walk
-along the log; the parts it drives are
-
-- :mod:`.walk`: where the walk stands (the next event, the view, the model state);
-- :mod:`.solver`: the requirements on the symbolic state, and keeping it small;
-- :mod:`.decisions`: prompts and decisions matched with decision states;
-- :mod:`.steps`: the events between decisions split among model steps and matched;
-- :mod:`.facts`: what each event says of the step that writes it.
+constrained by what its events observe (:mod:`.match`); the first event whose constraints no
+model step can meet is reported, with the reason. This module holds the verdict
+(:func:`validate_log`, :class:`TraceResult`) and the walk along the log; where the walk
+stands, its view of the log and its solver are :mod:`.walk`.
 """
 
 from __future__ import annotations
@@ -35,10 +28,8 @@ from typing import Any
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.ruleset import Ruleset, load_ruleset
-from buckshot.verification.tracecheck.decisions import DecisionMatcher
-from buckshot.verification.tracecheck.solver import Mismatch
-from buckshot.verification.tracecheck.steps import StepMatcher
-from buckshot.verification.tracecheck.walk import LogInput, Walk, read_log
+from buckshot.verification.tracecheck.match import DecisionMatcher, StepMatcher
+from buckshot.verification.tracecheck.walk import LogInput, Mismatch, Walk, read_log
 
 MAX_STEPS = 1_000_000  # model steps after which a walk gives up (no game is this long)
 
@@ -98,7 +89,7 @@ def validate_log(
     """Check a saved event log against the model: matched, or the first event no step can match.
 
     ``log`` is JSON-lines text, a list of engine events or of their JSON dicts (or events
-    already read by :func:`.log.read_log`); ``ruleset`` the rules the game was played
+    already read by :func:`.walk.read_log`); ``ruleset`` the rules the game was played
     by (the default ruleset when None). With ``check_options`` each ``asked`` event's option
     list must be exactly the decisions the model allows there. Raises
     :class:`~buckshot.spec.eventlog.EventLogError` when the log is not a
