@@ -6,6 +6,7 @@ checks it and :data:`NOT_STATE_CONSTRAINTS` does not say why none need.
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
 from collections.abc import Iterable
@@ -179,11 +180,19 @@ def _test_citations(tests: Path) -> Iterable[tuple[str, Iterable[str]]]:
         cited = [*find_clause_ids(module_doc), *_ruling_ids(module_doc)]
         if cited:
             yield name, cited
+        # the lines as ast.get_source_segment splits them, once per file (it splits the
+        # whole text again for every function, most of the matrix's time)
+        lines = io.StringIO(text, newline="").readlines()
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
                 "test"
             ):
-                body = ast.get_source_segment(text, node) or ""
+                # the function's source: its offsets count UTF-8 bytes, the last line's from
+                # that line's start
+                first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+                data = "".join(lines[first : last + 1]).encode()
+                end = len(data) - len(lines[last].encode()) + (node.end_col_offset or 0)
+                body = data[node.col_offset : end].decode()
                 cited = [*find_clause_ids(body), *_ruling_ids(body)]
                 if cited:
                     yield f"{name}::{node.name}", cited

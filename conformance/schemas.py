@@ -50,6 +50,9 @@ class SchemaSet:
         resources.append((ruleset["$id"], Resource.from_contents(ruleset)))
         self.registry: Registry[Any] = Registry().with_resources(resources)
         self._validators: dict[str, Draft202012Validator] = {}
+        self._schemas = json.dumps([ruleset, self.documents])
+        """The schemas as text: a key of :data:`_PROBLEMS`, which other sets of the same
+        schemas share."""
 
     def validator(self, name: str, definition: str | None = None) -> Draft202012Validator:
         """A validator for schema ``name``, or for its ``$defs`` entry ``definition``."""
@@ -65,10 +68,19 @@ class SchemaSet:
 
     def problem(self, name: str, instance: Any, definition: str | None = None) -> str | None:
         """The most relevant way ``instance`` breaks the schema, as one line; None if it fits."""
-        error = best_match(self.validator(name, definition).iter_errors(instance))
-        if error is None:
-            return None
-        return f"{where(error.absolute_path)}: {error.message}"
+        key = (self._schemas, name, definition, json.dumps(instance))
+        if key not in _PROBLEMS:
+            error = best_match(self.validator(name, definition).iter_errors(instance))
+            found = None if error is None else f"{where(error.absolute_path)}: {error.message}"
+            _PROBLEMS[key] = found
+        return _PROBLEMS[key]
+
+
+_PROBLEMS: dict[tuple[str, str, str | None, str], str | None] = {}
+"""Each answer of :meth:`SchemaSet.problem`, by the schemas, the schema's name and definition
+and the instance as JSON text: a process that loads the suite again (each ``buckshot
+conformance`` command run in the same process does) validates each case once (a load of the
+bundled suite is about 2.4 s of CPU, nearly all of it validation)."""
 
 
 _FAST_ID = URN_PREFIX + "protocol-envelopes"

@@ -14,6 +14,7 @@ note, not a failure: a time measured on a busy machine is no verdict.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import os
 import pickle
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import typer.main
+import typer.testing
 
 if TYPE_CHECKING:
     from buckshot.conformance.suite import Suite
@@ -33,6 +36,11 @@ os.environ.setdefault("BUCKSHOT_ENGINE", "plain")
 """The tests check the plain engine, whose functions the deliberate bugs substitute, even
 when it is built with mypyc; tests/reference/test_engine_build.py runs the 200-game digest
 on the built one (``BUCKSHOT_ENGINE=compiled pytest ...`` runs any test on it)."""
+
+typer.testing._get_command = functools.cache(typer.main.get_command)
+"""``CliRunner.invoke`` turns its Typer app into a click command on every call (45 ms for the
+``buckshot`` program: every command's signature read again); the tests' apps are complete once
+imported, so each is turned once per process."""
 
 SLOW_SECONDS = 0.5
 """A test that takes longer than this (setup and call) belongs in the slow tier."""

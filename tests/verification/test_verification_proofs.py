@@ -71,9 +71,12 @@ def test_structural_invariants_are_inductive_for_every_n(pid: str) -> None:
 
 @pytest.mark.slow
 def test_a_broken_invariant_gives_a_confirmed_counterexample() -> None:
-    """A failing step names the property and the spec re-checks the state it returns."""
+    """A failing step names the property and the spec re-checks the state it returns (at
+    one player count: the verdict of each count on its own is the next tests' concern)."""
     (result,) = prove(
-        default_config(), [p for p in all_properties() if p.id == "I3"], patch_of("cap_off_by_one")
+        default_config(2, 2),
+        [p for p in all_properties() if p.id == "I3"],
+        patch_of("cap_off_by_one"),
     )
     assert result.verdict == VIOLATED
     assert result.counterexample is not None and result.counterexample.confirmed
