@@ -1,9 +1,5 @@
-"""The explorer: one self-contained HTML page that steps through an event log on the charts.
-
-It carries the charts as inline SVG, the log's events, the view after each event
-(:mod:`buckshot.diagrams.explore_state`) as JSON, and ``explorer.css`` and ``explorer.js``
-from beside this module; it loads nothing.
-"""
+"""The explorer: a page of :mod:`buckshot.report` that steps through an event log on the charts
+(docs/diagrams.md, 'The explorer'), with ``explorer.css`` and ``explorer.js`` from beside it."""
 
 from __future__ import annotations
 
@@ -11,7 +7,6 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import asdict
-from html import escape
 from importlib.resources import files
 from typing import Any
 
@@ -20,6 +15,7 @@ from buckshot.diagrams.explore_state import fold
 from buckshot.diagrams.style import SEAT_COLORS, STATE_STYLES
 from buckshot.diagrams.svg import render_svg
 from buckshot.diagrams.timeline import StepKind, build_timeline
+from buckshot.report import escape, page
 from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.eventlog import LogEvent
 from buckshot.spec.views import FrameView
@@ -134,16 +130,7 @@ def explore_html(
         f"<h2>chart: {escape(kind)}</h2>\n{svg}</section>"
         for kind, svg in svgs.items()
     )
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Explorer: {escape(title)}</title>
-<style>{_asset("explorer.css")}</style>
-</head>
-<body>
-<header>
+    body = f"""<header>
 <h1>Explorer: {escape(title)}</h1>
 <button id="first" title="first event (Home)">|◀ first</button>
 <button id="prev" title="previous event (←)">◀ previous</button>
@@ -184,8 +171,5 @@ difference (outlined), and the button above switches the trace whose stack, seat
 chart states are shown.</p>
 </div>
 </main>
-<script type="application/json" id="explorer-data">{data}</script>
-<script>{_asset("explorer.js")}</script>
-</body>
-</html>
-"""
+<script type="application/json" id="explorer-data">{data}</script>"""
+    return page(f"Explorer: {title}", body, _asset("explorer.css"), _asset("explorer.js"))
