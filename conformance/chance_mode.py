@@ -28,7 +28,13 @@ from buckshot.conformance.chance_tests import (
     categorical,
     multiset_orders,
 )
-from buckshot.conformance.protocol import SAMPLE_PROTOCOL, SAMPLE_REPLIES, quote, undeclared
+from buckshot.conformance.protocol import (
+    CHANCE_FORMAT,
+    SAMPLE_PROTOCOL,
+    SAMPLE_REPLIES,
+    quote,
+    undeclared,
+)
 from buckshot.conformance.runner import Adapter
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.conformance.session import AdapterFailure, AdapterNotStarted
@@ -506,7 +512,7 @@ class ChanceRun:
     def to_json(self) -> dict[str, Any]:
         """The whole run as one JSON document."""
         return {
-            "format": "buckshot-conformance-chance/1",
+            "format": CHANCE_FORMAT,
             "adapter": self.adapter,
             "implementation": self.hello,
             "alpha": ALPHA,
@@ -545,11 +551,7 @@ def run_chance(
                     f"protocol {hello['protocol']!r}",
                 )
             elif missing := undeclared(experiment.features, hello):
-                result = ExperimentResult(
-                    experiment,
-                    "skipped",
-                    message=f"needs features the adapter does not declare: {', '.join(missing)}",
-                )
+                result = ExperimentResult(experiment, "skipped", message=missing)
             else:
                 try:
                     reply = running.process.request(sample_of(seq, experiment), timeout)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from buckshot.conformance.protocol import implementation_name
 from buckshot.conformance.report import Report
 from buckshot.conformance.runner import STATUSES
 from buckshot.report import cell, element, escape, page, table
@@ -62,10 +63,6 @@ def column_names(reports: list[Report]) -> list[str]:
 def area_of(case_id: str) -> str:
     """The case's area: the first part of its ID."""
     return case_id.split(".", 1)[0]
-
-
-CHANCE_FORMAT = "buckshot-conformance-chance/1"
-"""The ``format`` of a chance-mode report (``conformance chance --report``)."""
 
 
 def comparison_html(
@@ -141,13 +138,10 @@ def _by_area(columns: list[Column], areas: dict[str, list[str]]) -> str:
 
 
 def _implementation(header: dict[str, Any], otherwise: str) -> str:
-    """A report's implementation name and version from the adapter's hello it holds (or
-    null), else its adapter, else ``otherwise``."""
+    """A report's implementation from the adapter's hello it holds, else its adapter, else
+    ``otherwise``."""
     hello = header.get("implementation")
-    implementation = hello.get("implementation") if isinstance(hello, dict) else None
-    if isinstance(implementation, dict) and implementation.get("name"):
-        return f"{implementation['name']} {implementation.get('version', '')}".strip()
-    return str(header.get("adapter") or otherwise)
+    return implementation_name(hello) or str(header.get("adapter") or otherwise)
 
 
 def chance_report_problem(report: dict[str, Any]) -> str | None:
