@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from buckshot.conformance.judge import check_prompt
 from buckshot.conformance.suite import Case
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Item, Role
@@ -385,26 +386,14 @@ class _Player:
         return inp
 
     def compare_prompt(self, entry: dict[str, Any]) -> None:
-        """Note where the decision entry expects another prompt than the model's."""
-        if entry.get("unasked"):
-            return
+        """Note where the decision entry expects another prompt than the model's, as the runner
+        compares a reply's (:func:`~buckshot.conformance.judge.check_prompt`)."""
         model = prompt_entry(self.spec, self.state)
-        for key in ("player", "frame", "prompt", "state"):
-            if key in entry and entry[key] != model[key]:
-                self.disagree(f"{key} {entry[key]!r}, the model {model[key]!r}")
-        wanted = {key: entry[key] for key in ("options", "offers", "withholds") if key in entry}
-        if not wanted:
-            return
-        legal = set(legal_options(self.spec, self.state))
-        if "options" in wanted and set(wanted["options"]) != legal:
-            self.disagree(f"options {sorted(wanted['options'])}, the model {sorted(legal)}")
-        if set(wanted.get("offers", ())) - legal:
-            self.disagree(f"offers {sorted(set(wanted['offers']) - legal)} the model withholds")
-        if set(wanted.get("withholds", ())) & legal:
-            self.disagree(f"withholds {sorted(set(wanted['withholds']) & legal)} the model offers")
-
-    def disagree(self, what: str) -> None:
-        self.result.disagreements.append(f"script entry {self.cursor}: the case expects {what}")
+        prompt = {**model, "kind": model["prompt"], "options": legal_options(self.spec, self.state)}
+        if found := check_prompt(entry, prompt, "the prompt"):
+            self.result.disagreements.append(
+                f"script entry {self.cursor}: {found.path}: {found.message}"
+            )
 
     def play(self) -> Replay:
         spec = self.spec
