@@ -1,14 +1,6 @@
-"""Chance mode (docs/conformance.md, 'Chance mode'): the implementation draws its own chance
-and the suite tests the odds.
-
-Every case scripts its chance outcomes; here the runner sends ``sample`` messages instead
-(INTERPRETING.md, 'Free chance'): a setup and a few decisions, played many times over with
-the implementation's own random source, seeded by the suite. From what each play reports
-(its events and end state) it reads every outcome of one chance kind and tests its
-distribution against the one the rules and the ruleset give
-(:mod:`buckshot.conformance.chance_tests`), at fixed sample sizes and a false-alarm rate of
-:data:`ALPHA` a test.
-"""
+"""Chance mode (docs/conformance.md, 'Chance mode'; INTERPRETING.md 2.5): the adapter plays
+each experiment many times with its own random source, and the odds of every chance kind are
+tested (:mod:`buckshot.conformance.chance_tests`)."""
 
 from __future__ import annotations
 

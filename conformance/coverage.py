@@ -1,19 +1,11 @@
-"""The model coverage of the suite: every case replayed on the executable spec, the chart
-transitions it takes and the guard outcomes it shows, and where a decision entry expects
-another prompt than the model raises (``buckshot conformance coverage``).
+"""The model coverage of the suite (docs/conformance.md, 'Model coverage'): every case
+replayed on the executable spec, the goals it reaches and where its prompts differ from the
+model's.
 
-A goal is a string: ``transition <edge id>`` or ``guard <edge id> <guard>=<true|false>``
-(edge ids are the charts', :func:`buckshot.spec.chart_data.chart_models`). A guard outcome
-is a guard of a transition evaluated while the frame at its source takes a step on the
-transition's event: for an automatic step every transition of the event in priority order
-up to the one that fires, for a decision the transition of the decided event. The model
-family of the generator (:mod:`buckshot.conformance.model_cases`) aims at the same goals.
-
-A case's resolved setup becomes a model state, its chance entries the model's chance inputs
-(the shells of a scripted order become the heads later removals expose) and its decisions
-model inputs. A case is played until its script ends, a decision the model refuses (a
-negative case's last entry), or an entry the model cannot take. Nothing here imports the
-reference engine.
+A goal is ``transition <edge id>`` or ``guard <edge id> <guard>=<true|false>``: a guard of a
+transition evaluated while the frame at its source steps on the transition's event (each
+transition of the event in priority order up to the one that fires; for a decision, the
+decided one). Nothing here imports the reference engine.
 """
 
 from __future__ import annotations

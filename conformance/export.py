@@ -1,13 +1,6 @@
-"""A copy of the suite that another project can vendor: ``buckshot conformance export DIR``.
-
-The folder holds everything an implementer outside Python needs beside their adapter: the
-cases, the fixtures, the feature list and the retired IDs as shipped, the suite's schemas
-with the spec's ruleset schema and spec export that they refer to, INTERPRETING.md, the
-chance-mode experiments as the ``sample`` messages the runner sends, and
-``manifest.json``: the package and spec versions, the protocol, the counts, and the size
-and SHA-256 of every other file, so that a vendored copy can be checked
-(:func:`verify_export`).
-"""
+"""A copy of the suite that another project can vendor (``buckshot conformance export DIR``;
+docs/conformance.md, 'Vendoring the suite and comparing implementations'), with a manifest
+to check it by (:func:`verify_export`)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
-"""The conformance suite's one case generator: each family of cases (:data:`FAMILIES`) is a
-function, and every expectation is worked out from the rules, never recorded from an engine
-(this module and its families import no engine). ``buckshot regen`` writes their files
-from :func:`render_all` (docs/conformance.md, 'The cases').
-
-The small rule model of this file works out the rule families: ``roleitem`` (every role x
-every item, normal and traitor, used once in the main phase), ``poll`` (at 2..8 seats, who
-the shot window asks and who owns the next turn) and ``cap`` (the discards of phase 4).
-The ``invalid`` and ``model`` families are :mod:`buckshot.conformance.invalid` and
-:mod:`buckshot.conformance.model_cases`.
-"""
+"""The conformance suite's one case generator (docs/conformance.md, 'The cases'): each family
+of :data:`FAMILIES` a function, every expectation worked out from the rules, never recorded
+from an engine (this module and its families import none); ``buckshot regen`` writes them
+(:func:`render_all`)."""
 
 from __future__ import annotations
 

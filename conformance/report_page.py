@@ -1,13 +1,6 @@
-"""One HTML page comparing several implementations' reports side by side.
-
-``buckshot conformance report A.jsonl B.jsonl ... --out page.html`` reads JSON-lines
-reports of ``conformance run`` and writes a page with one column per report: who ran
-(implementation, adapter, spec version, protocol, when), the counts by status, a table by
-area (passed of run), and every case by area with each report's status, the runner's
-message in a tooltip, and the rows whose statuses differ marked. The page is one file with
-its style and a small script inline (a filter box and "only the differences"), made by
-:mod:`buckshot.report`; it requests nothing.
-"""
+"""The page comparing implementations' reports side by side (``buckshot conformance report``;
+docs/conformance.md, 'Vendoring the suite and comparing implementations'), made by
+:mod:`buckshot.report`."""
 
 from __future__ import annotations
 

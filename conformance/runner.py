@@ -1,11 +1,5 @@
-"""Running a suite through an adapter: one case at a time, surviving whatever the adapter does.
-
-A crash, a hang past the per-case timeout or a malformed line makes that case ``errored``
-and the adapter is restarted for the next one; the run always goes through every selected
-case. The runner alone compares what the adapter reports with what each case expects; a
-case about what seats see is played a second time with the chamber's shells reordered,
-and what each seat receives compared (:mod:`buckshot.conformance.leaks`).
-"""
+"""Running a suite through an adapter, one case at a time (docs/conformance.md, 'Running it'):
+a crash, a hang or a malformed line makes that case ``errored`` and the adapter is restarted."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""What an event log says the game looked like after each of its events, for the explorer.
-
-Folded by :mod:`buckshot.spec.views`; kept here is one :class:`Moment` per event, with the seats
-as the page shows them (shared while no seat changes) and the edges a decision took.
-"""
+"""What an event log says the game looked like after each of its events, for the explorer: the
+one fold of :mod:`buckshot.spec.views`, kept event by event."""
 
 from __future__ import annotations
 
