@@ -31,13 +31,10 @@ class Column:
         return str(line.get("status", MISSING)) if line else MISSING
 
     def message(self, case_id: str) -> str:
-        """The runner's message on the case in this report, with the divergence's path."""
+        """The runner's message on the case in this report (it begins with the divergence's
+        path)."""
         line = self.report.cases.get(case_id) or {}
-        parts = [str(line.get("message") or "")]
-        divergence = line.get("divergence")
-        if isinstance(divergence, dict):
-            parts.append(f"at {divergence.get('path', '?')}: {divergence.get('reason', '')}")
-        return " ".join(part for part in parts if part).strip()
+        return str(line.get("message") or "")
 
 
 def column_names(reports: list[Report]) -> list[str]:
@@ -53,11 +50,6 @@ def column_names(reports: list[Report]) -> list[str]:
     return result
 
 
-def area_of(case_id: str) -> str:
-    """The case's area: the first part of its ID."""
-    return case_id.split(".", 1)[0]
-
-
 def comparison_html(
     reports: list[Report],
     title: str = "Conformance reports compared",
@@ -71,7 +63,7 @@ def comparison_html(
     ids = sorted({case_id for column in columns for case_id in column.report.cases})
     areas: dict[str, list[str]] = {}
     for case_id in ids:
-        areas.setdefault(area_of(case_id), []).append(case_id)
+        areas.setdefault(case_id.split(".", 1)[0], []).append(case_id)
     differing = [i for i in ids if len({column.status(i) for column in columns}) > 1]
     body = [
         cell(title, "h1"),
