@@ -24,7 +24,6 @@ from buckshot.spec.rulebook import (
     Item,
     ItemSpec,
     Phase,
-    PhaseSpec,
     Role,
     RoleSpec,
     item_spec,
@@ -57,11 +56,6 @@ Home = RoleSpec | ItemSpec | FrameSpec | Entry
 def frame_spec(kind: FrameKind) -> FrameSpec:
     """The rulebook's entry of the frame ``kind``."""
     return next(spec for spec in rulebook.FRAMES if spec.kind is kind)
-
-
-def phase_spec(phase: Phase) -> PhaseSpec:
-    """The rulebook's entry of the turn phase ``phase``."""
-    return next(spec for spec in rulebook.PHASES if spec.phase is phase)
 
 
 def cites(home: Home, *chosen: str) -> list[str]:
@@ -448,7 +442,8 @@ def poll_cases() -> Iterator[dict[str, Any]]:
             yield poll_case(seats, owner, out)
 
 
-DISCARD_PHASE, DISCARD_FRAME = phase_spec(Phase.DISCARD), frame_spec(FrameKind.DISCARD)
+DISCARD_PHASE = next(spec for spec in rulebook.PHASES if spec.phase is Phase.DISCARD)
+DISCARD_FRAME = frame_spec(FrameKind.DISCARD)
 CAP = [
     *sorted([*DISCARD_PHASE.clauses, *DISCARD_FRAME.clauses], key=clause_sort_key),
     *DISCARD_FRAME.rulings,
