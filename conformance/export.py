@@ -143,7 +143,7 @@ def write_export(suite: Suite, folder: Path) -> dict[str, Any]:
     check_export_folder(folder)
     files = export_files(suite)
     manifest = manifest_of(suite, files)
-    stale = _listed(folder) - set(files)
+    stale = set(_listed(folder) or ()) - set(files)
     for path, data in files.items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -154,25 +154,23 @@ def write_export(suite: Suite, folder: Path) -> dict[str, Any]:
     return manifest
 
 
-def _listed(folder: Path) -> set[str]:
-    """The files an earlier export's manifest in ``folder`` lists (none without one)."""
+def _listed(folder: Path) -> dict[str, dict[str, Any]] | None:
+    """The files the manifest in ``folder`` lists, with their sizes and hashes; None without
+    a manifest that lists them."""
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        return set(manifest["files"])
+        return dict(json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"])
     except (OSError, ValueError, KeyError, TypeError):
-        return set()
+        return None
 
 
 def verify_export(folder: Path) -> list[str]:
     """How a vendored copy differs from its manifest: files missing, changed or unlisted."""
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        listed: dict[str, dict[str, Any]] = manifest["files"]
-    except (OSError, ValueError, KeyError, TypeError):
+    listed = _listed(folder)
+    if listed is None:
         raise ExportError(
             f"{folder / MANIFEST}: not a manifest (a JSON object whose files lists every file "
             "with its hash was expected)"
-        ) from None
+        )
     problems = []
     for path, entry in listed.items():
         file = folder / path
