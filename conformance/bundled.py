@@ -1,9 +1,5 @@
-"""Where the suite shipped with the package lies: cases, fixtures, schemas, INTERPRETING.md.
-
-The suite is package data of ``buckshot.conformance`` (the ``data/`` folder beside this
-module), so an installed copy runs it with no clone of the repository. Everything that
-needs a suite file finds it through :func:`suite_path`.
-"""
+"""Where the suite shipped as package data lies (``data/`` beside this module), so that an
+installed copy runs it with no clone."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""Chance mode (docs/conformance.md, 'Chance mode'): the implementation draws its own chance
-and the suite tests the odds.
-
-Every case scripts its chance outcomes; here the runner sends ``sample`` messages instead
-(INTERPRETING.md, 'Free chance'): a setup and a few decisions, played many times over with
-the implementation's own random source, seeded by the suite. From what each play reports
-(its events and end state) it reads every outcome of one chance kind and tests its
-distribution against the one the rules and the ruleset give
-(:mod:`buckshot.conformance.chance_tests`), at fixed sample sizes and a false-alarm rate of
-:data:`ALPHA` a test.
-"""
+"""Chance mode (docs/conformance.md, 'Chance mode'; INTERPRETING.md 2.5): the adapter plays
+each experiment many times with its own random source, and the odds of every chance kind are
+tested (:mod:`buckshot.conformance.chance_tests`)."""
 
 from __future__ import annotations
 
@@ -28,7 +20,13 @@ from buckshot.conformance.chance_tests import (
     categorical,
     multiset_orders,
 )
-from buckshot.conformance.protocol import SAMPLE_PROTOCOL, SAMPLE_REPLIES, quote, undeclared
+from buckshot.conformance.protocol import (
+    CHANCE_FORMAT,
+    SAMPLE_PROTOCOL,
+    SAMPLE_REPLIES,
+    quote,
+    undeclared,
+)
 from buckshot.conformance.runner import Adapter
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.conformance.session import AdapterFailure, AdapterNotStarted
@@ -177,16 +175,12 @@ def odds_law(table: str, key: str) -> Expected:
     return law
 
 
-def held_law(victim: int) -> Expected:
-    """Each item the victim holds equally likely, so a kind with chance its count over the
-    items held (R23: the pick is of an item, not of a kind)."""
-
-    def law(setup: dict[str, Any], _group: Any) -> dict[Any, Fraction]:
-        items = setup["seats"][victim]["items"]
-        total = sum(items.values())
-        return {item: Fraction(count, total) for item, count in items.items()}
-
-    return law
+def held_law(setup: dict[str, Any], _group: Any) -> dict[Any, Fraction]:
+    """Each item seat 1 (the pickpocket's victim) holds equally likely, so a kind with chance
+    its count over the items held (R23: the pick is of an item, not of a kind)."""
+    items = setup["seats"][1]["items"]
+    total = sum(items.values())
+    return {item: Fraction(count, total) for item, count in items.items()}
 
 
 def _odds(value: Any) -> Fraction:
@@ -262,6 +256,19 @@ def _patch(table: str, key: str, chance: str | None, times: int) -> dict[str, An
     return {"ruleset": {**hp, table: {key: chance}}}
 
 
+def _turn_start(
+    ident: str,
+    plays: int,
+    laws: tuple[Law, ...],
+    chamber: list[str],
+    ruleset: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] = _SEATS,
+) -> Experiment:
+    """An experiment of the first turn start alone, no decision: its load, order and draws."""
+    setup = {"seats": seats, "chamber": chamber} | ({"ruleset": ruleset} if ruleset else {})
+    return Experiment(ident, setup, (), plays, laws)
+
+
 def _pills(name: str, chance: str | None, plays: int, uses: int = 1) -> Experiment:
     return Experiment(
         id=f"chance.pills-{name}",
@@ -296,36 +303,18 @@ def _gambler(name: str, chance: str | None, plays: int, blanks: int = 1) -> Expe
 
 
 EXPERIMENTS: tuple[Experiment, ...] = (
-    Experiment(
-        id="chance.first-load-two-seats",
-        setup={"seats": _SEATS, "chamber": []},
-        script=(),
-        plays=5000,
-        laws=(_LOADS, _ORDER, _TURN_ITEMS),
+    _turn_start("chance.first-load-two-seats", 5000, (_LOADS, _ORDER, _TURN_ITEMS), []),
+    _turn_start(
+        "chance.shuffle-of-three-and-three",
+        8000,
+        (_ORDER,),
+        [],
+        {"items": {"per_turn": 0}, "shells": {"loads": {"0": {"options": [[3, 3]]}}}},
     ),
-    Experiment(
-        id="chance.shuffle-of-three-and-three",
-        setup={
-            "seats": _SEATS,
-            "chamber": [],
-            "ruleset": {
-                "items": {"per_turn": 0},
-                "shells": {"loads": {"0": {"options": [[3, 3]]}}},
-            },
-        },
-        script=(),
-        plays=8000,
-        laws=(_ORDER,),
-    ),
-    Experiment(
-        id="chance.load-for-the-living",
-        setup={
-            "seats": [*_SEATS, {"role": "doctor", "hp": 0, "alive": False}],
-            "chamber": [],
-        },
-        script=(),
-        plays=1500,
-        laws=(
+    _turn_start(
+        "chance.load-for-the-living",
+        1500,
+        (
             Law(
                 "load",
                 "load",
@@ -334,28 +323,22 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                 loads_law,
             ),
         ),
+        [],
+        seats=[*_SEATS, {"role": "doctor", "hp": 0, "alive": False}],
     ),
-    Experiment(
-        id="chance.items-by-weight",
-        setup={
-            "seats": _SEATS,
-            "chamber": ["live"],
-            "ruleset": {"items": {"per_turn": 4, "weights": _WEIGHTS}},
-        },
-        script=(),
-        plays=1500,
-        laws=(_TURN_ITEMS,),
+    _turn_start(
+        "chance.items-by-weight",
+        1500,
+        (_TURN_ITEMS,),
+        ["live"],
+        {"items": {"per_turn": 4, "weights": _WEIGHTS}},
     ),
-    Experiment(
-        id="chance.items-small-weights",
-        setup={
-            "seats": _SEATS,
-            "chamber": ["live"],
-            "ruleset": {"items": {"per_turn": 8, "weights": _RARE}},
-        },
-        script=(),
-        plays=2700,
-        laws=(_TURN_ITEMS,),
+    _turn_start(
+        "chance.items-small-weights",
+        2700,
+        (_TURN_ITEMS,),
+        ["live"],
+        {"items": {"per_turn": 8, "weights": _RARE}},
     ),
     _pills("default-odds", None, 3000),
     _pills("other-odds", "4/5", 3000),
@@ -381,7 +364,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                 "pick",
                 "S3.7, R23: the pickpocket takes one held item, each item equally likely",
                 read_field("item_stolen", "item"),
-                held_law(1),
+                held_law,
             ),
         ),
     ),
@@ -506,7 +489,7 @@ class ChanceRun:
     def to_json(self) -> dict[str, Any]:
         """The whole run as one JSON document."""
         return {
-            "format": "buckshot-conformance-chance/1",
+            "format": CHANCE_FORMAT,
             "adapter": self.adapter,
             "implementation": self.hello,
             "alpha": ALPHA,
@@ -545,11 +528,7 @@ def run_chance(
                     f"protocol {hello['protocol']!r}",
                 )
             elif missing := undeclared(experiment.features, hello):
-                result = ExperimentResult(
-                    experiment,
-                    "skipped",
-                    message=f"needs features the adapter does not declare: {', '.join(missing)}",
-                )
+                result = ExperimentResult(experiment, "skipped", message=missing)
             else:
                 try:
                     reply = running.process.request(sample_of(seq, experiment), timeout)

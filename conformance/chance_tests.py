@@ -1,10 +1,6 @@
-"""The statistical tests of chance mode: observed outcomes against the law the rules give.
-
-A categorical law is tested with Pearson's chi-square goodness of fit (by group, when the
-law depends on something observed with the outcome, such as a load for its order); a
-Bernoulli law with the exact binomial test. An outcome the law gives no chance at all
-fails the test outright (p = 0). Each test rejects at :data:`ALPHA`.
-"""
+"""The statistical tests of chance mode: Pearson's chi-square (by group, when the law depends
+on something observed with the outcome) or the exact binomial test, each rejecting at
+:data:`ALPHA`; an outcome the law gives no chance fails outright."""
 
 from __future__ import annotations
 

@@ -1,22 +1,11 @@
-"""What a reply reports at its checkpoints (protocol 2; INTERPRETING.md 2.4, 5, 6.2): every
-seat's view and the whole state, each compared field by field with the setup folded with the
-trace by the rules.
+"""Every seat's view and the whole state at each checkpoint of a reply (protocol 2;
+INTERPRETING.md 2.4, 5, 6.2; docs/conformance.md, 'Views and leaks'), compared field by field
+with the setup folded with the trace by the rules.
 
-A checkpoint stands just before a decision entry is sent, or after the whole script. Where
-it stands follows from the trace alone: an accepted decision writes its ``decided`` event
-first (section 6.3) and a refused one writes nothing (M3.3b), so the checkpoint before the
-i-th decision sent is at the i-th ``decided`` event, and that before a refused decision, like
-the one after the script, at the end of the trace.
-
-A seat's view must be the spec's fold (:mod:`buckshot.spec.views`) of the events that seat
-may see, with the prompt the reply reports there; a case may also list views it expects
-(``expect.views``: ``before``, ``seat`` and a subset of the view, written from the rules).
-A state must be the fold of every event with what no view holds: ``conversion_used`` set
-once a conversion choice is offered (R6), the chamber's shells in order (the setup's, each
-load in its scripted ``order``, every inversion and flip, fired and ejected shells gone),
-the shot with its shell as it is now; each ``tally`` counts its turn from the trace (section
-6.2): shots settled, the owner's ``use_item`` decisions in the turn frame, credited
-eliminations, every HP.
+A checkpoint stands just before a decision entry is sent, or after the whole script: an
+accepted decision writes its ``decided`` first (section 6.3) and a refused one nothing
+(M3.3b), so the checkpoint before the i-th decision sent is at the i-th ``decided``, and that
+before a refused decision, like the one after the script, at the end of the trace.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
-"""The model coverage of the suite: every case replayed on the executable spec, the chart
-transitions it takes and the guard outcomes it shows, and where a decision entry expects
-another prompt than the model raises (``buckshot conformance coverage``).
+"""The model coverage of the suite (docs/conformance.md, 'Model coverage'): every case
+replayed on the executable spec, the goals it reaches and where its prompts differ from the
+model's.
 
-A goal is a string: ``transition <edge id>`` or ``guard <edge id> <guard>=<true|false>``
-(edge ids are the charts', :func:`buckshot.spec.chart_data.chart_models`). A guard outcome
-is a guard of a transition evaluated while the frame at its source takes a step on the
-transition's event: for an automatic step every transition of the event in priority order
-up to the one that fires, for a decision the transition of the decided event. The model
-family of the generator (:mod:`buckshot.conformance.model_cases`) aims at the same goals.
-
-A case's resolved setup becomes a model state, its chance entries the model's chance inputs
-(the shells of a scripted order become the heads later removals expose) and its decisions
-model inputs. A case is played until its script ends, a decision the model refuses (a
-negative case's last entry), or an entry the model cannot take. Nothing here imports the
-reference engine.
+A goal is ``transition <edge id>`` or ``guard <edge id> <guard>=<true|false>``: a guard of a
+transition evaluated while the frame at its source steps on the transition's event (each
+transition of the event in priority order up to the one that fires; for a decision, the
+decided one). Nothing here imports the reference engine.
 """
 
 from __future__ import annotations
@@ -24,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from buckshot.conformance.judge import check_prompt
 from buckshot.conformance.suite import Case
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.rulebook import FrameKind, Item, Role
@@ -385,26 +378,14 @@ class _Player:
         return inp
 
     def compare_prompt(self, entry: dict[str, Any]) -> None:
-        """Note where the decision entry expects another prompt than the model's."""
-        if entry.get("unasked"):
-            return
+        """Note where the decision entry expects another prompt than the model's, as the runner
+        compares a reply's (:func:`~buckshot.conformance.judge.check_prompt`)."""
         model = prompt_entry(self.spec, self.state)
-        for key in ("player", "frame", "prompt", "state"):
-            if key in entry and entry[key] != model[key]:
-                self.disagree(f"{key} {entry[key]!r}, the model {model[key]!r}")
-        wanted = {key: entry[key] for key in ("options", "offers", "withholds") if key in entry}
-        if not wanted:
-            return
-        legal = set(legal_options(self.spec, self.state))
-        if "options" in wanted and set(wanted["options"]) != legal:
-            self.disagree(f"options {sorted(wanted['options'])}, the model {sorted(legal)}")
-        if set(wanted.get("offers", ())) - legal:
-            self.disagree(f"offers {sorted(set(wanted['offers']) - legal)} the model withholds")
-        if set(wanted.get("withholds", ())) & legal:
-            self.disagree(f"withholds {sorted(set(wanted['withholds']) & legal)} the model offers")
-
-    def disagree(self, what: str) -> None:
-        self.result.disagreements.append(f"script entry {self.cursor}: the case expects {what}")
+        prompt = {**model, "kind": model["prompt"], "options": legal_options(self.spec, self.state)}
+        if found := check_prompt(entry, prompt, "the prompt"):
+            self.result.disagreements.append(
+                f"script entry {self.cursor}: {found.path}: {found.message}"
+            )
 
     def play(self) -> Replay:
         spec = self.spec

@@ -1,10 +1,6 @@
-"""Explorer pages for a run's failing cases: the reference engine's trace of the case beside
-the adapter's, opened at their first difference (``conformance run --explore DIR``).
-
-The left trace is what the reference engine does with the case's setup and script, played in
-this process through its own adapter; it is a picture to read the failure by, not the verdict
-(the runner's comparison with the case's expectations is, and it heads the page).
-"""
+"""Explorer pages of a run's failing cases (``conformance run --explore DIR``): the reference
+engine's trace of the case beside the adapter's, a picture to read the failure by, headed by
+the runner's verdict."""
 
 from __future__ import annotations
 

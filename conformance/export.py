@@ -1,13 +1,6 @@
-"""A copy of the suite that another project can vendor: ``buckshot conformance export DIR``.
-
-The folder holds everything an implementer outside Python needs beside their adapter: the
-cases, the fixtures, the feature list and the retired IDs as shipped, the suite's schemas
-with the spec's ruleset schema and spec export that they refer to, INTERPRETING.md, the
-chance-mode experiments as the ``sample`` messages the runner sends, and
-``manifest.json``: the package and spec versions, the protocol, the counts, and the size
-and SHA-256 of every other file, so that a vendored copy can be checked
-(:func:`verify_export`).
-"""
+"""A copy of the suite that another project can vendor (``buckshot conformance export DIR``;
+docs/conformance.md, 'Vendoring the suite and comparing implementations'), with a manifest
+to check it by (:func:`verify_export`)."""
 
 from __future__ import annotations
 
@@ -150,7 +143,7 @@ def write_export(suite: Suite, folder: Path) -> dict[str, Any]:
     check_export_folder(folder)
     files = export_files(suite)
     manifest = manifest_of(suite, files)
-    stale = _listed(folder) - set(files)
+    stale = set(_listed(folder) or ()) - set(files)
     for path, data in files.items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -161,25 +154,23 @@ def write_export(suite: Suite, folder: Path) -> dict[str, Any]:
     return manifest
 
 
-def _listed(folder: Path) -> set[str]:
-    """The files an earlier export's manifest in ``folder`` lists (none without one)."""
+def _listed(folder: Path) -> dict[str, dict[str, Any]] | None:
+    """The files the manifest in ``folder`` lists, with their sizes and hashes; None without
+    a manifest that lists them."""
     try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        return set(manifest["files"])
+        return dict(json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"])
     except (OSError, ValueError, KeyError, TypeError):
-        return set()
+        return None
 
 
 def verify_export(folder: Path) -> list[str]:
     """How a vendored copy differs from its manifest: files missing, changed or unlisted."""
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        listed: dict[str, dict[str, Any]] = manifest["files"]
-    except (OSError, ValueError, KeyError, TypeError):
+    listed = _listed(folder)
+    if listed is None:
         raise ExportError(
             f"{folder / MANIFEST}: not a manifest (a JSON object whose files lists every file "
             "with its hash was expected)"
-        ) from None
+        )
     problems = []
     for path, entry in listed.items():
         file = folder / path

@@ -1,14 +1,7 @@
-"""The conformance suite's one case generator: each family of cases (:data:`FAMILIES`) is a
-function, and every expectation is worked out from the rules, never recorded from an engine
-(this module and its families import no engine). ``buckshot regen`` writes their files
-from :func:`render_all` (docs/conformance.md, 'The cases').
-
-The small rule model of this file works out the rule families: ``roleitem`` (every role x
-every item, normal and traitor, used once in the main phase), ``poll`` (at 2..8 seats, who
-the shot window asks and who owns the next turn) and ``cap`` (the discards of phase 4).
-The ``invalid`` and ``model`` families are :mod:`buckshot.conformance.invalid` and
-:mod:`buckshot.conformance.model_cases`.
-"""
+"""The conformance suite's one case generator (docs/conformance.md, 'The cases'): each family
+of :data:`FAMILIES` a function, every expectation worked out from the rules, never recorded
+from an engine (this module and its families import none); ``buckshot regen`` writes them
+(:func:`render_all`)."""
 
 from __future__ import annotations
 
@@ -31,7 +24,6 @@ from buckshot.spec.rulebook import (
     Item,
     ItemSpec,
     Phase,
-    PhaseSpec,
     Role,
     RoleSpec,
     item_spec,
@@ -64,11 +56,6 @@ Home = RoleSpec | ItemSpec | FrameSpec | Entry
 def frame_spec(kind: FrameKind) -> FrameSpec:
     """The rulebook's entry of the frame ``kind``."""
     return next(spec for spec in rulebook.FRAMES if spec.kind is kind)
-
-
-def phase_spec(phase: Phase) -> PhaseSpec:
-    """The rulebook's entry of the turn phase ``phase``."""
-    return next(spec for spec in rulebook.PHASES if spec.phase is phase)
 
 
 def cites(home: Home, *chosen: str) -> list[str]:
@@ -455,7 +442,8 @@ def poll_cases() -> Iterator[dict[str, Any]]:
             yield poll_case(seats, owner, out)
 
 
-DISCARD_PHASE, DISCARD_FRAME = phase_spec(Phase.DISCARD), frame_spec(FrameKind.DISCARD)
+DISCARD_PHASE = next(spec for spec in rulebook.PHASES if spec.phase is Phase.DISCARD)
+DISCARD_FRAME = frame_spec(FrameKind.DISCARD)
 CAP = [
     *sorted([*DISCARD_PHASE.clauses, *DISCARD_FRAME.clauses], key=clause_sort_key),
     *DISCARD_FRAME.rulings,

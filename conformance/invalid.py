@@ -1,12 +1,7 @@
-"""Every invalid input refused: the ``invalid`` family of generated cases (docs/conformance.md,
-'The cases'), one case for each entry of three lists, each read from the document that
-states it: every constraint of the ruleset's JSON Schema, walked from the schema itself
-(:func:`schema_constraints`), and every consistency rule the schema cannot state
-(:data:`CONSISTENCY`), each broken alone (``setup.invalid``, M3.1a); every setup condition
-of M3.1a (:data:`SETUP_CONDITIONS`); every clause of the option syntax and of
-``decision.malformed`` (:data:`MALFORMED_DECISIONS`; INTERPRETING.md sections 4, 7 and 12).
-Nothing here imports an engine, and a test keeps the lists complete.
-"""
+"""The ``invalid`` family of generated cases (docs/conformance.md, 'The cases'): one case for
+each constraint of the ruleset schema, each consistency rule, each condition of M3.1a and each
+clause of the option syntax and of ``decision.malformed`` (INTERPRETING.md sections 4, 7 and
+12). Nothing here imports an engine."""
 
 from __future__ import annotations
 

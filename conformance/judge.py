@@ -1,18 +1,6 @@
-"""The verdict on one case: does a valid ``result`` or ``rejected`` reply meet its expectations?
-
-The checks run in a fixed order and the first divergence is the verdict: the reply's own
-fields against the script, the prompts met by each scripted decision, the rejection
-(expected or not), a halt, unused script entries, the leak check, then the event trace
-checks, the seat views, the final state, and (protocol 2) every seat's view and the whole
-state at every checkpoint (INTERPRETING.md, 'What the runner compares').
-
-The schema checks each field's shape; the field checks hold the fields the protocol
-constrains to what the algorithm of section 3.3 makes of the script (INTERPRETING.md 2.2,
-3.2, 3.3): how many prompts a reply reports, what ``consumed`` and ``halt`` say, which entry
-a refusal names and with which code, and ``state_before``/``events_before`` (a refused
-decision's state and trace length before it; null for a refused chance outcome, M3.2b, and
-for a refused setup). Each divergence names the sentence it breaks.
-"""
+"""The verdict on one case (INTERPRETING.md, 'What the runner compares'): the first divergence
+of a valid ``result`` or ``rejected`` reply from the case, its checks in a fixed order, each
+divergence naming the sentence it breaks."""
 
 from __future__ import annotations
 
@@ -159,7 +147,7 @@ def _rejected_fields(
 
 def check_fields(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> Divergence | None:
     """The first field of a ``result`` or ``rejected`` reply that the protocol's algorithm
-    does not allow for ``script`` (the case's script); None when every one fits."""
+    does not allow for ``script`` (INTERPRETING.md 2.2, 3.2, 3.3); None when every one fits."""
     if reply["type"] == "result":
         found = _result_fields(script, reply)
     else:

@@ -1,17 +1,6 @@
-"""The leak check: no seat receives a private fact of another (R14; INTERPRETING.md 6.1, 2.4;
-docs/conformance.md, 'Views and leaks'). It needs no expectation written in a case.
-
-The only secrets the rules make are the types of the shells not yet spent (the chamber's
-order, a flip's result) and what a peek or a Dealer's preview showed one seat. The field
-rules read them from the reply itself: a ``peek`` or ``preview`` is seen by its player alone
-and carries its own fields only (M6.1b), every other event is public (M6.1a) and names no
-shell type anywhere in its data but a spent shell's (M6.1c); a seat's view is compared
-whole with the fold of what it saw (:mod:`buckshot.conformance.checkpoints`, M2.4b). A
-private fact written in any other form (a number, a code) is caught by a second game: the
-case played again with every chamber it loads in another order must look the same to each
-seat until it is told a shell's type as the rules allow (a peek or preview of its own, a
-shot fired, a shell ejected).
-"""
+"""The leak check (R14; INTERPRETING.md 6.1, 2.4; docs/conformance.md, 'Views and leaks'): no
+seat receives a private fact of another, read from the reply itself (M6.1a-c) and from a
+second game with the chamber's shells in another order. It needs no expectation in a case."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""The ``model`` family of the generator (docs/conformance.md, 'The cases'): cases from seeded
-games of the executable spec.
-
-At each table size of :data:`SEAT_COUNTS`, each round plays a few games and keeps the one
-whose shortest useful prefix adds the most goals of :mod:`buckshot.conformance.coverage`
-not yet reached, until rounds add none; then prefixes of the kept paths are ended with a
-decision the model refuses, for the guard outcomes only a refusal shows. Every expectation
-is the model's (the shell order of a load rebuilt from the heads the path exposes). Nothing
-here imports the reference engine.
-"""
+"""The ``model`` family of the generator (docs/conformance.md, 'The cases'): cases cut from
+seeded games of the executable spec, aimed at the goals of
+:mod:`buckshot.conformance.coverage`. Nothing here imports the reference engine."""
 
 from __future__ import annotations
 

@@ -23,6 +23,9 @@ VIEW_PROTOCOL = 2
 REPORT_FORMAT = "buckshot-conformance-report/1"
 """The ``format`` of a report's header line."""
 
+CHANCE_FORMAT = "buckshot-conformance-chance/1"
+"""The ``format`` of a chance-mode report (``conformance chance --report``)."""
+
 CASE_REPLIES = ("result", "rejected", "skipped", "errored")
 """The message types an adapter may answer a ``run`` with."""
 
@@ -36,12 +39,22 @@ ALL_FEATURES = "*"
 """A hello's feature list ``["*"]`` declares every feature of the registry."""
 
 
-def undeclared(features: Iterable[str], hello: dict[str, Any]) -> list[str]:
-    """Those of ``features`` that a hello does not declare (``["*"]`` declares them all)."""
+def undeclared(features: Iterable[str], hello: dict[str, Any]) -> str | None:
+    """Why a run needing ``features`` is skipped: those a hello does not declare (``["*"]``
+    declares them all); None when it declares every one."""
     declared = hello.get("features")
     if not isinstance(declared, list) or ALL_FEATURES in declared:
-        return []
-    return [tag for tag in features if tag not in declared]
+        return None
+    missing = [tag for tag in features if tag not in declared]
+    return f"needs features the adapter does not declare: {', '.join(missing)}" if missing else None
+
+
+def implementation_name(hello: Any) -> str:
+    """The implementation's name and version that a hello gives; empty when it gives none."""
+    found = hello.get("implementation") if isinstance(hello, dict) else None
+    if not isinstance(found, dict) or not found.get("name"):
+        return ""
+    return f"{found['name']} {found.get('version', '')}".strip()
 
 
 def encode(message: dict[str, Any]) -> str:

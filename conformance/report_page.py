@@ -1,13 +1,6 @@
-"""One HTML page comparing several implementations' reports side by side.
-
-``buckshot conformance report A.jsonl B.jsonl ... --out page.html`` reads JSON-lines
-reports of ``conformance run`` and writes a page with one column per report: who ran
-(implementation, adapter, spec version, protocol, when), the counts by status, a table by
-area (passed of run), and every case by area with each report's status, the runner's
-message in a tooltip, and the rows whose statuses differ marked. The page is one file with
-its style and a small script inline (a filter box and "only the differences"), made by
-:mod:`buckshot.report`; it requests nothing.
-"""
+"""The page comparing implementations' reports side by side (``buckshot conformance report``;
+docs/conformance.md, 'Vendoring the suite and comparing implementations'), made by
+:mod:`buckshot.report`."""
 
 from __future__ import annotations
 
@@ -16,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from buckshot.conformance.protocol import implementation_name
 from buckshot.conformance.report import Report
 from buckshot.conformance.runner import STATUSES
 from buckshot.report import cell, element, escape, page, table
@@ -37,13 +31,10 @@ class Column:
         return str(line.get("status", MISSING)) if line else MISSING
 
     def message(self, case_id: str) -> str:
-        """The runner's message on the case in this report, with the divergence's path."""
+        """The runner's message on the case in this report (it begins with the divergence's
+        path)."""
         line = self.report.cases.get(case_id) or {}
-        parts = [str(line.get("message") or "")]
-        divergence = line.get("divergence")
-        if isinstance(divergence, dict):
-            parts.append(f"at {divergence.get('path', '?')}: {divergence.get('reason', '')}")
-        return " ".join(part for part in parts if part).strip()
+        return str(line.get("message") or "")
 
 
 def column_names(reports: list[Report]) -> list[str]:
@@ -59,15 +50,6 @@ def column_names(reports: list[Report]) -> list[str]:
     return result
 
 
-def area_of(case_id: str) -> str:
-    """The case's area: the first part of its ID."""
-    return case_id.split(".", 1)[0]
-
-
-CHANCE_FORMAT = "buckshot-conformance-chance/1"
-"""The ``format`` of a chance-mode report (``conformance chance --report``)."""
-
-
 def comparison_html(
     reports: list[Report],
     title: str = "Conformance reports compared",
@@ -81,7 +63,7 @@ def comparison_html(
     ids = sorted({case_id for column in columns for case_id in column.report.cases})
     areas: dict[str, list[str]] = {}
     for case_id in ids:
-        areas.setdefault(area_of(case_id), []).append(case_id)
+        areas.setdefault(case_id.split(".", 1)[0], []).append(case_id)
     differing = [i for i in ids if len({column.status(i) for column in columns}) > 1]
     body = [
         cell(title, "h1"),
@@ -141,13 +123,10 @@ def _by_area(columns: list[Column], areas: dict[str, list[str]]) -> str:
 
 
 def _implementation(header: dict[str, Any], otherwise: str) -> str:
-    """A report's implementation name and version from the adapter's hello it holds (or
-    null), else its adapter, else ``otherwise``."""
+    """A report's implementation from the adapter's hello it holds, else its adapter, else
+    ``otherwise``."""
     hello = header.get("implementation")
-    implementation = hello.get("implementation") if isinstance(hello, dict) else None
-    if isinstance(implementation, dict) and implementation.get("name"):
-        return f"{implementation['name']} {implementation.get('version', '')}".strip()
-    return str(header.get("adapter") or otherwise)
+    return implementation_name(hello) or str(header.get("adapter") or otherwise)
 
 
 def chance_report_problem(report: dict[str, Any]) -> str | None:

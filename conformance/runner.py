@@ -1,11 +1,5 @@
-"""Running a suite through an adapter: one case at a time, surviving whatever the adapter does.
-
-A crash, a hang past the per-case timeout or a malformed line makes that case ``errored``
-and the adapter is restarted for the next one; the run always goes through every selected
-case. The runner alone compares what the adapter reports with what each case expects; a
-case about what seats see is played a second time with the chamber's shells reordered,
-and what each seat receives compared (:mod:`buckshot.conformance.leaks`).
-"""
+"""Running a suite through an adapter, one case at a time (docs/conformance.md, 'Running it'):
+a crash, a hang or a malformed line makes that case ``errored`` and the adapter is restarted."""
 
 from __future__ import annotations
 
@@ -227,9 +221,7 @@ def _skip_reason(case: Case, hello: dict[str, Any]) -> str | None:
     if not case.applies_to(version):
         below = f" below {case.spec_below}" if case.spec_below else ""
         return f"applies to spec {case.spec_min}{below}; the implementation follows {version}"
-    if missing := undeclared(case.features, hello):
-        return f"needs features the adapter does not declare: {', '.join(missing)}"
-    return None
+    return undeclared(case.features, hello)
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,5 @@
-"""The suite's JSON Schemas (draft 2020-12), loaded from a suite folder and resolvable by ``$id``.
-
-The schemas live beside the cases (``conformance/data/schemas``); the spec's ruleset schema
-(``urn:buckshot:schema:ruleset``), which resolved setups refer to, comes from ``buckshot.spec``.
-
-An adapter's ``run`` reply is checked against the protocol schema fast enough for every
-case (:class:`ReplyChecker`). Validating a whole reply tries every event type's shape on
-every event; the same check is split in two: the reply is validated with each event checked
-only for its envelope, then each event's ``data`` against its own type's shape (each
-distinct ``data`` once per run). A test checks the two agree. The seat views and the states
-at the checkpoints (``views[].view``, ``states[]``; protocol 2) are checked here as objects
-only: the judge compares each whole, field by field, with the view or state the rules make
-there, which fits the schema, so one that breaks the schema is a divergence.
-"""
+"""The suite's JSON Schemas (draft 2020-12), loaded from a suite folder and resolvable by
+``$id``, with the spec's ruleset schema that resolved setups refer to."""
 
 from __future__ import annotations
 
@@ -87,7 +75,10 @@ _FAST_ID = URN_PREFIX + "protocol-envelopes"
 
 
 class ReplyChecker:
-    """Says how a ``run`` reply breaks the protocol schema, if it does."""
+    """Says how a ``run`` reply breaks the protocol schema, if it does, fast enough for every
+    case: the reply with each event checked for its envelope, then each distinct event ``data``
+    against its type's shape once a run (a test checks the two agree). Views and states are
+    checked as objects: the judge compares each whole with what the rules make there."""
 
     def __init__(self, schemas: SchemaSet) -> None:
         document = copy.deepcopy(schemas.documents["protocol"])

@@ -1,9 +1,6 @@
-"""One running adapter process: start it, exchange protocol lines with timeouts, stop or kill it.
-
-Reading happens on a background thread so that every wait has a deadline; standard error
-is drained on another and its last lines kept for error messages. The adapter runs in its
-own process group, so that killing it also ends anything it started.
-"""
+"""One running adapter process: protocol lines exchanged with timeouts (read on a background
+thread, standard error drained on another), in its own process group so that killing it ends
+anything it started."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from buckshot.conformance.protocol import implementation_name
 from buckshot.conformance.runner import STATUSES, CaseResult, RunResult
 from buckshot.spec.clauses import clause_sort_key
 
@@ -85,9 +86,7 @@ def totals(run: RunResult) -> str:
     """The one-line outcome of the run."""
     counts = run.counts()
     parts = [f"{counts[status]} {status}" for status in STATUSES if counts[status]]
-    implementation = (run.hello or {}).get("implementation", {})
-    name = f"{implementation.get('name', '')} {implementation.get('version', '')}".strip()
-    name = name or f"the adapter {run.options.adapter!r}"
+    name = implementation_name(run.hello) or f"the adapter {run.options.adapter!r}"
     verdict = "FAILED" if run.unexpected() else "INTERRUPTED" if run.interrupted else "OK"
     restarts = f", {run.restarts} adapter restarts" if run.restarts else ""
     return (

@@ -204,42 +204,36 @@ def _phase_order(graph: graphviz.Digraph, model: ChartModel) -> None:
             graph.edge(leaf, initial_id(lower), style="invis")
 
 
-def _graph_label(model: ChartModel, choices: bool) -> str:
+def _heading(model: ChartModel, choices: bool) -> list[str]:
     kinds = [state.kind for state in model.states]
     triggers = [edge.trigger for edge in model.transitions]
     doc = labels.lines(
         labels.escape(line) for line in labels.wrap(model.doc.replace("``", ""), 110)
     )
     subtitle = f"chart {model.class_name}, frame kind {model.kind.value}"
-    rows = [
+    return [
         labels.font(model.title, 18),
         labels.font(subtitle, 10, labels.MUTED),
         doc,
         legend(kinds, triggers, choices),
     ]
-    return labels.html(labels.table(rows, 2, 2))
 
 
 def chart_dot(model: ChartModel) -> str:
     """The DOT source of ``model``'s diagram; the same text for the same chart on every run."""
     groups = event_groups(model)
     choices = [g for g in groups if g.is_choice]
-    graph = {
-        "id": f"chart-{model.kind.value}",
-        "label": _graph_label(model, bool(choices)),
-        "labelloc": "t",
-        "fontname": labels.FONT,
-        "fontsize": "11",
-        "rankdir": "TB",
-        "compound": "true",
-        "newrank": "true",
-        "nodesep": "0.6",
-        "ranksep": "0.5",
-        "pad": "0.3",
-    }
-    node = {"fontname": labels.FONT, "fontsize": "11", "shape": "box", "margin": "0.12,0.06"}
-    edge = {"fontname": labels.FONT, "fontsize": "9", "arrowsize": "0.8"}
-    out = graphviz.Digraph(model.kind.value, graph_attr=graph, node_attr=node, edge_attr=edge)
+    out = labels.digraph(
+        model.kind.value,
+        f"chart-{model.kind.value}",
+        _heading(model, bool(choices)),
+        {"shape": "box", "margin": "0.12,0.06"},
+        rankdir="TB",
+        compound="true",
+        newrank="true",
+        nodesep="0.6",
+        ranksep="0.5",
+    )
     _members(out, model, None, choices)
     top = next(s for s in children(model, None) if s.initial)
     if top.kind is not StateKind.COMPOUND:

@@ -1,28 +1,84 @@
-"""The explorer: one self-contained HTML page that steps through an event log on the charts.
-
-It carries the charts as inline SVG, the log's events, the view after each event
-(:mod:`buckshot.diagrams.explore_state`) as JSON, and ``explorer.css`` and ``explorer.js``
-from beside this module; it loads nothing.
-"""
+"""The explorer: a page of :mod:`buckshot.report` that steps through an event log on the charts
+(docs/diagrams.md, 'The explorer'), with ``explorer.css`` and ``explorer.js`` from beside it,
+and the view after each event: the one fold of :mod:`buckshot.spec.views`, kept event by
+event."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import asdict
-from html import escape
+from dataclasses import asdict, dataclass
 from importlib.resources import files
 from typing import Any
 
-from buckshot.diagrams.chart_dot import chart_dot
-from buckshot.diagrams.explore_state import fold
+from buckshot.diagrams.chart_dot import chart_dot, edge_id
 from buckshot.diagrams.style import SEAT_COLORS, STATE_STYLES
 from buckshot.diagrams.svg import render_svg
 from buckshot.diagrams.timeline import StepKind, build_timeline
+from buckshot.report import escape, page
 from buckshot.spec.chart_data import StateKind, chart_models
 from buckshot.spec.eventlog import LogEvent
-from buckshot.spec.views import FrameView
+from buckshot.spec.views import SEAT_EVENTS, FrameView, SeatView, TableView, held_before
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The view right after one event: the stack bottom first, the seats, the edges taken."""
+
+    stack: tuple[FrameView, ...]
+    seats: tuple[dict[str, Any], ...]
+    taken: tuple[str, ...] = ()
+    """SVG ids of the transition edges a ``decided`` event took (all branches of its event)."""
+
+
+def seat_json(seat: SeatView) -> dict[str, Any]:
+    """A seat as the page shows it: JSON-ready data, items by name in sorted order."""
+    shown = asdict(seat)
+    del shown["kills"]
+    shown["items"] = {k: v for k, v in sorted(seat.items.items()) if v}
+    shown["before_log"] = dict(sorted(seat.before_log.items()))
+    return shown
+
+
+def _edge_ids() -> dict[tuple[str, str, str], tuple[str, ...]]:
+    """The SVG ids of each chart's transition edges, by frame kind, source state and event."""
+    edges: dict[tuple[str, str, str], tuple[str, ...]] = {}
+    for model in chart_models():
+        for edge in model.transitions:
+            key = (model.kind.value, edge.source, edge.event)
+            edges[key] = (*edges.get(key, ()), edge_id(edge.id))
+    return edges
+
+
+EDGES = _edge_ids()
+"""Each chart transition's SVG id, by (frame kind, source state, event)."""
+
+
+def taken_edges(table: TableView, decided: LogEvent) -> tuple[str, ...]:
+    """The edges a ``decided`` event takes from the state its frame is in on ``table``."""
+    addressed = table.addressed(decided, "option")
+    if addressed is None:
+        return ()
+    _, frame, option = addressed
+    return EDGES.get((frame.kind, frame.state or "", option.split(":", 1)[0]), ())
+
+
+def fold(events: Sequence[LogEvent]) -> list[Moment]:
+    """The view after each event of ``events``, one moment per event, in log order."""
+    table = TableView(before=held_before(events))
+    shown: tuple[dict[str, Any], ...] = ()
+    moments: list[Moment] = []
+    for event in events:
+        seats = len(table.seats)
+        taken = taken_edges(table, event) if event.type == "decided" else ()
+        table.observe(event)
+        if event.type in SEAT_EVENTS or len(table.seats) != seats:
+            # a new tuple only when a seat may have changed: moments share it otherwise
+            shown = tuple(seat_json(table.seats[n]) for n in sorted(table.seats))
+        moments.append(Moment(tuple(table.stack), shown, taken))
+    return moments
+
 
 _SVG_START = re.compile(r"^.*?(?=<svg)", re.DOTALL)
 
@@ -134,16 +190,7 @@ def explore_html(
         f"<h2>chart: {escape(kind)}</h2>\n{svg}</section>"
         for kind, svg in svgs.items()
     )
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Explorer: {escape(title)}</title>
-<style>{_asset("explorer.css")}</style>
-</head>
-<body>
-<header>
+    body = f"""<header>
 <h1>Explorer: {escape(title)}</h1>
 <button id="first" title="first event (Home)">|◀ first</button>
 <button id="prev" title="previous event (←)">◀ previous</button>
@@ -184,8 +231,5 @@ difference (outlined), and the button above switches the trace whose stack, seat
 chart states are shown.</p>
 </div>
 </main>
-<script type="application/json" id="explorer-data">{data}</script>
-<script>{_asset("explorer.js")}</script>
-</body>
-</html>
-"""
+<script type="application/json" id="explorer-data">{data}</script>"""
+    return page(f"Explorer: {title}", body, _asset("explorer.css"), _asset("explorer.js"))

@@ -1,9 +1,12 @@
-"""HTML-like label markup for the Graphviz diagrams: fonts, bold text, line breaks, tables."""
+"""What the Graphviz diagrams share: their digraph and its HTML-like label markup (fonts, bold
+text, line breaks, tables)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape as _escape
+
+import graphviz
 
 FONT = "DejaVu Sans"
 """The font every diagram names: Debian always has it, so the SVGs stay the same bytes."""
@@ -64,4 +67,20 @@ def wrap(text: str, width: int) -> list[str]:
             current = f"{current} {word}" if current else word
     if current:
         out.append(current)
+    return out
+
+
+def digraph(
+    name: str, graph_id: str, heading: Iterable[str], node: dict[str, str], **layout: str
+) -> graphviz.Digraph:
+    """A diagram's digraph in :data:`FONT`, titled by the markup rows ``heading``, laid out by
+    ``layout`` (``rankdir`` first), its nodes drawn as ``node`` says (``shape`` first) and
+    its edge labels small."""
+    graph = {"id": graph_id, "label": html(table(heading, 2, 2)), "labelloc": "t"}
+    graph |= {"fontname": FONT, "fontsize": "11", **layout, "pad": "0.3"}
+    node_attr = {"fontname": FONT, "fontsize": "11", **node}
+    edge_attr = {"fontname": FONT, "fontsize": "9", "arrowsize": "0.8"}
+    out: graphviz.Digraph = graphviz.Digraph(
+        name, graph_attr=graph, node_attr=node_attr, edge_attr=edge_attr
+    )  # the package types its constructor loosely
     return out

@@ -122,7 +122,7 @@ def _pop_edge(graph: graphviz.Digraph, link: StackLink) -> None:
     graph.edge(_port(link.node, "out", "w"), _port(link.frame.value, link.state, "e"), **values)
 
 
-def _graph_label(stack: StackModel) -> str:
+def _heading(stack: StackModel) -> list[str]:
     chain = " → ".join(kind.value for kind in stack.deepest_chain())
     text = (
         "The turn is the bottom frame. Entering a suspension state (awaiting_*) pushes a frame; "
@@ -130,7 +130,7 @@ def _graph_label(stack: StackModel) -> str:
         "popped and sends its resume event to the state that pushed it, which goes on from "
         "there."
     )
-    rows = [
+    return [
         labels.font("The stack: pushes and resume points", 18),
         labels.lines(labels.escape(line) for line in labels.wrap(text, 110)),
         labels.bold(
@@ -139,26 +139,20 @@ def _graph_label(stack: StackModel) -> str:
         ),
         labels.font(citation(stack.clauses, stack.rulings), 9, labels.MUTED),
     ]
-    return labels.html(labels.table(rows, 2, 2))
 
 
 def stack_dot(stack: StackModel) -> str:
     """The DOT source of the stack overview; the same text for the same spec on every run."""
     depth = stack.least_depth()
-    graph = {
-        "id": "stack",
-        "label": _graph_label(stack),
-        "labelloc": "t",
-        "fontname": labels.FONT,
-        "fontsize": "11",
-        "rankdir": "LR",
-        "nodesep": "0.35",
-        "ranksep": "1.1",
-        "pad": "0.3",
-    }
-    node = {"fontname": labels.FONT, "fontsize": "11", "shape": "plain"}
-    edge = {"fontname": labels.FONT, "fontsize": "9", "arrowsize": "0.8"}
-    out = graphviz.Digraph("stack", graph_attr=graph, node_attr=node, edge_attr=edge)
+    out = labels.digraph(
+        "stack",
+        "stack",
+        _heading(stack),
+        {"shape": "plain"},
+        rankdir="LR",
+        nodesep="0.35",
+        ranksep="1.1",
+    )
     for model in stack.charts:
         _frame_node(out, stack, model, depth.get(model.kind))
     levels: dict[int, list[str]] = {}

@@ -141,19 +141,9 @@ def trace_dot(timeline: Timeline, title: str) -> str:
     seats = _seats_table(timeline)
     if seats:
         rows.append(seats)
-    graph = {
-        "id": "trace",
-        "label": labels.html(labels.table(rows, 2, 2)),
-        "labelloc": "t",
-        "fontname": labels.FONT,
-        "fontsize": "11",
-        "rankdir": "TB",
-        "nodesep": "0.2",
-        "ranksep": "0.12",
-        "pad": "0.3",
-    }
-    node = {"fontname": labels.FONT, "fontsize": "11", "shape": "plain"}
-    out = graphviz.Digraph("trace", graph_attr=graph, node_attr=node)
+    out = labels.digraph(
+        "trace", "trace", rows, {"shape": "plain"}, rankdir="TB", nodesep="0.2", ranksep="0.12"
+    )
     order: list[str] = []
     _band(out, timeline, timeline.root, order, [])
     for tail, head in itertools.pairwise(order):

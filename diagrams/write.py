@@ -20,7 +20,7 @@ from buckshot.diagrams.catalogue import (
 from buckshot.diagrams.html import index_html
 from buckshot.diagrams.svg import INSTALL_HINT, dot_installed, render_svg
 from buckshot.paths import checkout_root
-from buckshot.spec.eventlog import LogEvent, read_log, stream_log
+from buckshot.spec.eventlog import read_log, stream_log
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
 SUFFIXES = (".dot", ".svg", ".mmd")
@@ -134,31 +134,23 @@ def write_explorer_pages(
     ]
 
 
-def timeline_events(log: Path, first: int | None = None) -> tuple[list[LogEvent], bool]:
-    """The events of ``log`` a timeline draws (streamed), and whether the log goes on.
-
-    Without ``first``, more than :data:`MAX_TIMELINE_EVENTS` is :class:`TimelineTooLong`.
+def write_trace(
+    log: Path, out_dir: Path, first: int | None, stage: Callable[[int], None]
+) -> list[Path]:
+    """Draw the log at ``log`` into ``out_dir`` as ``<name>.dot/.svg/.mmd`` (its first ``first``
+    events only; without ``first``, more than :data:`MAX_TIMELINE_EVENTS` is
+    :class:`TimelineTooLong`); ``stage`` is told 1, 2, 3 as it is read, built and written.
     """
     keep = first if first is not None else MAX_TIMELINE_EVENTS
-    events = list(islice(stream_log(log), keep + 1))
-    if len(events) <= keep:
-        return events, False
-    if first is None:
+    events = list(islice(stream_log(log), keep + 1))  # streamed: one more tells a longer log
+    cut = len(events) > keep
+    if cut and first is None:
         raise TimelineTooLong(
             f"{log} holds more than {MAX_TIMELINE_EVENTS:,} events, the most a timeline "
             f"draws: draw the first ones with --first {MAX_TIMELINE_EVENTS}, or read the "
             "whole game with `buckshot replay`"
         )
-    return events[:keep], True
-
-
-def write_trace(
-    log: Path, out_dir: Path, first: int | None, stage: Callable[[int], None]
-) -> list[Path]:
-    """Draw the log at ``log`` into ``out_dir`` as ``<name>.dot/.svg/.mmd`` (its first ``first``
-    events only); ``stage`` is told 1, 2, 3 as it is read, built and written.
-    """
-    events, cut = timeline_events(log, first)
+    events = events[:keep]
     stage(1)
     diagram = trace_diagram(log.stem, events, cut)
     stage(2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from buckshot.diagrams.explore_state import Moment
+from buckshot.diagrams.explore_page import Moment
 from buckshot.reference.agents import HeuristicAgent
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game

@@ -408,7 +408,8 @@ def _read_chance_report(path: Path) -> dict[str, Any]:
     """A chance-mode report (``conformance chance --report``), or a one-line error."""
     import json
 
-    from buckshot.conformance.report_page import CHANCE_FORMAT, chance_report_problem
+    from buckshot.conformance.protocol import CHANCE_FORMAT
+    from buckshot.conformance.report_page import chance_report_problem
 
     try:
         report = json.loads(read_input(path, f"{CHANCE_FORMAT} report", "report"))

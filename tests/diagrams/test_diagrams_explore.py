@@ -19,8 +19,7 @@ from explore_helpers import explorer_view, played_game
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
-from buckshot.diagrams.explore_page import first_difference
-from buckshot.diagrams.explore_state import Moment, fold
+from buckshot.diagrams.explore_page import Moment, first_difference, fold
 from buckshot.diagrams.svg import dot_installed
 from buckshot.reference.events import to_jsonl
 from buckshot.reference.examples import EXAMPLES
