@@ -158,12 +158,10 @@ def enumerator(event: str) -> Enumerate:
     if shape == ("target",):
         return lambda seats, hand, cost: _seat_options(event, len(seats))
     if shape in (("item", "target"), ("item",)):
-        return lambda seats, hand, cost: (
-            _held_options(event, frozenset(hand.items.items()), len(seats)) if hand.items else ()
-        )
+        return lambda seats, hand, cost: _held_options(event, hand, len(seats))
     if shape == ("items",):
         return lambda seats, hand, cost: _multiset_options(
-            event, frozenset(hand.items.items()), cost
+            event, tuple(hand.count(item) for item in ITEM_ORDER), cost
         )
     raise ValueError(f"no enumerator for {event} with parameters {shape}")
 
@@ -173,30 +171,29 @@ def _seat_options(event: str, seats: int) -> tuple[Option, ...]:
     return tuple(_option(event, (("target", seat),)) for seat in range(seats))
 
 
-@cache
-def _held_options(event: str, hand: frozenset[tuple[Item, int]], seats: int) -> tuple[Option, ...]:
-    """The options of an item decision for the hand ``hand`` (kind, count)."""
-    counts = dict(hand)
-    options: list[Option] = []
-    for item in ITEM_ORDER:
-        if not counts.get(item):
-            continue
-        if PARAMS_OF[event] == ("item",) or item_spec(item).target in (Target.NONE, Target.SELF):
-            options.append(_option(event, (("item", item),)))
-        else:
-            options.extend(
-                _option(event, (("item", item), ("target", seat))) for seat in range(seats)
-            )
-    return tuple(options)
+def _held_options(event: str, hand: Seat, seats: int) -> list[Option]:
+    """The options of an item decision for the items ``hand`` holds, in canonical order."""
+    by_item = _item_options(event, seats)
+    return [option for item in ITEM_ORDER if item in hand.items for option in by_item[item]]
 
 
 @cache
-def _multiset_options(
-    event: str, hand: frozenset[tuple[Item, int]], cost: int
-) -> tuple[Option, ...]:
-    """The options naming ``cost`` items of the hand ``hand`` (kind, count), as a multiset."""
-    counts = dict(hand)
-    held = [counts.get(item, 0) for item in ITEM_ORDER]
+def _item_options(event: str, seats: int) -> dict[Item, tuple[Option, ...]]:
+    """The options of an item decision naming each item kind, at a table of ``seats``."""
+    if PARAMS_OF[event] == ("item",):
+        return {item: (_option(event, (("item", item),)),) for item in ITEM_ORDER}
+    return {
+        item: (_option(event, (("item", item),)),)
+        if item_spec(item).target in (Target.NONE, Target.SELF)
+        else tuple(_option(event, (("item", item), ("target", seat))) for seat in range(seats))
+        for item in ITEM_ORDER
+    }
+
+
+@cache
+def _multiset_options(event: str, held: tuple[int, ...], cost: int) -> tuple[Option, ...]:
+    """The options naming ``cost`` items of a hand holding ``held[k]`` of the ``k``-th kind
+    in canonical order, as a multiset."""
     return tuple(
         _option(event, (("items", tuple(_paid_items(pay))),)) for pay in payments(held, cost)
     )
