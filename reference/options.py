@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.state import ITEM_ORDER, Seat
@@ -60,15 +60,40 @@ class Option:
         return self.id
 
 
-class Prompt(NamedTuple):
-    """What the game waits for: who is asked, in which frame, of what kind, with which options."""
+class Prompt:
+    """What the game waits for: who is asked, in which frame, of what kind, with which options.
 
-    player: int
-    frame_id: int
-    frame: FrameKind
-    state: str
-    kind: str
-    options: tuple[Option, ...]
+    Never changed once made. A plain class, not a named tuple, so that the engine built with
+    mypyc makes one without running Python (prompts are equal when their fields are).
+    """
+
+    def __init__(
+        self,
+        player: int,
+        frame_id: int,
+        frame: FrameKind,
+        state: str,
+        kind: str,
+        options: tuple[Option, ...],
+    ) -> None:
+        self.player = player
+        self.frame_id = frame_id
+        self.frame = frame
+        self.state = state
+        self.kind = kind
+        self.options = options
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.player, self.frame_id, self.frame, self.state, self.kind, self.options)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Prompt) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Prompt{self._fields()!r}"
 
     def option_ids(self) -> list[str]:
         """The options' text forms, in order."""
