@@ -17,7 +17,7 @@ from buckshot.reference.errors import Code, GameError
 from buckshot.reference.state import ITEM_ORDER, Seat
 from buckshot.spec.payments import payments
 from buckshot.spec.registry import DECISIONS
-from buckshot.spec.rulebook import FrameKind, Item, Target, item_spec
+from buckshot.spec.rulebook import ROLES, FrameKind, Item, Target, Timing, item_spec
 
 PARAMS_OF: dict[str, tuple[str, ...]] = {
     shape.event: tuple(name for name, _ in shape.params) for shape in DECISIONS
@@ -27,6 +27,10 @@ PARAMS_OF: dict[str, tuple[str, ...]] = {
 
 OPTIONAL = frozenset({("use_item", "target")})
 """Parameters a decision may leave out: an item that takes no target names none."""
+
+RESPONDERS = frozenset(spec.role for spec in ROLES if spec.timing is Timing.RESPONSE)
+"""The roles whose skill is offered to their holder when polled (S2): only a seat of one
+is offered a payment for it."""
 
 
 @dataclass(frozen=True)
@@ -172,9 +176,9 @@ def enumerator(event: str) -> Enumerate:
     """The function listing every option of ``event`` worth trying against its guards.
 
     It takes the seats, the asked player's hand and the magician.cost, and lists only the
-    parameter shapes an item's target kind admits (no target for an item that takes none),
-    in a fixed order: seats by number, items in canonical order. Whether each candidate is
-    legal is for the guards to say.
+    parameter shapes the rulebook admits (no target for an item that takes none, a payment
+    only to the holder of a response skill), in a fixed order: seats by number, items in
+    canonical order. Whether each candidate is legal is for the guards to say.
     """
     shape = PARAMS_OF[event]
     if shape == ():
@@ -185,8 +189,10 @@ def enumerator(event: str) -> Enumerate:
     if shape in (("item", "target"), ("item",)):
         return lambda seats, hand, cost: _held_options(event, hand, len(seats))
     if shape == ("items",):
-        return lambda seats, hand, cost: _multiset_options(
-            event, tuple(hand.count(item) for item in ITEM_ORDER), cost
+        return lambda seats, hand, cost: (
+            _multiset_options(event, tuple(hand.count(item) for item in ITEM_ORDER), cost)
+            if hand.role in RESPONDERS
+            else ()
         )
     raise ValueError(f"no enumerator for {event} with parameters {shape}")
 
