@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.state import ITEM_ORDER, Seat
 from buckshot.spec.payments import payments
 from buckshot.spec.registry import DECISIONS
-from buckshot.spec.rulebook import FrameKind, Item, Target, item_spec
+from buckshot.spec.rulebook import ROLES, FrameKind, Item, Target, Timing, item_spec
 
 PARAMS_OF: dict[str, tuple[str, ...]] = {
     shape.event: tuple(name for name, _ in shape.params) for shape in DECISIONS
@@ -27,6 +27,10 @@ PARAMS_OF: dict[str, tuple[str, ...]] = {
 
 OPTIONAL = frozenset({("use_item", "target")})
 """Parameters a decision may leave out: an item that takes no target names none."""
+
+RESPONDERS = frozenset(spec.role for spec in ROLES if spec.timing is Timing.RESPONSE)
+"""The roles whose skill is offered to their holder when polled (S2): only a seat of one
+is offered a payment for it."""
 
 
 @dataclass(frozen=True)
@@ -60,15 +64,40 @@ class Option:
         return self.id
 
 
-class Prompt(NamedTuple):
-    """What the game waits for: who is asked, in which frame, of what kind, with which options."""
+class Prompt:
+    """What the game waits for: who is asked, in which frame, of what kind, with which options.
 
-    player: int
-    frame_id: int
-    frame: FrameKind
-    state: str
-    kind: str
-    options: tuple[Option, ...]
+    Never changed once made. A plain class, not a named tuple, so that the engine built with
+    mypyc makes one without running Python (prompts are equal when their fields are).
+    """
+
+    def __init__(
+        self,
+        player: int,
+        frame_id: int,
+        frame: FrameKind,
+        state: str,
+        kind: str,
+        options: tuple[Option, ...],
+    ) -> None:
+        self.player = player
+        self.frame_id = frame_id
+        self.frame = frame
+        self.state = state
+        self.kind = kind
+        self.options = options
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.player, self.frame_id, self.frame, self.state, self.kind, self.options)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Prompt) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Prompt{self._fields()!r}"
 
     def option_ids(self) -> list[str]:
         """The options' text forms, in order."""
@@ -147,9 +176,9 @@ def enumerator(event: str) -> Enumerate:
     """The function listing every option of ``event`` worth trying against its guards.
 
     It takes the seats, the asked player's hand and the magician.cost, and lists only the
-    parameter shapes an item's target kind admits (no target for an item that takes none),
-    in a fixed order: seats by number, items in canonical order. Whether each candidate is
-    legal is for the guards to say.
+    parameter shapes the rulebook admits (no target for an item that takes none, a payment
+    only to the holder of a response skill), in a fixed order: seats by number, items in
+    canonical order. Whether each candidate is legal is for the guards to say.
     """
     shape = PARAMS_OF[event]
     if shape == ():
@@ -158,12 +187,12 @@ def enumerator(event: str) -> Enumerate:
     if shape == ("target",):
         return lambda seats, hand, cost: _seat_options(event, len(seats))
     if shape in (("item", "target"), ("item",)):
-        return lambda seats, hand, cost: (
-            _held_options(event, frozenset(hand.items.items()), len(seats)) if hand.items else ()
-        )
+        return lambda seats, hand, cost: _held_options(event, hand, len(seats))
     if shape == ("items",):
-        return lambda seats, hand, cost: _multiset_options(
-            event, frozenset(hand.items.items()), cost
+        return lambda seats, hand, cost: (
+            _multiset_options(event, tuple(hand.count(item) for item in ITEM_ORDER), cost)
+            if hand.role in RESPONDERS
+            else ()
         )
     raise ValueError(f"no enumerator for {event} with parameters {shape}")
 
@@ -173,30 +202,29 @@ def _seat_options(event: str, seats: int) -> tuple[Option, ...]:
     return tuple(_option(event, (("target", seat),)) for seat in range(seats))
 
 
-@cache
-def _held_options(event: str, hand: frozenset[tuple[Item, int]], seats: int) -> tuple[Option, ...]:
-    """The options of an item decision for the hand ``hand`` (kind, count)."""
-    counts = dict(hand)
-    options: list[Option] = []
-    for item in ITEM_ORDER:
-        if not counts.get(item):
-            continue
-        if PARAMS_OF[event] == ("item",) or item_spec(item).target in (Target.NONE, Target.SELF):
-            options.append(_option(event, (("item", item),)))
-        else:
-            options.extend(
-                _option(event, (("item", item), ("target", seat))) for seat in range(seats)
-            )
-    return tuple(options)
+def _held_options(event: str, hand: Seat, seats: int) -> list[Option]:
+    """The options of an item decision for the items ``hand`` holds, in canonical order."""
+    by_item = _item_options(event, seats)
+    return [option for item in ITEM_ORDER if item in hand.items for option in by_item[item]]
 
 
 @cache
-def _multiset_options(
-    event: str, hand: frozenset[tuple[Item, int]], cost: int
-) -> tuple[Option, ...]:
-    """The options naming ``cost`` items of the hand ``hand`` (kind, count), as a multiset."""
-    counts = dict(hand)
-    held = [counts.get(item, 0) for item in ITEM_ORDER]
+def _item_options(event: str, seats: int) -> dict[Item, tuple[Option, ...]]:
+    """The options of an item decision naming each item kind, at a table of ``seats``."""
+    if PARAMS_OF[event] == ("item",):
+        return {item: (_option(event, (("item", item),)),) for item in ITEM_ORDER}
+    return {
+        item: (_option(event, (("item", item),)),)
+        if item_spec(item).target in (Target.NONE, Target.SELF)
+        else tuple(_option(event, (("item", item), ("target", seat))) for seat in range(seats))
+        for item in ITEM_ORDER
+    }
+
+
+@cache
+def _multiset_options(event: str, held: tuple[int, ...], cost: int) -> tuple[Option, ...]:
+    """The options naming ``cost`` items of a hand holding ``held[k]`` of the ``k``-th kind
+    in canonical order, as a multiset."""
     return tuple(
         _option(event, (("items", tuple(_paid_items(pay))),)) for pay in payments(held, cost)
     )
