@@ -121,7 +121,7 @@ def test_a_chart_edit_gives_a_verdict_and_a_report(
     only = naming(missing or {edge_id}, monkeypatch) or ["A4"]
     cfg = make_config(load_ruleset(), (2, 2))
     report = verify(cfg, depth=1, vacuity=False, only=only, jobs=1)  # no RunFailed: a verdict
-    written = json.dumps(report.to_dict(ExecutableSpec(cfg.ruleset, config=cfg)))
+    written = json.dumps(report.to_dict())
     assert written
     lines = [finding.what for finding in report.findings()]
     for pid in naming(missing, monkeypatch):
