@@ -74,6 +74,7 @@ def test_every_enabledness_property_is_named_first_by_a_fault() -> None:
     assert IDS - {mutant.caught_by[0] for mutant in TEETH} == set()
 
 
+@pytest.mark.slow
 def test_each_is_proved_for_every_player_count() -> None:
     """On the model as it is, no reachable-looking state (every invariant and lemma holds)
     refuses what a property offers, for N 2-8 (S4.2.1a, S4.2.2, S2.6, S4.3.1, S4.3.2,
@@ -83,6 +84,7 @@ def test_each_is_proved_for_every_player_count() -> None:
         assert all(v.verdict == PROVED for v in proof.per_n), proof.id
 
 
+@pytest.mark.slow
 def test_the_walks_find_no_refusal_on_the_model() -> None:
     """Seeded games of the model as it is never reach a state that refuses an offer: the
     concrete check agrees with the proofs."""
@@ -172,6 +174,7 @@ def test_the_strangers_shot_at_oneself_is_caught() -> None:
     assert found is not None and found.property_id == "A1"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("fault", "pid", "words"),
     [
