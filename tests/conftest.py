@@ -18,7 +18,7 @@ import functools
 import hashlib
 import os
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,14 +75,40 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"{seconds:6.1f}s {nodeid}")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def bundled_suite_once() -> Iterator[None]:
+    """Every load of the bundled cases folder in a worker process (:func:`suite`, and the
+    in-process ``buckshot conformance run``, ``check``, ``coverage`` and :func:`run_suite`
+    without a suite) returns one :class:`Suite`, read and validated on the first (2 s of CPU
+    each time otherwise); tests read it and never change it. A load of any other folder (the
+    suite's root, a subfolder, a copy) reads its files as always."""
+    from buckshot.conformance import runner
+    from buckshot.conformance import suite as suites
+    from buckshot.conformance.bundled import CASES
+
+    load = suites.load_suite
+
+    @functools.cache
+    def bundled() -> Suite:
+        return load(CASES)
+
+    def load_once(cases_dir: Path) -> Suite:
+        return bundled() if Path(cases_dir).resolve() == CASES else load(cases_dir)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(suites, "load_suite", load_once)
+        patched.setattr(runner, "load_suite", load_once)
+        yield
+
+
 @pytest.fixture(scope="session")
 def suite() -> Suite:
-    """The bundled conformance suite, loaded and validated once per worker process (a second;
-    tests read it and never change it)."""
+    """The bundled conformance suite, loaded and validated once per worker process
+    (:func:`bundled_suite_once`); tests read it and never change it."""
+    from buckshot.conformance import suite as suites
     from buckshot.conformance.bundled import CASES
-    from buckshot.conformance.suite import load_suite
 
-    return load_suite(CASES)
+    return suites.load_suite(CASES)
 
 
 @pytest.fixture(scope="session")
