@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,7 +15,9 @@ from buckshot.extras import WORKBENCH, require
 from buckshot.progress import QuietOption
 from buckshot.reference.agents import AGENTS
 from buckshot.report import FormatOption, TableFormat, output_console
-from buckshot.spec.ruleset import Ruleset, RulesetError
+
+if TYPE_CHECKING:
+    from buckshot.spec.ruleset import Ruleset
 
 GamesOption = Annotated[
     int,
@@ -234,6 +236,7 @@ def sweep_command(
     one table; each figure that differs significantly from the reference is marked. With
     --verify, each variant is also verified against the reference."""
     require(WORKBENCH, "buckshot sweep")
+    from buckshot.spec.ruleset import RulesetError
     from buckshot.workbench.grid import variants
     from buckshot.workbench.overrides import ParamError, parse_param
     from buckshot.workbench.report import Report
