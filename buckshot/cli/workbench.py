@@ -12,7 +12,7 @@ import typer
 
 from buckshot.command import INTERRUPTED, MAX_GAMES, check_output, fail, load_rules, save
 from buckshot.extras import WORKBENCH, require
-from buckshot.progress import QuietOption
+from buckshot.progress import CommandProgress, QuietOption
 from buckshot.reference.agents import AGENTS
 from buckshot.report import FormatOption, TableFormat, output_console
 
@@ -41,7 +41,6 @@ WorkersOption = Annotated[
 HtmlOption = Annotated[
     Path | None, typer.Option("--html", help="Write the report as an HTML page.")
 ]
-QuietOption = QuietOption
 JsonOption = Annotated[Path | None, typer.Option("--json", help="Write the report's data as JSON.")]
 
 
@@ -79,7 +78,6 @@ def _measure(
 ) -> tuple[list[Any], dict[str, Any]]:
     """The balances of ``rulesets`` and what the run was; refused in one line when the
     scheduler cannot be reached, stopped cleanly by Ctrl-C."""
-    from buckshot.progress import CommandProgress
     from buckshot.workbench.cluster import ClusterError, dask_client
     from buckshot.workbench.measure import measure
 
@@ -183,7 +181,6 @@ def compare_command(
 def _verified(pairs: Sequence[tuple[Ruleset, Ruleset]], quiet: bool) -> list[Any]:
     """Each pair of rulesets verified side by side (:func:`compare_verification`), its steps
     told on standard error unless ``quiet``; Ctrl-C stops it in one line."""
-    from buckshot.progress import CommandProgress
     from buckshot.verification.comparison import compare_verification
 
     found = []
