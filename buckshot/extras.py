@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from importlib import metadata
 
 DISTRIBUTION = "buckshot-spec"
 
@@ -24,6 +23,8 @@ class ExtraMissing(ImportError):
 def requirements(extra: str) -> list[str]:
     """The distribution names the extra ``extra`` installs (empty for an unknown extra or
     a distribution not installed)."""
+    from importlib import metadata
+
     try:
         declared = metadata.requires(DISTRIBUTION) or []
     except metadata.PackageNotFoundError:
@@ -39,6 +40,8 @@ def requirements(extra: str) -> list[str]:
 
 def missing(extra: str) -> list[str]:
     """The distributions of ``extra`` that are not installed."""
+    from importlib import metadata
+
     absent = []
     for name in requirements(extra):
         try:

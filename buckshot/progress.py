@@ -9,11 +9,12 @@ import threading
 import time
 from collections.abc import Callable
 from types import TracebackType
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+if TYPE_CHECKING:  # rich is imported when a command runs, not by every command's options
+    from rich.progress import TaskID
 
 QuietOption = Annotated[bool, typer.Option("--quiet", help="Print no progress on standard error.")]
 """Every command's ``--quiet`` option."""
@@ -31,6 +32,9 @@ class CommandProgress:
         stream: TextIO | None = None,
         every: float = 10.0,
     ) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
         self.command = command
         self.stream = stream if stream is not None else sys.stderr
         self.every = every

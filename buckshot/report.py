@@ -9,12 +9,13 @@ import io
 import sys
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console, RenderableType
-from rich.table import Table
-from rich.text import Text
+
+if TYPE_CHECKING:  # rich is imported when a table is printed, not by every command's options
+    from rich.console import Console, RenderableType
+    from rich.table import Table
 
 UNBOUNDED_WIDTH = 10_000
 """The console's width off a terminal: wider than any table, so none is cropped or folded."""
@@ -42,6 +43,8 @@ FormatOption = Annotated[
 
 def output_console(file: IO[str] | None = None) -> Console:
     """A console for a command's tables on ``file`` (stdout if None), unbounded off a terminal."""
+    from rich.console import Console
+
     console = Console(file=file)
     if console.is_terminal:
         return console
@@ -59,6 +62,8 @@ def notes_console(fmt: TableFormat, tables: Console) -> Console:
 
 def plain(cell: RenderableType) -> str:
     """A cell's text without its styles: a :class:`Text`'s characters, a string's markup read."""
+    from rich.text import Text
+
     if isinstance(cell, Text):
         return cell.plain
     if isinstance(cell, str):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from buckshot.reference.game import Game, Prompt
-from buckshot.reference.options import Option
 from buckshot.reference.search import SearchAgent, SeatView
 from buckshot.spec.rulebook import Item
+
+if TYPE_CHECKING:  # for the annotations alone: the commands name the bots without the engine
+    from buckshot.reference.game import Game, Prompt
+    from buckshot.reference.options import Option
 
 ViewFn = Callable[..., dict[str, Any]]
 """Gives the asked player's view; ``with_events=False`` leaves out the event log (faster)."""

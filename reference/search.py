@@ -17,12 +17,14 @@ import math
 import random
 from collections.abc import Callable
 from types import EllipsisType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from buckshot.reference.chance import SeededChance
-from buckshot.reference.game import Game, Prompt
-from buckshot.reference.options import Option
 from buckshot.spec.rulebook import Item, Shell
+
+if TYPE_CHECKING:  # the game, imported where it is played: naming the bots loads no engine
+    from buckshot.reference.chance import SeededChance
+    from buckshot.reference.game import Game, Prompt
+    from buckshot.reference.options import Option
 
 DEFAULT_ITERATIONS = 48
 """Futures played per decision with a choice, by default."""
@@ -78,6 +80,8 @@ def determinise(
     two games that show ``seat`` the same view give the same distribution of copies.
     ``known`` is :func:`known_first_shell` when the caller has read it already.
     """
+    from buckshot.reference.chance import SeededChance
+
     counts = game.public_counts()
     if known is ...:
         known = known_first_shell(game, seat)
@@ -315,7 +319,7 @@ def score(world: Game, seat: int) -> float:
 
 # --- the agent ----------------------------------------------------------------------------------
 
-Determinise = Callable[[random.Random], Game]
+Determinise = Callable[[random.Random], "Game"]
 """Draws a copy of the game as the asked seat may know it."""
 
 

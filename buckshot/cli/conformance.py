@@ -23,12 +23,11 @@ from buckshot.command import (
     save,
 )
 from buckshot.conformance.bundled import CASES
-from buckshot.conformance.runner import CaseResult, RunOptions, run_suite
-from buckshot.conformance.session import AdapterNotStarted
 from buckshot.progress import CommandProgress, QuietOption
 from buckshot.report import FormatOption, TableFormat, output_console, print_tables
 
 if TYPE_CHECKING:
+    from buckshot.conformance.runner import CaseResult
     from buckshot.conformance.suite import Suite
 
 CasesOption = Annotated[
@@ -126,7 +125,13 @@ def run_command(
     Ctrl-C stops the run at once (the adapter is killed), prints the summary of the cases
     run so far and exits 130 without writing the reports."""
     from buckshot.conformance.report import jsonl_text, junit_xml
-    from buckshot.conformance.runner import KnownFailuresError, load_known_failures
+    from buckshot.conformance.runner import (
+        KnownFailuresError,
+        RunOptions,
+        load_known_failures,
+        run_suite,
+    )
+    from buckshot.conformance.session import AdapterNotStarted
     from buckshot.conformance.suite import select
     from buckshot.conformance.summary import count_tables, render
 
@@ -221,6 +226,7 @@ def _run_chance(
     import json
 
     from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
+    from buckshot.conformance.session import AdapterNotStarted
 
     known = {experiment.id: experiment for experiment in EXPERIMENTS}
     unknown = [ident for ident in only or [] if ident not in known]

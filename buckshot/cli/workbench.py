@@ -6,16 +6,18 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from buckshot.command import INTERRUPTED, MAX_GAMES, check_output, fail, load_rules, save
 from buckshot.extras import WORKBENCH, require
-from buckshot.progress import QuietOption
+from buckshot.progress import CommandProgress, QuietOption
 from buckshot.reference.agents import AGENTS
 from buckshot.report import FormatOption, TableFormat, output_console
-from buckshot.spec.ruleset import Ruleset, RulesetError
+
+if TYPE_CHECKING:
+    from buckshot.spec.ruleset import Ruleset
 
 GamesOption = Annotated[
     int,
@@ -39,7 +41,6 @@ WorkersOption = Annotated[
 HtmlOption = Annotated[
     Path | None, typer.Option("--html", help="Write the report as an HTML page.")
 ]
-QuietOption = QuietOption
 JsonOption = Annotated[Path | None, typer.Option("--json", help="Write the report's data as JSON.")]
 
 
@@ -77,7 +78,6 @@ def _measure(
 ) -> tuple[list[Any], dict[str, Any]]:
     """The balances of ``rulesets`` and what the run was; refused in one line when the
     scheduler cannot be reached, stopped cleanly by Ctrl-C."""
-    from buckshot.progress import CommandProgress
     from buckshot.workbench.cluster import ClusterError, dask_client
     from buckshot.workbench.measure import measure
 
@@ -181,7 +181,6 @@ def compare_command(
 def _verified(pairs: Sequence[tuple[Ruleset, Ruleset]], quiet: bool) -> list[Any]:
     """Each pair of rulesets verified side by side (:func:`compare_verification`), its steps
     told on standard error unless ``quiet``; Ctrl-C stops it in one line."""
-    from buckshot.progress import CommandProgress
     from buckshot.verification.comparison import compare_verification
 
     found = []
@@ -234,6 +233,7 @@ def sweep_command(
     one table; each figure that differs significantly from the reference is marked. With
     --verify, each variant is also verified against the reference."""
     require(WORKBENCH, "buckshot sweep")
+    from buckshot.spec.ruleset import RulesetError
     from buckshot.workbench.grid import variants
     from buckshot.workbench.overrides import ParamError, parse_param
     from buckshot.workbench.report import Report

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.testing import CliRunner
 
-from buckshot.cli import verify
+from buckshot.cli import verify_show
 from buckshot.cli.main import app
 from buckshot.report import TableFormat, as_csv, as_markdown, cells, output_console, print_tables
 from buckshot.verdict import Verdict
@@ -160,11 +160,11 @@ def test_verify_with_a_table_format_prints_the_tables_alone() -> None:
     for fmt in TableFormat:
         out, err = io.StringIO(), io.StringIO()
         with (
-            patch.object(verify, "proof_table", return_value=proofs),
-            patch.object(verify, "saturations", return_value=["a saturation"]),
+            patch.object(verify_show, "proof_table", return_value=proofs),
+            patch.object(verify_show, "saturations", return_value=["a saturation"]),
             patch.object(sys, "stderr", err),
         ):
-            verify.show(report, output_console(out), table_format=fmt)  # type: ignore[arg-type]
+            verify_show.show(report, output_console(out), table_format=fmt)  # type: ignore[arg-type]
         notes = out.getvalue() if fmt is TableFormat.TABLE else err.getvalue()
         for line in ("assumed by every proof", "saturation", "times:", "all checks passed"):
             assert line in notes, fmt

@@ -62,7 +62,7 @@ def _short_game_report(**options: Any) -> Report:
 def test_an_undecided_vacuity_check_is_undecided_not_failed(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from buckshot.cli import verify as command
+    from buckshot.verification import run as command
 
     monkeypatch.setattr(command, "verify", lambda cfg, **options: _short_game_report())
     out = tmp_path / "report.json"
@@ -85,7 +85,7 @@ def test_verify_only_needs_a_property(tmp_path: Path) -> None:
 
 
 def test_verify_jobs_0_means_one_per_core_as_for_simulate(monkeypatch: pytest.MonkeyPatch) -> None:
-    from buckshot.cli import verify as command
+    from buckshot.verification import run as command
 
     asked: dict[str, Any] = {}
 

@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from buckshot.cli import verify as command
+from buckshot.verification import run
 from buckshot.verification.report import Report
-from buckshot.verification.run import verify as run
 from faults.manifest import patch_of
 
 
@@ -25,11 +24,13 @@ def injected(*names: str) -> Iterator[None]:
     """Within the block, ``buckshot verify`` checks the model with the faults ``names``."""
     patch = patch_of(*names)
 
-    def broken(*args: Any, **kwargs: Any) -> Report:
-        return run(*args, **kwargs, patch=patch)
+    verify = run.verify
 
-    command.verify = broken
+    def broken(*args: Any, **kwargs: Any) -> Report:
+        return verify(*args, **kwargs, patch=patch)
+
+    run.verify = broken
     try:
         yield
     finally:
-        command.verify = run
+        run.verify = verify

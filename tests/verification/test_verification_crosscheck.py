@@ -10,7 +10,6 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
-from buckshot.cli import verify as verify_cli
 from buckshot.cli.verify import app
 from buckshot.verification import run
 from buckshot.verification.proofs import crosscheck
@@ -133,9 +132,8 @@ def test_a_disagreement_fails_the_property_and_the_run(
 
     monkeypatch.setattr(crosscheck, "_ask_cvc5", contrary)
     # the flipped solver exists in this process only: run the one job here, not in a worker
-    monkeypatch.setattr(
-        verify_cli, "verify", lambda *a, **k: run.verify(*a, **{**k, "isolate": False})
-    )
+    isolated = run.verify
+    monkeypatch.setattr(run, "verify", lambda *a, **k: isolated(*a, **{**k, "isolate": False}))
     result, data = _verify(tmp_path)
     assert result.exit_code == 1, result.output
     proof = data["proofs"][0]

@@ -107,7 +107,7 @@ def test_verify_shows_what_finished_and_one_error_line_when_a_task_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No verdict on the whole run, no report written, exit 2 with one error line last."""
-    from buckshot.cli import verify as command
+    from buckshot.verification import run as command
     from buckshot.verification.model.config import Config
     from buckshot.verification.report import Report
 
