@@ -21,6 +21,7 @@ import typer.core
 
 from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.extras import ExtraMissing
+from buckshot.spec import SpecError
 
 if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
@@ -110,6 +111,9 @@ class OneLineErrors(typer.core.TyperGroup):
                 raise
             except ExtraMissing as error:  # an optional part not installed: what to install
                 typer.echo(f"error [extra.missing]: {one_line(str(error))}", err=True)
+                sys.exit(REFUSED)
+            except SpecError as error:  # the spec edited into an inconsistent state
+                typer.echo(f"error [spec.invalid]: the spec does not hold: {error}", err=True)
                 sys.exit(REFUSED)
             except OSError as error:
                 where = f"{error.filename}: " if error.filename is not None else ""

@@ -11,13 +11,14 @@ from collections.abc import Callable, Mapping, Sequence
 from types import CodeType
 from typing import Any, TypeVar
 
+from buckshot.spec import SpecError
 from buckshot.spec.registry import ENTRIES, Kind
 from buckshot.spec.rulebook import ROLES, Role
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class BindingError(Exception):
+class BindingError(SpecError):
     """An implementation is bound to a name the registry lacks, twice, or not at all."""
 
 

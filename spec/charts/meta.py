@@ -15,12 +15,9 @@ from typing import Any, ClassVar
 from statemachine import StateMachine
 from statemachine.factory import StateMachineMetaclass
 
+from buckshot.spec import SpecError
 from buckshot.spec.registry import Kind, names
 from buckshot.spec.rulebook import FrameKind
-
-
-class SpecError(Exception):
-    """A chart breaks one of the spec's structural rules (a mixed state, a missing citation)."""
 
 
 class Trigger(StrEnum):

@@ -233,3 +233,44 @@ def test_a_bare_group_shows_its_help_and_no_error_line(group: list[str]) -> None
     result = CliRunner().invoke(app, group, prog_name="buckshot")
     assert "Usage" in result.output and "Commands" in result.output
     assert not any(line.startswith("error [") for line in result.output.splitlines())
+
+
+_SPEC_EDITED = """
+import sys
+from statemachine import State
+from buckshot.__main__ import main
+from buckshot.spec import chart_data
+from buckshot.spec.charts import Chart, ChartMeta
+from buckshot.spec.rulebook import FrameKind
+
+def models():  # what loading the charts does after a designer renamed a state, META left as was
+    class DiscardChart(Chart):
+        checking = State(initial=True)
+        done_ok = State(final=True)
+        check_count = checking.to(done_ok)
+        META = ChartMeta(
+            frame=FrameKind.DISCARD, title="Discard", resume_event="discard_done",
+            clauses={"within_cap": ("S4.4.2",)}, rulings={}, triggers={}, prompts={},
+        )
+
+chart_data.chart_models = models
+sys.argv = ["buckshot", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["spec", "export"], ["diagrams", "--out", "{tmp}"]])
+def test_a_spec_that_does_not_hold_is_one_line_naming_what_is_wrong(
+    command: list[str], tmp_path: Path
+) -> None:
+    args = [arg.replace("{tmp}", str(tmp_path / "out")) for arg in command]
+    done = subprocess.run(
+        [sys.executable, "-c", _SPEC_EDITED, *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "error [spec.invalid]: the spec does not hold: DiscardChart.META.clauses: "
+        "'within_cap' is not a state or event of the chart\n"
+    )
+    assert not (tmp_path / "out").exists()
