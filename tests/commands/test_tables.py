@@ -196,7 +196,9 @@ def test_verify_prints_its_proof_table_as_csv() -> None:
 
 @pytest.mark.slow
 def test_conformance_run_prints_its_counts_as_csv_that_add_up() -> None:
-    args = ["conformance", "run", "--adapter", "reference", "--filter", "turn.*", "--quiet"]
+    # two cases (the first turn, the five phases) give each table rows, one row of two cases:
+    # the format is under test, not the suite
+    args = ["conformance", "run", "--adapter", "reference", "--filter", "turn.f*", "--quiet"]
     result = CliRunner().invoke(app, [*args, "--format", "csv"])
     assert result.exit_code == 0, result.output
     tables = csv_document(result.stdout)

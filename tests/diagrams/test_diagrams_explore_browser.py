@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium_page, needs_chromium
+from browser_helpers import Browser, chromium_page, needs_chromium
 from explore_helpers import played_game
 
 from buckshot.diagrams.explore_page import chart_svgs, explore_html
@@ -56,7 +56,7 @@ _SHOWN = """() => ({
 class Explorer:
     """The explorer page in a browser: opened by path and fragment, driven by keys."""
 
-    def __init__(self, browser: Explorer) -> None:
+    def __init__(self, browser: Browser) -> None:
         self.page = browser.page
         self.problems = browser.problems
         self.requests = browser.requests
@@ -73,10 +73,20 @@ class Explorer:
         return result
 
 
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One headless Chromium for this module's tests (starting one takes a second and a
+    half); each test opens its own page in it."""
+    with chromium_page(tmp_path_factory.mktemp("profile"), width=1600) as opened:
+        yield opened
+
+
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Explorer]:
-    with chromium_page(tmp_path / "profile", width=1600) as opened:
-        yield Explorer(opened)
+def browser(chromium: Browser) -> Explorer:
+    """The shared Chromium with no problem and no request recorded yet."""
+    chromium.problems.clear()
+    chromium.requests.clear()
+    return Explorer(chromium)
 
 
 def _page(tmp_path: Path, log: str, name: str) -> tuple[Path, list[dict[str, Any]]]:

@@ -129,7 +129,8 @@ def test_a_benchmark_stopped_by_ctrl_c_stores_nothing_and_exits_130(tmp_path: Pa
     )
     try:
         deadline = time.monotonic() + 120
-        while _cpu_seconds(process.pid) < 4.0 and time.monotonic() < deadline:
+        # its imports take some 0.7 s of processor time: at 2 s it is walking
+        while _cpu_seconds(process.pid) < 2.0 and time.monotonic() < deadline:
             assert process.poll() is None
             time.sleep(0.2)
         os.killpg(process.pid, signal.SIGINT)

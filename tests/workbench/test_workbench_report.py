@@ -81,7 +81,9 @@ def test_compare_writes_the_report_it_prints(tmp_path: Path) -> None:
     variant.write_text(text, encoding="utf-8")
     out, page = tmp_path / "c.json", tmp_path / "c.html"
     args = ["compare", "default", str(variant), "--games", "16", "--players", "3"]
-    result = runner.invoke(app, [*args, "--workers", "2", "--json", str(out), "--html", str(page)])
+    # one worker process: a second costs its start (two workers give the figures of one:
+    # test_workbench_cluster.py; two worker processes run in the examples and test_ctrl_c.py)
+    result = runner.invoke(app, [*args, "--workers", "1", "--json", str(out), "--html", str(page)])
     assert result.exit_code == 0, result.output
     assert "items.weights.milk_tea" in result.output and "Fisher exact" in result.output
     data = json.loads(out.read_text())
@@ -114,6 +116,7 @@ def test_compare_writes_the_report_it_prints(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_sweep_of_two_keys_has_a_row_per_variant_and_heat_maps(tmp_path: Path) -> None:
     out, page = tmp_path / "s.json", tmp_path / "s.html"
+    # one worker process, as for compare above
     result = runner.invoke(
         app,
         [
@@ -127,7 +130,7 @@ def test_sweep_of_two_keys_has_a_row_per_variant_and_heat_maps(tmp_path: Path) -
             "--players",
             "3",
             "--workers",
-            "2",
+            "1",
             "--json",
             str(out),
             "--html",
