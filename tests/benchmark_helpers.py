@@ -16,7 +16,7 @@ def load_benchmark(name: str) -> ModuleType:
     """The script ``benchmarks/<name>.py`` imported as ``<name>_benchmark`` (its folder on the
     import path, so that it finds ``results.py`` beside it)."""
     if str(ROOT / "benchmarks") not in sys.path:
-        sys.path.insert(0, str(ROOT / "benchmarks"))  # as when run as a script
+        sys.path.append(str(ROOT / "benchmarks"))  # behind tests/, whose faults/ it names too
     spec = importlib.util.spec_from_file_location(
         f"{name}_benchmark", ROOT / f"benchmarks/{name}.py"
     )
