@@ -21,6 +21,7 @@ import typer.core
 
 from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.extras import ExtraMissing
+from buckshot.interrupt import CTRL_C, note_ctrl_c, stop_if_interrupted
 from buckshot.spec import SpecError
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ class OneLineErrors(typer.core.TyperGroup):
         """Run the command; in standalone mode, end the process with its exit status."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        note_ctrl_c()
         with closed_output_ends_quietly():  # `buckshot ... | head -1`: exit 1, no traceback
             if sys.stdout is None:  # started with standard output closed (>&-)
                 _unforeseen(OSError("standard output is closed"), "os", "standard output is closed")
@@ -129,6 +131,8 @@ class OneLineErrors(typer.core.TyperGroup):
                     error, "internal", f"{type(error).__name__}: {error} (a bug in buckshot)"
                 )
             # a command's typer.Exit comes back as its status; a finished command returns None
+            if CTRL_C.is_set() and status != INTERRUPTED:  # dropped, and the command went on
+                _interrupted()
             if status == INTERRUPTED:
                 _quiet_finalisers()
             sys.exit(status if isinstance(status, int) else 0)
@@ -174,6 +178,13 @@ def fail(code: str, message: str, exit_code: int = 2) -> NoReturn:
     raise typer.Exit(exit_code)
 
 
+def _interrupted() -> NoReturn:
+    """End a command that a Ctrl-C stopped without its own word on it: one line, exit 130."""
+    typer.echo("error [interrupted]: stopped by Ctrl-C", err=True)
+    _quiet_finalisers()
+    sys.exit(INTERRUPTED)
+
+
 def _quiet_finalisers() -> None:
     """After a Ctrl-C, let no finaliser of a half-built object print a traceback on the way
     out (unless :data:`TRACEBACK_VARIABLE` is set)."""
@@ -185,6 +196,7 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` whole: a reader sees the old file or the new one.
     Missing parent folders are created. The file gets the usual permissions (0666 less the
     umask), like any file a command writes."""
+    stop_if_interrupted()
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     mask = os.umask(0)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
+from buckshot.interrupt import stop_if_interrupted
+
 if TYPE_CHECKING:  # rich is imported when a command runs, not by every command's options
     from rich.progress import TaskID
 
@@ -90,7 +92,9 @@ class CommandProgress:
                 self._print(f"{self.command}: {', '.join(going) or 'working'}")
 
     def update(self, done: int, total: int, stage: str = "") -> None:
-        """Note that ``stage`` (empty: the whole run) has ``done`` of ``total`` parts done."""
+        """Note that ``stage`` (empty: the whole run) has ``done`` of ``total`` parts done;
+        KeyboardInterrupt if a Ctrl-C came and was dropped on the way."""
+        stop_if_interrupted()
         self.counts[stage] = (done, total)
         if self.terminal:
             if stage not in self.tasks:

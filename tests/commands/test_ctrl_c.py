@@ -425,3 +425,54 @@ def test_ctrl_c_while_the_program_loads_is_130_without_a_traceback(tmp_path: Pat
             process.wait()
     assert process.returncode in (130, -signal.SIGINT), err
     assert b"Traceback" not in out + err, err.decode()
+
+
+DROPPED = """
+import sys, time
+from pathlib import Path
+from buckshot.command import INTERRUPTED, command_group, fail, save
+from buckshot.progress import CommandProgress
+
+app = command_group()
+
+class Finalised:  # like z3's Solver: its __del__ is where the main thread mostly is
+    def __del__(self) -> None:
+        deadline = time.process_time() + 0.05
+        while time.process_time() < deadline:
+            pass
+
+@app.command()
+def work(out: Path) -> None:
+    try:
+        with CommandProgress("work", quiet=True) as progress:
+            for done in range(400):  # some 20 s, nearly all of it in finalisers
+                Finalised()
+                progress.update(done, 400)
+    except KeyboardInterrupt:  # as every command that runs long says it
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
+    save(out, "finished\\n")
+
+@app.command()
+def other() -> None:
+    pass
+
+sys.stderr.write("working\\n")
+sys.stderr.flush()
+app(prog_name="dropped")
+"""
+
+
+@pytest.mark.slow
+def test_a_ctrl_c_a_finaliser_drops_still_stops_the_command(tmp_path: Path) -> None:
+    """Python prints "Exception ignored" and drops a KeyboardInterrupt raised in a finaliser
+    (z3's ``Solver.__del__`` in verify-trace): the command noticed it anyway, at its next
+    progress step, and writes nothing."""
+    script = tmp_path / "dropped.py"
+    script.write_text(DROPPED, encoding="utf-8")
+    out = tmp_path / "result.txt"
+    program = [sys.executable, str(script), "work", str(out)]
+    code, _, err, took = _interrupt([], tmp_path, ready="working", program=program)
+    assert code == 130, err
+    assert took < STOPPED_WITHIN
+    assert err == "working\nerror [interrupted]: stopped by Ctrl-C; nothing was written\n"
+    assert not out.exists()

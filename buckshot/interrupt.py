@@ -1,0 +1,46 @@
+"""How a command notices a Ctrl-C that Python dropped on the way (docs/commands.md, "Exit
+status").
+
+A leaf module: it imports nothing of the package, so any entry point may use it.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import Any
+
+CTRL_C = threading.Event()
+"""Set when Ctrl-C comes while a command runs. Python raises KeyboardInterrupt wherever the
+main thread is, and when that is a finaliser (z3's ``Solver.__del__``) it prints "Exception
+ignored" and drops it: a command's progress and its writes look here to stop all the same."""
+
+
+def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    """SIGINT's handler while a command runs: Python's own, and a note in :data:`CTRL_C`."""
+    CTRL_C.set()
+    raise KeyboardInterrupt
+
+
+def _unraisable(unraisable: Any) -> None:
+    """``sys.unraisablehook`` while a command runs: a Ctrl-C a finaliser dropped is noted
+    (:data:`CTRL_C` holds it) and not printed as "Exception ignored" with its traceback."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
+
+
+def note_ctrl_c() -> None:
+    """From now on, note each Ctrl-C in :data:`CTRL_C` (cleared here), unless SIGINT has a
+    handler other than Python's own (a test runner's)."""
+    CTRL_C.clear()
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_ctrl_c)
+        sys.unraisablehook = _unraisable
+
+
+def stop_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if a Ctrl-C came while the command ran (one a finaliser dropped)."""
+    if CTRL_C.is_set():
+        raise KeyboardInterrupt
