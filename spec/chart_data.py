@@ -11,7 +11,8 @@ from typing import Any
 
 from statemachine import State
 
-from buckshot.spec.charts import CHARTS, Chart, ChartMeta, Prompt, SpecError, Trigger
+from buckshot.spec import SpecError
+from buckshot.spec.charts import CHARTS, Chart, ChartMeta, Prompt, Trigger
 from buckshot.spec.charts.meta import actions_of, guards_of
 from buckshot.spec.rulebook import FrameKind
 

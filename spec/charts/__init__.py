@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from buckshot.spec import SpecError
 from buckshot.spec.charts.conversion import ConversionChart
 from buckshot.spec.charts.counter_response import CounterResponseChart
 from buckshot.spec.charts.discard import DiscardChart
 from buckshot.spec.charts.dying import DyingChart
-from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, SpecError, Trigger
+from buckshot.spec.charts.meta import Chart, ChartMeta, Prompt, Push, Trigger
 from buckshot.spec.charts.shot_window import ShotWindowChart
 from buckshot.spec.charts.turn import TurnChart
 from buckshot.spec.rulebook import FrameKind
@@ -37,4 +38,4 @@ def _check_resumes() -> None:
 _check_resumes()
 
 
-__all__ = ["CHARTS", "Chart", "ChartMeta", "Prompt", "Push", "SpecError", "Trigger"]
+__all__ = ["CHARTS", "Chart", "ChartMeta", "Prompt", "Push", "Trigger"]

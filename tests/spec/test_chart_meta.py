@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from statemachine import State
 
-from buckshot.spec.charts import Chart, ChartMeta, Prompt, Push, SpecError, Trigger
+from buckshot.spec import SpecError
+from buckshot.spec.charts import Chart, ChartMeta, Prompt, Push, Trigger
 from buckshot.spec.rulebook import FrameKind
 
 _TOY = ChartMeta(
