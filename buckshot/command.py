@@ -21,7 +21,7 @@ import typer.core
 
 from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.extras import ExtraMissing
-from buckshot.interrupt import CTRL_C, note_ctrl_c, stop_if_interrupted
+from buckshot.interrupt import CTRL_C, noting_ctrl_c, stop_if_interrupted
 from buckshot.spec import SpecError
 
 if TYPE_CHECKING:
@@ -82,8 +82,8 @@ class OneLineErrors(typer.core.TyperGroup):
         """Run the command; in standalone mode, end the process with its exit status."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        note_ctrl_c()
-        with closed_output_ends_quietly():  # `buckshot ... | head -1`: exit 1, no traceback
+        # `buckshot ... | head -1`: exit 1, no traceback; a Ctrl-C a finaliser drops: exit 130
+        with closed_output_ends_quietly(), noting_ctrl_c():
             if sys.stdout is None:  # started with standard output closed (>&-)
                 _unforeseen(OSError("standard output is closed"), "os", "standard output is closed")
             try:

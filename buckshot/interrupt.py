@@ -9,6 +9,8 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
@@ -31,13 +33,24 @@ def _unraisable(unraisable: Any) -> None:
         sys.__unraisablehook__(unraisable)
 
 
-def note_ctrl_c() -> None:
-    """From now on, note each Ctrl-C in :data:`CTRL_C` (cleared here), unless SIGINT has a
-    handler other than Python's own (a test runner's)."""
+@contextmanager
+def noting_ctrl_c() -> Iterator[None]:
+    """While inside, note each Ctrl-C in :data:`CTRL_C`, unless SIGINT has a handler other
+    than Python's own (a test runner's); on the way out, the handlers are as they were."""
     CTRL_C.clear()
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _on_ctrl_c)
-        sys.unraisablehook = _unraisable
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    hook = sys.unraisablehook
+    signal.signal(signal.SIGINT, _on_ctrl_c)
+    sys.unraisablehook = _unraisable
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if sys.unraisablehook is _unraisable:
+            sys.unraisablehook = hook
+        CTRL_C.clear()
 
 
 def stop_if_interrupted() -> None:
