@@ -2,7 +2,8 @@
 
     python benchmarks/install.py [--update | --results FILE]
 
-First the wheel's own Python is counted (the product's lines of code, every ``.py`` file
+The wheel is built from a clone of HEAD (uncommitted changes are left out). First the wheel's
+own Python is counted (the product's lines of code, every ``.py`` file
 the wheel installs). Then, for each form (``core``: ``pip install buckshot-spec`` with no
 extra; ``workbench``, ``envs``; ``all``: both extras), a fresh virtual environment gets the
 package from that wheel, and its ``site-packages`` is measured (bytes on disk, less pip's
@@ -89,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory() as temporary:
         out = Path(temporary)
+        # from a clone of HEAD: a checkout's build/ keeps the modules of earlier builds, which
+        # setuptools would put in the wheel beside today's
+        source = out / "source"
+        subprocess.run(["git", "clone", "--quiet", str(ROOT), str(source)], check=True)
         subprocess.run(
             [
                 sys.executable,
@@ -99,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
                 "--no-deps",
                 "-w",
                 str(out),
-                str(ROOT),
+                str(source),
             ],
             check=True,
         )
