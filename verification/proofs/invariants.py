@@ -19,6 +19,7 @@ from buckshot.verification.model.layout import (
 )
 from buckshot.verification.model.state import Input
 from buckshot.verification.proofs.properties import (
+    TURN_PHASES,
     Property,
     Res,
     S,
@@ -45,7 +46,6 @@ from buckshot.verification.proofs.properties import (
     turn_in,
     unasked,
 )
-from buckshot.verification.proofs.rules_common import TURN_PHASES
 
 OWNER_ACTS = (
     "reloading",

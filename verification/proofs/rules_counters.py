@@ -3,8 +3,8 @@
 Each is a frame condition written from the rules: for every seat (and item kind), the value
 after a step is what the rule of the transition that fired makes of it, and every other step
 leaves it as it was. Stated on the state's fields and the ruleset's numbers through the
-``rule_*`` readers (:mod:`.properties`, :mod:`.rules_common`), never through the model's
-guards, actions or helpers.
+``rule_*`` readers (:mod:`.properties`), never through the model's guards, actions or
+helpers.
 """
 
 from __future__ import annotations
@@ -13,23 +13,6 @@ from typing import Any
 
 from buckshot.verification.model.layout import KINDS, NONE, SEATS
 from buckshot.verification.proofs.properties import (
-    In,
-    Property,
-    Res,
-    S,
-    Sem,
-    cases,
-    fired,
-    fired_action,
-    rule_heal,
-    rule_living,
-    rule_rage_grant,
-    rule_seat_value,
-    rule_shield_grant,
-    rule_top_cursor,
-    rule_top_who,
-)
-from buckshot.verification.proofs.rules_common import (
     AMULET,
     EJECT,
     INVERT,
@@ -38,6 +21,12 @@ from buckshot.verification.proofs.rules_common import (
     PICK,
     PILLS,
     RAGE,
+    In,
+    Property,
+    Res,
+    S,
+    Sem,
+    cases,
     chamber_ejected,
     chamber_inverted,
     chamber_kept,
@@ -45,12 +34,21 @@ from buckshot.verification.proofs.rules_common import (
     drawn,
     drew,
     eliminated,
+    fired,
+    fired_action,
     flipped,
     loaded,
     lucky,
     pills_hp,
     rescue_hp,
     rescued,
+    rule_heal,
+    rule_living,
+    rule_rage_grant,
+    rule_seat_value,
+    rule_shield_grant,
+    rule_top_cursor,
+    rule_top_who,
     settled,
     turn_ended,
     used,

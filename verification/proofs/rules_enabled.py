@@ -1,7 +1,7 @@
 """Enabledness: at this decision, this input is allowed (what the rules let a player choose).
 
 Each property states one kind of decision the charts offer and the rule's condition for it,
-from the rule text (the ``rule_*`` readers, the items' facts of :mod:`.rules_common`), never
+from the rule text (the ``rule_*`` readers, the items' facts of :mod:`.properties`), never
 the model's guards, helpers or option enumerators, nor the rulebook's item table
 (docs/verification.md, "What is proved"). A decision's fields that it does not use are zero,
 as a player's decision leaves them. The counter response's decisions have no property: that
@@ -15,6 +15,10 @@ from typing import Any
 from buckshot.spec.rulebook import FrameKind, Role
 from buckshot.verification.model.layout import KINDS, SEATS
 from buckshot.verification.proofs.properties import (
+    CHAMBER_ITEMS,
+    RESCUE_ITEMS,
+    TARGETED_ANY,
+    TARGETED_OTHER,
     In,
     Offer,
     Property,
@@ -29,12 +33,6 @@ from buckshot.verification.proofs.properties import (
     rule_top_cursor,
     rule_top_in,
     rule_top_who,
-)
-from buckshot.verification.proofs.rules_common import (
-    CHAMBER_ITEMS,
-    RESCUE_ITEMS,
-    TARGETED_ANY,
-    TARGETED_OTHER,
 )
 
 USE_ITEM = ("turn:awaiting_action:use_item:0", "turn:shooting_locked:use_item:0")

@@ -3,7 +3,7 @@
 U0 states who may use items and when (R24); U1-U8 state, one item kind each, its
 precondition (a shell in the chamber for the items that act on it, R22), its target rule
 (settled by R10 and R23) and its effect, and that it changes nothing else. Written from the
-rule text through the ``rule_*`` readers and the items' facts of :mod:`.rules_common`, never
+rule text through the ``rule_*`` readers and the items' facts of :mod:`.properties`, never
 through the model's guards, actions or helpers, nor the rulebook's item table.
 """
 
@@ -15,12 +15,23 @@ from typing import Any
 from buckshot.spec.rulebook import Item
 from buckshot.verification.model.layout import KINDS, SEATS, item_code
 from buckshot.verification.proofs.properties import (
+    CHAMBER_ITEMS,
+    PICK,
+    RESCUE_ITEMS,
+    TARGETED_ANY,
+    TARGETED_OTHER,
     In,
     Property,
     Res,
     S,
     Sem,
+    chamber_ejected,
+    chamber_inverted,
+    chamber_kept,
     fired_action,
+    kept,
+    pills_hp,
+    rescued,
     rule_heal,
     rule_held,
     rule_rage_grant,
@@ -29,19 +40,6 @@ from buckshot.verification.proofs.properties import (
     rule_shield_grant,
     rule_top_who,
     turn_in,
-)
-from buckshot.verification.proofs.rules_common import (
-    CHAMBER_ITEMS,
-    PICK,
-    RESCUE_ITEMS,
-    TARGETED_ANY,
-    TARGETED_OTHER,
-    chamber_ejected,
-    chamber_inverted,
-    chamber_kept,
-    kept,
-    pills_hp,
-    rescued,
     used,
 )
 

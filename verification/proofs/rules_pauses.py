@@ -13,14 +13,19 @@ from typing import Any
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.layout import KINDS, NONE, SEATS, kind_code
 from buckshot.verification.proofs.properties import (
+    RESCUE_ITEMS,
     In,
     Property,
     Res,
     S,
     Sem,
     code,
+    discarded,
+    eliminated,
     fired_action,
     fired_event,
+    kept,
+    phase_states,
     rule_held,
     rule_owner_over_cap,
     rule_poll_next,
@@ -31,13 +36,6 @@ from buckshot.verification.proofs.properties import (
     rule_top_flags,
     rule_top_in,
     rule_top_who,
-)
-from buckshot.verification.proofs.rules_common import (
-    RESCUE_ITEMS,
-    discarded,
-    eliminated,
-    kept,
-    phase_states,
     turn_ended,
 )
 

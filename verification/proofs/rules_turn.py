@@ -22,31 +22,29 @@ from buckshot.verification.model.layout import (
     WON,
 )
 from buckshot.verification.proofs.properties import (
+    GAME_OVER_PHASE,
+    TURN_PHASES,
     In,
     Property,
     Res,
     S,
     Sem,
     cases,
+    chamber_kept,
     code,
     fired,
     fired_action,
+    items_kept,
+    kept,
+    phase_states,
     rule_end_condition,
     rule_killed_this_turn,
     rule_living,
     rule_next_living,
     rule_seat_flag,
     rule_seat_value,
-    turn_in,
-)
-from buckshot.verification.proofs.rules_common import (
-    GAME_OVER_PHASE,
-    TURN_PHASES,
-    chamber_kept,
-    items_kept,
-    kept,
-    phase_states,
     turn_ended,
+    turn_in,
 )
 
 PASS_TURN = "turn:clearing:pass_turn:1"
