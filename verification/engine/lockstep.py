@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -239,7 +239,6 @@ def random_walks(
     steps: int,
     seed: int = 0,
     players: Sequence[int] = (2, 3, 4, 5, 6, 7, 8),
-    progress: Callable[[int], None] | None = None,
     stop_at_first: bool = False,
 ) -> WalkResult:
     """Seeded random games in lockstep, cycling through ``players``, until ``steps`` steps.
@@ -271,8 +270,6 @@ def random_walks(
         result.steps += lock.steps
         result.decisions += lock.decisions
         result.steps_by_players[n] = result.steps_by_players.get(n, 0) + lock.steps
-        if progress is not None:
-            progress(min(result.steps, steps))
         if stop_at_first and result.disagreements:
             break
     result.seconds = time.perf_counter() - started

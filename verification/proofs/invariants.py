@@ -42,6 +42,7 @@ from buckshot.verification.proofs.properties import (
     rule_top_flags,
     slot_is,
     someone_at_zero,
+    state_value,
     top_in,
     turn_in,
     unasked,
@@ -129,15 +130,6 @@ settlement (S4.3.1, S4.3.2, S5.3); a discard, then the cap checked again (S4.4.3
 response to a response, then the poll goes on where it was (S6.3.1, S6.2.2)."""
 
 
-def _pushed_kind(m: Sem, state: Any) -> Any:
-    """The kind code of the frame a state waits for (0 for a state that waits for none)."""
-    b = m.b
-    out = b.num(0)
-    for (frame, state_id), (pushed, _) in PAUSES.items():
-        out = b.ite(b.eqn(state, code(frame, state_id)), b.num(kind_code(pushed)), out)
-    return out
-
-
 def _suspended(m: Sem, state: Any) -> Any:
     """The state waits for a pushed frame."""
     b = m.b
@@ -147,6 +139,7 @@ def _suspended(m: Sem, state: Any) -> Any:
 def suspended_frames_are_untouched(m: Sem, s: S) -> Any:
     b = m.b
     terms = [b.implies(b.gt(s.depth, b.num(1)), b.eq(s.owner, s.snap_owner))]
+    pushed = {waiting: kind_code(frame) for waiting, (frame, _) in PAUSES.items()}
     for i in range(m.cfg.depth):
         inside = b.lt(b.num(i), s.depth)
         below_top = b.lt(b.num(i + 1), s.depth)
@@ -160,7 +153,9 @@ def suspended_frames_are_untouched(m: Sem, s: S) -> Any:
         terms.append(b.implies(below_top, same))
         terms.append(b.implies(inside, b.eq(_suspended(m, s.fstate[i]), below_top)))
         if i + 1 < m.cfg.depth:
-            terms.append(b.implies(below_top, b.eq(s.fkind[i + 1], _pushed_kind(m, s.fstate[i]))))
+            terms.append(
+                b.implies(below_top, b.eq(s.fkind[i + 1], state_value(m, s.fstate[i], pushed)))
+            )
     return b.and_(*terms)
 
 
@@ -170,13 +165,10 @@ def pop_lands_on_breakpoint(m: Sem, s: S, inp: Input[Any, Any], r: Res) -> Any:
     b = m.b
     nxt = r.next
     terms = []
+    breakpoints = {(frame, id_): code(frame, bp) for (frame, id_), (_, bp) in PAUSES.items()}
     for i in range(m.cfg.depth - 1):
         here = b.and_(r.popped, b.eqn(s.depth, i + 2))
-        target = b.num(0)
-        for (frame, state_id), (_, breakpoint) in PAUSES.items():
-            target = b.ite(
-                b.eqn(s.fstate[i], code(frame, state_id)), b.num(code(frame, breakpoint)), target
-            )
+        target = state_value(m, s.fstate[i], breakpoints)
         terms.append(
             b.implies(
                 here,
@@ -396,9 +388,7 @@ def ranking(m: Sem, s: S) -> list[Any]:
     """R21's measure, lexicographic: living players, phase, shells, items in play, pending
     pauses, frames' progress. Nobody comes back to life, so the first never grows."""
     b = m.b
-    phase = b.num(0)
-    for state_id, value in PHASE_RANK.items():
-        phase = b.ite(b.eqn(s.fstate[0], code(FrameKind.TURN, state_id)), b.num(value), phase)
+    phase = state_value(m, s.fstate[0], {(FrameKind.TURN, k): v for k, v in PHASE_RANK.items()})
     dying = b.or_(someone_at_zero(m, s), on_stack(m, s, FrameKind.DYING))
     conversion = b.or_(conversion_pending(m, s), on_stack(m, s, FrameKind.CONVERSION))
     discard = b.or_(
@@ -407,9 +397,7 @@ def ranking(m: Sem, s: S) -> list[Any]:
     )
     local = []
     for i in range(m.cfg.depth):
-        weight = b.num(0)
-        for (frame, state_id), value in LOCAL_RANK.items():
-            weight = b.ite(b.eqn(s.fstate[i], code(frame, state_id)), b.num(value), weight)
+        weight = state_value(m, s.fstate[i], LOCAL_RANK)
         polls = b.or_(
             slot_is(m, s, i, FrameKind.SHOT_WINDOW), slot_is(m, s, i, FrameKind.COUNTER_RESPONSE)
         )

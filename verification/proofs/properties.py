@@ -18,7 +18,7 @@ termination measure (I10), the lemmas and I9's end condition use them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,6 +116,16 @@ def code(frame: FrameKind, state_id: str) -> int:
     from buckshot.verification.model.layout import layout
 
     return layout().state(frame, state_id).code
+
+
+def state_value(m: Sem, state: Any, values: Mapping[tuple[FrameKind, str], int]) -> Any:
+    """The number ``values`` gives the chart state whose code is ``state`` (0 for a state it
+    does not name)."""
+    b = m.b
+    out = b.num(0)
+    for (frame, state_id), value in values.items():
+        out = b.ite(b.eqn(state, code(frame, state_id)), b.num(value), out)
+    return out
 
 
 def turn_in(m: Sem, s: S, *ids: str) -> Any:

@@ -43,6 +43,7 @@ from buckshot.verification.proofs.properties import (
     rule_next_living,
     rule_seat_flag,
     rule_seat_value,
+    state_value,
     turn_ended,
     turn_in,
 )
@@ -83,22 +84,14 @@ def turn_number_counts_turns(m: Sem, s: S, inp: In, r: Res) -> Any:
 # --- T3: the phases in order -----------------------------------------------------------------
 
 
-def _phase(m: Sem, state: Any) -> Any:
-    """The phase of S4.0 of the turn state ``state`` (0 for a state the rules do not name)."""
-    b = m.b
-    out = b.num(0)
-    for state_id, number in TURN_PHASES.items():
-        out = b.ite(b.eqn(state, code(FrameKind.TURN, state_id)), b.num(number), out)
-    return out
-
-
 def phases_in_order(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The turn goes through the five phases in order, one after the other (S4.0): a step
     stays in its phase or enters the next; phase 5 hands over to phase 1 of the next turn; an
     owner eliminated in phase 2 goes straight to phase 5 (R13); the game ends only from
     phase 2 (a win, R7) or phase 5 (a draw, R21)."""
     b = m.b
-    before, after = _phase(m, s.fstate[0]), _phase(m, r.next.fstate[0])
+    phases = {(FrameKind.TURN, state_id): phase for state_id, phase in TURN_PHASES.items()}
+    before, after = state_value(m, s.fstate[0], phases), state_value(m, r.next.fstate[0], phases)
     last = GAME_OVER_PHASE - 1
     owner_alive = rule_seat_flag(m, s.alive, s.owner)
     return b.or_(

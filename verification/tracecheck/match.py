@@ -147,9 +147,7 @@ def event_facts(
         reqs.append(("the Gambler", s.shot_shooter, d["player"]))
     elif kind == "shell_flipped":
         reqs.append(("the Magician flipping (S2.6)", sem.top_cursor(s), d["by"]))
-        pay = [0] * KINDS
-        for name in d["items"]:
-            pay[item_of(name)] += 1
+        pay = [d["items"].count(kind.value) for kind in ITEM_KINDS]
         reqs.extend(
             (f"the {ITEM_KINDS[k].value} paid (R8)", inp.pay[k], pay[k]) for k in range(KINDS)
         )
@@ -293,10 +291,7 @@ class DecisionMatcher:
         if isinstance(params.get("item"), Item):
             fixed["item"] = b.num(item_code(params["item"]))
         if isinstance(params.get("items"), tuple):
-            pay = [0] * KINDS
-            for item in params["items"]:
-                pay[item_code(item)] += 1
-            fixed["pay"] = tuple(b.num(v) for v in pay)
+            fixed["pay"] = tuple(b.num(params["items"].count(kind)) for kind in ITEM_KINDS)
         return fixed
 
     def illegal(self, s: State[Term, Term], edges: list[EdgeCode], inp: Input[Term, Term]) -> str:

@@ -60,12 +60,10 @@ Key = tuple[Any, ...]
 """A state field the view knows: ``("hp", 2)``, ``("items", 0, 5)``, ``("shells",)``..."""
 Value = int | bool
 
-_PICK = {item.value: item_code(item) for item in Item}
-
 
 def item_of(name: str) -> int:
     """The model's code of the item called ``name``."""
-    return _PICK[name]
+    return item_code(Item(name))
 
 
 def _items(p: int, names: Any) -> set[Key]:
