@@ -99,19 +99,24 @@ def _eject(m: Sem, s: S, inp: In, r: Res) -> Any:
     return m.b.and_(chamber_ejected(m, s, r), kept(m, s, r, "hp", "shield", "rage"))
 
 
+def _only(m: Sem, s: S, r: Res, field: str, who: Any, value: Any) -> Any:
+    """Of the seats' HP, shield blocks and rage charges, only seat ``who``'s ``field``
+    changes, to ``value``; the chamber is unchanged."""
+    others = [name for name in ("hp", "shield", "rage") if name != field]
+    return m.b.and_(
+        m.b.eq(rule_seat_value(m, getattr(r.next, field), who), value),
+        kept(m, s, r, field, but=who),
+        kept(m, s, r, *others),
+        chamber_kept(m, s, r),
+    )
+
+
 def _rage(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The user gains rage charges, more for a Mercenary who is not a traitor; they add up
     (S3.3, S2.4; R9)."""
-    b = m.b
     grant = rule_rage_grant(m, s, s.owner)
     held = rule_seat_value(m, s.rage, s.owner)
-    after = rule_seat_value(m, r.next.rage, s.owner)
-    return b.and_(
-        b.eq(after, b.add(held, grant)),
-        kept(m, s, r, "rage", but=s.owner),
-        kept(m, s, r, "hp", "shield"),
-        chamber_kept(m, s, r),
-    )
+    return _only(m, s, r, "rage", s.owner, m.b.add(held, grant))
 
 
 def _amulet(m: Sem, s: S, inp: In, r: Res) -> Any:
@@ -122,40 +127,20 @@ def _amulet(m: Sem, s: S, inp: In, r: Res) -> Any:
     held = rule_seat_value(m, s.shield, s.owner)
     cap = b.num(m.cfg.shield_cap)
     raised = b.add(held, grant)
-    after = rule_seat_value(m, r.next.shield, s.owner)
-    return b.and_(
-        b.eq(after, b.ite(b.le(raised, cap), raised, cap)),
-        kept(m, s, r, "shield", but=s.owner),
-        kept(m, s, r, "hp", "rage"),
-        chamber_kept(m, s, r),
-    )
+    return _only(m, s, r, "shield", s.owner, b.ite(b.le(raised, cap), raised, cap))
 
 
 def _milk_tea(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The user, whoever the decision names, regains ``milk_tea.heal`` HP up to ``hp.max``
     (S3.5; R10, R2)."""
-    b = m.b
     hp = rule_seat_value(m, s.hp, s.owner)
-    after = rule_seat_value(m, r.next.hp, s.owner)
-    return b.and_(
-        b.eq(after, rule_heal(m, hp, m.rules.milk_tea.heal)),
-        kept(m, s, r, "hp", but=s.owner),
-        kept(m, s, r, "shield", "rage"),
-        chamber_kept(m, s, r),
-    )
+    return _only(m, s, r, "hp", s.owner, rule_heal(m, hp, m.rules.milk_tea.heal))
 
 
 def _pills(m: Sem, s: S, inp: In, r: Res) -> Any:
     """The target heals or loses HP by the roll; a Doctor's on themself heal (S3.6, S2.5;
     R10)."""
-    b = m.b
-    after = rule_seat_value(m, r.next.hp, inp.target)
-    return b.and_(
-        b.eq(after, pills_hp(m, s, inp, s.owner, inp.target)),
-        kept(m, s, r, "hp", but=inp.target),
-        kept(m, s, r, "shield", "rage"),
-        chamber_kept(m, s, r),
-    )
+    return _only(m, s, r, "hp", inp.target, pills_hp(m, s, inp, s.owner, inp.target))
 
 
 def _pickpocket(m: Sem, s: S, inp: In, r: Res) -> Any:
