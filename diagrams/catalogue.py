@@ -9,14 +9,13 @@ from pathlib import PurePosixPath
 
 from buckshot.diagrams.chart_dot import chart_dot
 from buckshot.diagrams.chart_mermaid import chart_mermaid
-from buckshot.diagrams.stack_dot import stack_dot
-from buckshot.diagrams.stack_mermaid import stack_mermaid
-from buckshot.diagrams.stack_model import stack_model
+from buckshot.diagrams.stack import stack_dot, stack_mermaid, stack_model
 from buckshot.diagrams.timeline import build_timeline
 from buckshot.diagrams.trace_dot import trace_dot
 from buckshot.diagrams.trace_mermaid import trace_mermaid
 from buckshot.spec.chart_data import chart_models
 from buckshot.spec.eventlog import LogEvent
+from buckshot.spec.rulebook import STACK
 
 
 class Section(StrEnum):
@@ -64,7 +63,7 @@ def stack_diagram(max_depth: int) -> Diagram:
         PurePosixPath("stack"),
         "The stack: pushes and resume points",
         f"Which transitions push which frame, and which resume event returns to which "
-        f"suspended state. At most {stack.depth_key} = {max_depth} frames: {chain}.",
+        f"suspended state. At most {STACK.depth_bound} = {max_depth} frames: {chain}.",
         stack_dot(stack),
         stack_mermaid(stack),
     )

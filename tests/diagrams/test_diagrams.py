@@ -17,7 +17,7 @@ from buckshot.diagrams import write
 from buckshot.diagrams.catalogue import chart_diagrams, stack_diagram
 from buckshot.diagrams.chart_dot import cluster_id, edge_id
 from buckshot.diagrams.describe import event_groups
-from buckshot.diagrams.stack_model import stack_model
+from buckshot.diagrams.stack import stack_model
 from buckshot.diagrams.svg import GraphvizError, dot_installed, render_svg, strip_version
 from buckshot.spec.chart_data import ChartModel, StateKind, chart_models
 from buckshot.spec.ruleset import load_ruleset
