@@ -333,9 +333,3 @@ def parse_log(text: str, source: str = "<log>") -> list[LogEvent]:
     """Every event of a log's text, checked; ``source`` names it in messages."""
     lines = enumerate(text.split("\n"), start=1)
     return list(check_records(_records(lines, source), source))
-
-
-def table_size(events: Iterable[LogEvent]) -> int:
-    """The number of seats the log's ``game_started`` (its first event) seats."""
-    first = next(iter(events))
-    return len(first.data["seats"])

@@ -353,12 +353,12 @@ def replay_command(
 
     from buckshot.play.narrate import narrate
     from buckshot.reference.events import Event
-    from buckshot.spec.eventlog import EventLogError, stream_log, table_size
+    from buckshot.spec.eventlog import EventLogError, stream_log
 
     stream = stream_log(log)  # read as narrated: only the lines told are held
     try:
         first = next(stream)
-        seats = table_size([first])
+        seats = len(first.data["seats"])  # the first event is game_started
         if seat is not None and not 0 <= seat < seats:
             fail("usage.seat", f"--seat {seat}: {log} is a game of {seats} seats (0..{seats - 1})")
         events = (Event.from_log(event) for event in chain([first], stream))
