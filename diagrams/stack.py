@@ -122,11 +122,6 @@ def stack_model(max_depth: int) -> StackModel:
 _HEADER = "#e3e3e3"
 
 
-def _asks(model: ChartModel) -> str:
-    seen = dict.fromkeys(f"{prompt.asked} ({prompt.kind})" for prompt in model.prompts.values())
-    return ", ".join(seen) if seen else "nobody"
-
-
 def _row(port: str | None, markup: str, fill: str | None = None) -> str:
     attrs = ' ALIGN="LEFT" BALIGN="LEFT"'
     if port is not None:
@@ -140,7 +135,8 @@ def _frame_node(
     graph: graphviz.Digraph, stack: StackModel, model: ChartModel, depth: int | None
 ) -> None:
     where = "bottom of the stack, depth 0" if depth == 0 else f"pushed, least depth {depth}"
-    about = labels.font(f"{where} · asks {_asks(model)}", 9)
+    asks = dict.fromkeys(f"{prompt.asked} ({prompt.kind})" for prompt in model.prompts.values())
+    about = labels.font(f"{where} · asks {', '.join(asks) or 'nobody'}", 9)
     rows = []
     for link in stack.links_from(model.kind):
         text = [

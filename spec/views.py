@@ -508,15 +508,9 @@ _HANDLERS: dict[str, Callable[[TableView, LogEvent], str | None]] = {
     if name.startswith("_on_")
 }
 
-
-def _check_event_names() -> None:
-    """Every event type the fold reads is one of the vocabulary (a binding by name)."""
-    unknown = sorted((set(_HANDLERS) | SEAT_EVENTS) - set(EVENT_FIELDS))
-    if unknown:
-        raise AssertionError(f"the views read event types the vocabulary lacks: {unknown}")
-
-
-_check_event_names()
+# every event type the fold reads is one of the vocabulary (a binding by name)
+if unknown := sorted((set(_HANDLERS) | SEAT_EVENTS) - set(EVENT_FIELDS)):
+    raise AssertionError(f"the views read event types the vocabulary lacks: {unknown}")
 
 
 def fold_table(
