@@ -21,7 +21,7 @@ from buckshot.diagrams.html import index_html
 from buckshot.diagrams.svg import INSTALL_HINT, dot_installed, render_svg
 from buckshot.paths import checkout_root
 from buckshot.spec.eventlog import read_log, stream_log
-from buckshot.spec.ruleset import Ruleset, load_ruleset
+from buckshot.spec.ruleset import load_ruleset
 
 SUFFIXES = (".dot", ".svg", ".mmd")
 
@@ -85,21 +85,20 @@ def _remove_stale(folder: Path, keep: set[Path]) -> None:
 def write_all(
     out_dir: Path,
     logs: Sequence[Path] | None = None,
-    ruleset: Ruleset | None = None,
     err: TextIO | None = None,
 ) -> list[Path]:
     """Write every diagram and ``index.html`` into ``out_dir``; return the files written.
 
-    ``logs`` default to the engine's example games (written to ``traces/`` first), ``ruleset``
-    to the packaged one. Without ``dot`` the SVGs and explorer pages are skipped and ``err`` told;
-    stale files of ``charts/`` are removed.
+    ``logs`` default to the engine's example games (written to ``traces/`` first). Without
+    ``dot`` the SVGs and explorer pages are skipped and ``err`` told; stale files of
+    ``charts/`` are removed.
     """
     err = err if err is not None else sys.stderr
     written: list[Path] = []
     if logs is None:
         logs = write_example_logs(out_dir)
         written.extend(logs)
-    depth = (ruleset or load_ruleset()).limits.max_stack_depth
+    depth = load_ruleset().limits.max_stack_depth
     diagrams = [*chart_diagrams(), stack_diagram(depth)]
     diagrams.extend(trace_diagram(log.stem, read_log(log)) for log in logs)
     with_svg = _with_svg(err)

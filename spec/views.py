@@ -513,18 +513,14 @@ if unknown := sorted((set(_HANDLERS) | SEAT_EVENTS) - set(EVENT_FIELDS)):
     raise AssertionError(f"the views read event types the vocabulary lacks: {unknown}")
 
 
-def fold_table(
-    events: Iterable[LogEvent], before: Mapping[int, Mapping[str, int]] | None = None
-) -> TableView:
-    """The whole table's view after ``events``, hands starting from ``before``."""
-    table = TableView(before=before or {})
+def fold_table(events: Iterable[LogEvent]) -> TableView:
+    """The whole table's view after ``events``."""
+    table = TableView()
     for event in events:
         table.observe(event)
     return table
 
 
-def seat_view(
-    events: Iterable[LogEvent], seat: int, before: Mapping[int, Mapping[str, int]] | None = None
-) -> TableView:
+def seat_view(events: Iterable[LogEvent], seat: int) -> TableView:
     """What ``seat`` knows after ``events``: the fold of those it may see (R14)."""
-    return fold_table((event for event in events if visible_to(event, seat)), before)
+    return fold_table(event for event in events if visible_to(event, seat))
