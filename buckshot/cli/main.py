@@ -44,6 +44,7 @@ from buckshot.report import FormatOption, TableFormat, output_console, print_tab
 if TYPE_CHECKING:
     from buckshot.reference.simulate import Summary
 
+# diagrams, explore and verify-trace: defined here, registered below in the order --help lists
 diagrams_app = command_group(
     help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
     invoke_without_command=True,
