@@ -121,7 +121,7 @@ class OneLineErrors(typer.core.TyperGroup):
                 where = f"{error.filename}: " if error.filename is not None else ""
                 _unforeseen(error, "os", f"{where}{error.strerror or error}")
             except ctypes.ArgumentError as error:
-                if not interrupted_in_native_call(error):
+                if "KeyboardInterrupt" not in str(error):  # ctypes' word for a Ctrl-C in a call
                     _unforeseen(error, "internal", f"ArgumentError: {error} (a bug in buckshot)")
                 typer.echo("error [interrupted]: stopped by Ctrl-C; nothing was written", err=True)
                 _quiet_finalisers()
@@ -143,12 +143,6 @@ def command_group(**settings: Any) -> typer.Typer:
     one-line errors (:class:`OneLineErrors`), no shell completion, and plain help, which
     never cuts an option's name."""
     return typer.Typer(cls=OneLineErrors, add_completion=False, rich_markup_mode=None, **settings)
-
-
-def interrupted_in_native_call(error: BaseException) -> bool:
-    """Whether ``error`` is a Ctrl-C that came while ctypes converted a native call's
-    arguments (a Z3 call, say): ctypes then raises its own error naming the interruption."""
-    return isinstance(error, ctypes.ArgumentError) and "KeyboardInterrupt" in str(error)
 
 
 def _unforeseen(error: BaseException, code: str, message: str) -> NoReturn:

@@ -18,7 +18,7 @@ from buckshot.conformance.bundled import suite_path
 from buckshot.conformance.runner import STATUSES
 from buckshot.reference.errors import Code
 from buckshot.spec import events
-from buckshot.spec.chart_data import StateKind, chart_models
+from buckshot.spec.chart_data import StateKind, prompt_kinds
 from buckshot.spec.charts import Trigger
 from buckshot.spec.clauses import ClauseKind
 from buckshot.spec.registry import Kind
@@ -46,7 +46,7 @@ VOCABULARIES: dict[str, tuple[str, ...]] = {
     "phase": _names(Phase),
     "frame kind": _names(FrameKind),
     "shell": _names(Shell),
-    "prompt kind": _names(p.kind for chart in chart_models() for p in chart.prompts.values()),
+    "prompt kind": prompt_kinds(),
     "event type": _names(events.EVENT_FIELDS),
     "win reason": _names(sorted(events.REASONS)),
     "answer code": _names(code for code in Code if code is not Code.BAD_SNAPSHOT),

@@ -67,10 +67,6 @@ class ActionSpace:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def action(self, option: Option | str) -> int:
-        """The id of ``option`` (an option or its text); ``KeyError`` if the space lacks it."""
-        return self._index[option if isinstance(option, str) else option.id]
-
     def option(self, action: int) -> str:
         """The option text of the action id ``action``; ``IndexError`` outside the space."""
         if not 0 <= action < len(self.ids):

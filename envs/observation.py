@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from buckshot.spec.chart_data import chart_model, chart_models
+from buckshot.spec.chart_data import chart_model, prompt_kinds
 from buckshot.spec.rulebook import FrameKind, Item, Role
 from buckshot.spec.views import TableView
 
@@ -22,16 +22,9 @@ KNOWN = ("unknown", "live", "blank")
 """What the seat knows of the next shell to fire: nothing, or its type (S2.3, S3.1)."""
 
 
-def _prompt_kinds() -> tuple[str, ...]:
-    """Every kind of prompt the charts ask."""
-    return tuple(
-        sorted({prompt.kind for model in chart_models() for prompt in model.prompts.values()})
-    )
-
-
 PHASES = tuple(s.id for s in chart_model(FrameKind.TURN).states if s.parent is None)
 """The turn chart's top-level states: S4's five phases and the game's end."""
-PROMPTS = _prompt_kinds()
+PROMPTS = tuple(sorted(prompt_kinds()))
 FRAMES = tuple(kind.value for kind in FrameKind)
 ROLES = tuple(role.value for role in Role)
 ITEMS = tuple(item.value for item in Item)

@@ -13,11 +13,10 @@ import pyspiel
 from buckshot.envs.observation import Encoder, known_shell, observation_text
 from buckshot.envs.table import PUBLIC, Settled, Setup, Table, default_roles
 from buckshot.spec.rulebook import Role
-from buckshot.spec.ruleset import Ruleset, load_ruleset
+from buckshot.spec.ruleset import PLAYERS_HIGHEST, PLAYERS_LOWEST, Ruleset, load_ruleset
 
 SHORT_NAME = "python_buckshot"
 DEFAULT_PLAYERS = 4
-MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -27,8 +26,8 @@ GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=MIN_PLAYERS,
+    max_num_players=PLAYERS_HIGHEST,
+    min_num_players=PLAYERS_LOWEST,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,
@@ -68,8 +67,8 @@ class BuckshotGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
         players = int(params["players"])
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+        if not PLAYERS_LOWEST <= players <= PLAYERS_HIGHEST:
+            raise ValueError(f"players must be {PLAYERS_LOWEST}..{PLAYERS_HIGHEST}, got {players}")
         path = str(params["ruleset"])
         rules = load_ruleset(Path(path) if path else None)
         roles = _roles(str(params["roles"]), players)

@@ -222,6 +222,12 @@ def chart_models() -> tuple[ChartModel, ...]:
     return tuple(_build(kind, chart) for kind, chart in CHARTS.items())
 
 
+@cache
+def prompt_kinds() -> tuple[str, ...]:
+    """Every kind of prompt the charts ask, each once, in the order of the charts."""
+    return tuple(dict.fromkeys(p.kind for model in chart_models() for p in model.prompts.values()))
+
+
 def chart_model(kind: FrameKind) -> ChartModel:
     """The chart of frame kind ``kind`` as plain data."""
     return next(model for model in chart_models() if model.kind is kind)

@@ -110,7 +110,7 @@ def _enum(values: Iterable[str]) -> dict[str, Any]:
 @cache
 def kind_schemas() -> dict[str, dict[str, Any]]:
     """Each field kind of the vocabulary as JSON Schema (seats checked by the reader)."""
-    from buckshot.spec.chart_data import chart_models
+    from buckshot.spec.chart_data import prompt_kinds
 
     seat: dict[str, Any] = {"type": "integer", "minimum": 0}
     count: dict[str, Any] = {"type": "integer", "minimum": 0}
@@ -145,7 +145,7 @@ def kind_schemas() -> dict[str, dict[str, Any]]:
         ITEMS: {"type": "array", "items": item},
         PHASE: _enum(p.value for p in Phase),
         FRAME: _enum(k.value for k in FrameKind),
-        PROMPT: _enum({p.kind for chart in chart_models() for p in chart.prompts.values()}),
+        PROMPT: _enum(prompt_kinds()),
         REASON: _enum(REASONS),
     }
 
@@ -333,9 +333,3 @@ def parse_log(text: str, source: str = "<log>") -> list[LogEvent]:
     """Every event of a log's text, checked; ``source`` names it in messages."""
     lines = enumerate(text.split("\n"), start=1)
     return list(check_records(_records(lines, source), source))
-
-
-def table_size(events: Iterable[LogEvent]) -> int:
-    """The number of seats the log's ``game_started`` (its first event) seats."""
-    first = next(iter(events))
-    return len(first.data["seats"])

@@ -18,9 +18,4 @@ def poll_order(alive: Sequence[bool], owner: int) -> tuple[int, ...]:
 
 def next_living_seat(alive: Sequence[bool], seat: int) -> int | None:
     """The first living seat clockwise after ``seat`` (S1.1, S4.5.3); None when none lives."""
-    seats = len(alive)
-    for step in range(1, seats + 1):
-        candidate = (seat + step) % seats
-        if alive[candidate]:
-            return candidate
-    return None
+    return next(iter(poll_order(alive, seat)), None)

@@ -508,29 +508,19 @@ _HANDLERS: dict[str, Callable[[TableView, LogEvent], str | None]] = {
     if name.startswith("_on_")
 }
 
-
-def _check_event_names() -> None:
-    """Every event type the fold reads is one of the vocabulary (a binding by name)."""
-    unknown = sorted((set(_HANDLERS) | SEAT_EVENTS) - set(EVENT_FIELDS))
-    if unknown:
-        raise AssertionError(f"the views read event types the vocabulary lacks: {unknown}")
+# every event type the fold reads is one of the vocabulary (a binding by name)
+if unknown := sorted((set(_HANDLERS) | SEAT_EVENTS) - set(EVENT_FIELDS)):
+    raise AssertionError(f"the views read event types the vocabulary lacks: {unknown}")
 
 
-_check_event_names()
-
-
-def fold_table(
-    events: Iterable[LogEvent], before: Mapping[int, Mapping[str, int]] | None = None
-) -> TableView:
-    """The whole table's view after ``events``, hands starting from ``before``."""
-    table = TableView(before=before or {})
+def fold_table(events: Iterable[LogEvent]) -> TableView:
+    """The whole table's view after ``events``."""
+    table = TableView()
     for event in events:
         table.observe(event)
     return table
 
 
-def seat_view(
-    events: Iterable[LogEvent], seat: int, before: Mapping[int, Mapping[str, int]] | None = None
-) -> TableView:
+def seat_view(events: Iterable[LogEvent], seat: int) -> TableView:
     """What ``seat`` knows after ``events``: the fold of those it may see (R14)."""
-    return fold_table((event for event in events if visible_to(event, seat)), before)
+    return fold_table(event for event in events if visible_to(event, seat))

@@ -12,11 +12,8 @@ import typer
 
 from buckshot import __version__
 from buckshot.cli.conformance import app as conformance_app
-from buckshot.cli.diagrams import app as diagrams_app
-from buckshot.cli.explore import explore_command
 from buckshot.cli.regen import regen_command
 from buckshot.cli.verify import app as verify_app
-from buckshot.cli.verify_trace import verify_trace_command
 from buckshot.cli.workbench import (
     AgentOption,
     PlayersOption,
@@ -31,10 +28,12 @@ from buckshot.command import (
     InputError,
     RulesOption,
     check_output,
+    check_output_folder,
     command_group,
     fail,
     json_problem,
     load_rules,
+    output_problem,
     read_input,
     save,
 )
@@ -44,6 +43,242 @@ from buckshot.report import FormatOption, TableFormat, output_console, print_tab
 
 if TYPE_CHECKING:
     from buckshot.reference.simulate import Summary
+
+# diagrams, explore and verify-trace: defined here, registered below in the order --help lists
+diagrams_app = command_group(
+    help="Flow diagrams generated from the statecharts: DOT, SVG, Mermaid and an HTML page.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+
+
+@diagrams_app.callback(invoke_without_command=True)
+def diagrams(
+    ctx: typer.Context,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Folder to write into (default: the checkout's diagrams/ folder).",
+            file_okay=False,
+        ),
+    ] = None,
+) -> None:
+    """Write every chart, the stack and the example traces as DOT, SVG and Mermaid, and
+    index.html, a page that shows them all."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from buckshot.diagrams.svg import GraphvizError
+    from buckshot.diagrams.write import default_out_dir, write_all
+    from buckshot.spec.eventlog import EventLogError
+
+    target = out if out is not None else default_out_dir()
+    if target is None:
+        fail("no-checkout", "not running from a source checkout: say where with --out DIR")
+    check_output_folder(target, "--out")
+    try:
+        paths = write_all(target)
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; the diagrams written so far are whole", INTERRUPTED)
+    except (EventLogError, GraphvizError) as error:
+        fail("diagrams", str(error))
+    typer.echo(f"wrote {len(paths)} files to {target}", err=True)
+
+
+@diagrams_app.command("trace")
+def trace(
+    log: Annotated[
+        Path,
+        typer.Argument(help="An event log: one JSON event per line."),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Folder to write into (default: the log's own folder).",
+            file_okay=False,
+        ),
+    ] = None,
+    first: Annotated[
+        int | None,
+        typer.Option(
+            "--first",
+            min=1,
+            help="Draw only the log's first N events (at most as many as a timeline draws), "
+            "titled so; the rest of the log is not read.",
+        ),
+    ] = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Draw a saved event log as a timeline: LOG's name with .dot, .svg and .mmd.
+
+    The log is read by the one log reader (refused with exit 2 at its first bad line); a log
+    longer than a timeline draws is refused unless --first says how many to draw.
+    """
+    from buckshot.diagrams.svg import GraphvizError
+    from buckshot.diagrams.write import MAX_TIMELINE_EVENTS, TimelineTooLong, write_trace
+    from buckshot.spec.eventlog import EventLogError
+
+    if first is not None and first > MAX_TIMELINE_EVENTS:
+        fail("usage.first", f"--first {first}: a timeline draws at most {MAX_TIMELINE_EVENTS:,}")
+    target = out if out is not None else log.parent
+    check_output_folder(target, "--out")
+    try:
+        with CommandProgress("diagrams trace", quiet, every=5.0) as progress:
+            paths = write_trace(
+                log, target, first=first, stage=lambda done: progress.update(done, 3, "steps")
+            )
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
+    except EventLogError as error:
+        fail(error.code, error.message)
+    except TimelineTooLong as error:
+        fail("trace.too-long", str(error))
+    except GraphvizError as error:
+        fail("graphviz", str(error))
+    typer.echo(f"wrote {len(paths)} files to {target}", err=True)
+
+
+EXAMPLE = "s6_3_example"
+"""The example game played when no log is given (S6.3's worked example)."""
+
+
+def _check_out(target: Path, given: Path | None, logs: list[Path]) -> None:
+    """Refuse a page ``target`` that cannot be written or is a log read; ``given`` is --out
+    (None: ``target`` is the default, and the message says how to choose another)."""
+    if given is not None:
+        check_output(given, "--out")
+    elif (problem := output_problem(target)) is not None:
+        fail(
+            "output.unwritable",
+            f"the page's default path {target}: {problem}; choose another with --out FILE",
+        )
+    if any(target.resolve() == log.resolve() for log in logs):
+        fail("usage.out", f"the page {target} is a log given: choose another with --out FILE")
+
+
+def explore_command(
+    log: Annotated[
+        Path | None,
+        typer.Argument(
+            help="An event log (JSON lines): saved by play --log, a conformance adapter's "
+            "trace, or another implementation's; none plays the S6.3 worked example.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=f"The page to write (default: the log's name with .html, or {EXAMPLE}.html here).",
+        ),
+    ] = None,
+    expected: Annotated[
+        Path | None,
+        typer.Option(
+            "--expected",
+            help="Another log of the same game, expected (e.g. the reference engine's): "
+            "both are shown side by side, opened at their first difference.",
+        ),
+    ] = None,
+) -> None:
+    """Write one self-contained HTML page that steps through an event log on the charts.
+
+    With --expected: both logs side by side, opened at their first difference.
+    """
+    try:
+        from buckshot.diagrams.svg import GraphvizError, dot_installed, dot_missing
+        from buckshot.spec.eventlog import EventLogError, parse_log, read_log, refuse_a_folder
+
+        if expected is not None and log is None:
+            fail("usage.log", "--expected needs a LOG to compare it with")
+        for given in (log, expected):
+            if given is not None:
+                try:
+                    refuse_a_folder(given)
+                except EventLogError as error:
+                    fail(error.code, error.message)
+        target = out or (log.with_suffix(".html") if log else Path(f"{EXAMPLE}.html"))
+        _check_out(target, out, [p for p in (log, expected) if p is not None])
+        if not dot_installed():
+            fail("graphviz", dot_missing("the explorer"))
+        try:
+            if log is None:
+                from buckshot.reference.events import to_jsonl
+                from buckshot.reference.examples import EXAMPLES
+
+                events = parse_log(to_jsonl(EXAMPLES[EXAMPLE]()), EXAMPLE)
+                title = f"{EXAMPLE} (S6.3 worked example)"
+            else:
+                events = read_log(log)
+                title = log.name
+            traces = [(log.name if log else EXAMPLE, events)]
+            if expected is not None:
+                traces.insert(0, (f"expected: {expected.name}", read_log(expected)))
+                title = f"{log.name if log else EXAMPLE} against {expected.name}"
+        except EventLogError as error:
+            fail(error.code, error.message)
+        from buckshot.diagrams.explore_page import chart_svgs, explore_html
+
+        try:
+            page = explore_html(traces, title, chart_svgs())
+        except GraphvizError as error:
+            fail("graphviz", str(error))
+        save(target, page, "--out" if out is not None else "the page")
+        typer.echo(f"wrote {target} ({len(events)} events)", err=True)
+    except KeyboardInterrupt:  # Graphviz, in this process group, is stopped by it too
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
+
+
+def verify_trace_command(
+    log: Annotated[Path, typer.Argument(help="An event log (JSON lines) to check.")],
+    rules: Annotated[
+        Path | None,
+        typer.Option("--rules", help="The ruleset the game was played by (TOML)."),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the result as JSON to this file.")
+    ] = None,
+    skip_options: Annotated[
+        bool,
+        typer.Option(
+            "--skip-options", help="Do not compare each prompt's options with the model's."
+        ),
+    ] = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Check that model steps match a saved event log, or name the first event none can."""
+    import z3  # type: ignore[import-untyped]
+
+    from buckshot.spec.eventlog import EventLogError, read_log
+    from buckshot.verification.tracecheck.validate import validate_log
+
+    ruleset = load_rules(rules)
+    check_output(json_out, "--json")
+    try:
+        events = read_log(log)
+    except EventLogError as error:
+        fail(error.code, error.message)
+    # Z3 otherwise takes Ctrl-C for itself during a query: it cancels the query, which
+    # returns unknown, and the check would report a mismatch Ctrl-C made up
+    z3.set_param("ctrl_c", False)
+    try:
+        with CommandProgress("verify-trace", quiet) as progress:
+            result = validate_log(
+                events,
+                ruleset,
+                check_options=not skip_options,
+                progress=lambda done, total: progress.update(done, total, "events"),
+            )
+    except EventLogError as error:
+        fail(error.code, f"{log}, {error.message}")
+    except KeyboardInterrupt:
+        fail("interrupted", "stopped by Ctrl-C; nothing was written", INTERRUPTED)
+    typer.echo(result.summary())
+    if json_out is not None:
+        data = {"log": str(log), **result.to_json()}
+        save(json_out, json.dumps(data, indent=2) + "\n", "--json", told=True)
+    raise typer.Exit(0 if result.matched else 1)
+
 
 app = command_group(
     help="The game's formal specification, its reference engine and its verification.",
@@ -353,12 +588,12 @@ def replay_command(
 
     from buckshot.play.narrate import narrate
     from buckshot.reference.events import Event
-    from buckshot.spec.eventlog import EventLogError, stream_log, table_size
+    from buckshot.spec.eventlog import EventLogError, stream_log
 
     stream = stream_log(log)  # read as narrated: only the lines told are held
     try:
         first = next(stream)
-        seats = table_size([first])
+        seats = len(first.data["seats"])  # the first event is game_started
         if seat is not None and not 0 <= seat < seats:
             fail("usage.seat", f"--seat {seat}: {log} is a game of {seats} seats (0..{seats - 1})")
         events = (Event.from_log(event) for event in chain([first], stream))

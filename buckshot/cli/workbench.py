@@ -234,8 +234,7 @@ def sweep_command(
     --verify, each variant is also verified against the reference."""
     require(WORKBENCH, "buckshot sweep")
     from buckshot.spec.ruleset import RulesetError
-    from buckshot.workbench.grid import variants
-    from buckshot.workbench.overrides import ParamError, parse_param
+    from buckshot.workbench.overrides import ParamError, parse_param, variants
     from buckshot.workbench.report import Report
     from buckshot.workbench.sections import (
         item_section,

@@ -39,9 +39,8 @@ class LiveLog:
 
     def append(self, events: list[Event]) -> None:
         """Write the events of ``events`` (the whole log so far) not written yet."""
-        for event in events[self._written :]:
-            self._stream.write(to_jsonl([event]))
-            self._stream.flush()
+        self._stream.write(to_jsonl(events[self._written :]))
+        self._stream.flush()
         self._written = len(events)
 
     def close(self) -> None:

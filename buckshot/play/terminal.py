@@ -179,7 +179,6 @@ class HumanAgent:
         self.watch = watch
         """Tell every event to the end, even after this seat is out."""
         self.narrator = Narrator()
-        self.asked = 0
         self.shown = 0
         """Prompts this agent showed to the person (the others were forced)."""
         self.out = False
@@ -238,7 +237,6 @@ class HumanAgent:
 
     def choose(self, prompt: Prompt, view: Callable[..., dict[str, Any]]) -> Option:
         """Show the seat's view and what happened since, then read a choice."""
-        self.asked += 1
         if len(prompt.options) == 1 and not self.ask_always:
             return prompt.options[0]
         self.shown += 1

@@ -13,9 +13,9 @@ from buckshot.reference.options import PARAMS_OF, Option
 from buckshot.spec.rulebook import Item, Role, item_spec, role_spec
 
 
-def counted(count: int, noun: str, plural: str | None = None) -> str:
+def counted(count: int, noun: str) -> str:
     """``count`` and ``noun``, plural unless the count is one: "1 shell", "2 shells"."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+    return f"{count} {noun if count == 1 else noun + 's'}"
 
 
 def item_name(item: Item | str) -> str:

@@ -1,11 +1,14 @@
 """``--param`` overrides: the ruleset keys a command line may set (every integer and odds key,
-each item weight), and the grammar ``KEY=V1,V2,...`` or ``KEY=LO..HI:N`` of their values.
+each item weight), the grammar ``KEY=V1,V2,...`` or ``KEY=LO..HI:N`` of their values, and the
+variants of a sweep: every combination of the values on a base ruleset.
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -103,3 +106,37 @@ def _range(text: str, shape: Shape, values: str) -> list[int | str]:
             )
         return [int(point) for point in points]
     return [str(point) for point in points]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One ruleset of a sweep: the keys set and the checked ruleset they give."""
+
+    settings: tuple[tuple[str, int | str], ...]
+    rules: Ruleset
+
+    @property
+    def label(self) -> str:
+        """``key=value, ...``, or ``reference`` for the base ruleset itself."""
+        return ", ".join(f"{key}={value}" for key, value in self.settings) or "reference"
+
+
+def with_values(base: Ruleset, settings: Sequence[tuple[str, int | str]]) -> Ruleset:
+    """``base`` with each dotted key of ``settings`` set; a RulesetError names a bad value."""
+    source = "--param " + ", ".join(f"{key}={value}" for key, value in settings)
+    return base.with_changes(dict(settings), source=source)
+
+
+def variants(base: Ruleset, params: Sequence[Param]) -> list[Variant]:
+    """The base ruleset and then every combination of ``params``, each checked here
+    (a value out of range, or a key given twice, is a :class:`ParamError`).
+    """
+    seen = [param.key for param in params]
+    twice = sorted({key for key in seen if seen.count(key) > 1})
+    if twice:
+        raise ParamError(f"--param {twice[0]} is given more than once")
+    found = [Variant((), base)]
+    for values in itertools.product(*(param.values for param in params)):
+        settings = tuple(zip((param.key for param in params), values, strict=True))
+        found.append(Variant(settings, with_values(base, settings)))
+    return found

@@ -47,14 +47,14 @@ def win_rates(series: Sequence[tuple[str, Balance]]) -> str:
     return _svg(figure)
 
 
-def game_lengths(series: Sequence[tuple[str, Balance]], bins: int = BINS) -> str:
+def game_lengths(series: Sequence[tuple[str, Balance]]) -> str:
     """The distribution of game length in turns, a step histogram per ruleset, same bins."""
     with rc_context(_STYLE):
         figure = Figure(figsize=(8, 3.2))
         axes = figure.add_subplot()
         seen = [turns for _, balance in series for turns in balance.lengths]
         low, high = (min(seen), max(seen) + 1) if seen else (0, 1)
-        edges = [low + (high - low) * i / bins for i in range(bins + 1)]
+        edges = [low + (high - low) * i / BINS for i in range(BINS + 1)]
         for label, balance in series:
             if not balance.games:
                 continue

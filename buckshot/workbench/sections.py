@@ -7,12 +7,10 @@ from typing import TYPE_CHECKING
 
 from buckshot.spec.ruleset_diff import Difference
 from buckshot.workbench import plots
-from buckshot.workbench.balance import ALL_ROLES, ITEMS, ROLES, Balance
-from buckshot.workbench.grid import Variant
-from buckshot.workbench.overrides import Param
+from buckshot.workbench.balance import ALL_ROLES, ITEMS, ROLES, Balance, holm
+from buckshot.workbench.overrides import Param, Variant
 from buckshot.workbench.report import TableSection
 from buckshot.workbench.significance import ALPHA, FISHER, MANN_WHITNEY, Comparison
-from buckshot.workbench.stats import holm
 
 if TYPE_CHECKING:
     from buckshot.verification.comparison import VerificationComparison

@@ -8,8 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from buckshot.workbench.balance import ITEMS, ROLES, Balance
-from buckshot.workbench.stats import holm, mann_whitney
+from buckshot.workbench.balance import ITEMS, ROLES, Balance, holm, mann_whitney
 
 ALPHA: Final = 0.05
 """The family-wise error rate of a report's comparisons."""

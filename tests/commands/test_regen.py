@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from buckshot import regen
-from buckshot.cli import regen as regen_cli
+from buckshot.cli import regen
 from buckshot.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +55,7 @@ def test_check_exits_1_naming_the_stale_file(
 ) -> None:
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "RULINGS.md").write_text("old\n", encoding="utf-8")
-    monkeypatch.setattr(regen_cli, "checkout_root", lambda: tmp_path)
+    monkeypatch.setattr(regen, "checkout_root", lambda: tmp_path)
     result = CliRunner().invoke(app, ["regen", "--check", "--only", "rulings"])
     assert result.exit_code == 1
     assert result.stdout == "rulings: spec/RULINGS.md differs\n"
@@ -69,7 +68,7 @@ def test_an_unknown_target_and_an_installed_copy_are_refused(
     refused = CliRunner().invoke(app, ["regen", "--only", "nothing"])
     assert refused.exit_code == 2
     assert refused.stderr.startswith("error [usage.only]: --only: unknown target(s) ['nothing']")
-    monkeypatch.setattr(regen_cli, "checkout_root", lambda: None)
+    monkeypatch.setattr(regen, "checkout_root", lambda: None)
     installed = CliRunner().invoke(app, ["regen"])
     assert installed.exit_code == 2
     assert installed.stderr.startswith("error [regen.checkout]:")
@@ -80,7 +79,6 @@ def test_ctrl_c_stops_it_with_130_and_one_line(monkeypatch: pytest.MonkeyPatch) 
         raise KeyboardInterrupt
 
     monkeypatch.setattr(regen, "TARGETS", (regen.Target("rulings", interrupted),))
-    monkeypatch.setattr(regen_cli, "TARGETS", regen.TARGETS)
     result = CliRunner().invoke(app, ["regen", "--only", "rulings"])
     assert result.exit_code == 130
     assert result.stderr.startswith("error [interrupted]: stopped by Ctrl-C")

@@ -18,7 +18,7 @@ import pytest
 from model_helpers import run_auto
 from typer.testing import CliRunner
 
-from buckshot import regen
+from buckshot.cli import regen
 from buckshot.cli.main import app
 from buckshot.conformance import model_cases
 from buckshot.conformance.bundled import CASES

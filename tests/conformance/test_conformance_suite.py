@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from buckshot import regen
+from buckshot.cli import regen
 from buckshot.conformance.bundled import SUITE_ROOT
 from buckshot.conformance.generate import poll_order, response_options
 from buckshot.conformance.suite import (

@@ -14,11 +14,11 @@ import pydot
 import pytest
 
 from buckshot.diagrams import write
-from buckshot.diagrams.catalogue import chart_diagrams, stack_diagram
 from buckshot.diagrams.chart_dot import cluster_id, edge_id
 from buckshot.diagrams.describe import event_groups
-from buckshot.diagrams.stack_model import stack_model
+from buckshot.diagrams.stack import stack_model
 from buckshot.diagrams.svg import GraphvizError, dot_installed, render_svg, strip_version
+from buckshot.diagrams.write import chart_diagrams, stack_diagram
 from buckshot.spec.chart_data import ChartModel, StateKind, chart_models
 from buckshot.spec.ruleset import load_ruleset
 
@@ -246,7 +246,7 @@ def test_committed_svgs_carry_no_graphviz_version() -> None:
 def test_sources_are_the_same_in_fresh_interpreters() -> None:
     """Two processes with different hash seeds write identical DOT and Mermaid."""
     script = (
-        "from buckshot.diagrams.catalogue import chart_diagrams, stack_diagram\n"
+        "from buckshot.diagrams.write import chart_diagrams, stack_diagram\n"
         "import sys\n"
         "for d in [*chart_diagrams(), stack_diagram(4)]:\n"
         "    sys.stdout.write(d.dot + d.mermaid)\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from browser_helpers import chromium_page, needs_chromium
 
-from buckshot.diagrams.catalogue import chart_diagrams
+from buckshot.diagrams.write import chart_diagrams
 
 REPO = Path(__file__).resolve().parents[2]
 INDEX = REPO / "diagrams" / "index.html"

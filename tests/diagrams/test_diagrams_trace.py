@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from buckshot.cli.diagrams import app
+from buckshot.cli.main import diagrams_app as app
 from buckshot.diagrams import write
 from buckshot.diagrams.timeline import Band, Step, StepKind, build_timeline
 from buckshot.diagrams.trace_dot import trace_dot

@@ -23,7 +23,7 @@ from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game
 from buckshot.spec.rulebook import Item, Role, Shell
 from buckshot.spec.ruleset import Load, Ruleset, load_ruleset
-from buckshot.workbench.grid import with_values
+from buckshot.workbench.overrides import with_values
 
 GAMES = 150
 SEED = 20261130

@@ -14,9 +14,8 @@ from browser_helpers import chromium_page, needs_chromium
 
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.spec.ruleset_diff import differences
-from buckshot.workbench.grid import variants
 from buckshot.workbench.measure import measure
-from buckshot.workbench.overrides import parse_param
+from buckshot.workbench.overrides import parse_param, variants
 from buckshot.workbench.report import Report, render_page
 from buckshot.workbench.sections import item_section, parameter_section, sweep_section
 from buckshot.workbench.significance import compare_balances

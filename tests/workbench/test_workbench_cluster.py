@@ -8,7 +8,6 @@ import pytest
 from buckshot.reference.simulate import simulate
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.workbench.cluster import dask_client
-from buckshot.workbench.grid import with_values
 from buckshot.workbench.measure import (
     CHUNK_LEAST,
     CHUNK_MOST,
@@ -16,6 +15,7 @@ from buckshot.workbench.measure import (
     chunks,
     measure,
 )
+from buckshot.workbench.overrides import with_values
 
 
 @pytest.mark.slow

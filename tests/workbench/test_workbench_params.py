@@ -13,8 +13,13 @@ from buckshot.cli.main import app
 from buckshot.spec.ruleset import RulesetError, load_ruleset
 from buckshot.spec.ruleset_diff import differences
 from buckshot.workbench import measure as measure_module
-from buckshot.workbench.grid import variants, with_values
-from buckshot.workbench.overrides import ParamError, parse_param, settable_keys
+from buckshot.workbench.overrides import (
+    ParamError,
+    parse_param,
+    settable_keys,
+    variants,
+    with_values,
+)
 
 runner = CliRunner()
 DEFAULT_TOML = Path(__file__).resolve().parents[2] / "spec" / "rulesets" / "default.toml"

@@ -8,8 +8,8 @@ import pytest
 
 from buckshot.spec.rulebook import Item
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.workbench.grid import with_values
 from buckshot.workbench.measure import measure
+from buckshot.workbench.overrides import with_values
 from buckshot.workbench.significance import compare_balances
 
 

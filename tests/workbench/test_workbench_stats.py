@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from chance_stats import binomial_test, chi_square_fit, chi_square_sf
 
-from buckshot.workbench.stats import fisher_exact, holm, mann_whitney
+from buckshot.workbench.balance import fisher_exact, holm, mann_whitney
 
 
 def test_fisher_exact_matches_the_lady_tasting_tea_and_a_skewed_table() -> None:
