@@ -29,7 +29,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CI = HERE / "ci.json"
-"""The plan: for each model and chart row, the property and player count of its CI check."""
+"""The plan: for each model and chart row, the property, player count and piece of the proof of
+its CI check."""
 
 
 def plan_row(name: str) -> tuple[str, dict[str, object] | None]:

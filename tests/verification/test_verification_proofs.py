@@ -163,11 +163,12 @@ def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
 
 
 @pytest.mark.parametrize("fault", select("model", "chart", batch=None), ids=lambda r: r.name)
-@pytest.mark.slow  # about 0.8 s of CPU a row, 130 rows: the checks' check runs in CI
+@pytest.mark.slow  # about 0.2 s of CPU a row, 130 rows: the checks' check runs in CI
 def test_every_model_fault_fails_the_proof_its_row_names(fault: Row) -> None:
     """Every model and chart row of the fault manifest, the stranger batches' too: with its
     patch, the property of its ``caught_by`` that its check names (tests/faults/ci.json) fails
-    at one player count with a counterexample the executable spec confirms. The full
+    at one player count, in the piece of its proof the check names (the base case or one
+    branch of the step), with a counterexample the executable spec confirms. The full
     judgement (each property at every count, and a seeded walk for evidence) is
     ``python benchmarks/faults.py``'s."""
     check = ci_checks()[fault.name]
