@@ -91,13 +91,13 @@ def _split(
             return frozenset()
         return codes & {sem.layout.edge_by_id(edge_id).code}
 
-    for edge, res in _transitions(sem, s, inp, only(plain, "")):
+    for edge, res in sem.transitions(s, inp, only(plain, "")):
         out.append(Branch(edge.edge.id, edge, res, res.ok))
     for p in range(SEATS):
         # the dying frame is slot 1 (L4: two frames at most); fix the player it is for
         fixed_state = s.set(depth=b.num(2), fwho=b.update(s.fwho, b.num(1), b.num(p)))
         cond = b.and_(b.eqn(s.depth, 2), b.eqn(s.fwho[1], p))
-        for edge, res in _transitions(sem, fixed_state, inp, only(eliminations, f"who={p}")):
+        for edge, res in sem.transitions(fixed_state, inp, only(eliminations, f"who={p}")):
             out.append(Branch(f"{edge.edge.id}[who={p}]", edge, res, b.and_(res.ok, cond)))
     nodes = list(out)
     cases: list[tuple[str, int, State[Any, Any], Input[Any, Any], Any]] = []
@@ -117,7 +117,7 @@ def _split(
                 cases.append((label, k, mine, pick, cond))
     kinds: dict[tuple[int, int], list[Branch]] = {}
     for case, k, state, fixed, cond in cases:
-        for edge, res in _transitions(sem, state, fixed, only(split, case)):
+        for edge, res in sem.transitions(state, fixed, only(split, case)):
             leaf = Branch(f"{edge.edge.id}[{case}]", edge, res, b.and_(res.ok, cond))
             out.append(leaf)
             kinds.setdefault((edge.code, k), []).append(leaf)
@@ -141,10 +141,3 @@ def _split(
         ]
         nodes.append(Branch(edge.edge.id, edge, res, res.ok, tuple(parts)))
     return out, nodes
-
-
-def _transitions(
-    sem: Semantics[Any, Any], s: State[Any, Any], inp: Input[Any, Any], only: frozenset[int]
-) -> list[tuple[EdgeCode, StepResult[Any, Any]]]:
-    """:meth:`.Semantics.transitions` of the edges ``only`` (none when it is empty)."""
-    return sem.transitions(s, inp, only=only) if only else []
