@@ -8,11 +8,14 @@ player count and walks for evidence.
 The suite's check of the row (``tests/verification/test_verification_proofs.py``) is the cheapest
 piece of that which still shows the row caught: the property of ``caught_by`` whose proof fails
 (the first that does, as the full judgement takes it), proved at one player count where it fails
-with a confirmed counterexample. This script finds both: it proves the row's properties in order,
-each at one player count at a time from the lowest the row's ``counts`` allow (the smallest
-table is the smallest model: measured, every row's proof is cheapest there or within noise of
-it), and keeps the first that fails. Rewrites ``ci.json`` (the rows not run kept). A row added to
-the manifest needs ``--only NAME`` (a test checks that every model and chart row has its check).
+with a confirmed counterexample, and of that proof only the piece where the counterexample lies
+(the base case, or the one branch of the step it takes) when that piece alone fails so too. This
+script finds all three: it proves the row's properties in order, each at one player count at a
+time from the lowest the row's ``counts`` allow (the smallest table is the smallest model:
+measured, every row's proof is cheapest there or within noise of it), keeps the first that
+fails, and proves the piece of its counterexample alone. Rewrites ``ci.json`` (the rows not run
+kept). A row added to the manifest needs ``--only NAME`` (a test checks that every model and
+chart row has its check).
 """
 
 from __future__ import annotations
@@ -26,29 +29,60 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CI = HERE / "ci.json"
-"""The plan: for each model and chart row, the property and player count of its CI check."""
+"""The plan: for each model and chart row, the property, player count and piece of the proof of
+its CI check."""
 
 
 def plan_row(name: str) -> tuple[str, dict[str, object] | None]:
-    """The catching property of the row ``name`` and the lowest player count at which its
-    proof alone fails with a confirmed counterexample (None when no property of
-    ``caught_by`` fails so at any count of the row's ``counts``)."""
+    """The catching property of the row ``name``, the lowest player count at which its proof
+    alone fails with a confirmed counterexample, and the piece of that proof which alone fails
+    so, when it is narrower than the proof (None when no property of ``caught_by`` fails so at
+    any count of the row's ``counts``)."""
     from buckshot.spec.ruleset import load_ruleset
+    from buckshot.verification.model.branches import branches
     from buckshot.verification.model.config import make_config
-    from buckshot.verification.proofs.induction import VIOLATED, property_by_id, prove
+    from buckshot.verification.proofs.induction import (
+        VIOLATED,
+        ProofModel,
+        ProofResult,
+        property_by_id,
+        prove_property,
+    )
     from faults.manifest import patches, row
+
+    def caught(proof: ProofResult) -> bool:
+        cex = proof.counterexample
+        return proof.verdict == VIOLATED and cex is not None and cex.confirmed
 
     fault, patch, ruleset = row(name), patches()[name], load_ruleset()
     lo, hi = fault.counts or (2, 8)
     for pid in fault.caught_by:
         prop = property_by_id(pid)
         for n in range(lo, hi + 1):
+            cfg = make_config(ruleset, (n, n))
             started = time.process_time()
-            (alone,) = prove(make_config(ruleset, (n, n)), [prop], patch)
+            model = ProofModel(cfg, patch)
+            alone = prove_property(model, prop)
+            seconds = time.process_time() - started
             cex = alone.counterexample
-            if alone.verdict == VIOLATED and cex is not None and cex.confirmed:
-                seconds = round(time.process_time() - started, 2)
-                return name, {"property": pid, "players": n, "cpu_seconds": seconds}
+            if not caught(alone) or cex is None:
+                continue
+            found: dict[str, object] = {"property": pid, "players": n}
+            part: str | None
+            if prop.progress or prop.offer is not None:
+                part = None  # a property of states alone: one query, nothing narrower
+            elif cex.before is None or cex.input is None:
+                part = "base"
+            else:
+                taken = branches(model.spec.sem, cex.before, cex.input)
+                part = next(case.name for case in taken if case.cond)
+            if part is not None:
+                started = time.process_time()
+                if caught(prove_property(ProofModel(cfg, patch), prop, part=part)):
+                    found["part"] = part
+                    seconds = time.process_time() - started
+            found["cpu_seconds"] = round(seconds, 2)
+            return name, found
     return name, None
 
 
@@ -76,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         "Where the suite checks each model and chart row of manifest.json "
         "(tests/verification/test_verification_proofs.py): the property of its caught_by whose "
         "proof fails (the first that does at some player count), the lowest count at which it "
-        "fails with a confirmed counterexample, and that proof's CPU seconds when planned. "
+        "fails with a confirmed counterexample, the part of that proof where it fails so (the "
+        "base case or one branch of the step; none: the whole proof), and that check's CPU "
+        "seconds when planned. "
         "Written by python tests/faults/ci_plan.py."
     )
     lines = [f"  {json.dumps(name)}: {json.dumps(plan[name])}" for name in order if name in plan]

@@ -26,8 +26,10 @@ from buckshot.verification.proofs.induction import (
     VIOLATED,
     ProofResult,
     all_properties,
+    proof_model,
     property_by_id,
     prove,
+    prove_property,
 )
 from buckshot.verification.proofs.reach import Evidence, Table, find_reachable, short_game
 from faults.manifest import CAUGHT, CTI_ONLY, Row, patches, row, select
@@ -189,14 +191,18 @@ def judge_row(name: str, timeout_ms: int = 60_000) -> tuple[str, str, str, str, 
 
 @dataclass(frozen=True)
 class CiCheck:
-    """The suite's check of a model or chart row: one property of its ``caught_by`` proved at
-    one player count with the row's patch (``ci.json``, planned by ``tests/faults/ci_plan.py``)."""
+    """The suite's check of a model or chart row: one piece of the proof of one property of its
+    ``caught_by`` at one player count with the row's patch (``ci.json``, planned by
+    ``tests/faults/ci_plan.py``)."""
 
     name: str
     property: str
     """The property of ``caught_by`` whose proof fails (the first that does at some count)."""
     players: int
     """The player count it is proved at: one where it fails with a confirmed counterexample."""
+    part: str | None = None
+    """The piece of the proof where it fails so (``base`` or a branch of the step, as
+    :func:`~buckshot.verification.proofs.induction.prove_property` takes it); None: all of it."""
 
 
 @cache
@@ -204,15 +210,16 @@ def ci_checks() -> dict[str, CiCheck]:
     """The suite's check of every model and chart row, by name (``ci.json``)."""
     data = json.loads(CI.read_text(encoding="utf-8"))["faults"]
     return {
-        name: CiCheck(name, entry["property"], entry["players"]) for name, entry in data.items()
+        name: CiCheck(name, entry["property"], entry["players"], entry.get("part"))
+        for name, entry in data.items()
     }
 
 
 def run_ci_check(name: str, patch: Patch | None = None, timeout_ms: int = 60_000) -> ProofResult:
-    """Prove the property of the row ``name``'s CI check at its one player count, with the
-    row's patch (or ``patch``), assuming every other property as the full judgement does."""
+    """Prove the piece of the proof of the property that the row ``name``'s CI check names at
+    its one player count, with the row's patch (or ``patch``), assuming every other property
+    as the full judgement does."""
     check = ci_checks()[name]
     cfg = make_config(load_ruleset(), (check.players, check.players))
-    used = patches()[name] if patch is None else patch
-    (proof,) = prove(cfg, [property_by_id(check.property)], used, timeout_ms)
-    return proof
+    model = proof_model(cfg, patches()[name] if patch is None else patch)
+    return prove_property(model, property_by_id(check.property), timeout_ms, part=check.part)

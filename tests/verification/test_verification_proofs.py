@@ -11,6 +11,7 @@ from faults.mutants import ci_checks, run_ci_check
 from model_helpers import default_config
 
 from buckshot.spec.ruleset import load_ruleset
+from buckshot.verification.model.branches import branch
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import layout
 from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n
@@ -162,11 +163,12 @@ def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
 
 
 @pytest.mark.parametrize("fault", select("model", "chart", batch=None), ids=lambda r: r.name)
-@pytest.mark.slow  # about 0.8 s of CPU a row, 130 rows: the checks' check runs in CI
+@pytest.mark.slow  # about 0.2 s of CPU a row, 130 rows: the checks' check runs in CI
 def test_every_model_fault_fails_the_proof_its_row_names(fault: Row) -> None:
     """Every model and chart row of the fault manifest, the stranger batches' too: with its
     patch, the property of its ``caught_by`` that its check names (tests/faults/ci.json) fails
-    at one player count with a counterexample the executable spec confirms. The full
+    at one player count, in the piece of its proof the check names (the base case or one
+    branch of the step), with a counterexample the executable spec confirms. The full
     judgement (each property at every count, and a seeded walk for evidence) is
     ``python benchmarks/faults.py``'s."""
     check = ci_checks()[fault.name]
@@ -247,6 +249,26 @@ def test_branch_tree_covers_each_branch_once() -> None:
     leaves = [leaf for node in model.tree for leaf in node.leaves()]
     assert sorted(id(leaf) for leaf in leaves) == sorted(id(case) for case in model.cases)
     assert len(model.tree) < len(model.cases) // 2
+
+
+@pytest.mark.slow
+def test_a_branch_built_alone_is_that_branch_of_the_split() -> None:
+    """The CI checks of ci.json prove one branch of the step, built alone (:func:`branch`):
+    each branch so built has the very terms of its branch in the whole split."""
+    from buckshot.verification.model.state import flatten
+
+    model = proof_model(default_config())
+
+    def terms(case: Any) -> list[Any]:
+        res = case.result
+        fields = [res.ok, res.popped, res.skill_by, res.asked, *res.fired, *res.shown]
+        return [case.cond, *fields, *flatten(model.cfg, res.next)]
+
+    for case in model.cases:
+        alone = branch(model.sem, model.s, model.inp, case.name)
+        assert alone.name == case.name, case.name
+        pairs = zip(terms(alone), terms(case), strict=True)
+        assert all(a.eq(c) for a, c in pairs), case.name
 
 
 @pytest.mark.slow

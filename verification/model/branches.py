@@ -59,23 +59,45 @@ def branch_tree(
     return _split(sem, s, inp, tree=True)
 
 
+def branch(sem: Semantics[Any, Any], s: State[Any, Any], inp: Input[Any, Any], name: str) -> Branch:
+    """The branch of the step named ``name`` (as :func:`branches` names it), built alone: the
+    same terms as that branch of the whole split, without building the others."""
+    (found,) = _split(sem, s, inp, tree=False, name=name)[0]
+    return found
+
+
 def _split(
-    sem: Semantics[Any, Any], s: State[Any, Any], inp: Input[Any, Any], tree: bool
+    sem: Semantics[Any, Any],
+    s: State[Any, Any],
+    inp: Input[Any, Any],
+    tree: bool,
+    name: str | None = None,
 ) -> tuple[list[Branch], list[Branch]]:
+    """The branches (and with ``tree`` their tree); with ``name``, only the branch so named."""
     b = sem.b
     out: list[Branch] = []
     split = frozenset(e.code for e in sem.layout.edges if e.edge.event == "use_item")
     eliminations = frozenset(
         e.code for e in sem.layout.edges if "eliminate_dying" in e.edge.actions
     )
-    for edge, res in sem.transitions(s, inp):
-        if edge.code not in split | eliminations:
-            out.append(Branch(edge.edge.id, edge, res, res.ok))
+    plain = frozenset(e.code for e in sem.layout.edges) - split - eliminations
+    edge_id, _, wanted = (name or "").partition("[")
+
+    def only(codes: frozenset[int], case: str) -> frozenset[int]:
+        """``codes``, or with ``name`` those of them that are its edge when it names ``case``."""
+        if name is None:
+            return codes
+        if wanted.removesuffix("]") != case:
+            return frozenset()
+        return codes & {sem.layout.edge_by_id(edge_id).code}
+
+    for edge, res in sem.transitions(s, inp, only(plain, "")):
+        out.append(Branch(edge.edge.id, edge, res, res.ok))
     for p in range(SEATS):
         # the dying frame is slot 1 (L4: two frames at most); fix the player it is for
         fixed_state = s.set(depth=b.num(2), fwho=b.update(s.fwho, b.num(1), b.num(p)))
         cond = b.and_(b.eqn(s.depth, 2), b.eqn(s.fwho[1], p))
-        for edge, res in sem.transitions(fixed_state, inp, only=eliminations):
+        for edge, res in sem.transitions(fixed_state, inp, only(eliminations, f"who={p}")):
             out.append(Branch(f"{edge.edge.id}[who={p}]", edge, res, b.and_(res.ok, cond)))
     nodes = list(out)
     cases: list[tuple[str, int, State[Any, Any], Input[Any, Any], Any]] = []
@@ -94,9 +116,9 @@ def _split(
                 label = f"item={k},owner={owner},steal={steal}"
                 cases.append((label, k, mine, pick, cond))
     kinds: dict[tuple[int, int], list[Branch]] = {}
-    for label, k, state, fixed, cond in cases:
-        for edge, res in sem.transitions(state, fixed, only=split):
-            leaf = Branch(f"{edge.edge.id}[{label}]", edge, res, b.and_(res.ok, cond))
+    for case, k, state, fixed, cond in cases:
+        for edge, res in sem.transitions(state, fixed, only(split, case)):
+            leaf = Branch(f"{edge.edge.id}[{case}]", edge, res, b.and_(res.ok, cond))
             out.append(leaf)
             kinds.setdefault((edge.code, k), []).append(leaf)
     if not tree:

@@ -284,8 +284,10 @@ class Semantics(Actions[I, B]):
 
         Each result's ``ok`` is that edge's firing condition with its legality conditions,
         and its ``fired`` flags are constants; the disjunction of the ``ok`` s is the step's.
-        ``only`` keeps just the edges with those codes.
+        ``only`` keeps just the edges with those codes (none when it is empty).
         """
+        if only is not None and not only:
+            return []
         b = self.b
         candidates, _, here = self.firing(s, inp, only)
         asked = self.asked(s, here)

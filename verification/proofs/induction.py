@@ -12,11 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from buckshot.verification.model.branches import Branch, branch_tree
+from buckshot.verification.model.branches import Branch, branch, branch_tree
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec
 from buckshot.verification.model.layout import ITEM_KINDS, MissingTransition
@@ -121,8 +122,8 @@ def property_by_id(pid: str) -> Property:
 
 class ProofModel:
     """Everything the proofs of one configuration share: the symbolic state before a step,
-    its input, the assumptions on it, the branches of the step, the symbolic initial state
-    and the executable spec that re-checks counterexamples.
+    its input, the assumptions on it, the branches of the step (made on first use), the
+    symbolic initial state and the executable spec that re-checks counterexamples.
 
     Built once per process and configuration (:func:`proof_model`) and reused by every
     property, so that the step's terms are made once.
@@ -147,8 +148,21 @@ class ProofModel:
             self.facts = [
                 prop.state(self.sem, self.s) for prop in assumed if prop.state is not None
             ]
-        self.cases, self.tree = branch_tree(self.sem, self.s, self.inp)
         self.abstractions: dict[Any, Abstraction | None] = {}  # made on first use
+
+    @cached_property
+    def _split(self) -> tuple[list[Branch], list[Branch]]:
+        return branch_tree(self.sem, self.s, self.inp)
+
+    @property
+    def cases(self) -> list[Branch]:
+        """The branches of the step (:func:`.branches`)."""
+        return self._split[0]
+
+    @property
+    def tree(self) -> list[Branch]:
+        """The same branches as a tree (:func:`.branch_tree`)."""
+        return self._split[1]
 
 
 @dataclass(frozen=True)
@@ -352,6 +366,7 @@ def prove_property(
     prop: Property,
     timeout_ms: int = 60_000,
     chunk: tuple[int, int] | None = None,
+    part: str | None = None,
 ) -> ProofResult:
     """Prove one property inductively for every player count of the range, each count with
     its own verdict.
@@ -362,13 +377,16 @@ def prove_property(
     query is asked again, until it is unsatisfiable (every remaining count proved by it) or
     unknown. ``chunk`` = (i, k) keeps only the step's branches i, i+k, i+2k... (and the base
     case only for i = 0), so that the branches of a property can be shared among processes;
-    :func:`merge_chunks` puts the pieces back together. A property that names a chart
-    transition the charts lack fails at every count, its part naming the transition.
+    :func:`merge_chunks` puts the pieces back together. ``part`` keeps one piece of the proof
+    of a property of states or steps: ``base`` the base case, the name of a branch of the
+    step (:func:`.branches`) that branch alone, asked as the proof asks a branch that the
+    query over all branches did not settle. A property that names a chart transition the
+    charts lack fails at every count, its part naming the transition.
     """
     started = time.perf_counter()
     tally = _Tally(model)
     try:
-        _prove_property(model, prop, tally, timeout_ms, chunk)
+        _prove_property(model, prop, tally, timeout_ms, chunk, part)
     except MissingTransition as missing:  # a chart edit took away an edge the property names
         tally = _Tally(model)
         for n in tally.ns:
@@ -382,6 +400,7 @@ def _prove_property(
     tally: _Tally,
     timeout_ms: int,
     chunk: tuple[int, int] | None,
+    part: str | None,
 ) -> None:
     cfg, sem, spec = model.cfg, model.sem, model.spec
     budget = Budget.nominal(prop.budget_ms, timeout_ms)
@@ -389,10 +408,7 @@ def _prove_property(
         if chunk is None or chunk[0] == 0:
             _prove_state(model, prop, tally, budget)
         return
-    cases = model.cases
-    if chunk is not None:
-        cases = cases[chunk[0] :: chunk[1]]
-    if prop.state is not None and (chunk is None or chunk[0] == 0):
+    if prop.state is not None and (chunk is None or chunk[0] == 0) and part in (None, "base"):
         init = model.init
 
         def read_base(m: Any) -> ProofCounterexample:
@@ -401,6 +417,8 @@ def _prove_property(
         bad_init = z3.Not(prop.state(sem, init))
         if tally.sweep([model.init_cond], bad_init, init.n, "base", budget, read_base) != PROVED:
             tally.mark_unknown("base")
+    if part == "base":
+        return
     s, inp = model.s, model.inp
 
     def read_step(m: Any) -> ProofCounterexample:
@@ -414,9 +432,13 @@ def _prove_property(
             tally.mark_unknown("step")
 
     facts = model.facts
+    if part is not None:
+        ask(branch(sem, s, inp, part))
+        return
     if prop.per_branch:
         _prove_tree(model, prop, tally, timeout_ms, chunk, ask)
         return
+    cases = model.cases if chunk is None else model.cases[chunk[0] :: chunk[1]]
     if chunk is None:
         quick = Budget.nominal(min(QUICK_MS, prop.budget_ms), timeout_ms)
         either = z3.Or(*(bad(case) for case in cases))
