@@ -59,6 +59,8 @@ class VerificationComparison:
     players: tuple[int, int]
     scope: str
     seconds: Mapping[str, float] = field(default_factory=dict)
+    reachability: Mapping[str, Reachability] = field(default_factory=dict, repr=False)
+    """Each side's (``old``, ``new``) every target, the stack depths the rows leave out too."""
 
     @property
     def changes(self) -> tuple[ComparisonRow, ...]:
@@ -166,7 +168,7 @@ def compare_verification(
         "Not run here: the properties' bounded model check, the engine walks "
         "(buckshot verify --rules FILE runs them for one ruleset)"
     )
-    return VerificationComparison(diffs, tuple(rows), (lo, hi), scope, seconds)
+    return VerificationComparison(diffs, tuple(rows), (lo, hi), scope, seconds, reached)
 
 
 def _property_rows(
