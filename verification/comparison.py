@@ -32,6 +32,10 @@ KINDS = ("property", "transition", "frame", "win", "skill", "item", "progress")
 only when one did, see :data:`.vacuity.STUCK`)."""
 REACHABLE, UNREACHABLE, NOT_REACHED = "reachable", "unreachable", "not reached"
 
+_LAST: dict[tuple[Config, int, int, int], tuple[dict[str, ProofResult], Reachability]] = {}
+"""The verdicts of the last comparison's two configurations (with the depth, budget and
+worker count they were verified with), for the next comparison to reuse."""
+
 
 @dataclass(frozen=True)
 class ComparisonRow:
@@ -55,6 +59,8 @@ class VerificationComparison:
     players: tuple[int, int]
     scope: str
     seconds: Mapping[str, float] = field(default_factory=dict)
+    reachability: Mapping[str, Reachability] = field(default_factory=dict, repr=False)
+    """Each side's (``old``, ``new``) every target, the stack depths the rows leave out too."""
 
     @property
     def changes(self) -> tuple[ComparisonRow, ...]:
@@ -92,9 +98,15 @@ def compare_verification(
     hi = min(old.players.max, new.players.max) if players is None else players[1]
     cfgs = {"old": make_config(old, (lo, hi)), "new": make_config(new, (lo, hi))}
     workers = default_jobs() if jobs is None else max(1, jobs)
-    # the same configuration twice is verified once (the verdicts are deterministic)
-    run = {"old": cfgs["old"]} if cfgs["old"] == cfgs["new"] else cfgs
     props = list(all_properties())
+    # a configuration is verified once (the verdicts are deterministic): both sides when
+    # they are equal, and one the last comparison verified (a sweep's reference ruleset)
+    keys = {label: (cfg, depth, timeout_ms, workers) for label, cfg in cfgs.items()}
+    verified = {key: _LAST[key] for key in keys.values() if key in _LAST}
+    run: dict[str, Config] = {}
+    for label, key in keys.items():
+        if key not in verified and key[0] not in run.values():
+            run[label] = key[0]
     tasks = [
         Task(REACHABILITY, cfg, timeout_ms=timeout_ms, depth=depth, tag=label)
         for label, cfg in run.items()
@@ -106,7 +118,7 @@ def compare_verification(
         for label, cfg in run.items()
     ]
     parts: Parts = {}
-    proofs: dict[tuple[str, str], ProofResult] = {}
+    proofs: dict[str, dict[str, ProofResult]] = {label: {} for label in run}
     reach: dict[str, Reachability] = {}
     cpu: dict[str, float] = {}
     finished = 0
@@ -121,21 +133,26 @@ def compare_verification(
         if task.kind == PROOF:
             proof = gathered(parts, item)
             if proof is not None:
-                proofs[(label, task.prop)] = proof
+                proofs[label][task.prop] = proof
         else:
             reach[label] = item.result
         say(f"verification {finished}/{len(tasks)}: {stage} of the {label} ruleset")
 
     execute(tasks, workers, done)
     checked = time.perf_counter()
-    if "new" not in run:
-        proofs.update({("new", pid): proof for (_, pid), proof in list(proofs.items())})
-        reach["new"] = reach["old"]
-    for label in ("old", "new"):  # the ruleset lemma the unreachability proofs assume
-        proofs[(label, UNDRAWABLE.id)] = reach[label].lemma
+    verified |= {keys[label]: (proofs[label], reach[label]) for label in run}
+    _LAST.clear()
+    _LAST.update({key: verified[key] for key in keys.values()})
+    found: dict[tuple[str, str], ProofResult] = {}
+    reached: dict[str, Reachability] = {}
+    for label, key in keys.items():
+        side, reached[label] = verified[key]
+        found |= {(label, pid): proof for pid, proof in side.items()}
+        # the ruleset lemma the unreachability proofs assume
+        found[(label, UNDRAWABLE.id)] = reached[label].lemma
     diffs = differences(old, new)
-    rows = _property_rows([*props, UNDRAWABLE], proofs, cfgs["old"])
-    rows += _target_rows(cfgs, reach, diffs, say)
+    rows = _property_rows([*props, UNDRAWABLE], found, cfgs["old"])
+    rows += _target_rows(cfgs, reached, diffs, say)
     seconds = {
         "verification": checked - started,
         "reasons": time.perf_counter() - checked,
@@ -151,7 +168,7 @@ def compare_verification(
         "Not run here: the properties' bounded model check, the engine walks "
         "(buckshot verify --rules FILE runs them for one ruleset)"
     )
-    return VerificationComparison(diffs, tuple(rows), (lo, hi), scope, seconds)
+    return VerificationComparison(diffs, tuple(rows), (lo, hi), scope, seconds, reached)
 
 
 def _property_rows(

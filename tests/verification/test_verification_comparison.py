@@ -22,6 +22,7 @@ import pytest
 from buckshot.spec.rulebook import Item, Role
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 from buckshot.spec.ruleset_diff import Difference, differences
+from buckshot.verification import comparison
 from buckshot.verification.comparison import (
     REACHABLE,
     ComparisonRow,
@@ -31,8 +32,10 @@ from buckshot.verification.comparison import (
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, Step
 from buckshot.verification.model.layout import WON, item_code, role_code
+from buckshot.verification.parallel import PROOF, Done, Task
+from buckshot.verification.proofs.induction import PROVED, ProofResult
 from buckshot.verification.proofs.outcomes import OUTCOMES, UNDRAWABLE
-from buckshot.verification.proofs.reachability import check_reachability
+from buckshot.verification.proofs.reachability import Reachability, check_reachability
 from buckshot.verification.proofs.reasons import Explainer
 from buckshot.verification.proofs.vacuity import VacuityTarget
 
@@ -180,13 +183,16 @@ def test_magician_cost_one_keeps_the_skill() -> None:
 
 
 @pytest.mark.slow
-def test_magician_cost_one_changes_no_reachability_verdict() -> None:
+def test_magician_cost_one_changes_no_reachability_verdict(
+    compared: Callable[[Ruleset, Ruleset], VerificationComparison],
+) -> None:
     """S2.6, R8: a Magician paying one item can still flip; nothing else that can happen
-    depends on the cost (the verdicts ``buckshot compare`` shows, for two seats)."""
-    answers = [
-        {t.name: _answer(t) for t in check_reachability(make_config(rules, (2, 2))).targets}
-        for rules in (load_ruleset(), variant(magician__cost=1))
-    ]
+    depends on the cost (the verdicts ``buckshot compare`` shows, for two seats; the
+    default's are those of the comparison below, computed once)."""
+    default = compared(load_ruleset(), amulets_only()).reachability["old"]
+    cost_one = check_reachability(make_config(variant(magician__cost=1), (2, 2)))
+    answers = [{t.name: _answer(t) for t in found.targets} for found in (default, cost_one)]
+    assert default.depth == cost_one.depth and default.games == cost_one.games
     assert answers[1]["skill:magician"] == REACHABLE
     assert answers[0] == answers[1]
 
@@ -231,6 +237,33 @@ def test_to_json_is_json() -> None:
     data = json.loads(json.dumps(comparison.to_json()))
     assert data["rows"][0]["why"] == list(row.why)
     assert data["changed"] == 1
+
+
+def test_a_configuration_is_verified_once_across_comparisons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both sides equal, or one side verified by the comparison before (a sweep's reference
+    ruleset in every pair): its tasks are not run again, and its verdicts are reused."""
+    ran: list[set[int]] = []
+
+    def execute(tasks: list[Task], jobs: int, on_done: Callable[[Done], None]) -> None:
+        ran.append({task.cfg.ruleset.magician.cost for task in tasks})
+        for task in tasks:
+            result: object = ProofResult(task.prop, "N=2", PROVED, 0.0, "step")
+            if task.kind != PROOF:
+                result = Reachability((), ProofResult("L-draw", "N=2", PROVED, 0.0, ""), {}, 6, 24)
+            on_done(Done(task, result, 0.0, 0.0))
+
+    monkeypatch.setattr(comparison, "execute", execute)
+    monkeypatch.setattr(comparison, "_LAST", {})
+    for cost in (1, 20, 20):
+        found = comparison.compare_verification(
+            load_ruleset(), variant(magician__cost=cost), players=(2, 2), jobs=1
+        )
+        assert found.rows and not found.changes
+    same = variant(magician__cost=3)
+    comparison.compare_verification(same, same, players=(2, 2), jobs=1)
+    assert ran == [{2, 1}, {20}, set(), {3}]
 
 
 @pytest.mark.slow
