@@ -73,3 +73,9 @@ fi
 
 export PATH="$VENV/bin:$PATH"
 cd "$ROOT"
+
+# The checkout's own bytecode, brought up to date (under a second): where
+# PYTHONDONTWRITEBYTECODE is set, Python writes none itself, and every process of the tests
+# would compile again each module it imports
+python -m compileall -q -j 0 spec reference verification diagrams conformance envs buckshot \
+    benchmarks examples scripts tests >/dev/null || say "could not write the checkout's bytecode"
