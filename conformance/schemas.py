@@ -11,6 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
+from referencing._core import Resolver
 
 from buckshot.conformance.protocol import CASE_REPLIES
 from buckshot.spec.schema_registry import schema as spec_schema
@@ -72,6 +73,28 @@ bundled suite is about 2.4 s of CPU, nearly all of it validation)."""
 
 
 _FAST_ID = URN_PREFIX + "protocol-envelopes"
+_NOT_CHECKS = ("$id", "$schema", "$defs", "$ref", "description", "title", "default")
+"""Keys of a schema that check nothing: an inlined ``$ref``'s are left out."""
+
+
+def inlined(schema: Any, resolver: Resolver[Any]) -> Any:
+    """``schema`` with every ``$ref`` replaced by what it refers to (resolved by ``resolver``):
+    the same checks and messages, without a look-up of each ``$ref`` at each instance (most of
+    the time a reply's check took). RecursionError on a schema that refers to itself."""
+    if isinstance(schema, list):
+        return [inlined(item, resolver) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: inlined(value, resolver) for key, value in schema.items() if key != "$ref"}
+    if "$ref" in schema:
+        found = resolver.lookup(schema["$ref"])
+        target = inlined(found.contents, found.resolver)
+        both = (set(out) & set(target)) - set(_NOT_CHECKS)
+        if both:
+            raise ValueError(f"a $ref beside the checks it refers to: {sorted(both)}")
+        out = {key: value for key, value in out.items() if key not in _NOT_CHECKS}
+        out.update((key, value) for key, value in target.items() if key not in _NOT_CHECKS)
+    return out
 
 
 class ReplyChecker:
@@ -90,12 +113,14 @@ class ReplyChecker:
         document["$defs"]["views"]["items"]["properties"]["view"] = {"type": "object"}
         document["$defs"]["states"]["items"] = {"type": "object"}
         registry = schemas.registry.with_resource(_FAST_ID, Resource.from_contents(document))
-        self._replies = {
-            kind: Draft202012Validator({"$ref": f"{_FAST_ID}#/$defs/{kind}"}, registry=registry)
-            for kind in CASE_REPLIES
-        }
-        data_shapes = schemas.documents["event"]["$defs"]["data"]
-        self._data = {kind: schemas.validator("event", f"data/{kind}") for kind in data_shapes}
+        resolver = registry.resolver()
+
+        def checker(ref: str) -> Draft202012Validator:
+            return Draft202012Validator(inlined({"$ref": ref}, resolver))
+
+        self._replies = {kind: checker(f"{_FAST_ID}#/$defs/{kind}") for kind in CASE_REPLIES}
+        shapes = schemas.documents["event"]["$defs"]["data"]
+        self._data = {kind: checker(f"{URN_PREFIX}event#/$defs/data/{kind}") for kind in shapes}
         self._seen: set[str] = set()
 
     def problem(self, reply: dict[str, Any]) -> str | None:
