@@ -25,54 +25,6 @@ def where(path: Any) -> str:
     return "/".join(str(part) for part in path) or "(top)"
 
 
-class SchemaSet:
-    """Every ``*.schema.json`` of one folder, with validators that resolve each other's refs."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.documents: dict[str, dict[str, Any]] = {}
-        for path in sorted(folder.glob("*.schema.json")):
-            document = json.loads(path.read_text(encoding="utf-8"))
-            self.documents[path.name.removesuffix(".schema.json")] = document
-        resources = [(doc["$id"], Resource.from_contents(doc)) for doc in self.documents.values()]
-        ruleset = spec_schema("ruleset")
-        resources.append((ruleset["$id"], Resource.from_contents(ruleset)))
-        self.registry: Registry[Any] = Registry().with_resources(resources)
-        self._validators: dict[str, Draft202012Validator] = {}
-        self._schemas = json.dumps([ruleset, self.documents])
-        """The schemas as text: a key of :data:`_PROBLEMS`, which other sets of the same
-        schemas share."""
-
-    def validator(self, name: str, definition: str | None = None) -> Draft202012Validator:
-        """A validator for schema ``name``, or for its ``$defs`` entry ``definition``."""
-        key = f"{name}#{definition or ''}"
-        found = self._validators.get(key)
-        if found is None:
-            if name not in self.documents:
-                raise KeyError(f"no schema {name!r} in {self.folder}")
-            target = URN_PREFIX + name + (f"#/$defs/{definition}" if definition else "")
-            found = Draft202012Validator({"$ref": target}, registry=self.registry)
-            self._validators[key] = found
-        return found
-
-    def problem(self, name: str, instance: Any, definition: str | None = None) -> str | None:
-        """The most relevant way ``instance`` breaks the schema, as one line; None if it fits."""
-        key = (self._schemas, name, definition, json.dumps(instance))
-        if key not in _PROBLEMS:
-            error = best_match(self.validator(name, definition).iter_errors(instance))
-            found = None if error is None else f"{where(error.absolute_path)}: {error.message}"
-            _PROBLEMS[key] = found
-        return _PROBLEMS[key]
-
-
-_PROBLEMS: dict[tuple[str, str, str | None, str], str | None] = {}
-"""Each answer of :meth:`SchemaSet.problem`, by the schemas, the schema's name and definition
-and the instance as JSON text: a process that loads the suite again (each ``buckshot
-conformance`` command run in the same process does) validates each case once (a load of the
-bundled suite is about 2.4 s of CPU, nearly all of it validation)."""
-
-
-_FAST_ID = URN_PREFIX + "protocol-envelopes"
 _NOT_CHECKS = ("$id", "$schema", "$defs", "$ref", "description", "title", "default")
 """Keys of a schema that check nothing: an inlined ``$ref``'s are left out."""
 
@@ -97,6 +49,56 @@ def inlined(schema: Any, resolver: Resolver[Any]) -> Any:
     return out
 
 
+class SchemaSet:
+    """Every ``*.schema.json`` of one folder, with validators of each other's refs inlined."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.documents: dict[str, dict[str, Any]] = {}
+        for path in sorted(folder.glob("*.schema.json")):
+            document = json.loads(path.read_text(encoding="utf-8"))
+            self.documents[path.name.removesuffix(".schema.json")] = document
+        resources = [(doc["$id"], Resource.from_contents(doc)) for doc in self.documents.values()]
+        ruleset = spec_schema("ruleset")
+        resources.append((ruleset["$id"], Resource.from_contents(ruleset)))
+        self.registry: Registry[Any] = Registry().with_resources(resources)
+        self._validators: dict[str, Draft202012Validator] = {}
+        self._schemas = json.dumps([ruleset, self.documents])
+        """The schemas as text: a key of :data:`_PROBLEMS`, which other sets of the same
+        schemas share."""
+
+    def validator(self, name: str, definition: str | None = None) -> Draft202012Validator:
+        """A validator for schema ``name``, or for its ``$defs`` entry ``definition``."""
+        key = f"{name}#{definition or ''}"
+        found = self._validators.get(key)
+        if found is None:
+            if name not in self.documents:
+                raise KeyError(f"no schema {name!r} in {self.folder}")
+            target = URN_PREFIX + name + (f"#/$defs/{definition}" if definition else "")
+            found = Draft202012Validator(inlined({"$ref": target}, self.registry.resolver()))
+            self._validators[key] = found
+        return found
+
+    def problem(self, name: str, instance: Any, definition: str | None = None) -> str | None:
+        """The most relevant way ``instance`` breaks the schema, as one line; None if it fits."""
+        key = (self._schemas, name, definition, json.dumps(instance))
+        if key not in _PROBLEMS:
+            error = best_match(self.validator(name, definition).iter_errors(instance))
+            found = None if error is None else f"{where(error.absolute_path)}: {error.message}"
+            _PROBLEMS[key] = found
+        return _PROBLEMS[key]
+
+
+_PROBLEMS: dict[tuple[str, str, str | None, str], str | None] = {}
+"""Each answer of :meth:`SchemaSet.problem`, by the schemas, the schema's name and definition
+and the instance as JSON text: a process that loads the suite again (each ``buckshot
+conformance`` command run in the same process does) validates each case once (a load of the
+bundled suite is about 0.9 s of CPU, most of it validation)."""
+
+
+_FAST_ID = URN_PREFIX + "protocol-envelopes"
+
+
 class ReplyChecker:
     """Says how a ``run`` reply breaks the protocol schema, if it does, fast enough for every
     case: the reply with each event checked for its envelope, then each distinct event ``data``
@@ -114,13 +116,12 @@ class ReplyChecker:
         document["$defs"]["states"]["items"] = {"type": "object"}
         registry = schemas.registry.with_resource(_FAST_ID, Resource.from_contents(document))
         resolver = registry.resolver()
-
-        def checker(ref: str) -> Draft202012Validator:
-            return Draft202012Validator(inlined({"$ref": ref}, resolver))
-
-        self._replies = {kind: checker(f"{_FAST_ID}#/$defs/{kind}") for kind in CASE_REPLIES}
-        shapes = schemas.documents["event"]["$defs"]["data"]
-        self._data = {kind: checker(f"{URN_PREFIX}event#/$defs/data/{kind}") for kind in shapes}
+        self._replies = {
+            kind: Draft202012Validator(inlined({"$ref": f"{_FAST_ID}#/$defs/{kind}"}, resolver))
+            for kind in CASE_REPLIES
+        }
+        data_shapes = schemas.documents["event"]["$defs"]["data"]
+        self._data = {kind: schemas.validator("event", f"data/{kind}") for kind in data_shapes}
         self._seen: set[str] = set()
 
     def problem(self, reply: dict[str, Any]) -> str | None:
