@@ -136,9 +136,17 @@ def _candidate_edges(
     return s, edges
 
 
-def step_goals(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> set[str]:
+def fired_by(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> EdgeCode | None:
+    """The transition the step from ``s`` with ``inp`` fires; None when it is refused."""
+    res = spec.result(s, inp)
+    return fired_edge(spec, res) if res.ok else None
+
+
+def step_goals(
+    spec: ExecutableSpec, s: Concrete, inp: ConcreteInput, fired: EdgeCode | None
+) -> set[str]:
     """The goals the step from ``s`` with ``inp`` reaches: every guard it evaluates, with its
-    value; its transition if legal."""
+    value; ``fired``, the transition it fires (:func:`fired_by`), unless it is refused."""
     state, edges = _candidate_edges(spec, s, inp)
     goals: set[str] = set()
     for edge in edges:
@@ -149,9 +157,8 @@ def step_goals(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> set[str
             enabled = enabled and value == guard.expected
         if enabled:
             break
-    res = spec.result(s, inp)
-    if res.ok:
-        goals.add(transition_goal(fired_edge(spec, res).edge.id))
+    if fired is not None:
+        goals.add(transition_goal(fired.edge.id))
     return goals
 
 
@@ -397,8 +404,9 @@ class _Player:
                     break
                 inp, order = self.with_chance(inp)
                 inp = self.with_head(inp, order)
-                self.result.goals |= step_goals(spec, self.state, inp)
                 res = spec.result(self.state, inp)
+                fired = fired_edge(spec, res) if res.ok else None
+                self.result.goals |= step_goals(spec, self.state, inp, fired)
                 if not res.ok:
                     raise _Halt(f"the model refuses the step at script entry {self.cursor - 1}")
                 self.state, self.chamber = res.next, self.next_chamber

@@ -13,6 +13,7 @@ from typing import Any
 from buckshot.conformance.case_document import case_document
 from buckshot.conformance.coverage import (
     chance_kinds,
+    fired_by,
     impossible_at,
     inverting,
     legal_options,
@@ -115,9 +116,10 @@ def path_goals(path: Path) -> set[str]:
     """Every goal the path reaches."""
     found: set[str] = set()
     for step in path.steps:
-        found |= step_goals(path.spec, step.before, step.input)
+        found |= step_goals(path.spec, step.before, step.input, step.edge)
     if path.probe is not None:
-        found |= step_goals(path.spec, path.end(), path.probe)
+        end = path.end()
+        found |= step_goals(path.spec, end, path.probe, fired_by(path.spec, end, path.probe))
     return found
 
 
@@ -152,7 +154,7 @@ def walk(patch: str, n: int, rng: random.Random, max_steps: int) -> Walk:
         if step is None:
             break
         game.steps.append(step)
-        game.goals.append(step_goals(spec, step.before, step.input))
+        game.goals.append(step_goals(spec, step.before, step.input, step.edge))
         s = step.after
     return game
 
@@ -255,7 +257,7 @@ def probe_paths(paths: Sequence[Path], covered: set[str]) -> list[Path]:
     ]
     for cut, _, path, s in sorted(states, key=lambda entry: entry[:2]):
         for probe in probes(path.spec, s):
-            fresh = step_goals(path.spec, s, probe) - reached
+            fresh = step_goals(path.spec, s, probe, fired_by(path.spec, s, probe)) - reached
             if fresh:
                 found.append(Path(path.patch, path.roles, path.steps[:cut], probe))
                 reached |= fresh

@@ -11,6 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
+from referencing._core import Resolver
 
 from buckshot.conformance.protocol import CASE_REPLIES
 from buckshot.spec.schema_registry import schema as spec_schema
@@ -24,8 +25,32 @@ def where(path: Any) -> str:
     return "/".join(str(part) for part in path) or "(top)"
 
 
+_NOT_CHECKS = ("$id", "$schema", "$defs", "$ref", "description", "title", "default")
+"""Keys of a schema that check nothing: an inlined ``$ref``'s are left out."""
+
+
+def inlined(schema: Any, resolver: Resolver[Any]) -> Any:
+    """``schema`` with every ``$ref`` replaced by what it refers to (resolved by ``resolver``):
+    the same checks and messages, without a look-up of each ``$ref`` at each instance (most of
+    the time a reply's check took). RecursionError on a schema that refers to itself."""
+    if isinstance(schema, list):
+        return [inlined(item, resolver) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: inlined(value, resolver) for key, value in schema.items() if key != "$ref"}
+    if "$ref" in schema:
+        found = resolver.lookup(schema["$ref"])
+        target = inlined(found.contents, found.resolver)
+        both = (set(out) & set(target)) - set(_NOT_CHECKS)
+        if both:
+            raise ValueError(f"a $ref beside the checks it refers to: {sorted(both)}")
+        out = {key: value for key, value in out.items() if key not in _NOT_CHECKS}
+        out.update((key, value) for key, value in target.items() if key not in _NOT_CHECKS)
+    return out
+
+
 class SchemaSet:
-    """Every ``*.schema.json`` of one folder, with validators that resolve each other's refs."""
+    """Every ``*.schema.json`` of one folder, with validators of each other's refs inlined."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -50,7 +75,7 @@ class SchemaSet:
             if name not in self.documents:
                 raise KeyError(f"no schema {name!r} in {self.folder}")
             target = URN_PREFIX + name + (f"#/$defs/{definition}" if definition else "")
-            found = Draft202012Validator({"$ref": target}, registry=self.registry)
+            found = Draft202012Validator(inlined({"$ref": target}, self.registry.resolver()))
             self._validators[key] = found
         return found
 
@@ -68,7 +93,7 @@ _PROBLEMS: dict[tuple[str, str, str | None, str], str | None] = {}
 """Each answer of :meth:`SchemaSet.problem`, by the schemas, the schema's name and definition
 and the instance as JSON text: a process that loads the suite again (each ``buckshot
 conformance`` command run in the same process does) validates each case once (a load of the
-bundled suite is about 2.4 s of CPU, nearly all of it validation)."""
+bundled suite is about 0.9 s of CPU, most of it validation)."""
 
 
 _FAST_ID = URN_PREFIX + "protocol-envelopes"
@@ -90,8 +115,9 @@ class ReplyChecker:
         document["$defs"]["views"]["items"]["properties"]["view"] = {"type": "object"}
         document["$defs"]["states"]["items"] = {"type": "object"}
         registry = schemas.registry.with_resource(_FAST_ID, Resource.from_contents(document))
+        resolver = registry.resolver()
         self._replies = {
-            kind: Draft202012Validator({"$ref": f"{_FAST_ID}#/$defs/{kind}"}, registry=registry)
+            kind: Draft202012Validator(inlined({"$ref": f"{_FAST_ID}#/$defs/{kind}"}, resolver))
             for kind in CASE_REPLIES
         }
         data_shapes = schemas.documents["event"]["$defs"]["data"]

@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.report import junit_xml, report_lines
-from buckshot.conformance.schemas import ReplyChecker
+from buckshot.conformance.schemas import URN_PREFIX, ReplyChecker
 from buckshot.conformance.suite import Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
@@ -84,9 +86,11 @@ def test_the_adapter_ignores_unreadable_lines_and_exits_at_eof() -> None:
 
 @pytest.mark.slow
 def test_the_fast_reply_check_agrees_with_the_whole_schema(suite: Suite) -> None:
-    """ReplyChecker splits validation for speed; it must accept and refuse what the schema does."""
+    """ReplyChecker splits validation for speed; it must accept and refuse what the schema does,
+    resolving its refs through the registry (the suite's validators have them inlined)."""
     checker = ReplyChecker(suite.schemas)
-    whole = suite.schemas.validator("protocol", "case_reply")
+    ref = {"$ref": URN_PREFIX + "protocol#/$defs/case_reply"}
+    whole = Draft202012Validator(ref, registry=suite.schemas.registry)
     sample = [c for c in suite.cases if c.id.startswith(("stack.", "dying.", "setup."))]
     for case in sample:
         reply = handle(_message(case), IMPLEMENTATION)
@@ -112,3 +116,25 @@ def test_unknown_messages_and_options_are_refused() -> None:
         timeout=60,
     )
     assert out.returncode == 2 and "unrecognized arguments" in out.stderr
+
+
+def test_inlined_refs_give_the_messages_of_the_registry(suite: Suite) -> None:
+    """A validator of the suite (its refs inlined) answers a case, whole or broken, as one
+    that resolves each ref through the registry does, message for message."""
+    inlined = suite.schemas.validator("case")
+    through = Draft202012Validator({"$ref": URN_PREFIX + "case"}, registry=suite.schemas.registry)
+
+    def message(validator: Draft202012Validator, document: dict[str, Any]) -> str | None:
+        error = best_match(validator.iter_errors(document))
+        return None if error is None else f"{list(error.absolute_path)}: {error.message}"
+
+    for path in sorted(CASES.rglob("*.json"))[::10]:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for broken in (
+            document,
+            {**document, "setup": []},
+            {**document, "script": [{"player": -1}]},
+            {**document, "expect": {"events": 3}},
+            {**document, "features": [7]},
+        ):
+            assert message(inlined, broken) == message(through, broken), path.name
