@@ -6,15 +6,17 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
-from referencing._core import Resolver
 
 from buckshot.conformance.protocol import CASE_REPLIES
 from buckshot.spec.schema_registry import schema as spec_schema
+
+if TYPE_CHECKING:  # the class is public only through Registry.resolver()
+    from referencing._core import Resolver
 
 URN_PREFIX = "urn:buckshot:conformance:"
 """The ``$id`` of schema ``NAME`` is this prefix followed by ``NAME``."""
