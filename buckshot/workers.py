@@ -40,6 +40,9 @@ def deaf_children() -> Iterator[None]:
 
 def terminate(pool: ProcessPoolExecutor) -> None:
     """Stop every worker of ``pool`` now and drop the tasks not started."""
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        quiet(manager)
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for worker in processes:
         worker.terminate()
@@ -49,9 +52,21 @@ def terminate(pool: ProcessPoolExecutor) -> None:
     # Let the pool's manager thread finish closing its wake-up pipe now: left running, it can
     # close the pipe while the interpreter's exit hook writes to it, which prints an
     # "OSError: Bad file descriptor" traceback after the command has ended (CPython 3.11).
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=5)
+
+
+def quiet(thread: threading.Thread) -> None:
+    """From now on, an exception that ends ``thread`` (a pool's manager, torn down on purpose
+    while it works: under load it can find its pipes closed) prints no traceback; other
+    threads' are printed as before."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.thread is not thread:
+            previous(args)
+
+    threading.excepthook = hook
 
 
 def available_cores() -> int:

@@ -476,3 +476,38 @@ def test_a_ctrl_c_a_finaliser_drops_still_stops_the_command(tmp_path: Path) -> N
     assert took < STOPPED_WITHIN
     assert err == "working\nerror [interrupted]: stopped by Ctrl-C; nothing was written\n"
     assert not out.exists()
+
+
+def test_a_pool_torn_down_prints_no_traceback_of_its_manager_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under load, a process pool's manager thread, stopped by Ctrl-C's ``terminate`` while it
+    works, can end with an exception (seen once in ``simulate --jobs 2``: "Exception in thread
+    Thread-1" after the one-line message). Its traceback must not reach the user; another
+    thread's still does."""
+    from buckshot.workers import terminate
+
+    printed: list[threading.Thread | None] = []  # the threads whose traceback is printed
+    monkeypatch.setattr(threading, "excepthook", lambda args: printed.append(args.thread))
+
+    def fail_soon() -> None:
+        time.sleep(0.2)
+        raise OSError(9, "Bad file descriptor")
+
+    class Pool:
+        """What ``terminate`` reads of a ProcessPoolExecutor, with a manager that fails."""
+
+        def __init__(self) -> None:
+            self._processes: dict[int, object] = {}
+            self._executor_manager_thread = threading.Thread(target=fail_soon)
+
+        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+            pass
+
+    pool = Pool()
+    pool._executor_manager_thread.start()
+    terminate(pool)  # type: ignore[arg-type]
+    other = threading.Thread(target=fail_soon)
+    other.start()
+    other.join()
+    assert printed == [other]
