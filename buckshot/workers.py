@@ -41,8 +41,15 @@ def deaf_children() -> Iterator[None]:
 def terminate(pool: ProcessPoolExecutor) -> None:
     """Stop every worker of ``pool`` now and drop the tasks not started."""
     manager = getattr(pool, "_executor_manager_thread", None)
+    previous = threading.excepthook
     if manager is not None:
-        quiet(manager)
+        # the manager, torn down while it works, can find its pipes closed under load: its
+        # exception prints no traceback (every other thread's does)
+        def hook(args: threading.ExceptHookArgs) -> None:
+            if args.thread is not manager:
+                previous(args)
+
+        threading.excepthook = hook
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for worker in processes:
         worker.terminate()
@@ -54,19 +61,8 @@ def terminate(pool: ProcessPoolExecutor) -> None:
     # "OSError: Bad file descriptor" traceback after the command has ended (CPython 3.11).
     if manager is not None:
         manager.join(timeout=5)
-
-
-def quiet(thread: threading.Thread) -> None:
-    """From now on, an exception that ends ``thread`` (a pool's manager, torn down on purpose
-    while it works: under load it can find its pipes closed) prints no traceback; other
-    threads' are printed as before."""
-    previous = threading.excepthook
-
-    def hook(args: threading.ExceptHookArgs) -> None:
-        if args.thread is not thread:
-            previous(args)
-
-    threading.excepthook = hook
+        if not manager.is_alive():  # ended: nothing left to silence
+            threading.excepthook = previous
 
 
 def available_cores() -> int:

@@ -488,7 +488,11 @@ def test_a_pool_torn_down_prints_no_traceback_of_its_manager_thread(
     from buckshot.workers import terminate
 
     printed: list[threading.Thread | None] = []  # the threads whose traceback is printed
-    monkeypatch.setattr(threading, "excepthook", lambda args: printed.append(args.thread))
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        printed.append(args.thread)
+
+    monkeypatch.setattr(threading, "excepthook", hook)
 
     def fail_soon() -> None:
         time.sleep(0.2)
@@ -511,3 +515,4 @@ def test_a_pool_torn_down_prints_no_traceback_of_its_manager_thread(
     other.start()
     other.join()
     assert printed == [other]
+    assert threading.excepthook is hook  # restored once the manager has ended
