@@ -341,21 +341,20 @@ class ExecutableSpec:
             # the same legal steps as a walk without them, and a bug that lets one through
             # takes it at once
             options[:0] = self._refused(s, sizes=True)
-        chosen = None
+        if prefer:
+            # the first legal preferred decision of the shuffle, else its first legal input:
+            # the preferred ones are stepped first, each in the shuffle's order
+            options.sort(key=lambda inp: not self._preferred(inp, prefer))
         for inp in options:
             res = self.sem.step(s, inp)
-            if not res.ok:
-                continue
-            if not prefer:
+            if res.ok:
                 return self._taken(s, inp, res)
-            edge = self.layout.edges[inp.edge]
-            if edge.edge.trigger.value == "decision" and edge.edge.event in prefer:
-                return self._taken(s, inp, res)
-            if chosen is None:
-                chosen = inp
-        if chosen is None:
-            raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
-        return self.take(s, chosen)
+        raise Stuck(f"no legal input in {top.frame.value}:{top.id}", s)
+
+    def _preferred(self, inp: ConcreteInput, prefer: frozenset[str]) -> bool:
+        """Whether ``inp`` is a decision whose event is named in ``prefer``."""
+        edge = self.layout.edges[inp.edge].edge
+        return edge.trigger.value == "decision" and edge.event in prefer
 
     def random_game(
         self,
