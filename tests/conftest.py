@@ -18,6 +18,7 @@ import functools
 import hashlib
 import os
 import pickle
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +32,12 @@ if TYPE_CHECKING:
     from buckshot.spec.ruleset import Ruleset
     from buckshot.traceability import TraceMatrix
     from buckshot.verification.comparison import VerificationComparison
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+"""A shell that starts a job in the background (``bash .ci/run &``, nohup) lets it ignore
+Ctrl-C, and every process it starts inherits that: the tests that press Ctrl-C in a command
+would see it ignored. The tests' processes take Ctrl-C as a person's terminal gives it."""
 
 os.environ.setdefault("BUCKSHOT_ENGINE", "plain")
 """The tests check the plain engine, whose functions the deliberate bugs substitute, even
