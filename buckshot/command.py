@@ -19,9 +19,13 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 import typer.core
 
-from buckshot.closed_output import closed_output_ends_quietly
 from buckshot.extras import ExtraMissing
-from buckshot.interrupt import CTRL_C, noting_ctrl_c, stop_if_interrupted
+from buckshot.interrupt import (
+    CTRL_C,
+    closed_output_ends_quietly,
+    noting_ctrl_c,
+    stop_if_interrupted,
+)
 from buckshot.spec import SpecError
 
 if TYPE_CHECKING:

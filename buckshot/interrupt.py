@@ -1,18 +1,52 @@
-"""How a command notices a Ctrl-C that Python dropped on the way (docs/commands.md, "Exit
-status").
+"""How a command ends when it is interrupted (docs/commands.md, "Exit status"): when its reader
+closes standard output (``| head -1``), quietly with :data:`CLOSED_OUTPUT`; on a Ctrl-C that
+Python dropped on the way, all the same (:data:`CTRL_C`).
 
 A leaf module: it imports nothing of the package, so any entry point may use it.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
+
+CLOSED_OUTPUT = 1
+"""The exit status of a command whose standard output was closed before it finished."""
+
+
+@contextmanager
+def closed_output_ends_quietly() -> Iterator[None]:
+    """Run the block; if standard output is closed by its reader, in the block or when what
+    is still buffered is written at its end (even as the block exits), exit quietly with
+    :data:`CLOSED_OUTPUT`."""
+    try:
+        yield
+    except BrokenPipeError:
+        _end_quietly()
+    finally:
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except BrokenPipeError:
+            _end_quietly()
+
+
+def _end_quietly() -> NoReturn:
+    """Exit with :data:`CLOSED_OUTPUT`, standard output pointed at the null device so that
+    the interpreter's last flush of what is left in its buffer cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
+        pass
+    sys.exit(CLOSED_OUTPUT)
+
 
 CTRL_C = threading.Event()
 """Set when Ctrl-C comes while a command runs. Python raises KeyboardInterrupt wherever the

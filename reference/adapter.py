@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import IO, Any, TypeVar
 
 from buckshot import __version__
-from buckshot.closed_output import closed_output_ends_quietly
+from buckshot.interrupt import closed_output_ends_quietly
 from buckshot.reference.chance import Chance, Outcome, ScriptedChance, SeededChance
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.game import Game, Prompt

@@ -1,7 +1,7 @@
 """A reader that closes standard output early (``buckshot spec traceability | head -1``) ends
 the command quietly, exit 1, never with a ``BrokenPipeError`` traceback (issue 26: no
 traceback for any input, file, path, signal or environment): every ``python -m buckshot...``
-entry point and the ``buckshot`` program (buckshot/closed_output.py)."""
+entry point and the ``buckshot`` program (buckshot/interrupt.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from buckshot.closed_output import CLOSED_OUTPUT
+from buckshot.interrupt import CLOSED_OUTPUT
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]

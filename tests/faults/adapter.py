@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.path[0] = str(HERE.parent)  # tests/, not this folder: the faults are ``faults.*``
-    from buckshot.closed_output import closed_output_ends_quietly
+    from buckshot.interrupt import closed_output_ends_quietly
 
     with closed_output_ends_quietly():
         sys.exit(main())

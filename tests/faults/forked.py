@@ -94,7 +94,7 @@ def _reap(options: int) -> None:
 def _child(client: socket.socket, main: Callable[[list[str]], int]) -> None:
     """Serve the fault the client names on its streams, as ``adapter.py`` run alone would;
     send the client the exit status, then exit."""
-    from buckshot.closed_output import closed_output_ends_quietly
+    from buckshot.interrupt import closed_output_ends_quietly
 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     message, fds, _, _ = socket.recv_fds(client, 1024, 3)
