@@ -327,19 +327,18 @@ class Relation:
     @cached_property
     def back(self) -> list[Any]:
         """A state ``s0`` satisfying the facts whose step leads to the free state."""
-        sem = self.symbols.sem
         s0 = self.symbols.state("s0")
-        res = sem.step(s0, self.symbols.input("i0"))
-        props = (*all_properties(), *self.lemmas)
-        before = [p.state(sem, s0) for p in props if p.state is not None]
-        return [*before, res.ok, self.symbols.equal(res.next, self.s)]
+        res = self.symbols.sem.step(s0, self.symbols.input("i0"))
+        return [*self._facts_on(s0), res.ok, self.symbols.equal(res.next, self.s)]
 
     @cached_property
     def facts(self) -> list[Any]:
         """Every invariant and lemma on the free state (and the extra lemmas given)."""
-        sem = self.symbols.sem
+        return self._facts_on(self.s)
+
+    def _facts_on(self, s: Any) -> list[Any]:
         props = (*all_properties(), *self.lemmas)
-        return [p.state(sem, self.s) for p in props if p.state is not None]
+        return [p.state(self.symbols.sem, s) for p in props if p.state is not None]
 
 
 def _mark_never_enabled(open_targets: list[VacuityTarget], relation: Relation) -> None:
