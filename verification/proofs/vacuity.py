@@ -149,8 +149,6 @@ def check_vacuity(
     cfg: Config,
     depth: int = 12,
     games: int = 24,
-    seed: int = 1,
-    progress: Callable[[str], None] | None = None,
     outcomes: Sequence[Outcome] = (),
     lemmas: Sequence[Property] = (),
 ) -> tuple[list[VacuityTarget], dict[str, float]]:
@@ -168,7 +166,7 @@ def check_vacuity(
                 target.status, target.steps, target.note = status, at, note
 
     started = time.perf_counter()
-    rng = random.Random(seed)
+    rng = random.Random(1)
     checker = Symbols(cfg)
     relation = Relation(cfg, lemmas)
     _mark_never_enabled(_open(items), relation)
@@ -247,7 +245,7 @@ def check_vacuity(
     times["unreachability"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    _search_bounded(cfg, spec, items, depth, record, progress, outcomes)
+    _search_bounded(cfg, spec, items, depth, record, outcomes)
     times["bmc"] = time.perf_counter() - started
     return list(items.values()), times
 
@@ -263,7 +261,6 @@ def _search_bounded(
     items: dict[str, VacuityTarget],
     depth: int,
     record: Callable[[dict[str, int], str], None],
-    progress: Callable[[str], None] | None,
     outcomes: Sequence[Outcome] = (),
 ) -> None:
     """Look for paths of up to ``depth`` steps from the initial states to the targets still
@@ -280,8 +277,6 @@ def _search_bounded(
             if not witness.replayed:
                 raise AssertionError(f"BMC witness not replayed: {witness.note}")
             record(_hits(spec, witness.steps, witness.start, outcomes), REACHED_BMC)
-        if progress is not None:
-            progress(f"reachability depth {j}")
         if not _open(items):
             return
 
