@@ -148,31 +148,29 @@ def execute(
                 failures += failure.failures
                 continue
             queue.extend(on_done(done) or ())
-        if failures:
-            raise TaskFailed(failures)
-        return
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(
-        max_workers=max(1, jobs), mp_context=context, initializer=ignore_ctrl_c
-    )
-    try:
-        with deaf_children():  # submitting starts the workers
-            pending: set[Future[Done]] = {pool.submit(run_task_or_fail, t) for t in tasks}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                error = future.exception()
-                if isinstance(error, TaskFailed):
-                    failures += error.failures
-                    continue
-                more = on_done(future.result()) or ()
-                with deaf_children():
-                    pending |= {pool.submit(run_task_or_fail, t) for t in more}
-    except BaseException:
-        # Ctrl-C (or a failure) stops the run at once: a worker inside a solver call would
-        # only notice at its end, so the workers are terminated rather than waited for
-        terminate(pool)
-        raise
-    pool.shutdown()
+    else:
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(
+            max_workers=max(1, jobs), mp_context=context, initializer=ignore_ctrl_c
+        )
+        try:
+            with deaf_children():  # submitting starts the workers
+                pending: set[Future[Done]] = {pool.submit(run_task_or_fail, t) for t in tasks}
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    error = future.exception()
+                    if isinstance(error, TaskFailed):
+                        failures += error.failures
+                        continue
+                    more = on_done(future.result()) or ()
+                    with deaf_children():
+                        pending |= {pool.submit(run_task_or_fail, t) for t in more}
+        except BaseException:
+            # Ctrl-C (or a failure) stops the run at once: a worker inside a solver call
+            # would only notice at its end, so the workers are terminated, not waited for
+            terminate(pool)
+            raise
+        pool.shutdown()
     if failures:
         raise TaskFailed(failures)

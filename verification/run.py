@@ -51,6 +51,9 @@ them (61 queries instead of 70, measured 2026-11-30)."""
 
 Parts = dict[tuple[str, str], list[ProofResult | None]]  # proof pieces by tag and property
 
+STAGES = {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity", ENGINE: "engine"}
+"""The stage of each kind of task, in report order."""
+
 
 class RunFailed(RuntimeError):
     """Some tasks of a run failed (an error, not a verdict): ``report`` holds what finished
@@ -128,7 +131,7 @@ def verify(
 
     def done(item: Done) -> list[Task]:
         task = item.task
-        stage = {PROOF: "proofs", BMC: "bmc", VACUITY: "vacuity", ENGINE: "engine"}[task.kind]
+        stage = STAGES[task.kind]
         stage_seconds[stage] = stage_seconds.get(stage, 0.0) + item.seconds
         stage_cpu[stage] = stage_cpu.get(stage, 0.0) + item.cpu_seconds
         if task.kind == PROOF:
@@ -162,12 +165,7 @@ def verify(
         return []
 
     for task in tasks:  # each stage's start: a line before its first task runs
-        if task.kind == PROOF:
-            tick("proofs", 0, len(props))
-        elif task.kind == BMC:
-            tick("bmc", 0, depth)
-        else:
-            tick("vacuity" if task.kind == VACUITY else "engine", 0, 1)
+        tick(STAGES[task.kind], 0, {PROOF: len(props), BMC: depth}.get(task.kind, 1))
     failed: TaskFailed | None = None
     try:
         execute(tasks, workers, done, isolate)
@@ -179,9 +177,8 @@ def verify(
     if cross_check:
         report.cross_check = {pid: tuple(found) for pid, found in checks.items()}
     report.violations += refusal_paths(cfg, patch, _refusals(props, report.proofs))
-    stages = ("proofs", "bmc", "vacuity", "engine")
-    report.seconds = {k: stage_seconds[k] for k in stages if k in stage_seconds}
-    report.cpu_seconds = {k: stage_cpu[k] for k in stages if k in stage_cpu}
+    report.seconds = {k: stage_seconds[k] for k in STAGES.values() if k in stage_seconds}
+    report.cpu_seconds = {k: stage_cpu[k] for k in STAGES.values() if k in stage_cpu}
     report.seconds["total"] = time.perf_counter() - started
     report.jobs = workers
     if failed is not None:
@@ -239,9 +236,7 @@ def proof_pieces(
     return out
 
 
-def gathered(
-    parts: dict[tuple[str, str], list[ProofResult | None]], done: Done
-) -> ProofResult | None:
+def gathered(parts: Parts, done: Done) -> ProofResult | None:
     """Note a finished proof task in ``parts`` (by its tag and property); the property's
     result once its last piece (:func:`proof_pieces`) is in."""
     task = done.task

@@ -41,7 +41,6 @@ from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.config import make_config
 from buckshot.verification.model.executable import ExecutableSpec
 from buckshot.verification.model.layout import TARGET_OF, layout
-from buckshot.verification.model.state import to_json
 from buckshot.verification.proofs.bmc import bounded_per_n
 from buckshot.verification.proofs.induction import all_properties, prove
 from buckshot.verification.proofs.invariants import INVARIANTS
@@ -327,10 +326,6 @@ def test_an_empty_path_never_says_the_bug_is_in_the_spec() -> None:
     result = replay(CounterexamplePath("walk", "", RULES, SPEC.cfg, start, ()))
     assert not result.followed
     assert "bug is in the spec" not in result.verdict()
-
-
-def _json(obj: Any) -> dict[str, Any]:
-    return to_json(obj)
 
 
 @pytest.mark.slow

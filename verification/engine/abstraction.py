@@ -170,19 +170,20 @@ def abstract_state(state: GameState, cfg: Config, ghost: Concrete) -> Concrete:
 @dataclass(frozen=True)
 class PreviewMark:
     """Where an engine transition begins, for :func:`preview_mismatch`: how many events its
-    log held and whether the turn under way began with a fresh load."""
+    log held, whether the turn under way began with a fresh load, and its owner."""
 
     logged: int
     fresh_load: bool
+    owner: int  # the turn owner before the transition
 
 
 def preview_mark(game: Game) -> PreviewMark:
     """The :class:`PreviewMark` of ``game`` now (before a transition)."""
-    return PreviewMark(len(game.events), game.state.fresh_load)
+    return PreviewMark(len(game.events), game.state.fresh_load, game.state.owner)
 
 
 def preview_mismatch(
-    game: Game, mark: PreviewMark, shown: Sequence[int], owner: int, preview_step: bool
+    game: Game, mark: PreviewMark, shown: Sequence[int], preview_step: bool
 ) -> str | None:
     """How the seats the engine's transition since ``mark`` privately showed the first shell
     (its preview events) differ from ``shown``, the model's (S2.3, S4.1.3; R11); None when
@@ -195,10 +196,16 @@ def preview_mismatch(
         if event.type is EventType.PREVIEW
     }
     model = set(shown)
-    again = preview_step and mark.fresh_load and not engine and model == {owner}
+    again = preview_step and mark.fresh_load and not engine and model == {mark.owner}
     if engine == model or again:
         return None
     return f"the seats shown the first shell: engine {sorted(engine)}, model {sorted(model)}"
+
+
+def state_differences(state: GameState, cfg: Config, s: Concrete) -> list[str]:
+    """The fields where the abstraction of the engine's ``state`` differs from ``s`` (the
+    model's, which gives the ghost fields)."""
+    return differences(cfg, abstract_state(state, cfg, s), s)
 
 
 def ghost_mismatches(state: GameState, model: Concrete) -> list[str]:
@@ -469,6 +476,6 @@ def engine_state(s: Concrete, heads: Sequence[bool] = ()) -> GameState:
 def check_round_trip(state: GameState, s: Concrete, cfg: Config) -> None:
     """Raise :class:`NoEngineState` naming the fields where the abstraction of ``state``
     differs from ``s``."""
-    diffs = differences(cfg, abstract_state(state, cfg, s), s)
+    diffs = state_differences(state, cfg, s)
     if diffs:
         raise NoEngineState("no engine state has " + "; ".join(diffs))

@@ -27,6 +27,7 @@ from buckshot.verification.engine.abstraction import (
     option_of,
     preview_mark,
     preview_mismatch,
+    state_differences,
 )
 from buckshot.verification.model.chamber import exposed, fill_order
 from buckshot.verification.model.config import Config, make_config
@@ -553,17 +554,20 @@ class _PathFollower(GameObserver):
     """The engine game's observer during a replay: before each transition it gives the
     chance source the path's next input, after it compares the engine with the path."""
 
-    def __init__(self, cex: CounterexamplePath, chance: PathChance, result: ReplayResult) -> None:
+    def __init__(
+        self,
+        cex: CounterexamplePath,
+        chance: PathChance,
+        result: ReplayResult,
+        edges: dict[str, Any],
+    ) -> None:
         self.cex = cex
         self.chance = chance
         self.result = result
+        self.edges = edges
         self.next = 0  # the path's step the engine's next transition is compared with
         self.check_start = False  # compare the start before the first transition
-        self.edges = {
-            edge.edge.id: edge for edge in ExecutableSpec(cex.ruleset, config=cex.cfg).layout.edges
-        }
-        self.mark = PreviewMark(0, False)  # where the transition under way began
-        self.owner = 0  # the turn owner before it
+        self.mark = PreviewMark(0, False, 0)  # where the transition under way began
 
     def before_transition(
         self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
@@ -572,7 +576,7 @@ class _PathFollower(GameObserver):
         cex = self.cex
         if self.check_start:
             self.check_start = False
-            diffs = differences(cex.cfg, abstract_state(game.state, cex.cfg, cex.start), cex.start)
+            diffs = state_differences(game.state, cex.cfg, cex.start)
             if diffs:
                 self.result.start_details = tuple(diffs)
                 raise _Stop
@@ -581,7 +585,6 @@ class _PathFollower(GameObserver):
             raise _Stop  # the path ends here; the engine would go on
         self.chance.at(index, cex.steps[index].input)
         self.mark = preview_mark(game)
-        self.owner = game.state.owner
 
     def after_transition(
         self, game: Game, frame: Frame, edge: Edge, params: Mapping[str, Any]
@@ -594,13 +597,11 @@ class _PathFollower(GameObserver):
         if edge.id != step.edge_id:
             details.append(f"the engine takes {edge.id}, the path {step.edge_id}")
         else:
-            found = differences(
-                cex.cfg, abstract_state(game.state, cex.cfg, step.after), step.after
-            )
+            found = state_differences(game.state, cex.cfg, step.after)
             found += ghost_mismatches(game.state, step.after)
             if step.shown is not None:
                 preview = "prophet_preview" in self.edges[step.edge_id].edge.actions
-                shown = preview_mismatch(game, self.mark, step.shown, self.owner, preview)
+                shown = preview_mismatch(game, self.mark, step.shown, preview)
                 found += [] if shown is None else [shown]
             details += [f"engine vs path: {line}" for line in found]
         self.result.outcomes.append(StepOutcome(index + 1, step.text, not details, tuple(details)))
@@ -633,7 +634,7 @@ def replay(cex: CounterexamplePath) -> ReplayResult:
     edges = {edge.edge.id: edge for edge in spec.layout.edges}
     result = ReplayResult(cex)
     chance = PathChance(shell_orders(cex, edges))
-    follower = _PathFollower(cex, chance, result)
+    follower = _PathFollower(cex, chance, result, edges)
     game = Game(cex.ruleset, cex.roles, chance, observer=follower)
     initial = spec.initial(cex.players, list(cex.start.role[: cex.players]))
     try:

@@ -23,17 +23,16 @@ from buckshot.spec.ruleset import Ruleset
 from buckshot.verification.engine.abstraction import (
     PreviewMark,
     RecordingChance,
-    abstract_state,
     ghost_mismatches,
     model_decisions,
     option_key,
     preview_mark,
     preview_mismatch,
+    state_differences,
     step_input,
 )
 from buckshot.verification.model.executable import Concrete, ExecutableSpec, IllegalStep, Step
 from buckshot.verification.model.layout import role_code
-from buckshot.verification.model.state import differences
 from buckshot.verification.render import state as state_text
 
 
@@ -89,7 +88,7 @@ class Lockstep(GameObserver):
         self.edges: set[str] = set()
         self.begun = False  # a transition has begun (the initial states are compared)
         self.shot_target: int | None = None  # the shot's target before the transition under way
-        self.mark = PreviewMark(0, False)  # where that transition began (its log, a fresh load)
+        self.mark = PreviewMark(0, False, 0)  # where that transition began
 
     def part(self, what: str, details: Sequence[str], where: str | None = None) -> Parted:
         """The exception that stops the game at a disagreement."""
@@ -108,8 +107,7 @@ class Lockstep(GameObserver):
 
     def check_state(self, game: Game, what: str) -> None:
         """The engine's state abstracts to the model's, ghost facts included."""
-        cfg = self.spec.cfg
-        diffs = differences(cfg, abstract_state(game.state, cfg, self.model), self.model)
+        diffs = state_differences(game.state, self.spec.cfg, self.model)
         diffs += ghost_mismatches(game.state, self.model)
         if diffs:
             raise self.part(what, [f"engine vs model: {d}" for d in diffs])
@@ -174,7 +172,7 @@ class Lockstep(GameObserver):
         step shows it (:func:`.abstraction.preview_mismatch`)."""
         shown = [p for p, seen in enumerate(step.shown) if seen]
         preview = "prophet_preview" in step.edge.edge.actions
-        found = preview_mismatch(game, self.mark, shown, step.before.owner, preview)
+        found = preview_mismatch(game, self.mark, shown, preview)
         if found is not None:
             raise self.part("the seats shown the first shell differ", [found], where)
 

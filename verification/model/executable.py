@@ -166,9 +166,7 @@ class ExecutableSpec:
             else:
                 yield base
             return
-        for edge in self.layout.edges:
-            if edge.source != top.code or edge.edge.trigger.value != "decision":
-                continue
+        for edge in self.layout.decisions(top.code):
             yield from self._decision_variants(
                 s, replace(base, edge=edge.code), edge, held_payments
             )

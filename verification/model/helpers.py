@@ -165,9 +165,9 @@ class Helpers(Generic[I, B]):
         return tuple(rows)
 
     def change_item(
-        self, items: tuple[tuple[I, ...], ...], p: I, k: I, plus: bool, amount: int = 1
+        self, items: tuple[tuple[I, ...], ...], p: I, k: I, plus: bool
     ) -> tuple[tuple[I, ...], ...]:
-        """Seat ``p``'s count of kind ``k`` raised (or lowered) by ``amount``."""
+        """Seat ``p``'s count of kind ``k`` raised (or lowered) by one."""
         b = self.b
         rows = []
         for q in range(SEATS):
@@ -175,7 +175,7 @@ class Helpers(Generic[I, B]):
             row = []
             for kind in range(KINDS):
                 old = items[q][kind]
-                new = b.addn(old, amount) if plus else b.subn(old, amount)
+                new = b.addn(old, 1) if plus else b.subn(old, 1)
                 row.append(b.ite(b.and_(here, b.eqn(k, kind)), new, old))
             rows.append(tuple(row))
         return tuple(rows)

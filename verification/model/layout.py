@@ -122,6 +122,16 @@ class Layout:
                 return edge
         raise MissingTransition(edge_id)
 
+    def decisions(self, source: int, event: str | None = None) -> list[EdgeCode]:
+        """The decision edges leaving the state coded ``source`` (of ``event`` when given)."""
+        return [
+            e
+            for e in self.edges
+            if e.source == source
+            and e.edge.trigger is Trigger.DECISION
+            and event in (None, e.edge.event)
+        ]
+
     def is_resume(self, edge: EdgeCode) -> bool:
         """True for an edge taken on a resume event."""
         return edge.edge.trigger is Trigger.RESUME

@@ -40,17 +40,10 @@ def parse_text(spec: ExecutableSpec, s: Concrete, text: str) -> ConcreteInput:
     top frame's state has no decision of that name or a parameter cannot be read."""
     event, _, rest = text.partition(":")
     top = spec.top(s)
-    edge = next(
-        (
-            e
-            for e in spec.layout.edges
-            if e.source == top.code and e.edge.trigger.value == "decision" and e.edge.event == event
-        ),
-        None,
-    )
-    if edge is None:
+    edges = spec.layout.decisions(top.code, event)
+    if not edges:
         raise UnreadableOption(f"{top.frame.value}:{top.id} has no decision {event!r}")
-    inp = replace(spec.blank_input(), edge=edge.code)
+    inp = replace(spec.blank_input(), edge=edges[0].code)
     try:
         for part in filter(None, rest.split(",")):
             name, _, value = part.partition("=")

@@ -11,7 +11,7 @@ the same steps and reach the same states.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,15 +133,14 @@ class Unrolling:
         self.solver.add(z3.Implies(flag, goal))
         return str(self.solver.check(flag))
 
-    def witness(self, upto: int | None = None) -> Witness:
+    def witness(self) -> Witness:
         """The path of the last model, replayed on the executable spec."""
         model = self.solver.model()
         cfg = self.cfg
-        depth = self.depth if upto is None else upto
         start = read_state(cfg, model, self.states[0])
         steps: list[Step] = []
         state = start
-        for j in range(depth):
+        for j in range(self.depth):
             given = read_input(cfg, model, self.inputs[j])
             expected = read_state(cfg, model, self.states[j + 1])
             try:
@@ -199,7 +198,6 @@ def bounded_per_n(
     depth: int,
     patch: Patch = NO_PATCH,
     timeout_ms: int = 60_000,
-    progress: Callable[[int], None] | None = None,
 ) -> BmcResult:
     """Search for a property violation on every path of up to ``depth`` steps, each player
     count with its own verdict.
@@ -237,8 +235,6 @@ def bounded_per_n(
             if all(count in verdicts for count in counts):
                 break
         times.append(DepthTime(j, time.perf_counter() - begun))
-        if progress is not None:
-            progress(j)
         if outcome not in ("sat", "unsat"):
             for count in counts:
                 if count not in verdicts:

@@ -30,12 +30,6 @@ def _codes(spec_layout: Any, offer: Offer) -> list[int]:
     return [spec_layout.edge_by_id(edge).code for edge in offer.edges]
 
 
-def chosen_input(model: Any, prop: Property) -> Input[Any, Any]:
-    """The symbolic decision whose parameters the refusal query chooses (its other fields
-    unused)."""
-    return model.symbols.input(f"offer.{prop.id}")  # type: ignore[no-any-return]
-
-
 def refused(model: Any, prop: Property, chosen: Input[Any, Any]) -> Any:
     """The Z3 formula: the offer's condition holds for ``chosen``'s parameters in the proof
     model's state, and no chance outcome makes one of the offer's transitions legal with them."""

@@ -536,7 +536,7 @@ def _prove_state(model: ProofModel, prop: Property, tally: _Tally, budget: Budge
     decision legal there)."""
     cfg, spec, s = model.cfg, model.spec, model.s
     offer = prop.offer
-    chosen = enabled.chosen_input(model, prop)
+    chosen = model.symbols.input(f"offer.{prop.id}")  # the decision the refusal query picks
 
     def read(m: Any) -> ProofCounterexample:
         state = read_state(cfg, m, s)

@@ -76,7 +76,6 @@ def find_reachable(
     patch: Patch,
     props: Sequence[Property],
     steps: int = WALK_STEPS,
-    seed: int = 0,
     table: Table | None = None,
     refused: bool = True,
 ) -> Evidence | None:
@@ -85,7 +84,7 @@ def find_reachable(
     count and gives every seat one role (default: every count, random roles); with
     ``refused`` (the default) every step also tries the inputs the rules refuse."""
     spec = ExecutableSpec(cfg.ruleset, config=cfg, patch=patch)
-    rng = random.Random(seed)
+    rng = random.Random(0)
     counts = list(range(cfg.players_lo, cfg.players_hi + 1))
     if table is not None:
         counts = [min(max(table.players, cfg.players_lo), cfg.players_hi)]

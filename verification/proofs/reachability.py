@@ -46,7 +46,7 @@ class Reachability:
 
 
 def check_reachability(
-    cfg: Config, depth: int = REACH_DEPTH, games: int = REACH_GAMES, timeout_ms: int = 600_000
+    cfg: Config, depth: int = REACH_DEPTH, timeout_ms: int = 600_000
 ) -> Reachability:
     """Classify every transition, frame kind and outcome of ``cfg``'s model."""
     if all(weight > 0 for weight in cfg.weights):
@@ -57,7 +57,7 @@ def check_reachability(
         lemma = prove_property(model, UNDRAWABLE, timeout_ms)
     lemmas = (UNDRAWABLE,) if lemma.verdict == PROVED else ()
     targets, seconds = check_vacuity(
-        cfg, depth=depth, games=games, outcomes=OUTCOMES, lemmas=lemmas
+        cfg, depth=depth, games=REACH_GAMES, outcomes=OUTCOMES, lemmas=lemmas
     )
     seconds = {"draw lemma": lemma.seconds, **seconds}
-    return Reachability(tuple(targets), lemma, seconds, depth, games)
+    return Reachability(tuple(targets), lemma, seconds, depth, REACH_GAMES)

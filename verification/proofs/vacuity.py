@@ -149,8 +149,6 @@ def check_vacuity(
     cfg: Config,
     depth: int = 12,
     games: int = 24,
-    seed: int = 1,
-    progress: Callable[[str], None] | None = None,
     outcomes: Sequence[Outcome] = (),
     lemmas: Sequence[Property] = (),
 ) -> tuple[list[VacuityTarget], dict[str, float]]:
@@ -168,7 +166,7 @@ def check_vacuity(
                 target.status, target.steps, target.note = status, at, note
 
     started = time.perf_counter()
-    rng = random.Random(seed)
+    rng = random.Random(1)
     checker = Symbols(cfg)
     relation = Relation(cfg, lemmas)
     _mark_never_enabled(_open(items), relation)
@@ -247,7 +245,7 @@ def check_vacuity(
     times["unreachability"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    _search_bounded(cfg, spec, items, depth, record, progress, outcomes)
+    _search_bounded(cfg, spec, items, depth, record, outcomes)
     times["bmc"] = time.perf_counter() - started
     return list(items.values()), times
 
@@ -263,7 +261,6 @@ def _search_bounded(
     items: dict[str, VacuityTarget],
     depth: int,
     record: Callable[[dict[str, int], str], None],
-    progress: Callable[[str], None] | None,
     outcomes: Sequence[Outcome] = (),
 ) -> None:
     """Look for paths of up to ``depth`` steps from the initial states to the targets still
@@ -280,8 +277,6 @@ def _search_bounded(
             if not witness.replayed:
                 raise AssertionError(f"BMC witness not replayed: {witness.note}")
             record(_hits(spec, witness.steps, witness.start, outcomes), REACHED_BMC)
-        if progress is not None:
-            progress(f"reachability depth {j}")
         if not _open(items):
             return
 
@@ -327,19 +322,18 @@ class Relation:
     @cached_property
     def back(self) -> list[Any]:
         """A state ``s0`` satisfying the facts whose step leads to the free state."""
-        sem = self.symbols.sem
         s0 = self.symbols.state("s0")
-        res = sem.step(s0, self.symbols.input("i0"))
-        props = (*all_properties(), *self.lemmas)
-        before = [p.state(sem, s0) for p in props if p.state is not None]
-        return [*before, res.ok, self.symbols.equal(res.next, self.s)]
+        res = self.symbols.sem.step(s0, self.symbols.input("i0"))
+        return [*self._facts_on(s0), res.ok, self.symbols.equal(res.next, self.s)]
 
     @cached_property
     def facts(self) -> list[Any]:
         """Every invariant and lemma on the free state (and the extra lemmas given)."""
-        sem = self.symbols.sem
+        return self._facts_on(self.s)
+
+    def _facts_on(self, s: Any) -> list[Any]:
         props = (*all_properties(), *self.lemmas)
-        return [p.state(sem, self.s) for p in props if p.state is not None]
+        return [p.state(self.symbols.sem, s) for p in props if p.state is not None]
 
 
 def _mark_never_enabled(open_targets: list[VacuityTarget], relation: Relation) -> None:

@@ -239,9 +239,9 @@ class DecisionMatcher:
         except GameError as error:
             raise unreadable_event(event, f"decided: {error.message}") from None
         walk.solver.require(walk.pos, [("the player deciding", walk.sem.asked(s), d["player"])])
-        edges = self.decision_edges(top, option.event)
+        edges = walk.lay.decisions(top.code, option.event)
         if not edges:
-            offered = sorted({e.edge.event for e in self.decision_edges(top, None)})
+            offered = sorted({e.edge.event for e in walk.lay.decisions(top.code)})
             raise Mismatch(
                 walk.pos,
                 f"{option.id}: {top.frame.value}:{top.id} offers only {', '.join(offered)}",
@@ -270,16 +270,6 @@ class DecisionMatcher:
         option = parse_option(decided.data["option"]).id
         if self.asked_options is not None and option not in self.asked_options:
             raise Mismatch(decided.index, f"{option} is legal but the prompt did not offer it")
-
-    def decision_edges(self, top: StateCode, event: str | None) -> list[EdgeCode]:
-        """The decision edges of ``top`` (with the event ``event`` when given)."""
-        return [
-            e
-            for e in self.walk.lay.edges
-            if e.source == top.code
-            and e.edge.trigger.value == "decision"
-            and (event is None or e.edge.event == event)
-        ]
 
     def option_input(self, option: Option) -> dict[str, Any]:
         """The input fields an option sets: target, item, the Magician's payment."""
@@ -311,7 +301,7 @@ class DecisionMatcher:
         """The asked options must be exactly the decisions the model allows (S4.2.0, S6.2.3)."""
         walk = self.walk
         legal = set()
-        for edge in self.decision_edges(top, None):
+        for edge in walk.lay.decisions(top.code):
             for option in self.options_to_try(s, edge.edge.event):
                 # a decision is offered when its guards pass (chance outcomes come later)
                 fixed = self.option_input(option)

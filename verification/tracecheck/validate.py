@@ -1,21 +1,16 @@
-"""Trace validation: Z3 finds model steps that match a saved event log, or the first event none can.
+"""Trace validation: Z3 finds model steps that match a saved event log, or the first event none can
+(docs/verification.md, "Trace validation").
 
 The log's first event, ``game_started``, fixes the start state exactly (seats, roles, HP).
-From there the model (:class:`buckshot.verification.model.semantics.Semantics` on the Z3 backend)
-is stepped along the log, one chart transition at a time, and its state is kept symbolic:
-each step gets fresh input variables for its chance outcomes (the load drawn, the head
-shell's type, the kinds drawn, pill and Gambler rolls, the pickpocket's pick), while the
-decision's edge and parameters are the constants the ``decided`` event names. Constants
-fold as terms are built, so most of the state stays concrete; what the log does not reveal
-(chiefly the type of a shell not yet fired, ejected or peeked) stays a Z3 term until some
-event pins it down, and after each step every field the solver proves to have a single
-value is replaced by that value, which keeps the terms small.
-
-The events between two decisions are split among the model's steps and each step is
-constrained by what its events observe (:mod:`.match`); the first event whose constraints no
-model step can meet is reported, with the reason. This module holds the verdict
-(:func:`validate_log`, :class:`TraceResult`) and the walk along the log; where the walk
-stands, its view of the log and its solver are :mod:`.walk`.
+From there the model is stepped along the log, one chart transition at a time, its state
+kept symbolic (:class:`.walk.TraceSolver`): each step gets fresh input variables for its
+chance outcomes (the load drawn, the head shell's type, the kinds drawn, pill and Gambler
+rolls, the pickpocket's pick), while the decision's edge and parameters are the constants
+the ``decided`` event names; what the log does not reveal (chiefly the type of a shell not
+yet fired, ejected or peeked) stays a Z3 term until some event pins it down. Each step is
+constrained by the events it writes (:mod:`.match`), and the first event no model step can
+meet is reported, with the reason. This module holds the verdict (:func:`validate_log`,
+:class:`TraceResult`) and the walk along the log.
 """
 
 from __future__ import annotations
