@@ -274,8 +274,7 @@ def diff_command(
     after: Annotated[Path, typer.Argument(help="The later JSON-lines report.")],
 ) -> None:
     """Compare two reports by case ID; exit 1 when a case that passed no longer does."""
-    from buckshot.conformance.diff import diff_reports, render_diff
-    from buckshot.conformance.report import ReportError, read_jsonl
+    from buckshot.conformance.report import ReportError, diff_reports, read_jsonl, render_diff
 
     try:
         old, new = read_jsonl(before), read_jsonl(after)
