@@ -124,7 +124,7 @@ def run_command(
 
     Ctrl-C stops the run at once (the adapter is killed), prints the summary of the cases
     run so far and exits 130 without writing the reports."""
-    from buckshot.conformance.report import jsonl_text, junit_xml
+    from buckshot.conformance.report import count_tables, jsonl_text, junit_xml, render_summary
     from buckshot.conformance.runner import (
         KnownFailuresError,
         RunOptions,
@@ -133,7 +133,6 @@ def run_command(
     )
     from buckshot.conformance.session import AdapterNotStarted
     from buckshot.conformance.suite import select
-    from buckshot.conformance.summary import count_tables, render
 
     check_output(report, "--report")
     check_output(junit, "--junit")
@@ -175,10 +174,10 @@ def run_command(
         except AdapterNotStarted as error:
             fail("adapter.start", f"{error}; no case was run")
     if table_format is TableFormat.TABLE:
-        sys.stdout.write(render(run, tables))
+        sys.stdout.write(render_summary(run, tables))
     else:  # standard output: the tables alone (notes_console), the rest on standard error
         print_tables(count_tables(run) if tables else [], table_format, output_console())
-        sys.stderr.write(render(run, tables=False))
+        sys.stderr.write(render_summary(run, tables=False))
     if run.interrupted:
         typer.echo(
             f"conformance run: interrupted after {len(run.results)} of {total} cases; "
