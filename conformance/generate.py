@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from buckshot.conformance.bundled import CASES
-from buckshot.conformance.case_document import case_document
 from buckshot.conformance.invalid import invalid_cases
 from buckshot.conformance.model_cases import model_cases
+from buckshot.conformance.suite import case_document
 from buckshot.spec import rulebook
 from buckshot.spec.clauses import clause, clause_sort_key
 from buckshot.spec.registry import Entry, entry

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from buckshot.conformance.case_document import case_document
 from buckshot.conformance.coverage import (
     chance_kinds,
     impossible_at,
@@ -20,6 +19,7 @@ from buckshot.conformance.coverage import (
     prompt_entry,
     step_goals,
 )
+from buckshot.conformance.suite import case_document
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.payments import payments
 from buckshot.spec.rulebook import FrameKind, Role
