@@ -253,7 +253,7 @@ def _run_chance(
 
 
 def _write_explorer_pages(results: list[CaseResult], folder: Path) -> None:
-    from buckshot.conformance.explore import explorable, write_failure_pages
+    from buckshot.conformance.report_page import explorable, write_failure_pages
 
     failed = sum(1 for result in results if result.status in ("failed", "xfail", "errored"))
     try:
