@@ -124,6 +124,7 @@ def run_command(
 
     Ctrl-C stops the run at once (the adapter is killed), prints the summary of the cases
     run so far and exits 130 without writing the reports."""
+    from buckshot.conformance.protocol import AdapterNotStarted
     from buckshot.conformance.report import count_tables, jsonl_text, junit_xml, render_summary
     from buckshot.conformance.runner import (
         KnownFailuresError,
@@ -131,7 +132,6 @@ def run_command(
         load_known_failures,
         run_suite,
     )
-    from buckshot.conformance.session import AdapterNotStarted
     from buckshot.conformance.suite import select
 
     check_output(report, "--report")
@@ -225,7 +225,7 @@ def _run_chance(
     import json
 
     from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
-    from buckshot.conformance.session import AdapterNotStarted
+    from buckshot.conformance.protocol import AdapterNotStarted
 
     known = {experiment.id: experiment for experiment in EXPERIMENTS}
     unknown = [ident for ident in only or [] if ident not in known]

@@ -17,7 +17,7 @@ from buckshot.cli.conformance import app
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.judge import judge
-from buckshot.conformance.protocol import start_message
+from buckshot.conformance.protocol import AdapterNotStarted, start_message
 from buckshot.conformance.report import (
     diff_reports,
     jsonl_text,
@@ -27,7 +27,6 @@ from buckshot.conformance.report import (
     report_lines,
 )
 from buckshot.conformance.runner import KnownFailuresError, parse_known_failures
-from buckshot.conformance.session import AdapterNotStarted
 from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 from buckshot.spec import SPEC_VERSION
