@@ -35,6 +35,11 @@ def played(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> int:
     return 0 if step is None else step + (0 if "chance" in script[step] else 1)
 
 
+def sent(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> list[int]:
+    """The index of each decision entry the reply played (each was sent to the engine)."""
+    return [index for index in range(played(script, reply)) if "chance" not in script[index]]
+
+
 def log_events(events: list[dict[str, Any]]) -> list[LogEvent]:
     """The reply's events as a log the spec's views fold."""
     return [
@@ -55,9 +60,8 @@ def reached(case: Case, reply: dict[str, Any]) -> list[int]:
     """The checkpoints the play reached, in order: the index of each decision entry sent,
     then the script's length when the whole script was played (section 3.3)."""
     script = case.script
-    upto = played(script, reply)
-    points = [index for index in range(upto) if "chance" not in script[index]]
-    if reply["type"] == "result" and reply["halt"] is None and upto == len(script):
+    points = sent(script, reply)
+    if reply["type"] == "result" and reply["halt"] is None and played(script, reply) == len(script):
         points.append(len(script))
     return points
 
