@@ -24,12 +24,13 @@ from buckshot.conformance.protocol import (
     CHANCE_FORMAT,
     SAMPLE_PROTOCOL,
     SAMPLE_REPLIES,
+    AdapterFailure,
+    AdapterNotStarted,
     quote,
     undeclared,
 )
 from buckshot.conformance.runner import Adapter
 from buckshot.conformance.schemas import SchemaSet
-from buckshot.conformance.session import AdapterFailure, AdapterNotStarted
 from buckshot.conformance.suite import default_ruleset, resolve_setup
 from buckshot.spec.rulebook import Item
 

@@ -35,6 +35,11 @@ def played(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> int:
     return 0 if step is None else step + (0 if "chance" in script[step] else 1)
 
 
+def sent(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> list[int]:
+    """The index of each decision entry the reply played (each was sent to the engine)."""
+    return [index for index in range(played(script, reply)) if "chance" not in script[index]]
+
+
 def log_events(events: list[dict[str, Any]]) -> list[LogEvent]:
     """The reply's events as a log the spec's views fold."""
     return [
@@ -55,9 +60,8 @@ def reached(case: Case, reply: dict[str, Any]) -> list[int]:
     """The checkpoints the play reached, in order: the index of each decision entry sent,
     then the script's length when the whole script was played (section 3.3)."""
     script = case.script
-    upto = played(script, reply)
-    points = [index for index in range(upto) if "chance" not in script[index]]
-    if reply["type"] == "result" and reply["halt"] is None and upto == len(script):
+    points = sent(script, reply)
+    if reply["type"] == "result" and reply["halt"] is None and played(script, reply) == len(script):
         points.append(len(script))
     return points
 
@@ -357,15 +361,6 @@ def _referee(case: Case) -> _Referee:
     return referee
 
 
-def _reported(reply: dict[str, Any], points: Sequence[int], ends: int) -> list[tuple[str, Any]]:
-    """The state reported at each checkpoint, with its path: the one before each decision,
-    the final state after a script played whole."""
-    return [
-        ("state", reply["state"]) if before >= ends else (f"states[{n}]", reply["states"][n])
-        for n, before in enumerate(points)
-    ]
-
-
 def check_states(case: Case, reply: dict[str, Any]) -> Divergence | None:
     """The first field of a state reported at a checkpoint, or of a ``tally``, that is not
     what the setup, the script and the trace make it by the rules; None if none."""
@@ -381,14 +376,15 @@ def check_states(case: Case, reply: dict[str, Any]) -> Divergence | None:
     referee, log = _referee(case), log_events(reply["events"])
     lengths = trace_lengths(reply["events"], points, ends)
     prompts = prompts_at(reply, points, ends)
-    reported = _reported(reply, points, ends)
     position = 0
     for number, length in enumerate(lengths):
         for event in log[position:length]:
             if found := referee.observe(event):
                 return found
         position = max(position, length)
-        path, actual = reported[number]
+        # the state reported before each decision, the final state after a script played whole
+        path = "state" if points[number] >= ends else f"states[{number}]"
+        actual = reply["state"] if points[number] >= ends else reply["states"][number]
         if found := first_difference(referee.state(prompts[number]), actual, path):
             return replace(
                 found,

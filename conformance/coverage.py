@@ -110,8 +110,10 @@ def gaps(covered: Iterable[str], n: int | None = None) -> list[str]:
 # --- what one model step shows -------------------------------------------------------------
 
 
-def fired_edge(spec: ExecutableSpec, res: StepResult[int, bool]) -> EdgeCode:
-    """The transition a legal step fired."""
+def fired_edge(spec: ExecutableSpec, res: StepResult[int, bool]) -> EdgeCode | None:
+    """The transition the step fired; None when it is refused."""
+    if not res.ok:
+        return None
     return next(e for e, fired in zip(spec.layout.edges, res.fired, strict=True) if fired)
 
 
@@ -136,17 +138,11 @@ def _candidate_edges(
     return s, edges
 
 
-def fired_by(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> EdgeCode | None:
-    """The transition the step from ``s`` with ``inp`` fires; None when it is refused."""
-    res = spec.result(s, inp)
-    return fired_edge(spec, res) if res.ok else None
-
-
 def step_goals(
     spec: ExecutableSpec, s: Concrete, inp: ConcreteInput, fired: EdgeCode | None
 ) -> set[str]:
     """The goals the step from ``s`` with ``inp`` reaches: every guard it evaluates, with its
-    value; ``fired``, the transition it fires (:func:`fired_by`), unless it is refused."""
+    value; ``fired``, the transition it fires (:func:`fired_edge`), unless it is refused."""
     state, edges = _candidate_edges(spec, s, inp)
     goals: set[str] = set()
     for edge in edges:
@@ -171,7 +167,7 @@ def chance_kinds(spec: ExecutableSpec, s: Concrete, inp: ConcreteInput) -> list[
     """
     edge = spec.layout.edges[inp.edge] if spec.top(s).kind is StateKind.DECISION else None
     res = spec.result(s, inp)
-    if edge is None and res.ok:
+    if edge is None:
         edge = fired_edge(spec, res)
     kinds: list[str] = []
     if edge is not None and "load_chamber" in edge.edge.actions:
@@ -215,6 +211,18 @@ def prompt_entry(spec: ExecutableSpec, s: Concrete) -> dict[str, Any]:
     return {"player": spec.asked(s), "frame": top.frame.value, "prompt": kind, "state": top.id}
 
 
+def model_prompt(spec: ExecutableSpec, s: Concrete) -> dict[str, Any]:
+    """The prompt pending in ``s`` as a reply reports it: seat, frame, state, kind, options."""
+    entry = prompt_entry(spec, s)
+    return {
+        "player": entry["player"],
+        "frame": entry["frame"],
+        "state": entry["state"],
+        "kind": entry["prompt"],
+        "options": legal_options(spec, s),
+    }
+
+
 INVERTER = item_code(Item.INVERTER)
 
 
@@ -235,7 +243,6 @@ class NotReplayable(ValueError):
 class Replay:
     """The goals one case reaches on the model, and where its replay stopped early."""
 
-    case_id: str
     goals: set[str] = field(default_factory=set)
     stopped: str | None = None
     """Why the replay ended before the script did (None when it played it all)."""
@@ -305,7 +312,7 @@ class _Player:
         self.case = case
         self.spec, self.state, self.chamber = start_state(case.setup)
         self.cursor = 0
-        self.result = Replay(case.id)
+        self.result = Replay()
 
     def entry(self) -> dict[str, Any] | None:
         script = self.case.script
@@ -353,9 +360,9 @@ class _Player:
         """``inp`` with the head shell a load or a removal exposes, from the chamber."""
         spec, s = self.spec, self.state
         res = spec.result(s, inp)
-        after = res.next
+        after, fired = res.next, fired_edge(spec, res)
         chamber = list(self.chamber if order is None else order)
-        if res.ok and inverting(fired_edge(spec, res).edge.actions, inp.item):
+        if fired is not None and inverting(fired.edge.actions, inp.item):
             chamber = [not shell for shell in chamber]
         if order is None and after.shells < s.shells:
             chamber = chamber[s.shells - after.shells :]
@@ -387,8 +394,7 @@ class _Player:
     def compare_prompt(self, entry: dict[str, Any]) -> None:
         """Note where the decision entry expects another prompt than the model's, as the runner
         compares a reply's (:func:`~buckshot.conformance.judge.check_prompt`)."""
-        model = prompt_entry(self.spec, self.state)
-        prompt = {**model, "kind": model["prompt"], "options": legal_options(self.spec, self.state)}
+        prompt = model_prompt(self.spec, self.state)
         if found := check_prompt(entry, prompt, "the prompt"):
             self.result.disagreements.append(
                 f"script entry {self.cursor}: {found.path}: {found.message}"
@@ -405,8 +411,7 @@ class _Player:
                 inp, order = self.with_chance(inp)
                 inp = self.with_head(inp, order)
                 res = spec.result(self.state, inp)
-                fired = fired_edge(spec, res) if res.ok else None
-                self.result.goals |= step_goals(spec, self.state, inp, fired)
+                self.result.goals |= step_goals(spec, self.state, inp, fired_edge(spec, res))
                 if not res.ok:
                     raise _Halt(f"the model refuses the step at script entry {self.cursor - 1}")
                 self.state, self.chamber = res.next, self.next_chamber

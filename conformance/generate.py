@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from buckshot.conformance.bundled import CASES
-from buckshot.conformance.case_document import case_document
 from buckshot.conformance.invalid import invalid_cases
 from buckshot.conformance.model_cases import model_cases
+from buckshot.conformance.suite import case_document
 from buckshot.spec import rulebook
 from buckshot.spec.clauses import clause, clause_sort_key
 from buckshot.spec.registry import Entry, entry
@@ -193,6 +193,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
     target: int | None = None
     script: list[dict[str, Any]] = draws(*drawn)
     effect: list[dict[str, Any]] = []
+    outcomes: list[dict[str, Any]] = []  # the chance the use asks for, scripted after it
     seat0: dict[str, Any] = {"traitor": traitor}
     citations = [*item_cites(item), *MAIN_ITEM_USE, *skill_cites(role, item)]
     features = [f"role.{role}", f"item.{item}"]
@@ -236,6 +237,8 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         if pills:
             target = 0
             checks.append({"match": "exact", "types": ["pill_rolled"], "events": pill})
+        if rolls:
+            outcomes.append({"chance": "pill", "value": "heal"})
     elif item == "pickpocket":
         target = 1
         effect.append(
@@ -243,6 +246,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
         )
         hands[0] = hand_add(hands[0], "milk_tea")
         hands[1] = {}
+        outcomes.append({"chance": "pick", "value": "milk_tea"})
     elif item == "inverter":
         effect.append({"type": "chamber_inverted", "data": {"player": 0}})
         chamber = ["blank" if shell == "live" else "live" for shell in chamber]
@@ -260,10 +264,7 @@ def role_item_case(role: str, item: str, traitor: bool) -> dict[str, Any]:
             "withholds": ["end_main"],
         }
     )
-    if item == "expired_pills" and not (role == "doctor" and skilled):
-        script.append({"chance": "pill", "value": "heal"})
-    if item == "pickpocket":
-        script.append({"chance": "pick", "value": "milk_tea"})
+    script += outcomes
     used = {"type": "item_used", "data": {"player": 0, "item": item, "target": target}}
     checks.append({"match": "ordered", "events": [used, *effect]})
     checks.append(

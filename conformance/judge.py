@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from buckshot.conformance.checkpoints import check_records, check_states, check_views, played
+from buckshot.conformance.checkpoints import check_records, check_states, check_views, sent
 from buckshot.conformance.compare import (
     MISSING,
     Divergence,
@@ -154,13 +154,13 @@ def check_fields(script: tuple[dict[str, Any], ...], reply: dict[str, Any]) -> D
         found = _rejected_fields(script, reply)
     if found:
         return found
-    sent = sum(1 for step in script[: played(script, reply)] if "chance" not in step)
-    if len(reply["prompts"]) != sent:
+    decisions = len(sent(script, reply))
+    if len(reply["prompts"]) != decisions:
         return Divergence(
             "prompts",
-            sent,
+            decisions,
             len(reply["prompts"]),
-            f"M3.3a: one prompt per decision sent ({sent}), not {len(reply['prompts'])}",
+            f"M3.3a: one prompt per decision sent ({decisions}), not {len(reply['prompts'])}",
         )
     return None
 
@@ -221,10 +221,8 @@ def check_prompt(step: dict[str, Any], prompt: Any, path: str) -> Divergence | N
 
 def _check_prompts(case: Case, reply: dict[str, Any]) -> Divergence | None:
     """The prompt each decision sent met (as many as :func:`check_fields` has counted)."""
-    script = case.script[: played(case.script, reply)]
-    sent = [(index, step) for index, step in enumerate(script) if "chance" not in step]
-    for (index, step), prompt in zip(sent, reply["prompts"], strict=True):
-        if found := check_prompt(step, prompt, f"script[{index}]"):
+    for index, prompt in zip(sent(case.script, reply), reply["prompts"], strict=True):
+        if found := check_prompt(case.script[index], prompt, f"script[{index}]"):
             return found
     return None
 

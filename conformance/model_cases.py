@@ -10,16 +10,16 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from buckshot.conformance.case_document import case_document
 from buckshot.conformance.coverage import (
     chance_kinds,
-    fired_by,
     impossible_at,
     inverting,
     legal_options,
+    model_prompt,
     prompt_entry,
     step_goals,
 )
+from buckshot.conformance.suite import case_document
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.payments import payments
 from buckshot.spec.rulebook import FrameKind, Role
@@ -118,8 +118,7 @@ def path_goals(path: Path) -> set[str]:
     for step in path.steps:
         found |= step_goals(path.spec, step.before, step.input, step.edge)
     if path.probe is not None:
-        end = path.end()
-        found |= step_goals(path.spec, end, path.probe, fired_by(path.spec, end, path.probe))
+        found |= step_goals(path.spec, path.end(), path.probe, None)  # refused: fires nothing
     return found
 
 
@@ -257,7 +256,7 @@ def probe_paths(paths: Sequence[Path], covered: set[str]) -> list[Path]:
     ]
     for cut, _, path, s in sorted(states, key=lambda entry: entry[:2]):
         for probe in probes(path.spec, s):
-            fresh = step_goals(path.spec, s, probe, fired_by(path.spec, s, probe)) - reached
+            fresh = step_goals(path.spec, s, probe, None) - reached
             if fresh:
                 found.append(Path(path.patch, path.roles, path.steps[:cut], probe))
                 reached |= fresh
@@ -364,6 +363,11 @@ def shell(live: bool) -> str:
     return "live" if live else "blank"
 
 
+def shot(s: Concrete) -> dict[str, Any]:
+    """The shot of ``s``'s shot window: shooter, target, shell."""
+    return {"shooter": s.shot_shooter, "target": s.shot_target, "shell": shell(s.shot_live)}
+
+
 def seat_state(s: Concrete, p: int) -> dict[str, Any]:
     """Seat ``p`` of the canonical state."""
     return {
@@ -425,31 +429,17 @@ def end_state(path: Path) -> dict[str, Any]:
     """The canonical state expected at the path's end (a subset of section 5's fields)."""
     spec = path.spec
     s = path.end()
-    prompt: dict[str, Any] | None = None
-    if not spec.is_terminal(s):
-        entry = prompt_entry(spec, s)
-        prompt = {
-            "player": entry["player"],
-            "frame": entry["frame"],
-            "state": entry["state"],
-            "kind": entry["prompt"],
-            "options": legal_options(spec, s),
-        }
     return {
         "seats": [seat_state(s, p) for p in range(s.n)],
         "owner": s.owner,
         "turn": s.turn_no,
         "chamber": chamber(path),
-        "shot": (
-            {"shooter": s.shot_shooter, "target": s.shot_target, "shell": shell(s.shot_live)}
-            if in_shot_window(s)
-            else None
-        ),
+        "shot": shot(s) if in_shot_window(s) else None,
         "kill_lock": s.kill_lock,
         "stack": [
             {"kind": kind.value, "state": state, "player": who} for kind, state, who in frames(s)
         ],
-        "prompt": prompt,
+        "prompt": None if spec.is_terminal(s) else model_prompt(spec, s),
         "result": result(spec, s),
     }
 
@@ -482,12 +472,7 @@ def traces(path: Path) -> list[dict[str, Any]]:
             pushed = KIND_OF[after.fkind[after.depth - 1]]
             stack.append({"type": "frame_pushed", "data": {"kind": pushed.value}})
         if step.edge.edge.event == "shot_window_closed":
-            shot = {
-                "shooter": before.shot_shooter,
-                "target": before.shot_target,
-                "shell": shell(before.shot_live),
-            }
-            shots.append({"type": "shot_fired", "data": shot})
+            shots.append({"type": "shot_fired", "data": shot(before)})
         if "pass_to_next_seat" in step.edge.edge.actions:
             turns.append({"type": "turn_started", "data": {"owner": after.owner}})
         for p in range(before.n):

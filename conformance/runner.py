@@ -20,18 +20,16 @@ from buckshot.conformance.protocol import (
     PROTOCOLS,
     REPORT_FORMAT,
     VIEW_PROTOCOL,
+    AdapterFailure,
+    AdapterNotStarted,
+    AdapterProcess,
     quote,
     run_message,
+    split_command,
     start_message,
     undeclared,
 )
 from buckshot.conformance.schemas import ReplyChecker, SchemaSet
-from buckshot.conformance.session import (
-    AdapterFailure,
-    AdapterNotStarted,
-    AdapterProcess,
-    split_command,
-)
 from buckshot.conformance.suite import Case, Suite, load_suite, select
 from buckshot.spec import SPEC_VERSION
 

@@ -19,7 +19,10 @@ from buckshot.command import InputError, json_problem, read_input
 from buckshot.conformance.schemas import SchemaSet
 from buckshot.spec.clauses import clause_ids
 from buckshot.spec.ruleset import load_ruleset
-from buckshot.spec.rulings import RULINGS
+from buckshot.spec.rulings import ruling_ids
+
+RULING_IDS = frozenset(ruling_ids())
+"""Every ruling's ID: a citation that is one is a ruling, any other a clause."""
 
 
 class SuiteError(Exception):
@@ -216,7 +219,6 @@ class _Checker:
         self.problems: list[str] = []
         self.fixtures = _load_fixtures(suite_root, schemas, self.problems)
         self.clauses = set(clause_ids())
-        self.rulings = {ruling.id for ruling in RULINGS}
         self.ruleset = default_ruleset()
 
     def case(self, path: Path) -> Case | None:
@@ -233,7 +235,7 @@ class _Checker:
             if clause not in self.clauses:
                 self.problems.append(f"{where}: unknown clause {clause}")
         for ruling in data["rulings"]:
-            if ruling not in self.rulings:
+            if ruling not in RULING_IDS:
                 self.problems.append(f"{where}: unknown ruling {ruling}")
         for feature in data["features"]:
             if feature not in self.features:
@@ -358,3 +360,34 @@ def select(cases: tuple[Case, ...], filters: list[str]) -> list[Case]:
     if not filters:
         return list(cases)
     return [case for case in cases if any(matches_filter(case, f) for f in filters)]
+
+
+# --- a generated case as a document (every family of buckshot.conformance.generate) ---
+
+
+def case_document(
+    case_id: str,
+    description: str,
+    citations: list[str],
+    features: list[str],
+    setup: dict[str, Any],
+    script: list[dict[str, Any]],
+    expect: dict[str, Any],
+    rulings_by_number: bool = True,
+) -> dict[str, Any]:
+    """A case document with its keys in the suite's order: ``citations`` gives its clauses
+    (in their first order) and its rulings (by number, or in their first order), each
+    once."""
+    rulings = list(dict.fromkeys(cite for cite in citations if cite in RULING_IDS))
+    return {
+        "id": case_id,
+        "description": description,
+        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in RULING_IDS)),
+        "rulings": sorted(rulings, key=lambda r: int(r[1:])) if rulings_by_number else rulings,
+        "features": list(dict.fromkeys(features)),
+        "spec_version": {"min": "0.1.0"},  # the oldest spec version they hold for
+        "generated_by": "conformance/generate.py",
+        "setup": setup,
+        "script": script,
+        "expect": expect,
+    }

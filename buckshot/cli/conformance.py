@@ -124,16 +124,15 @@ def run_command(
 
     Ctrl-C stops the run at once (the adapter is killed), prints the summary of the cases
     run so far and exits 130 without writing the reports."""
-    from buckshot.conformance.report import jsonl_text, junit_xml
+    from buckshot.conformance.protocol import AdapterNotStarted
+    from buckshot.conformance.report import count_tables, jsonl_text, junit_xml, render_summary
     from buckshot.conformance.runner import (
         KnownFailuresError,
         RunOptions,
         load_known_failures,
         run_suite,
     )
-    from buckshot.conformance.session import AdapterNotStarted
     from buckshot.conformance.suite import select
-    from buckshot.conformance.summary import count_tables, render
 
     check_output(report, "--report")
     check_output(junit, "--junit")
@@ -175,10 +174,10 @@ def run_command(
         except AdapterNotStarted as error:
             fail("adapter.start", f"{error}; no case was run")
     if table_format is TableFormat.TABLE:
-        sys.stdout.write(render(run, tables))
+        sys.stdout.write(render_summary(run, tables))
     else:  # standard output: the tables alone (notes_console), the rest on standard error
         print_tables(count_tables(run) if tables else [], table_format, output_console())
-        sys.stderr.write(render(run, tables=False))
+        sys.stderr.write(render_summary(run, tables=False))
     if run.interrupted:
         typer.echo(
             f"conformance run: interrupted after {len(run.results)} of {total} cases; "
@@ -226,7 +225,7 @@ def _run_chance(
     import json
 
     from buckshot.conformance.chance_mode import EXPERIMENTS, render_chance, run_chance
-    from buckshot.conformance.session import AdapterNotStarted
+    from buckshot.conformance.protocol import AdapterNotStarted
 
     known = {experiment.id: experiment for experiment in EXPERIMENTS}
     unknown = [ident for ident in only or [] if ident not in known]
@@ -254,7 +253,7 @@ def _run_chance(
 
 
 def _write_explorer_pages(results: list[CaseResult], folder: Path) -> None:
-    from buckshot.conformance.explore import explorable, write_failure_pages
+    from buckshot.conformance.report_page import explorable, write_failure_pages
 
     failed = sum(1 for result in results if result.status in ("failed", "xfail", "errored"))
     try:
@@ -274,8 +273,7 @@ def diff_command(
     after: Annotated[Path, typer.Argument(help="The later JSON-lines report.")],
 ) -> None:
     """Compare two reports by case ID; exit 1 when a case that passed no longer does."""
-    from buckshot.conformance.diff import diff_reports, render_diff
-    from buckshot.conformance.report import ReportError, read_jsonl
+    from buckshot.conformance.report import ReportError, diff_reports, read_jsonl, render_diff
 
     try:
         old, new = read_jsonl(before), read_jsonl(after)

@@ -16,12 +16,17 @@ from typer.testing import CliRunner
 from buckshot.cli.conformance import app
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
-from buckshot.conformance.diff import diff_reports, render_diff
 from buckshot.conformance.judge import judge
-from buckshot.conformance.protocol import start_message
-from buckshot.conformance.report import jsonl_text, junit_xml, read_jsonl, report_lines
+from buckshot.conformance.protocol import AdapterNotStarted, start_message
+from buckshot.conformance.report import (
+    diff_reports,
+    jsonl_text,
+    junit_xml,
+    read_jsonl,
+    render_diff,
+    report_lines,
+)
 from buckshot.conformance.runner import KnownFailuresError, parse_known_failures
-from buckshot.conformance.session import AdapterNotStarted
 from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 from buckshot.spec import SPEC_VERSION

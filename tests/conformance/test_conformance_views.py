@@ -23,8 +23,7 @@ from buckshot.conformance.bundled import CASES
 from buckshot.conformance.compare import Divergence
 from buckshot.conformance.judge import judge
 from buckshot.conformance.leaks import compare, eligible, rearranged, variant
-from buckshot.conformance.protocol import run_message
-from buckshot.conformance.session import AdapterNotStarted
+from buckshot.conformance.protocol import AdapterNotStarted, run_message
 from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, Run, handle
 
