@@ -157,7 +157,7 @@ def test_the_bounded_search_reaches_what_the_games_left_open() -> None:
                 target.status, target.steps = status, at
                 reached[name] = at
 
-    _search_bounded(cfg, ExecutableSpec(cfg.ruleset, config=cfg), items, 6, record, None)
+    _search_bounded(cfg, ExecutableSpec(cfg.ruleset, config=cfg), items, 6, record)
     assert set(reached) == wanted
     assert all(items[name].status == REACHED_BMC for name in wanted)
 
