@@ -1,6 +1,7 @@
 """How a command ends when it is interrupted (docs/commands.md, "Exit status"): when its reader
-closes standard output (``| head -1``), quietly with :data:`CLOSED_OUTPUT`; on a Ctrl-C that
-Python dropped on the way, all the same (:data:`CTRL_C`).
+closes standard output (``| head -1``), quietly with :data:`CLOSED_OUTPUT`; a Ctrl-C that Python
+dropped on the way is noted (:data:`CTRL_C`), so that the command still stops (exit 130,
+:mod:`buckshot.command`).
 
 A leaf module: it imports nothing of the package, so any entry point may use it.
 """

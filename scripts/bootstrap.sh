@@ -79,6 +79,3 @@ cd "$ROOT"
 # would compile again each module it imports
 python -m compileall -q -j 0 spec reference verification diagrams conformance envs buckshot \
     benchmarks examples scripts tests >/dev/null || say "could not write the checkout's bytecode"
-# and what the commands run here compile later is kept too: pytest's test modules with their
-# assertions rewritten (compileall cannot write those), 4 to 5 s of CPU per worker per run
-unset PYTHONDONTWRITEBYTECODE
