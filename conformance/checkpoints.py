@@ -383,8 +383,11 @@ def check_states(case: Case, reply: dict[str, Any]) -> Divergence | None:
                 return found
         position = max(position, length)
         # the state reported before each decision, the final state after a script played whole
-        path = "state" if points[number] >= ends else f"states[{number}]"
-        actual = reply["state"] if points[number] >= ends else reply["states"][number]
+        path, actual = (
+            ("state", reply["state"])
+            if points[number] >= ends
+            else (f"states[{number}]", reply["states"][number])
+        )
         if found := first_difference(referee.state(prompts[number]), actual, path):
             return replace(
                 found,
