@@ -360,34 +360,3 @@ def select(cases: tuple[Case, ...], filters: list[str]) -> list[Case]:
     if not filters:
         return list(cases)
     return [case for case in cases if any(matches_filter(case, f) for f in filters)]
-
-
-# --- a generated case as a document (every family of buckshot.conformance.generate) ---
-
-
-def case_document(
-    case_id: str,
-    description: str,
-    citations: list[str],
-    features: list[str],
-    setup: dict[str, Any],
-    script: list[dict[str, Any]],
-    expect: dict[str, Any],
-    rulings_by_number: bool = True,
-) -> dict[str, Any]:
-    """A case document with its keys in the suite's order: ``citations`` gives its clauses
-    (in their first order) and its rulings (by number, or in their first order), each
-    once."""
-    rulings = list(dict.fromkeys(cite for cite in citations if cite in RULING_IDS))
-    return {
-        "id": case_id,
-        "description": description,
-        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in RULING_IDS)),
-        "rulings": sorted(rulings, key=lambda r: int(r[1:])) if rulings_by_number else rulings,
-        "features": list(dict.fromkeys(features)),
-        "spec_version": {"min": "0.1.0"},  # the oldest spec version they hold for
-        "generated_by": "conformance/generate.py",
-        "setup": setup,
-        "script": script,
-        "expect": expect,
-    }

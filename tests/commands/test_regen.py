@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from buckshot.cli import regen
+from buckshot.cli import regen as command
 from buckshot.cli.main import app
+from buckshot.regen import targets as regen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,7 +56,7 @@ def test_check_exits_1_naming_the_stale_file(
 ) -> None:
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "RULINGS.md").write_text("old\n", encoding="utf-8")
-    monkeypatch.setattr(regen, "checkout_root", lambda: tmp_path)
+    monkeypatch.setattr(command, "checkout_root", lambda: tmp_path)
     result = CliRunner().invoke(app, ["regen", "--check", "--only", "rulings"])
     assert result.exit_code == 1
     assert result.stdout == "rulings: spec/RULINGS.md differs\n"
@@ -68,7 +69,7 @@ def test_an_unknown_target_and_an_installed_copy_are_refused(
     refused = CliRunner().invoke(app, ["regen", "--only", "nothing"])
     assert refused.exit_code == 2
     assert refused.stderr.startswith("error [usage.only]: --only: unknown target(s) ['nothing']")
-    monkeypatch.setattr(regen, "checkout_root", lambda: None)
+    monkeypatch.setattr(command, "checkout_root", lambda: None)
     installed = CliRunner().invoke(app, ["regen"])
     assert installed.exit_code == 2
     assert installed.stderr.startswith("error [regen.checkout]:")

@@ -118,3 +118,18 @@ def test_the_installed_copy_runs_the_suite_through_the_reference_adapter(
     assert len(cases) == len(list((SUITE_ROOT / "cases").rglob("*.json")))
     assert {line["status"] for line in cases} == {"passed"}
     assert summary["type"] == "summary"
+
+
+@pytest.mark.slow
+def test_the_wheel_leaves_the_build_step_out_and_its_command_says_why(
+    installed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    wheel, env = installed
+    with zipfile.ZipFile(wheel) as archive:
+        modules = {name for name in archive.namelist() if name.endswith(".py")}
+    assert "buckshot/cli/regen.py" in modules
+    assert sorted(name for name in modules if name.startswith("buckshot/regen/")) == []
+    refused = _run([str(env / "bin" / "buckshot"), "regen", "--check"], cwd=tmp_path)
+    assert refused.returncode == 2, refused.stderr
+    assert refused.stderr.startswith("error [regen.checkout]: buckshot regen rewrites a source")
+    assert "Traceback" not in refused.stderr

@@ -18,9 +18,7 @@ import pytest
 from model_helpers import run_auto
 from typer.testing import CliRunner
 
-from buckshot.cli import regen
 from buckshot.cli.main import app
-from buckshot.conformance import model_cases
 from buckshot.conformance.bundled import CASES
 from buckshot.conformance.coverage import (
     IMPOSSIBLE,
@@ -35,8 +33,10 @@ from buckshot.conformance.coverage import (
     step_goals,
     suite_coverage,
 )
-from buckshot.conformance.model_cases import SEAT_COUNTS, spec_for, walk
 from buckshot.conformance.suite import Case, Suite
+from buckshot.regen import model_cases
+from buckshot.regen import targets as regen
+from buckshot.regen.model_cases import SEAT_COUNTS, spec_for, walk
 from buckshot.spec.rulebook import Role
 from buckshot.verification.model.text import option_text, parse_text
 
@@ -54,7 +54,7 @@ def test_model_cases_equal_the_generator_output() -> None:
 
 def test_the_generator_and_coverage_import_no_engine() -> None:
     code = (
-        "import sys; import buckshot.conformance.generate, "
+        "import sys; import buckshot.regen.cases, "
         "buckshot.conformance.coverage; "
         "print(sorted(m for m in sys.modules if m.startswith('buckshot.reference')))"
     )

@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from buckshot.cli import regen
 from buckshot.conformance.bundled import SUITE_ROOT
-from buckshot.conformance.generate import poll_order, response_options
 from buckshot.conformance.suite import (
     Suite,
     SuiteError,
@@ -21,6 +19,8 @@ from buckshot.conformance.suite import (
     merge_patch,
     select,
 )
+from buckshot.regen import targets as regen
+from buckshot.regen.cases import poll_order, response_options
 from buckshot.spec.clauses import normative_ids
 from buckshot.spec.rulings import RULINGS
 from buckshot.traceability import TraceMatrix

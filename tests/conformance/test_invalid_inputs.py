@@ -18,7 +18,8 @@ from jsonschema import Draft202012Validator
 
 from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES, suite_path
-from buckshot.conformance.invalid import (
+from buckshot.conformance.suite import merge_patch
+from buckshot.regen.invalid_cases import (
     CONSISTENCY,
     DEFAULT,
     KEYWORDS,
@@ -31,7 +32,6 @@ from buckshot.conformance.invalid import (
     patch_between,
     schema_constraints,
 )
-from buckshot.conformance.suite import merge_patch
 from buckshot.spec import ruleset as ruleset_module
 from buckshot.spec.ruleset import RulesetError, parse_ruleset, ruleset_schema
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from buckshot import schema_enums
-from buckshot.schema_enums import (
+from buckshot.regen import schema_enums
+from buckshot.regen.schema_enums import (
     BINDINGS,
     ENUM_TEXT,
     OTHER_LISTS,

@@ -1,20 +1,16 @@
 """The conformance suite's one case generator (docs/conformance.md, 'The cases'): each family
-of :data:`FAMILIES` a function, every expectation worked out from the rules, never recorded
-from an engine (this module and its families import none); ``buckshot regen`` writes them
-(:func:`render_all`)."""
+a function, every expectation worked out from the rules, never recorded from an engine (this
+module and its families import none), and the one form of a case document
+(:func:`case_document`); ``buckshot regen`` writes them
+(:func:`buckshot.regen.case_files.render_all`)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from itertools import combinations_with_replacement
-from pathlib import Path
 from typing import Any
 
-from buckshot.conformance.bundled import CASES
-from buckshot.conformance.invalid import invalid_cases
-from buckshot.conformance.model_cases import model_cases
-from buckshot.conformance.suite import case_document
+from buckshot.conformance.suite import RULING_IDS
 from buckshot.spec import rulebook
 from buckshot.spec.clauses import clause, clause_sort_key
 from buckshot.spec.registry import Entry, entry
@@ -30,6 +26,37 @@ from buckshot.spec.rulebook import (
     role_spec,
 )
 from buckshot.spec.ruleset import load_ruleset
+
+# --- a case as a document -----------------------------------------------------------------
+
+
+def case_document(
+    case_id: str,
+    description: str,
+    citations: list[str],
+    features: list[str],
+    setup: dict[str, Any],
+    script: list[dict[str, Any]],
+    expect: dict[str, Any],
+    rulings_by_number: bool = True,
+) -> dict[str, Any]:
+    """A case document with its keys in the suite's order: ``citations`` gives its clauses
+    (in their first order) and its rulings (by number, or in their first order), each
+    once."""
+    rulings = list(dict.fromkeys(cite for cite in citations if cite in RULING_IDS))
+    return {
+        "id": case_id,
+        "description": description,
+        "clauses": list(dict.fromkeys(cite for cite in citations if cite not in RULING_IDS)),
+        "rulings": sorted(rulings, key=lambda r: int(r[1:])) if rulings_by_number else rulings,
+        "features": list(dict.fromkeys(features)),
+        "spec_version": {"min": "0.1.0"},  # the oldest spec version they hold for
+        "generated_by": "buckshot/regen/cases.py",
+        "setup": setup,
+        "script": script,
+        "expect": expect,
+    }
+
 
 # --- the rules, as far as these families need them ------------------------------------------
 # Numbers come from the default ruleset (spec/rulesets/default.toml), the items' targets and
@@ -543,53 +570,6 @@ def cap_cases() -> Iterator[dict[str, Any]]:
         for traitor in (False, True):
             for held in (0, 2, 4):
                 yield cap_case(hp, traitor, held)
-
-
-FAMILIES: dict[str, Callable[[], Iterable[dict[str, Any]]]] = {
-    "roleitem": role_item_cases,
-    "poll": poll_cases,
-    "cap": cap_cases,
-    "invalid": invalid_cases,
-    "model": model_cases,
-}
-"""Every family of cases, by name."""
-RULE_FAMILIES = ("roleitem", "poll", "cap", "invalid")
-"""The families written to ``cases/generated/<family>/``; the model family's cases, slower
-to make, go to ``cases/model/``."""
-
-
-# --- writing -----------------------------------------------------------------------------
-
-
-def to_text(value: Any, indent: int = 0, width: int = 100, used: int = 0) -> str:
-    """JSON with 2-space indentation, keeping any value that fits on its line on one line.
-
-    ``indent`` is the value's indentation level and ``used`` how many characters of its
-    first line are taken already (by the key in front of it).
-    """
-    compact = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    start = used or indent
-    if start + len(compact) <= width or not isinstance(value, dict | list) or not value:
-        return compact
-    pad = " " * (indent + 2)
-    if isinstance(value, dict):
-        lines = []
-        for key, sub in value.items():
-            head = f"{pad}{json.dumps(key, ensure_ascii=False)}: "
-            lines.append(head + to_text(sub, indent + 2, width, len(head)))
-        return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
-    items = [pad + to_text(sub, indent + 2, width) for sub in value]
-    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
-
-
-def render_all(families: Iterable[str] = FAMILIES) -> dict[Path, str]:
-    """Every case file of ``families``: its path and its text."""
-    files: dict[Path, str] = {}
-    for family in families:
-        folder = CASES / "generated" / family if family in RULE_FAMILIES else CASES / family
-        for document in FAMILIES[family]():
-            files[folder / f"{document['id']}.json"] = to_text(document) + "\n"
-    return files
 
 
 def _check_every_item_has_an_expected_effect() -> None:

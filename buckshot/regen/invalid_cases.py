@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from buckshot.conformance.suite import case_document
+from buckshot.regen.cases import case_document
 from buckshot.spec.ruleset import load_ruleset, ruleset_schema
 
 DEFAULT: dict[str, Any] = dict(load_ruleset().to_dict())

@@ -19,7 +19,7 @@ from buckshot.conformance.coverage import (
     prompt_entry,
     step_goals,
 )
-from buckshot.conformance.suite import case_document
+from buckshot.regen.cases import case_document
 from buckshot.spec.chart_data import StateKind
 from buckshot.spec.payments import payments
 from buckshot.spec.rulebook import FrameKind, Role
