@@ -116,11 +116,15 @@ def _diagrams(root: Path) -> Rendered:
 
 def _architecture(root: Path) -> Rendered:
     from buckshot.diagrams.svg import render_svg
-    from buckshot.regen.architecture import architecture_dot, layers_of
+    from buckshot.regen.architecture import ImportCircle, architecture_dot, layers_of
 
     _need_dot()
     layers, folders = layers_of(root / "pyproject.toml")
-    return {Path("docs/architecture.svg"): render_svg(architecture_dot(layers, folders, root))}
+    try:
+        dot = architecture_dot(layers, folders, root)
+    except ImportCircle as circle:
+        raise RegenError(str(circle)) from None
+    return {Path("docs/architecture.svg"): render_svg(dot)}
 
 
 TARGETS: tuple[Target, ...] = (
