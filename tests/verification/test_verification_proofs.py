@@ -275,7 +275,7 @@ def test_a_branch_built_alone_is_that_branch_of_the_split() -> None:
 def test_sums_after_a_step_equal_the_plain_sums() -> None:
     """A sum written as a change to the sum before the step (Z3Backend.sum_) has the plain
     sum's value, on random states and inputs, for branches of every shape of change."""
-    import z3  # type: ignore[import-untyped]
+    import z3
 
     from buckshot.verification.model.state import flatten
     from buckshot.verification.proofs.properties import items_in_play
