@@ -12,7 +12,7 @@ from model_helpers import default_config
 
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.branches import branch
-from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.model.executable import Concrete, ExecutableSpec
 from buckshot.verification.model.layout import layout
 from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n
 from buckshot.verification.proofs.induction import (
@@ -37,7 +37,7 @@ from buckshot.verification.proofs.vacuity import (
 from buckshot.verification.render import trace
 
 
-def _holds(spec: ExecutableSpec, s: object) -> list[str]:
+def _holds(spec: ExecutableSpec, s: Concrete) -> list[str]:
     return [p.id for p in all_properties() if p.state is not None and not p.state(spec.sem, s)]
 
 
