@@ -5,8 +5,9 @@ Each room is a top-level folder imported as ``buckshot.<folder>``
 editable install; mypy and import-linter read packages from folders and cannot. So:
 
 - ``mypy``: mypy is given every source file with its module name (``buckshot.spec.ruleset``
-  is ``spec/ruleset.py``), its options read from ``[tool.mypy]``; its messages name the
-  files by their one path in the tree.
+  is ``spec/ruleset.py``), and every file of ``tests/`` with the name pytest imports it by
+  (:func:`tests`), its options read from ``[tool.mypy]``; its messages name the files
+  by their one path in the tree.
 - ``layers``: ``lint-imports`` runs over a throwaway tree of links (``buckshot/spec`` ->
   ``spec/``, ...) in a temporary folder; its messages name modules, not files.
 
@@ -42,15 +43,33 @@ def sources() -> list[tuple[Path, str]]:
     return found
 
 
+def tests() -> list[tuple[Path, str]]:
+    """Every Python file of ``tests/``, with the module name pytest imports it by.
+
+    pytest's import mode ``prepend`` names a file from the nearest folder above it without an
+    ``__init__.py``, which it puts on the import path: ``tests/spec/test_views.py`` is
+    ``test_views``, ``tests/engine_helpers.py`` is ``engine_helpers`` and
+    ``tests/faults/model.py`` is ``faults.model`` (the package ``faults``, as
+    ``benchmarks/faults.py`` and the fault scripts import it too)."""
+    found: list[tuple[Path, str]] = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        base = path.parent
+        while (base / "__init__.py").exists():
+            base = base.parent
+        module = ".".join(path.relative_to(base).with_suffix("").parts)
+        found.append((path, module.removesuffix(".__init__")))
+    return found
+
+
 def check_types() -> int:
-    """mypy over every source file under its module name; 0 when it finds nothing."""
+    """mypy over every source and test file under its module name; 0 when it finds nothing."""
     from mypy import build
     from mypy.errors import CompileError
     from mypy.main import process_options
     from mypy.modulefinder import BuildSource
 
     _, options = process_options(["--config-file", str(ROOT / "pyproject.toml"), str(ROOT)])
-    files = sources()
+    files = sources() + tests()
     build_sources = [
         BuildSource(os.path.relpath(path, ROOT), module, None) for path, module in files
     ]

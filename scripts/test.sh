@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite: set up if needed, then lint, type-check, check the import contracts and
-# run pytest in two worker processes (pytest-xdist). The whole suite keeps a test file in one
-# worker (its module fixtures, such as the fault runs, are set up once); `--fast` leaves out the
-# tests marked slow (the tier for your own loop) and lets a free worker take tests from the
-# other (its few heavy files would otherwise leave one worker idle). Any other arguments
-# go to pytest (`-n 0` runs in this process alone).
+# The whole test suite: set up if needed, then lint, type-check (the package and its tests),
+# check the import contracts and run pytest in two worker processes (pytest-xdist). The whole
+# suite keeps a test file in one worker (its module fixtures, such as the fault runs, are set up
+# once); `--fast` leaves out the tests marked slow (the tier for your own loop) and lets a free
+# worker take tests from the other (its few heavy files would otherwise leave one worker idle).
+# Any other arguments go to pytest (`-n 0` runs in this process alone).
 FAST=0
 if [ "${1:-}" = "--fast" ]; then
     FAST=1

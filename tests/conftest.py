@@ -44,10 +44,11 @@ os.environ.setdefault("BUCKSHOT_ENGINE", "plain")
 when it is built with mypyc; tests/reference/test_engine_build.py runs the 200-game digest
 on the built one (``BUCKSHOT_ENGINE=compiled pytest ...`` runs any test on it)."""
 
-typer.testing._get_command = functools.cache(typer.main.get_command)
+pytest.MonkeyPatch().setattr(typer.testing, "_get_command", functools.cache(typer.main.get_command))
 """``CliRunner.invoke`` turns its Typer app into a click command on every call (45 ms for the
 ``buckshot`` program: every command's signature read again); the tests' apps are complete once
-imported, so each is turned once per process."""
+imported, so each is turned once per process (for good: the patch is never undone, and fails
+if typer renames the function)."""
 
 SLOW_SECONDS = 0.5
 """A test that takes longer than this (setup and call) belongs in the slow tier."""

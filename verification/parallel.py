@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.verification.engine.lockstep import random_walks
 from buckshot.verification.model.config import Config

@@ -247,7 +247,7 @@ def verify_trace_command(
     quiet: QuietOption = False,
 ) -> None:
     """Check that model steps match a saved event log, or name the first event none can."""
-    import z3  # type: ignore[import-untyped]
+    import z3
 
     from buckshot.spec.eventlog import EventLogError, read_log
     from buckshot.verification.tracecheck.validate import validate_log

@@ -2,9 +2,9 @@
 replay of a counterexample, fed bad input: each refuses it with exit 2 and one line naming
 the problem, prints no traceback and leaves no output file behind.
 
-The commands run in-process: the program's click command is built once and invoked by click's
-CliRunner (typer's builds it again on every call, ten times slower); an exception escaping a
-command would show as ``result.exception`` that is not a ``SystemExit``.
+The commands run in-process, through typer's CliRunner (which builds the program's click
+command once per process, tests/conftest.py); an exception escaping a command would show as
+``result.exception`` that is not a ``SystemExit``.
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
-from click.testing import CliRunner, Result
 from counterexample_helpers import walk_document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner, Result
 
 from buckshot.cli.main import app
 from buckshot.reference.events import to_jsonl
@@ -28,7 +27,6 @@ from buckshot.reference.examples import EXAMPLES
 from buckshot.spec.eventlog import MAX_LINE_BYTES
 
 runner = CliRunner()
-PROGRAM = typer.main.get_command(app)
 GOOD = to_jsonl(EXAMPLES["s6_3_example"]())
 """A well-formed log: the S6.3 worked example as the engine plays it (4 seats)."""
 GOOD_LINES = GOOD.splitlines()
@@ -62,7 +60,7 @@ def _refused(result: Result, *expected: str) -> str:
 def _all_refuse(log: Path, out: Path, *expected: str) -> None:
     out.mkdir(exist_ok=True)
     for name, args in _commands(log, out).items():
-        _refused(runner.invoke(PROGRAM, args), *expected)
+        _refused(runner.invoke(app, args), *expected)
         assert list(out.iterdir()) == [], f"{name} left {list(out.iterdir())}"
 
 
@@ -138,7 +136,7 @@ def test_random_bytes_are_refused_by_every_log_reader(tmp_path: Path, content: b
     out = tmp_path / "out"
     out.mkdir(exist_ok=True)
     for args in _commands(log, out).values():
-        message = _refused(runner.invoke(PROGRAM, args))
+        message = _refused(runner.invoke(app, args))
         # a file whose first line is "{" alone is read as a counterexample document
         assert any(code in message for code in ("[log.", "[counterexample.invalid]")), message
         assert list(out.iterdir()) == []
@@ -153,7 +151,7 @@ def test_a_log_cut_anywhere_is_told_whole_or_refused_at_the_cut(tmp_path: Path, 
     log.write_text(text, encoding="utf-8")
     lines = text.split("\n")
     partial = lines[-1]
-    result = runner.invoke(PROGRAM, ["replay", str(log)])
+    result = runner.invoke(app, ["replay", str(log)])
     if not text.strip():
         _refused(result, "[log.empty]")
     elif partial and partial != GOOD_LINES[len(lines) - 1]:
@@ -172,7 +170,7 @@ def test_a_log_cut_anywhere_is_told_whole_or_refused_at_the_cut(tmp_path: Path, 
 def test_replay_seat_must_be_at_the_table(tmp_path: Path, seat: int) -> None:
     log = tmp_path / "game.jsonl"
     log.write_text(GOOD, encoding="utf-8")
-    result = runner.invoke(PROGRAM, ["replay", str(log), "--seat", str(seat)])
+    result = runner.invoke(app, ["replay", str(log), "--seat", str(seat)])
     if 0 <= seat < 4:
         assert result.exit_code == 0, result.output
     else:
@@ -206,7 +204,7 @@ def test_a_tampered_counterexample_is_refused_naming_the_field(
     path.write_text(json.dumps(document, indent=1), encoding="utf-8")
     out = tmp_path / "result.json"
     message = _refused(
-        runner.invoke(PROGRAM, ["replay", str(path), "--json", str(out)]),
+        runner.invoke(app, ["replay", str(path), "--json", str(out)]),
         "[counterexample.invalid]",
         expected,
     )
@@ -218,6 +216,6 @@ def test_a_counterexample_that_is_not_json_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "cex.json"
     text = json.dumps(DOCUMENT, indent=1)
     path.write_text(text[: len(text) // 2], encoding="utf-8")
-    _refused(runner.invoke(PROGRAM, ["replay", str(path)]), "[counterexample.invalid]", "not JSON")
+    _refused(runner.invoke(app, ["replay", str(path)]), "[counterexample.invalid]", "not JSON")
     path.write_bytes(b"{\n \xff\xfe\n}\n")
-    _refused(runner.invoke(PROGRAM, ["replay", str(path)]), "[counterexample.invalid]", "not UTF-8")
+    _refused(runner.invoke(app, ["replay", str(path)]), "[counterexample.invalid]", "not UTF-8")

@@ -8,7 +8,7 @@ import json
 import math
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from math import comb
@@ -130,7 +130,7 @@ def test_every_chance_fault_names_experiments_that_exist() -> None:
         assert fault.expected == EXPERIMENTS_REJECT, fault.name
 
 
-def _sample(experiment: Experiment, plays: list[dict[str, object]]) -> dict[str, object]:
+def _sample(experiment: Experiment, plays: Sequence[object]) -> dict[str, object]:
     return {"type": "samples", "seq": 1, "id": experiment.id, "plays": plays}
 
 
@@ -152,9 +152,10 @@ def test_a_play_without_events_and_state_fails_naming_the_sentence() -> None:
     """M2.5a: each play holds its events and end state, or rejected; a play with neither
     is a broken reply, not a play that drew nothing."""
     experiment = BY_ID["chance.pickpocket-picks-an-item"]
-    for odd in ({}, {"events": []}, "play"):
+    odd_plays: tuple[object, ...] = ({}, {"events": []}, "play")
+    for odd in odd_plays:
         plays = [odd] * experiment.plays
-        result = judge_samples(experiment, _sample(experiment, plays))  # type: ignore[list-item]
+        result = judge_samples(experiment, _sample(experiment, plays))
         assert result.status == "failed" and result.message is not None, odd
         assert result.message.startswith("M2.5a: play 0 ") and not result.tests, result.message
 
@@ -322,7 +323,7 @@ def test_the_sample_sizes_catch_the_plausible_wrong_laws_almost_surely() -> None
     weights = [5, 0, 1, 2, 1, 3, 1, 3]
     by_weight = {i: w / sum(weights) for i, w in enumerate(weights) if w}
     unweighted = {i: 1 / len(by_weight) for i in by_weight}
-    wrong_laws = [
+    wrong_laws: list[tuple[str, dict[Any, float], dict[Any, float]]] = [
         ("chance.shuffle-of-three-and-three", orders, _naive_swap_orders(3, 3)),
         ("chance.shuffle-of-three-and-three", orders, {multiset_orders(3, 3)[0]: 1.0}),
         (
@@ -374,8 +375,8 @@ def test_the_small_odds_catch_odds_rounded_cut_short_or_read_from_the_default() 
             assert _binomial_power(n, SMALL, wrong) > 1 - 1e-4, (ident, wrong)
     law = {0: 1 - 7 * SMALL} | {kind: SMALL for kind in range(1, 8)}
     drawn = BY_ID["chance.items-small-weights"].plays * 8
-    for wrong in ({0: 1.0}, dict.fromkeys(range(8), 1 / 8)):  # rounded or cut; the default
-        assert _power(drawn, law, wrong) > 1 - 1e-4, wrong
+    for wrong_law in ({0: 1.0}, dict.fromkeys(range(8), 1 / 8)):  # rounded or cut; the default
+        assert _power(drawn, law, wrong_law) > 1 - 1e-4, wrong_law
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ from buckshot.conformance import RunOptions, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.report import junit_xml, report_lines
 from buckshot.conformance.schemas import URN_PREFIX, ReplyChecker
-from buckshot.conformance.suite import Suite
+from buckshot.conformance.suite import Case, Suite
 from buckshot.reference.adapter import IMPLEMENTATION, handle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ CASES = BUNDLED_CASES
 REFERENCE = f"{sys.executable} -m buckshot.reference.adapter"
 
 
-def _message(case, seq: int = 1) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _message(case: Case, seq: int = 1) -> dict[str, Any]:
     return {
         "type": "run",
         "seq": seq,

@@ -7,6 +7,7 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from buckshot.cli.conformance import app
-from buckshot.conformance import RunOptions, run_suite
+from buckshot.conformance import RunOptions, RunResult, run_suite
 from buckshot.conformance.bundled import CASES as BUNDLED_CASES
 from buckshot.conformance.judge import judge
 from buckshot.conformance.protocol import AdapterNotStarted, start_message
@@ -93,16 +94,16 @@ def fake(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _run(suite, adapter: str, **options: Any):  # type: ignore[no-untyped-def]
+def _run(suite: Suite, adapter: str, **options: Any) -> RunResult:
     options.setdefault("filters", FILTERS)
     return run_suite(RunOptions(adapter=adapter, cases_dir=CASES, **options), suite=suite)
 
 
-def _statuses(run) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _statuses(run: RunResult) -> dict[str, str]:
     return {result.case.id: result.status for result in run.results}
 
 
-def _whole(run) -> None:  # type: ignore[no-untyped-def]
+def _whole(run: RunResult) -> None:
     lines = report_lines(run)
     assert lines[0]["type"] == "header" and lines[-1]["type"] == "summary"
     assert [line["id"] for line in lines[1:-1]] == [r.case.id for r in run.results]
@@ -132,8 +133,8 @@ def test_three_cases_pass_through_the_reference_adapter(suite: Suite) -> None:
 )
 @pytest.mark.slow
 def test_a_bad_reply_errors_that_case_and_the_adapter_is_restarted(
-    suite, fake: Path, mode: str, kind: str, needle: str
-) -> None:  # type: ignore[no-untyped-def]
+    suite: Suite, fake: Path, mode: str, kind: str, needle: str
+) -> None:
     run = _run(suite, f"{sys.executable} {fake} {mode} {THREE[1]}")
     assert _statuses(run) == {THREE[0]: "passed", THREE[1]: "errored", THREE[2]: "passed"}
     message = run.results[1].message or ""
@@ -145,7 +146,7 @@ def test_a_bad_reply_errors_that_case_and_the_adapter_is_restarted(
 
 
 @pytest.mark.slow
-def test_a_hang_hits_the_timeout(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_hang_hits_the_timeout(suite: Suite, fake: Path) -> None:
     begin = time.perf_counter()
     run = _run(suite, f"{sys.executable} {fake} hang {THREE[0]}", timeout=1.0)
     assert time.perf_counter() - begin < 20
@@ -155,7 +156,7 @@ def test_a_hang_hits_the_timeout(suite, fake: Path) -> None:  # type: ignore[no-
 
 
 @pytest.mark.slow
-def test_skipped_and_errored_replies_are_recorded(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+def test_skipped_and_errored_replies_are_recorded(suite: Suite, fake: Path) -> None:
     skipped = _run(suite, f"{sys.executable} {fake} skip {THREE[2]}")
     assert _statuses(skipped)[THREE[2]] == "skipped" and not skipped.unexpected()
     errored = _run(suite, f"{sys.executable} {fake} error {THREE[2]}")
@@ -163,7 +164,7 @@ def test_skipped_and_errored_replies_are_recorded(suite, fake: Path) -> None:  #
     assert "boom" in (errored.results[2].message or "")
 
 
-def test_a_lying_adapter_fails_with_the_first_divergence(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_lying_adapter_fails_with_the_first_divergence(suite: Suite, fake: Path) -> None:
     run = _run(suite, f"{sys.executable} {fake} lie {SHOT}")
     result = run.results[1]
     assert result.status == "failed" and result.divergence is not None
@@ -172,7 +173,7 @@ def test_a_lying_adapter_fails_with_the_first_divergence(suite, fake: Path) -> N
 
 
 @pytest.mark.slow
-def test_exit_first_stops_after_the_first_case_that_fails_the_run(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+def test_exit_first_stops_after_the_first_case_that_fails_the_run(suite: Suite, fake: Path) -> None:
     whole = _run(suite, f"{sys.executable} {fake} lie {SHOT}")
     stopped = _run(suite, f"{sys.executable} {fake} lie {SHOT}", exit_first=True)
     assert not whole.stopped_early and len(whole.results) == 3
@@ -185,7 +186,7 @@ def test_exit_first_stops_after_the_first_case_that_fails_the_run(suite, fake: P
     assert not passing.stopped_early and _statuses(passing) == dict.fromkeys(THREE, "passed")
 
 
-def test_an_adapter_that_cannot_start_runs_no_case(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+def test_an_adapter_that_cannot_start_runs_no_case(suite: Suite, fake: Path) -> None:
     """Issue 34: an adapter that cannot start, or answers no good hello, is refused before
     the first case (one error, not one per case)."""
     with pytest.raises(AdapterNotStarted, match="cannot start /nonexistent/adapter --flag"):
@@ -195,7 +196,7 @@ def test_an_adapter_that_cannot_start_runs_no_case(suite, fake: Path) -> None:  
 
 
 @pytest.mark.slow
-def test_features_and_spec_versions_skip_cases(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+def test_features_and_spec_versions_skip_cases(suite: Suite, fake: Path) -> None:
     narrow = _run(suite, f"{sys.executable} {fake} narrow - 0.1.0")
     statuses = _statuses(narrow)
     assert statuses == {AMULETS: "skipped", SHOT: "passed", TURN: "passed"}
@@ -206,7 +207,7 @@ def test_features_and_spec_versions_skip_cases(suite, fake: Path) -> None:  # ty
 
 
 @pytest.mark.slow
-def test_known_failures_give_xfail_and_xpass(suite, fake: Path) -> None:  # type: ignore[no-untyped-def]
+def test_known_failures_give_xfail_and_xpass(suite: Suite, fake: Path) -> None:
     marked = {SHOT: "hp bug", AMULETS: "not yet", "no.such-case": "stale"}
     run = _run(suite, f"{sys.executable} {fake} lie {SHOT}", known_failures=marked)
     assert _statuses(run) == {AMULETS: "xpass", SHOT: "xfail", TURN: "passed"}
@@ -225,7 +226,7 @@ def test_known_failures_files_are_parsed_strictly() -> None:
 
 
 @pytest.mark.slow
-def test_reports_round_trip_and_diff_by_case_id(suite, fake: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_reports_round_trip_and_diff_by_case_id(suite: Suite, fake: Path, tmp_path: Path) -> None:
     good = _run(suite, REFERENCE)
     bad = _run(suite, f"{sys.executable} {fake} lie {SHOT}", filters=[TURN, SHOT])
     (tmp_path / "a.jsonl").write_text(jsonl_text(good), encoding="utf-8")
@@ -296,7 +297,7 @@ def test_check_counts_the_suite() -> None:
 # --- the judge on replies made by hand ------------------------------------------------------
 
 
-def _reply(suite, case_id: str) -> tuple[Case, dict[str, Any]]:  # type: ignore[no-untyped-def]
+def _reply(suite: Suite, case_id: str) -> tuple[Case, dict[str, Any]]:
     case = next(c for c in suite.cases if c.id == case_id)
     message = {
         "type": "run",
@@ -316,7 +317,7 @@ def _reply(suite, case_id: str) -> tuple[Case, dict[str, Any]]:  # type: ignore[
 def test_the_judge_names_the_first_divergence(suite: Suite) -> None:
     case, reply = _reply(suite, "stack.s6-3-worked-example")
 
-    def verdict(change) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    def verdict(change: Callable[[dict[str, Any]], None]) -> tuple[str, str]:
         broken = copy.deepcopy(reply)
         change(broken)
         found = judge(case, broken, viewing=False)  # the checks before the views'
@@ -431,8 +432,8 @@ floods one line and falls silent."""
 
 
 @pytest.mark.slow
-def test_an_adapter_flooding_one_line_is_killed_without_a_thread_traceback(  # type: ignore[no-untyped-def]
-    suite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_an_adapter_flooding_one_line_is_killed_without_a_thread_traceback(
+    suite: Suite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The reader thread may be inside readline when the timed-out adapter's pipes are
     closed: that ends the reading; it must not raise in the thread (issue 13)."""

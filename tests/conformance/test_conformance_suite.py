@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -119,7 +120,10 @@ def test_generated_poll_order_follows_the_rules() -> None:
 
 
 def test_merge_patch_merges_objects_deletes_nulls_and_patches_list_elements() -> None:
-    base = {"seats": [{"role": "medic"}, {"role": "dealer", "hp": 2}], "chamber": ["live"]}
+    base: dict[str, Any] = {
+        "seats": [{"role": "medic"}, {"role": "dealer", "hp": 2}],
+        "chamber": ["live"],
+    }
     patched = merge_patch(base, {"seats": {"1": {"hp": None, "items": {"amulet": 1}}}, "owner": 1})
     assert patched == {
         "seats": [{"role": "medic"}, {"role": "dealer", "items": {"amulet": 1}}],

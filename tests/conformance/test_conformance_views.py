@@ -199,7 +199,7 @@ def test_reply_fields_the_protocol_constrains_are_checked(suite: Suite) -> None:
     assert verdict(**halted).startswith("halt.step: M3.3a")
     used = {"consumed": 1, "prompts": [], "halt": {"step": 1, "wanted": "item"}}
     assert verdict(**used).startswith("halt.wanted: M3.3a")
-    refused_setup = {
+    refused_setup: dict[str, Any] = {
         "type": "rejected",
         "step": None,
         "code": "setup.invalid",

@@ -10,7 +10,7 @@ import inspect
 import json
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -128,7 +128,10 @@ def test_a_broken_load_table_leaves_every_count_its_table(constraint: Any) -> No
 def _check_sites() -> set[tuple[str, str]]:
     """Every reason a consistency check of buckshot.spec.ruleset yields: its function and
     the reason's first literal words."""
-    functions = [*ruleset_module._TABLE_RULES.values(), ruleset_module._within]
+    functions: list[Callable[..., Iterator[tuple[str, str]]]] = [
+        *ruleset_module._TABLE_RULES.values(),
+        ruleset_module._within,
+    ]
     functions.append(ruleset_module._chance)
     sites = set()
     for function in functions:

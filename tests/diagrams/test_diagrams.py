@@ -91,7 +91,7 @@ def test_every_state_is_drawn_with_its_kind_and_clauses(
 ) -> None:
     model, graph = chart
     nodes = _nodes(graph)
-    clusters = {_unquote(s.get_name()): _attrs(s) for s in _all_subgraphs(graph)}
+    clusters = {_unquote(str(s.get_name())): _attrs(s) for s in _all_subgraphs(graph)}
     for state in model.states:
         if state.kind is StateKind.COMPOUND:
             label = _text(clusters[cluster_id(state.id)]["label"])

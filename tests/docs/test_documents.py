@@ -54,7 +54,8 @@ def _results() -> ModuleType:
 
 def _without_blocks(text: str) -> str:
     """``text`` with the generated blocks' contents left out."""
-    return _results().BLOCK.sub("", text)
+    block: re.Pattern[str] = _results().BLOCK
+    return block.sub("", text)
 
 
 def _slug(heading: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from buckshot.spec.ruleset import Ruleset, load_ruleset
 
@@ -41,10 +42,10 @@ def write_variant(folder: Path) -> tuple[Path, Ruleset]:
     return path, expected
 
 
-def random_move(state: object, rng: random.Random) -> int:
+def random_move(state: Any, rng: random.Random) -> int:
     """A chance outcome by its probability at a chance node, else a uniform legal action
     (of an OpenSpiel state)."""
-    if state.is_chance_node():  # type: ignore[attr-defined]
-        outcomes, odds = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
+    if state.is_chance_node():
+        outcomes, odds = zip(*state.chance_outcomes(), strict=True)
         return int(rng.choices(outcomes, odds)[0])
-    return int(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+    return int(rng.choice(state.legal_actions()))

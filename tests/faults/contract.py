@@ -60,7 +60,7 @@ def _checked_first(check: Check) -> type[Run]:
     """The run class whose games run ``check`` before their own checks of a decision."""
 
     class CheckedFirst(Game):
-        def decide(self, player: int, option: str | Option) -> None:
+        def decide(self, player: object, option: object) -> None:
             check(self, player, option)
             super().decide(player, option)
 
@@ -359,7 +359,7 @@ def _decided_as_sent() -> type[Run]:
     """decided.option repeats the text as sent instead of its canonical form (section 6.2)."""
 
     class AsSent(Game):
-        def decide(self, player: int, option: str | Option) -> None:
+        def decide(self, player: object, option: object) -> None:
             at = len(self.events)
             super().decide(player, option)
             if isinstance(option, str) and self.events[at].type is EventType.DECIDED:
@@ -699,7 +699,7 @@ def _refused_decision_writes_decided() -> type[Run]:
     """A refused decision still writes its decided event (section 3.3: the game unchanged)."""
 
     class NotesRefusals(Game):
-        def decide(self, player: int, option: str | Option) -> None:
+        def decide(self, player: object, option: object) -> None:
             prompt = self.prompt
             try:
                 super().decide(player, option)
@@ -1019,7 +1019,7 @@ def _empty_parameters_skipped() -> type[Run]:
     (Q18; what the reference engine did before)."""
 
     class Skipping(Game):
-        def decide(self, player: int, option: str | Option) -> None:
+        def decide(self, player: object, option: object) -> None:
             if isinstance(option, str):
                 option = _EMPTY_PARAMETERS.sub("", option)
             super().decide(player, option)
@@ -1088,7 +1088,7 @@ def _refused_item_still_spent() -> type[Run]:
     decision leaves the game exactly as it was)."""
 
     class SpendsFirst(Game):
-        def decide(self, player: int, option: str | Option) -> None:
+        def decide(self, player: object, option: object) -> None:
             try:
                 super().decide(player, option)
             except GameError as error:
@@ -1113,7 +1113,7 @@ def _seat_numeral_with_a_sign_read() -> type[Run]:
     malformed)."""
 
     class Lenient(Game):
-        def decide(self, player: int, option: str | Option) -> None:
+        def decide(self, player: object, option: object) -> None:
             if isinstance(option, str):
                 option = _SIGNED_SEAT.sub("", option)
             super().decide(player, option)

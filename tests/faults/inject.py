@@ -12,25 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from functools import partial
+from unittest import mock
 
 from buckshot.verification import run
-from buckshot.verification.report import Report
 from faults.manifest import patch_of
 
 
 @contextmanager
 def injected(*names: str) -> Iterator[None]:
     """Within the block, ``buckshot verify`` checks the model with the faults ``names``."""
-    patch = patch_of(*names)
-
-    verify = run.verify
-
-    def broken(*args: Any, **kwargs: Any) -> Report:
-        return verify(*args, **kwargs, patch=patch)
-
-    run.verify = broken
-    try:
+    with mock.patch.object(run, "verify", partial(run.verify, patch=patch_of(*names))):
         yield
-    finally:
-        run.verify = verify

@@ -19,6 +19,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,12 +46,11 @@ def model_row(name: str) -> tuple[bool, bool, bool]:
         offer=None,
         progress=False,
     )
-    original = mutants.property_by_id
-    mutants.property_by_id = lambda pid: vacuous if pid == prop.id else original(pid)
-    try:
+    original = induction.property_by_id
+    with mock.patch.object(
+        mutants, "property_by_id", lambda pid: vacuous if pid == prop.id else original(pid)
+    ):
         weakened = _caught(mutants.run_ci_check(name))
-    finally:
-        mutants.property_by_id = original
     unpatched = _caught(mutants.run_ci_check(name, patch=NO_PATCH))
     return whole, weakened, unpatched
 
@@ -68,13 +68,13 @@ def served_row(name: str) -> tuple[bool, bool]:
     def all_fail(adapter: str) -> bool:
         if fault.room == "chance":
             named = tuple(e for e in EXPERIMENTS if e.id in fault.caught_by)
-            results = run_chance(adapter, named).results
+            statuses = [result.status for result in run_chance(adapter, named).results]
         else:
             options = RunOptions(
                 adapter=adapter, cases_dir=CASES, filters=list(fault.caught_by), timeout=30.0
             )
-            results = run_suite(options).results
-        return bool(results) and all(result.status == "failed" for result in results)
+            statuses = [result.status for result in run_suite(options).results]
+        return bool(statuses) and all(status == "failed" for status in statuses)
 
     reference = f"{sys.executable} -m buckshot.reference.adapter"
     return all_fail(command(name)), all_fail(reference)

@@ -32,7 +32,7 @@ from buckshot.reference import agents as agents_module
 from buckshot.reference.agents import RandomAgent, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.events import EventType, from_jsonl
-from buckshot.reference.game import Game
+from buckshot.reference.game import Game, Prompt
 from buckshot.spec.registry import DECISIONS
 from buckshot.spec.rulebook import ITEMS, Item, Role
 from buckshot.spec.ruleset import load_ruleset
@@ -54,7 +54,7 @@ def games(count: int) -> Iterator[Game]:
         yield game
 
 
-def prompts_of(count: int) -> Iterator[tuple[Game, Any]]:
+def prompts_of(count: int) -> Iterator[tuple[Game, Prompt]]:
     """Every prompt met while random games are played (the game as it was then)."""
     roles = list(Role)
     for seed in range(count):
@@ -63,6 +63,7 @@ def prompts_of(count: int) -> Iterator[tuple[Game, Any]]:
         bots = [RandomAgent(seed + i) for i in range(players)]
         while not game.over:
             prompt = game.prompt
+            assert prompt is not None
             yield game, prompt
             game.decide(prompt.player, bots[prompt.player].choose(prompt, game.view))
 

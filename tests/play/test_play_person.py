@@ -57,8 +57,8 @@ def test_help_explains_the_goal_the_roles_at_the_table_the_traitor_and_every_ite
         assert f"{spec.name} ({spec.skill}): {clause(spec.clauses[0]).statement}" in text
     assert f"Traitor: {clause('S4.3.2').statement}" in text  # how one becomes a traitor
     assert clause("S5.1").statement in text  # and how a traitor wins
-    for spec in ITEMS:
-        assert f"{spec.name.lower()}: {clause(spec.clauses[0]).statement}" in text
+    for item in ITEMS:
+        assert f"{item.name.lower()}: {clause(item.clauses[0]).statement}" in text
     assert "Your options now:" in text
 
 

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from chance_stats import binomial_test, chi_square_fit
@@ -42,6 +42,9 @@ def skewed_rules() -> Ruleset:
     return with_values(load_ruleset(), settings)
 
 
+T = TypeVar("T")
+
+
 class RecordingChance(SeededChance):
     """A seeded source that records each draw: its kind, what the engine passed, the outcome,
     and how many players were alive; ``bias`` plants a wrong pill chance (the power check)."""
@@ -52,30 +55,30 @@ class RecordingChance(SeededChance):
         self.draws: list[tuple[str, Any, Any, int]] = []
         self._bias = bias
 
-    def _note(self, kind: str, asked: Any, outcome: Any) -> Any:
+    def _note(self, kind: str, asked: Any, outcome: T) -> T:
         assert self.game is not None
         living = sum(seat.alive for seat in self.game.state.seats)
         self.draws.append((kind, asked, outcome, living))
         return outcome
 
     def load(self, options: Sequence[Load]) -> Load:
-        return self._note("load", tuple(options), super().load(options))  # type: ignore[no-any-return]
+        return self._note("load", tuple(options), super().load(options))
 
     def order(self, live: int, blank: int) -> tuple[Shell, ...]:
-        return self._note("order", (live, blank), super().order(live, blank))  # type: ignore[no-any-return]
+        return self._note("order", (live, blank), super().order(live, blank))
 
     def item(self, weights: Sequence[tuple[Item, int]]) -> Item:
-        return self._note("item", tuple(weights), super().item(weights))  # type: ignore[no-any-return]
+        return self._note("item", tuple(weights), super().item(weights))
 
     def pill_heals(self, chance: Fraction) -> bool:
         used = self._bias if self._bias is not None else chance
-        return self._note("pill", chance, super().pill_heals(used))  # type: ignore[no-any-return]
+        return self._note("pill", chance, super().pill_heals(used))
 
     def gambler_bonus(self, chance: Fraction) -> bool:
-        return self._note("gambler", chance, super().gambler_bonus(chance))  # type: ignore[no-any-return]
+        return self._note("gambler", chance, super().gambler_bonus(chance))
 
     def pick(self, held: Sequence[Item]) -> Item:
-        return self._note("pick", tuple(held), super().pick(held))  # type: ignore[no-any-return]
+        return self._note("pick", tuple(held), super().pick(held))
 
 
 def play(rules: Ruleset, bias: Fraction | None = None) -> list[tuple[str, Any, Any, int]]:

@@ -262,10 +262,10 @@ def test_resuming_before_automatic_steps_runs_them_as_the_original_did(
 
     recorder = Recorder(followed={frame.id: frame.state for frame in state.stack})
     resumed = Game.resume_from(state, RULES, restore_chance(chance), observer=recorder)
-    for option in choices[decided:]:
+    for choice in choices[decided:]:
         prompt = resumed.prompt
         assert prompt is not None
-        resumed.decide(prompt.player, option)
+        resumed.decide(prompt.player, choice)
     assert resumed.over
     assert recorder.of("before") == capture.edges[taken:]
     assert resumed.state.to_json() == original.state.to_json()

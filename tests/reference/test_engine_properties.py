@@ -474,8 +474,8 @@ def test_bad_input_is_refused_and_changes_nothing(setup: Setup, policy: int, ste
         for other in range(-1, seats + 1):
             if other != prompt.player:
                 assert _refused(game, other, good, before) is Code.WRONG_PLAYER
-        for other in (None, "0", 1.5, True):
-            assert _refused(game, other, good, before) is Code.MALFORMED
+        for bad_player in (None, "0", 1.5, True):
+            assert _refused(game, bad_player, good, before) is Code.MALFORMED
         offered = set(prompt.option_ids())
         not_offered = [text for text in all_option_texts(seats) if text not in offered]
         not_offered = rng.sample(not_offered, min(40, len(not_offered)))

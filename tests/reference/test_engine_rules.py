@@ -11,6 +11,7 @@ from engine_helpers import act, asked_seats, draws, events_of, load, make
 
 from buckshot.reference.errors import Code, GameError
 from buckshot.reference.events import EventType
+from buckshot.reference.game import Game
 from buckshot.spec.rulebook import FrameKind, Item, Role, Shell
 from buckshot.spec.ruleset import load_ruleset
 
@@ -25,8 +26,14 @@ GAM, MED, DEA, MER, DOC, MAG = (
 A, B, C, D = 0, 1, 2, 3
 
 
-def hp(game, seat: int) -> int:  # type: ignore[no-untyped-def]
+def hp(game: Game, seat: int) -> int:
     return game.state.seats[seat].hp
+
+
+def shot_shell(game: Game) -> Shell:
+    """The shell of the shot declared and not yet settled."""
+    assert game.state.shot is not None
+    return game.state.shot.shell
 
 
 # --- S6.3: the worked example, step by step -----------------------------------------------
@@ -49,10 +56,10 @@ def test_s6_3_worked_example_step_by_step() -> None:
     act(game, B, "pass_response")
     # 3. C spends 2 items: live -> blank
     act(game, C, "flip_shell:items=amulet+inverter")
-    assert game.state.shot is not None and game.state.shot.shell is Shell.BLANK
+    assert shot_shell(game) is Shell.BLANK
     # 4. D spends 2 items: blank -> live
     act(game, D, "flip_shell:items=milk_tea+milk_tea")
-    assert game.state.shot.shell is Shell.LIVE
+    assert shot_shell(game) is Shell.LIVE
     # 5. A is asked last; no response
     act(game, A, "pass_response")
     # 6. popped, control back to A's turn, settled live
@@ -86,6 +93,7 @@ def test_turn_passes_clockwise_and_skips_the_eliminated() -> None:
     act(game, C, "pass_response")
     act(game, A, "pass_response")
     assert not game.state.seats[B].alive
+    assert game.prompt is not None
     assert "shoot:target=2" not in game.prompt.option_ids()  # S4.2.1e
     act(game, A, "end_main")
     assert game.state.owner == C and game.prompt.player == C
@@ -106,6 +114,7 @@ def test_a_conversion_choice_pauses_the_turn_without_changing_its_owner() -> Non
     act(game, A, "shoot:target=1")
     act(game, B, "pass_response")
     act(game, A, "pass_response")
+    assert game.prompt is not None
     assert game.prompt.kind == "conversion" and game.prompt.player == B
     assert game.state.owner == A
     assert [f.kind for f in game.state.stack] == [FrameKind.TURN, FrameKind.CONVERSION]
@@ -126,6 +135,7 @@ def test_gambler_lucky_streak_after_a_blank_at_oneself(won: bool, bonus: list[st
     act(game, A, "pass_response")
     lucky = [d for d in events_of(game, EventType.ITEMS_DRAWN) if d["cause"] == "lucky_streak"]
     assert lucky == ([{"player": A, "items": bonus, "cause": "lucky_streak"}] if won else [])
+    assert game.prompt is not None
     assert game.prompt.player == A and game.prompt.kind == "main_action"  # S4.2.1d
 
 
@@ -257,6 +267,7 @@ def test_magician_needs_two_items_and_no_traitor_flag() -> None:
         traitors=[C],
     )
     act(game, A, "shoot:target=1")
+    assert game.prompt is not None
     assert game.prompt.option_ids() == ["pass_response"]
     act(game, B, "pass_response")
     assert game.prompt.option_ids() == ["pass_response"]
@@ -271,6 +282,7 @@ def test_a_shooter_magician_may_flip_their_own_shot_into_an_extra_action() -> No
     act(game, B, "pass_response")
     act(game, A, "flip_shell:items=milk_tea+milk_tea")
     assert hp(game, A) == 4
+    assert game.prompt is not None
     assert game.prompt.player == A and game.prompt.kind == "main_action"  # S4.2.1d
 
 
@@ -345,6 +357,7 @@ def test_pickpocket_steals_one_held_item_from_another_living_player() -> None:
         items={A: {"pickpocket": 1}, B: {"inverter": 1, "milk_tea": 1}},
         shells=["live"],
     )
+    assert game.prompt is not None
     options = game.prompt.option_ids()
     assert "use_item:item=pickpocket,target=1" in options
     assert "use_item:item=pickpocket,target=2" not in options  # C holds nothing
@@ -369,6 +382,7 @@ def test_turn_start_draws_two_items_and_loads_only_an_empty_chamber() -> None:
 def test_the_owner_must_shoot_until_the_chamber_is_empty() -> None:
     """R4, R1, S4.1.3: no end_main while a shell is loaded; the chamber is not refilled mid-turn."""
     game = make([MED, DEA], draws("amulet", "amulet"), shells=["blank"])
+    assert game.prompt is not None
     assert "end_main" not in game.prompt.option_ids()
     act(game, A, "shoot:target=0")
     act(game, B, "pass_response")
@@ -429,6 +443,7 @@ def test_after_a_kill_items_may_be_used_but_no_shot() -> None:
     assert events_of(game, EventType.ELIMINATED) == [{"player": B, "by": A}]
     assert game.state.kill_lock and game.state.stack[0].state == "shooting_locked"
     locked = ["use_item:item=amulet", "use_item:item=milk_tea", "end_main"]
+    assert game.prompt is not None
     assert game.prompt.option_ids() == locked
     act(game, A, "use_item:item=milk_tea")
     assert game.prompt.option_ids() == ["use_item:item=amulet", "end_main"]
@@ -448,6 +463,7 @@ def test_dying_rescue_with_milk_tea() -> None:
     act(game, A, "shoot:target=1")
     act(game, B, "pass_response")
     act(game, A, "pass_response")
+    assert game.prompt is not None
     assert game.prompt.kind == "rescue" and game.prompt.player == B
     assert game.prompt.option_ids() == ["use_rescue:item=milk_tea", "give_up"]
     act(game, B, "use_rescue:item=milk_tea")
@@ -473,6 +489,7 @@ def test_a_failed_pill_while_dying_keeps_the_player_dying() -> None:
     act(game, B, "pass_response")
     act(game, A, "pass_response")
     act(game, B, "use_rescue:item=expired_pills")
+    assert game.prompt is not None
     assert hp(game, B) == 0 and game.prompt.kind == "rescue"
     act(game, B, "use_rescue:item=milk_tea")
     assert hp(game, B) == 1 and game.state.seats[B].alive
@@ -535,6 +552,7 @@ def test_keeping_the_role_uses_up_the_conversion_chance() -> None:
     act(game, B, "shoot:target=1")  # B shoots themself live: 2 -> 1 again
     act(game, A, "pass_response")
     act(game, B, "pass_response")
+    assert game.prompt is not None
     assert hp(game, B) == 1 and game.prompt.kind != "conversion"
 
 
@@ -550,6 +568,7 @@ def test_discard_down_to_the_cap_one_item_at_a_time() -> None:
     act(game, A, "shoot:target=1")
     act(game, B, "pass_response")
     act(game, A, "pass_response")
+    assert game.prompt is not None
     assert game.prompt.kind == "discard" and game.prompt.player == A
     assert game.prompt.option_ids() == [
         "discard_item:item=amulet",
@@ -666,6 +685,7 @@ def test_a_dead_target_is_refused() -> None:
     game = make([MED, DEA, GAM], draws("amulet", "amulet"), shells=["blank", "live"])
     game.state.seats[B].alive = False  # B is out; go on from there: A is asked again
     game.resume(game.state)
+    assert game.prompt is not None
     assert "shoot:target=1" not in game.prompt.option_ids()
     with pytest.raises(GameError) as raised:
         game.decide(A, "shoot:target=1")

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from buckshot.cli.main import app
-from buckshot.reference.agents import AGENTS, RandomAgent, play_out
+from buckshot.reference.agents import AGENTS, RandomAgent, ViewFn, play_out
 from buckshot.reference.chance import SeededChance
 from buckshot.reference.game import Game, Prompt
 from buckshot.reference.options import Option
@@ -73,7 +73,7 @@ def test_the_agent_chooses_only_legal_options() -> None:
             self.agent = SearchAgent(seed, iterations=6)
             self.chosen = 0
 
-        def choose(self, prompt: Prompt, view: SeatView) -> Option:
+        def choose(self, prompt: Prompt, view: ViewFn) -> Option:
             option = self.agent.choose(prompt, view)
             assert option in prompt.options
             self.chosen += 1

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from buckshot.reference import effects
@@ -17,7 +20,9 @@ def test_every_role_of_s2_has_a_home_on_each_side(homes: dict[Role, tuple[object
 
 
 def test_a_role_without_a_home_fails() -> None:
-    homes = {role: found for role, found in effects.SKILL_HOMES.items() if role is not Role.MEDIC}
+    homes: dict[Role, tuple[Callable[..., Any], ...]] = {
+        role: found for role, found in effects.SKILL_HOMES.items() if role is not Role.MEDIC
+    }
     with pytest.raises(BindingError, match=r"without a home \['medic'\]"):
         check_role_skills("the engine", homes)
 

@@ -56,7 +56,7 @@ def _whole(table: TableView, game: Game) -> None:
         (f.id, f.kind.value, f.state) for f in state.stack
     ]
     assert table.over == state.over
-    if state.over:
+    if state.winners is not None:
         assert table.winners == tuple(state.winners) and table.reason == state.end_reason
 
 

@@ -134,8 +134,8 @@ def test_each_fault_is_caught_for_every_player_count(mutant: Mutant) -> None:
         assert end is not None
         assert enabled.refused_at(faulty, prop, end) is not None
         assert enabled.refused_at(right, prop, end) is None
-        verdict = _replayed(cfg, mutant, found)
-        assert "the engine asks" in verdict and prop.id in verdict
+        replayed = _replayed(cfg, mutant, found)
+        assert "the engine asks" in replayed and prop.id in replayed
 
 
 def test_verify_saves_a_replayable_path_for_a_refused_choice() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import inspect
 import pickle
+from types import ModuleType
 
 import pytest
 from faults.full import full_only
@@ -90,10 +91,10 @@ why); the rest of it, the rule readers and the items' facts, may not."""
 
 
 @pytest.mark.parametrize("module", [*MODULES, properties], ids=lambda m: m.__name__)
-def test_rule_properties_read_no_guard_action_or_helper(module: object) -> None:
+def test_rule_properties_read_no_guard_action_or_helper(module: ModuleType) -> None:
     """A property that reused the code it checks could not catch a bug in it."""
     allowed = READABLE | (RERUN if module is rules_chance else set())
-    tree = ast.parse(inspect.getsource(module))  # type: ignore[arg-type]
+    tree = ast.parse(inspect.getsource(module))
     tree.body = [
         node
         for node in tree.body
@@ -115,13 +116,13 @@ ITEM_FLAGS = {"needs_shell", "rescue", "target"}
     [*MODULES, rules_enabled, invariants, lemmas, properties],
     ids=lambda m: m.__name__,
 )
-def test_properties_state_the_item_facts_themselves(module: object) -> None:
+def test_properties_state_the_item_facts_themselves(module: ModuleType) -> None:
     """No property reads the rulebook's item table (need of a shell, target rule, rescue)
     for the fact it asserts: the model and the engine read that table, so a misreading there
     would move the property with them (issue 33). The facts are written from the rule text
     in properties.py (CHAMBER_ITEMS, RESCUE_ITEMS, TARGETED_ANY, TARGETED_OTHER)."""
     found = []
-    for node in ast.walk(ast.parse(inspect.getsource(module))):  # type: ignore[arg-type]
+    for node in ast.walk(ast.parse(inspect.getsource(module))):
         if isinstance(node, ast.Name | ast.alias):
             name = node.id if isinstance(node, ast.Name) else node.name
             if name in RULEBOOK_NAMES:
@@ -148,7 +149,7 @@ fired (``fired``, ``fired_action``, an edge's source, event or trigger) stays al
     [*MODULES, rules_enabled, invariants, properties],
     ids=lambda m: m.__name__,
 )
-def test_properties_state_the_chart_facts_themselves(module: object) -> None:
+def test_properties_state_the_chart_facts_themselves(module: ModuleType) -> None:
     """No property reads the charts' structure for the fact it asserts (which phase a state
     is in, T3; which frame a state waits for and where a pop resumes, I2): the model and the
     engine run those charts, so an edit there would move the property with them (issue 33).
@@ -156,7 +157,7 @@ def test_properties_state_the_chart_facts_themselves(module: object) -> None:
     The lemmas are left out: they state the model's well-formedness (each slot holds a state
     of its frame's chart), not a rule."""
     found = []
-    for node in ast.walk(ast.parse(inspect.getsource(module))):  # type: ignore[arg-type]
+    for node in ast.walk(ast.parse(inspect.getsource(module))):
         if isinstance(node, ast.Name | ast.alias):
             name = node.id if isinstance(node, ast.Name) else node.name
             if name in CHART_NAMES:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import z3  # type: ignore[import-untyped]
+import z3
 from typer.testing import CliRunner
 
 from buckshot.cli.verify import app

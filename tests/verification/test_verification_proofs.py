@@ -12,7 +12,7 @@ from model_helpers import default_config
 
 from buckshot.spec.ruleset import load_ruleset
 from buckshot.verification.model.branches import branch
-from buckshot.verification.model.executable import ExecutableSpec
+from buckshot.verification.model.executable import Concrete, ExecutableSpec
 from buckshot.verification.model.layout import layout
 from buckshot.verification.proofs.bmc import Unrolling, bounded_per_n
 from buckshot.verification.proofs.induction import (
@@ -37,7 +37,7 @@ from buckshot.verification.proofs.vacuity import (
 from buckshot.verification.render import trace
 
 
-def _holds(spec: ExecutableSpec, s: object) -> list[str]:
+def _holds(spec: ExecutableSpec, s: Concrete) -> list[str]:
     return [p.id for p in all_properties() if p.state is not None and not p.state(spec.sem, s)]
 
 
@@ -275,7 +275,7 @@ def test_a_branch_built_alone_is_that_branch_of_the_split() -> None:
 def test_sums_after_a_step_equal_the_plain_sums() -> None:
     """A sum written as a change to the sum before the step (Z3Backend.sum_) has the plain
     sum's value, on random states and inputs, for branches of every shape of change."""
-    import z3  # type: ignore[import-untyped]
+    import z3
 
     from buckshot.verification.model.state import flatten
     from buckshot.verification.proofs.properties import items_in_play

@@ -25,7 +25,7 @@ MILK, PILLS, AMULET, RAGE = (
 G, MED, DEALER, MERC, DOC, MAG = range(6)
 
 
-def _seat(values: tuple[int, ...] | tuple[bool, ...], p: int, value: object) -> tuple[object, ...]:
+def _seat(values: tuple[object, ...], p: int, value: object) -> tuple[object, ...]:
     return (*values[:p], value, *values[p + 1 :])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -106,9 +107,9 @@ def test_values_are_held_to_the_ruleset_bounds() -> None:
 
 def test_differences_name_each_changed_key_and_load_row() -> None:
     base = load_ruleset()
-    data = base.to_dict()
-    data["shells"]["loads"][1]["options"] = [[1, 1]]  # type: ignore[index]
-    data["magician"]["cost"] = 1  # type: ignore[index]
+    data: dict[str, Any] = base.to_dict()
+    data["shells"]["loads"][1]["options"] = [[1, 1]]
+    data["magician"]["cost"] = 1
     from buckshot.spec.ruleset import parse_ruleset
 
     changed = differences(base, parse_ruleset(data))

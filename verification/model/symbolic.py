@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.verification.model.config import Config
 from buckshot.verification.model.layout import ROLES, SEATS

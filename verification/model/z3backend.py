@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.verification.model.backend import Backend
 

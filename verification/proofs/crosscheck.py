@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import cvc5  # type: ignore[import-untyped]
-import z3  # type: ignore[import-untyped]
+import z3
 
 SAT = "sat"
 UNSAT = "unsat"

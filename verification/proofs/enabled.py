@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.spec.payments import payments
 from buckshot.verification.model.executable import Concrete, ConcreteInput, ExecutableSpec

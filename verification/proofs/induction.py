@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.verification.model.branches import Branch, branch, branch_tree
 from buckshot.verification.model.config import Config

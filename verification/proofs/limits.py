@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 RESOURCE_LIMIT = "resource limit"
 """Why a query is unknown when its resource budget ran out (deterministic)."""

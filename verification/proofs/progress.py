@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.verification.model.state import flatten
 from buckshot.verification.proofs.properties import Property, turn_in

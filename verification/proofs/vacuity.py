@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.spec.rulebook import FrameKind
 from buckshot.verification.model.branches import branches

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.reference.errors import GameError
 from buckshot.reference.options import Option, parse_option

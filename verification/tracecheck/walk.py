@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import z3  # type: ignore[import-untyped]
+import z3
 
 from buckshot.reference.events import Event
 from buckshot.spec.chart_data import StateKind
