@@ -13,6 +13,7 @@ it, read here from the path's own fields (the edge's event, the final state's wi
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -54,11 +55,17 @@ def amulets_only(**keep: int) -> Ruleset:
     return variant(**{**zeros, **{f"items__weights__{k}": v for k, v in keep.items()}})
 
 
+@functools.lru_cache(maxsize=1)
+def explainer(new: Ruleset, old: Ruleset) -> Explainer:
+    """The explainer of ``new`` over the keys that differ from ``old``, built once for the
+    tests of one pair in a row (its model is three quarters of a core's time)."""
+    values = {d.key: d.new for d in differences(old, new) if isinstance(d.new, int)}
+    return Explainer(make_config(new, (2, 8)), values, (UNDRAWABLE,), OUTCOMES)
+
+
 def explain(new: Ruleset, old: Ruleset, name: str, kind: str) -> tuple[str, ...] | None:
     """The keys the core names for ``name`` being unreachable under ``new`` (None: not proved)."""
-    values = {d.key: d.new for d in differences(old, new) if isinstance(d.new, int)}
-    explainer = Explainer(make_config(new, (2, 8)), values, (UNDRAWABLE,), OUTCOMES)
-    core = explainer.core(VacuityTarget(name, kind))
+    core = explainer(new, old).core(VacuityTarget(name, kind))
     return None if core is None else core.keys
 
 

@@ -93,11 +93,16 @@ def test_compare_refuses_a_silent_scheduler_in_one_line_and_exits(
     tmp_path: Path, silent_listener: int
 ) -> None:
     """The whole command, as a process: one error line, exit 2, and no traceback at its exit
-    (Dask's client, left half-open, used to print one after a 10-second hang)."""
+    (Dask's client, left half-open, used to print one after a 10-second hang). The process
+    waits half a second for the handshake, not CONNECT_TIMEOUT (twice 3 s, all waiting)."""
     address = f"tcp://127.0.0.1:{silent_listener}"
+    quick = (
+        "from buckshot.workbench import cluster; cluster.knock.__defaults__ = (0.5,); "
+        "from buckshot.__main__ import main; main()"
+    )
     done = subprocess.run(
         [
-            *(sys.executable, "-m", "buckshot", "compare", "default", "default"),
+            *(sys.executable, "-c", quick, "compare", "default", "default"),
             *("--scheduler", address, "--games", "10", "--no-verify"),
         ],
         capture_output=True,
