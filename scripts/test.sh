@@ -18,8 +18,8 @@ fi
 say "ruff"
 ruff check .
 ruff format --check .
-# mypy and the import contracts keep one core busy for about 20 s on a fresh clone: they run
-# beside pytest, their report printed after its own (Ctrl-C stops both)
+# mypy and the import contracts keep one core busy on a fresh clone while the other waits: they
+# run beside pytest, their report printed after its own (Ctrl-C stops both)
 say "mypy and the import contracts (beside pytest; their report follows it)"
 static_report="$(mktemp)"
 python scripts/static_checks.py mypy layers >"$static_report" 2>&1 &
